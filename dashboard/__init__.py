@@ -1,0 +1,1 @@
+"""Kubernetes compatibility versions dashboard: engine (``dashboard.core``), CLI and Streamlit UI."""

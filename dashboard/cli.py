@@ -1,0 +1,138 @@
+"""``kcompat``: the command-line front end. Parses arguments, asks the core, formats.
+
+Exit status: 0 valid, 2 rejected input (with a message, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import formats
+from .catalog import DEFAULT_CATALOG, Catalog
+from .core.compat import allowed_versions, parse_binary_version
+from .core.errors import KcompatError
+from .core.manifest import load_manifest_files
+from .core.reports import GATE_COLUMNS, gate_rows, gates_document, rejected_document
+from .queries import gates_for, newest_release
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # exit 2 with a one-line message, as argparse does, but no usage dump
+        self.exit(2, f"kcompat: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="kcompat", description="Kubernetes compatibility versions: what a binary emulating an older release enables.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    g = sub.add_parser("gates", help="effective feature gates of a binary at an emulated version")
+    g.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
+    g.add_argument("--emulated", action="append", help="--emulated-version value (default: the binary's own release)")
+    g.add_argument("--min-compat", action="append", help="--min-compatibility-version value (binaries 1.35+)")
+    g.add_argument("--feature-gates", action="append", help="--feature-gates value, e.g. 'AllAlpha=true,Foo=false'")
+    g.add_argument("--manifest", type=Path, help="a versioned_feature_list.yaml replacing the bundled data")
+    g.add_argument("--format", choices=formats.FORMATS, default="table")
+
+    v = sub.add_parser("versions", help="allowed emulated and min compatibility versions of a binary")
+    v.add_argument("--binary", required=True)
+    v.add_argument("--format", choices=("table", "json"), default="table")
+
+    _add_optional_subcommands(sub)
+    return parser
+
+
+def _add_optional_subcommands(sub) -> None:
+    """Subcommands whose modules live beside this one (APIs, data refresh)."""
+    try:
+        from .cli_apis import add_apis_arguments
+    except ImportError:  # pragma: no cover - during development only
+        add_apis_arguments = None
+    if add_apis_arguments is not None:
+        add_apis_arguments(sub.add_parser("apis", help="built-in APIs served at an emulated version"))
+    try:
+        from .refresh import add_refresh_arguments
+    except ImportError:  # pragma: no cover
+        add_refresh_arguments = None
+    if add_refresh_arguments is not None:
+        data = sub.add_parser("data", help="the bundled data")
+        data_sub = data.add_subparsers(dest="data_command", required=True, parser_class=_Parser)
+        add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from Kubernetes git checkouts"))
+
+
+def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "gates":
+            return run_gates(args, catalog)
+        if args.command == "versions":
+            return run_versions(args)
+        if args.command == "apis":
+            from .cli_apis import run_apis
+
+            return run_apis(args)
+        if args.command == "data":
+            from .refresh import run_refresh
+
+            return run_refresh(args)
+    except KcompatError as exc:
+        print(f"kcompat: error: {exc}", file=sys.stderr)
+        return 2
+    return 2
+
+
+def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
+    manifest = None
+    if args.manifest is not None:
+        manifest = load_manifest_files([args.manifest])
+    binary = args.binary
+    if binary is None and manifest is None:
+        binary = newest_release(catalog)
+    try:
+        evaluation = gates_for(catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest)
+    except KcompatError as exc:
+        if args.format != "json":
+            raise
+        sys.stdout.write(formats.to_json(rejected_document(binary, [str(exc)])))
+        return 2
+    document = gates_document(evaluation)
+    if args.format == "json":
+        sys.stdout.write(formats.to_json(document))
+    else:
+        rows = gate_rows(evaluation)
+        render = {"table": formats.rows_to_table, "csv": formats.rows_to_csv, "markdown": formats.rows_to_markdown}
+        sys.stdout.write(render[args.format](rows, GATE_COLUMNS))
+        sel = evaluation.selection
+        print(
+            f"# binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, "
+            f"min compatibility {sel.min_compat}",
+            file=sys.stderr,
+        )
+        for warning in evaluation.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        for error in evaluation.errors:
+            print(f"error: {error}", file=sys.stderr)
+    return 0 if evaluation.valid else 2
+
+
+def run_versions(args: argparse.Namespace) -> int:
+    info = allowed_versions(parse_binary_version(args.binary))
+    if args.format == "json":
+        sys.stdout.write(formats.to_json(info))
+        return 0
+    low, high = info["emulatedRange"]
+    print(f"binary {info['binary']} (release {info['release']})")
+    print(f"--emulated-version: {low}..{high} (default {info['defaultEmulated']})")
+    flag = "yes" if info["minCompatibilityFlag"] else "no (fixed to the default)"
+    print(f"--min-compatibility-version flag: {flag}")
+    rows = [
+        {"emulated": e["emulated"], "default min compat": e["defaultMinCompatibility"], "allowed min compat": ", ".join(e["minCompatibility"])}
+        for e in info["emulated"]
+    ]
+    sys.stdout.write(formats.rows_to_table(rows, ["emulated", "default min compat", "allowed min compat"]))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The pure domain core: no Streamlit import anywhere below this package."""

@@ -1,0 +1,265 @@
+"""Binary, emulation and min compatibility versions: defaults, flags and ranges (SPEC §2).
+
+Where releases differ, the rules of the binary's own release apply
+(:class:`ReleaseRules`). ``rules_for(None)`` gives the unconstrained rules used for a
+custom manifest of a component that is not a Kubernetes release.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import KcompatError
+from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero
+
+FIRST_EMULATION_RELEASE = major_minor(1, 31)
+KUBE_COMPONENT = "kube"
+
+
+@dataclass(frozen=True)
+class ReleaseRules:
+    """What a binary of one release does. ``binary`` is None for a non-Kubernetes component."""
+
+    binary: Version | None
+
+    @property
+    def release(self) -> Version | None:
+        return mm(self.binary) if self.binary is not None else None
+
+    def _at_least(self, minor: int) -> bool:
+        return self.release is None or self.release >= major_minor(1, minor)
+
+    @property
+    def has_min_compat_flag(self) -> bool:
+        """``--min-compatibility-version`` exists from 1.35."""
+        return self._at_least(35)
+
+    @property
+    def gates_use_min_compat(self) -> bool:
+        """Per-spec ``minCompatibilityVersion`` is honoured from 1.35."""
+        return self._at_least(35)
+
+    @property
+    def has_dependencies(self) -> bool:
+        return self._at_least(35)
+
+    @property
+    def prealpha_error_names_min_compat(self) -> bool:
+        return self._at_least(35)
+
+    @property
+    def warns_alpha_while_emulating(self) -> bool:
+        return self._at_least(34)
+
+    @property
+    def has_forward_compat_flags(self) -> bool:
+        return self._at_least(33)
+
+    @property
+    def uses_floors(self) -> bool:
+        """1.33+: emulation and min compat may go down to a floor; 1.31/1.32: binary-1 only."""
+        return self._at_least(33)
+
+    @property
+    def floor(self) -> Version:
+        """The kube floor: max(binary-3, 1.31) (SPEC §2.4); 0.0 without a binary."""
+        if self.binary is None:
+            return major_minor(0, 0)
+        return vmax(subtract_minor(self.binary, 3), FIRST_EMULATION_RELEASE)
+
+    def emulation_range(self) -> tuple[Version, Version] | None:
+        if self.binary is None:
+            return None
+        top = mm(self.binary)
+        if self.release == FIRST_EMULATION_RELEASE:
+            return top, top
+        if not self.uses_floors:
+            return subtract_minor(self.binary, 1), top
+        return self.floor, top
+
+    def min_compat_range(self, emulated: Version) -> tuple[Version, Version] | None:
+        if self.binary is None:
+            return None
+        if not self.uses_floors:
+            fixed = subtract_minor(self.binary, 1)
+            return fixed, fixed
+        return self.floor, emulated
+
+    def default_min_compat(self, emulated: Version | None) -> Version:
+        """mc after the emulation flag is applied (or at construction when it is not)."""
+        if emulated is None:
+            base = self.binary if self.binary is not None else major_minor(0, 0)
+            return subtract_minor(base, 1)
+        if self.binary is not None and not self.uses_floors:
+            return subtract_minor(self.binary, 1)
+        return vmax(subtract_minor(emulated, 1), self.floor)
+
+    def validate(self, emulated: Version, min_compat: Version) -> list[str]:
+        """Range checks run at startup (component-base ``Validate``), in their order."""
+        if self.binary is None:
+            if min_compat > emulated:
+                return [f"minCompatibilityVersion version {min_compat} is not between [0.0, {emulated}]"]
+            return []
+        errors = []
+        top = with_patch_zero(self.binary)
+        if self.uses_floors:
+            emu_low, mc_low, mc_high = self.floor, self.floor, emulated
+        else:
+            emu_low = subtract_minor(self.binary, 1)
+            mc_low = mc_high = subtract_minor(self.binary, 1)
+        if emulated > top or emulated < emu_low:
+            errors.append(f"emulation version {emulated} is not between [{emu_low}, {top}]")
+        if min_compat > mc_high or min_compat < mc_low:
+            errors.append(f"minCompatibilityVersion version {min_compat} is not between [{mc_low}, {mc_high}]")
+        if self.release == FIRST_EMULATION_RELEASE and emulated != mm(self.binary):
+            errors.append(
+                f"emulation version needs to be equal to binary version({mm(self.binary)}) in compatibility-version alpha, got {emulated}"
+            )
+        return errors
+
+
+def rules_for(binary: Version | None) -> ReleaseRules:
+    if binary is not None and mm(binary) < FIRST_EMULATION_RELEASE:
+        raise KcompatError(
+            f"binary version {binary} predates compatibility versions: --emulated-version exists from 1.31"
+        )
+    return ReleaseRules(binary)
+
+
+def parse_binary_version(text: str) -> Version:
+    """A binary version as a user types it (``1.36``, ``v1.36.2``, ``1.37.0-alpha.1``)."""
+    try:
+        return parse_version(text)
+    except KcompatError as exc:
+        raise KcompatError(f"invalid binary version {text!r}: {exc}") from None
+
+
+def parse_version_flag(values: str | list[str], flag: str) -> Version | None:
+    """``toVersionMap`` for ``--emulated-version`` / ``--min-compatibility-version``.
+
+    Items are ``component=version`` or ``version`` (component ``kube``); the result is the
+    major.minor of the kube entry, or None when the flag names no version.
+    """
+    if isinstance(values, str):
+        values = [values]
+    found: dict[str, Version] = {}
+    for value in values:
+        if value == "":
+            continue  # pflag's StringSlice reads "" as no items
+        for item in value.split(","):
+            component, text = KUBE_COMPONENT, item
+            if "=" in item:
+                component, text = (part.strip() for part in item.split("=", 1))
+            try:
+                version = parse_version(text)
+            except KcompatError as exc:
+                raise KcompatError(f"invalid argument {value!r} for --{flag}: {exc}") from None
+            if version.patch != 0:
+                raise KcompatError(f"invalid argument {value!r} for --{flag}: patch version not allowed, got: {component}={version}")
+            if component in found:
+                raise KcompatError(
+                    f"invalid argument {value!r} for --{flag}: duplicate version flag, {component}={found[component]} and {component}={version}"
+                )
+            found[component] = version
+    for component in found:
+        if component != KUBE_COMPONENT:
+            raise KcompatError(f"--{flag}: component not registered: {component}")
+    version = found.get(KUBE_COMPONENT)
+    return mm(version) if version is not None else None
+
+
+@dataclass(frozen=True)
+class VersionSelection:
+    """The (binary, emulated, min compat) a binary ends up with after its flags, and the
+    problems found. ``emulated``/``min_compat`` are what the feature gate holds: the flag
+    values when they parsed (even out of range, as the real gate keeps them), else defaults."""
+
+    rules: ReleaseRules
+    emulated: Version
+    min_compat: Version
+    errors: tuple[str, ...] = ()
+    flags_rejected: bool = False
+
+    @property
+    def binary(self) -> Version | None:
+        return self.rules.binary
+
+    @property
+    def is_emulating(self) -> bool:
+        return self.binary is not None and mm(self.binary) > self.emulated
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+
+def select_versions(
+    binary: Version | None,
+    emulated: str | list[str] | None = None,
+    min_compat: str | list[str] | None = None,
+) -> VersionSelection:
+    """Apply ``--emulated-version`` and ``--min-compatibility-version`` as the binary would
+    (SPEC §2.2, §2.6), then validate the ranges (§2.3)."""
+    rules = rules_for(binary)
+    if binary is None and not emulated:
+        raise KcompatError("without a binary version, an emulated version is required")
+    default_emu = mm(binary) if binary is not None else major_minor(0, 0)
+    default_mc = rules.default_min_compat(None)
+    try:
+        emu = parse_version_flag(emulated, "emulated-version") if emulated else None
+        if min_compat and not rules.has_min_compat_flag:
+            raise KcompatError(
+                f"unknown flag: --min-compatibility-version (a {rules.release} binary has no such flag; it exists from 1.35)"
+            )
+        mc = parse_version_flag(min_compat, "min-compatibility-version") if min_compat else None
+    except KcompatError as exc:
+        return VersionSelection(rules, default_emu, default_mc, (str(exc),), flags_rejected=True)
+    if emu is None:
+        emu, mc_now = default_emu, default_mc
+    else:
+        mc_now = rules.default_min_compat(emu)
+    if mc is not None:
+        mc_now = mc
+    return VersionSelection(rules, emu, mc_now, tuple(rules.validate(emu, mc_now)))
+
+
+def allowed_versions(binary: Version) -> dict:
+    """What ``kcompat versions`` reports for a binary: ranges, defaults and which flags exist."""
+    rules = rules_for(binary)
+    low, high = rules.emulation_range()
+    emulated = []
+    v = low
+    while v <= high:
+        mc_low, mc_high = rules.min_compat_range(v)
+        emulated.append(
+            {
+                "emulated": str(v),
+                "defaultMinCompatibility": str(rules.default_min_compat(v if v != mm(binary) else None)),
+                "minCompatibility": [str(x) for x in _minor_range(mc_low, mc_high)] if rules.has_min_compat_flag else [str(rules.default_min_compat(v if v != mm(binary) else None))],
+            }
+        )
+        v = major_minor(v.major, v.minor + 1)
+    return {
+        "binary": str(binary),
+        "release": str(rules.release),
+        "floor": str(rules.floor) if rules.uses_floors else None,
+        "emulatedRange": [str(low), str(high)],
+        "defaultEmulated": str(mm(binary)),
+        "minCompatibilityFlag": rules.has_min_compat_flag,
+        "forwardCompatibilityFlags": rules.has_forward_compat_flags,
+        "emulated": emulated,
+    }
+
+
+def _minor_range(low: Version, high: Version) -> list[Version]:
+    out = []
+    v = low
+    while v <= high:
+        out.append(v)
+        v = major_minor(v.major, v.minor + 1)
+    return out
+
+
+def minor_range(low: Version, high: Version) -> list[Version]:
+    """Every major.minor from low to high inclusive (same major)."""
+    return _minor_range(low, high)

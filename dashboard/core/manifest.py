@@ -1,0 +1,471 @@
+"""Feature lifecycle manifests: the data model, loading and validation (SPEC §3.1-§3.2).
+
+The format is Kubernetes' ``versioned_feature_list.yaml``: a list of gates, each with
+``name`` and ascending ``versionedSpecs`` (``version``, ``default``, ``lockToDefault``,
+``preRelease``). Accepted variants: the unversioned lists of 1.31/1.32 (one spec with an
+empty version, registered at 0.0), an empty list, an optional ``minCompatibilityVersion``
+per spec and an optional ``dependencies`` list per gate.
+
+Every problem is reported with the file, the gate and the field, and all problems of a
+file are collected before :class:`ManifestError` is raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import yaml
+
+from .errors import KcompatError
+from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
+from .versions import Version, major_minor, parse_version
+
+META_GATES = ("AllAlpha", "AllBeta")
+ZERO = major_minor(0, 0)
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
+MAX_GATES = 10_000
+MAX_SPECS_PER_GATE = 200
+MAX_NAME_LENGTH = 256
+
+_GATE_KEYS = {"name", "versionedSpecs", "dependencies"}
+_SPEC_KEYS = {"version", "default", "lockToDefault", "preRelease", "minCompatibilityVersion"}
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    """One versioned spec: from ``version`` on, the gate has this stage, default and lock."""
+
+    version: Version
+    default: bool
+    lock_to_default: bool
+    stage: Stage
+    #: ``minCompatibilityVersion`` as written (None when absent).
+    min_compatibility_version: Version | None = None
+    #: The value in force: as written, else inherited from the previous spec (SPEC §3.2).
+    effective_min_compatibility: Version | None = None
+
+
+PRE_ALPHA_SPEC = FeatureSpec(version=ZERO, default=False, lock_to_default=False, stage=Stage.PRE_ALPHA)
+
+
+@dataclass(frozen=True)
+class Feature:
+    name: str
+    specs: tuple[FeatureSpec, ...]
+    dependencies: tuple[str, ...] = ()
+
+    @property
+    def first_version(self) -> Version:
+        return self.specs[0].version
+
+
+@dataclass(frozen=True)
+class ManifestProblem:
+    source: str
+    gate: str | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.source
+        if self.gate is not None:
+            where += f": gate {self.gate}"
+        if self.field is not None:
+            where += f", field {self.field}"
+        return f"{where}: {self.message}"
+
+
+class ManifestError(KcompatError):
+    def __init__(self, problems: Iterable[ManifestProblem]):
+        self.problems = tuple(problems)
+        shown = "\n".join(f"  - {p}" for p in self.problems[:50])
+        more = f"\n  ... and {len(self.problems) - 50} more" if len(self.problems) > 50 else ""
+        super().__init__(f"{len(self.problems)} problem(s) in the feature manifest:\n{shown}{more}")
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The gates of one binary (meta-gates excluded), sorted by name."""
+
+    features: tuple[Feature, ...]
+    sources: tuple[str, ...] = ()
+    by_name: Mapping[str, Feature] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.features, key=lambda f: f.name))
+        object.__setattr__(self, "features", ordered)
+        object.__setattr__(self, "by_name", MappingProxyType({f.name: f for f in ordered}))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+    @property
+    def uses_min_compatibility(self) -> bool:
+        return any(s.min_compatibility_version is not None for f in self.features for s in f.specs)
+
+
+# ---------------------------------------------------------------------------------------------
+# YAML reading: safe, bounded, no aliases.
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors and aliases: manifests never need them, and an alias
+    bomb (billion laughs) is refused before anything is expanded."""
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.constructor.ConstructorError(
+                None, None, "anchors and aliases are not allowed in a manifest", event.start_mark
+            )
+        event = self.peek_event()
+        if getattr(event, "anchor", None):
+            raise yaml.constructor.ConstructorError(
+                None, None, "anchors and aliases are not allowed in a manifest", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES) -> object:
+    """Decode and parse one YAML document safely; errors name the source."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    if len(raw) > max_bytes:
+        raise KcompatError(f"{source}: file is {len(raw):,} bytes, larger than the limit of {max_bytes:,} bytes")
+    if b"\x00" in raw:
+        raise KcompatError(f"{source}: binary data (NUL bytes), not a YAML text file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KcompatError(f"{source}: not UTF-8 text (byte {exc.start}): not a YAML manifest") from None
+    try:
+        return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - _NoAliasLoader is a SafeLoader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        raise KcompatError(f"{source}: not valid YAML{pos}: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise KcompatError(f"{source}: not valid YAML: {exc}") from None
+    except RecursionError:
+        raise KcompatError(f"{source}: YAML nested too deeply") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema checks.
+
+
+def parse_manifest(document: object, source: str, strict: bool = True) -> tuple[Feature, ...]:
+    """Turn a parsed YAML document into validated features, or raise ManifestError.
+
+    ``strict`` applies the registration rules of 1.33+ (``AddVersioned``); 1.31/1.32
+    binaries only sorted each gate's specs by version, so with ``strict=False`` the specs
+    are sorted and the ordering rules are not checked."""
+    problems = _Problems(source)
+    problem = problems.add
+
+    if not isinstance(document, list):
+        kind = "an empty file" if document is None else f"a {_yaml_kind(document)}"
+        problem(None, None, f"expected a list of gates at the top level, got {kind}")
+        raise ManifestError(problems)
+    if len(document) > MAX_GATES:
+        problem(None, None, f"{len(document)} gates is more than the limit of {MAX_GATES}")
+        raise ManifestError(problems)
+
+    features: list[Feature] = []
+    seen: dict[str, int] = {}
+    for index, item in enumerate(document):
+        feature = _parse_gate(item, index, problem, strict)
+        if feature is None:
+            continue
+        if feature.name in seen:
+            problem(feature.name, "name", f"duplicate gate (items {seen[feature.name] + 1} and {index + 1})")
+            continue
+        seen[feature.name] = index
+        features.append(feature)
+
+    if not problems:
+        _check_dependencies(features, problem)
+    if problems:
+        raise ManifestError(problems)
+    return tuple(features)
+
+
+def _yaml_kind(value: object) -> str:
+    return {dict: "mapping", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _parse_gate(item: object, index: int, problem, strict: bool) -> Feature | None:
+    if not isinstance(item, dict):
+        problem(f"#{index + 1}", None, f"expected a mapping with name and versionedSpecs, got a {_yaml_kind(item)}")
+        return None
+    name = item.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problem(f"#{index + 1}", "name", f"expected a non-empty string, got {name!r}")
+        return None
+    label = name if len(name) <= MAX_NAME_LENGTH else name[:MAX_NAME_LENGTH] + "..."
+    before = _count(problem)
+    if len(name) > MAX_NAME_LENGTH:
+        problem(label, "name", f"longer than {MAX_NAME_LENGTH} characters")
+    elif name != name.strip() or any(c in name for c in ",=:") or any(not c.isprintable() or c.isspace() for c in name):
+        problem(label, "name", "must not contain whitespace, control characters, ',', '=' or ':' (it could never be set by --feature-gates)")
+    if name in META_GATES:
+        problem(label, "name", f"{name} is a meta-gate every gate set already has; it cannot be listed")
+    for key in item:
+        if key not in _GATE_KEYS:
+            problem(label, str(key), f"unknown field (expected one of {sorted(_GATE_KEYS)})")
+    raw_specs = item.get("versionedSpecs")
+    if not isinstance(raw_specs, list) or not raw_specs:
+        problem(label, "versionedSpecs", f"expected a non-empty list of specs, got {_describe(raw_specs)}")
+        return None
+    if len(raw_specs) > MAX_SPECS_PER_GATE:
+        problem(label, "versionedSpecs", f"{len(raw_specs)} specs is more than the limit of {MAX_SPECS_PER_GATE}")
+        return None
+    deps = item.get("dependencies", [])
+    dependencies: tuple[str, ...] = ()
+    if deps is None:
+        deps = []
+    if not isinstance(deps, list) or not all(isinstance(d, str) and d for d in deps):
+        problem(label, "dependencies", f"expected a list of gate names, got {_describe(deps)}")
+    else:
+        dependencies = tuple(sorted(set(deps)))
+    unversioned = len(raw_specs) == 1 and isinstance(raw_specs[0], dict) and raw_specs[0].get("version") in ("", None)
+    specs = _parse_specs(label, raw_specs, unversioned, problem, strict)
+    if specs is None or _count(problem) != before:
+        return None
+    return Feature(name=name, specs=specs, dependencies=dependencies)
+
+
+class _Problems(list):
+    """The problems of one file; ``add`` is passed around as the reporting callback."""
+
+    def __init__(self, source: str):
+        super().__init__()
+        self.source = source
+
+    def add(self, gate: str | None, fld: str | None, message: str) -> None:
+        self.append(ManifestProblem(self.source, gate, fld, message))
+
+
+def _count(problem) -> int:
+    return len(problem.__self__)
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "nothing"
+    text = repr(value)
+    return f"{_yaml_kind(value)} {text[:60]}{'...' if len(text) > 60 else ''}"
+
+
+def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version | None:
+    if isinstance(value, bool) or not isinstance(value, str):
+        hint = ' (quote it: a YAML number loses digits, 1.10 reads as 1.1)' if isinstance(value, float) else ""
+        problem(gate, fld, f'expected a quoted "major.minor" string, got {_describe(value)}{hint}')
+        return None
+    try:
+        version = parse_version(value)
+    except KcompatError as exc:
+        problem(gate, fld, str(exc))
+        return None
+    if len(version.components) != 2 or version.pre_release or version.build_metadata:
+        problem(gate, fld, f'expected exactly "major.minor" (no patch, no pre-release), got "{value}"')
+        return None
+    return version
+
+
+def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, strict: bool) -> tuple[FeatureSpec, ...] | None:
+    specs: list[FeatureSpec] = []
+    ok = True
+    for i, raw in enumerate(raw_specs):
+        where = f"versionedSpecs[{i}]"
+        if not isinstance(raw, dict):
+            problem(gate, where, f"expected a mapping, got {_describe(raw)}")
+            ok = False
+            continue
+        for key in raw:
+            if key not in _SPEC_KEYS:
+                problem(gate, f"{where}.{key}", f"unknown field (expected one of {sorted(_SPEC_KEYS)})")
+                ok = False
+        if unversioned:
+            version: Version | None = ZERO
+        else:
+            if raw.get("version") in ("", None):
+                problem(gate, f"{where}.version", "missing: every spec of a versioned gate needs a version")
+                ok = False
+                continue
+            version = _parse_version_field(raw.get("version"), gate, f"{where}.version", problem)
+        flags = {}
+        for key in ("default", "lockToDefault"):
+            value = raw.get(key, False if key == "lockToDefault" else None)
+            if not isinstance(value, bool):
+                problem(gate, f"{where}.{key}", f"expected true or false, got {_describe(value)}")
+                ok = False
+            flags[key] = value
+        stage_text = raw.get("preRelease")
+        stage = next((s for s in MANIFEST_STAGES if s.value == stage_text), None)
+        if stage is None:
+            allowed = ", ".join(s.value for s in MANIFEST_STAGES)
+            problem(gate, f"{where}.preRelease", f"expected one of {allowed}, got {_describe(stage_text)}")
+            ok = False
+        mc = None
+        if raw.get("minCompatibilityVersion") not in (None, ""):
+            mc = _parse_version_field(raw["minCompatibilityVersion"], gate, f"{where}.minCompatibilityVersion", problem)
+            if mc is None:
+                ok = False
+        if version is None or not ok:
+            ok = False
+            continue
+        specs.append(FeatureSpec(version, flags["default"], flags["lockToDefault"], stage, mc))
+    if not ok:
+        return None
+    if not strict:
+        specs.sort(key=lambda s: (s.version.major, s.version.minor))
+        return _with_inherited_min_compat(specs)
+    return _check_spec_sequence(gate, specs, problem)
+
+
+def _with_inherited_min_compat(specs: list[FeatureSpec]) -> tuple[FeatureSpec, ...]:
+    out, inherited = [], None
+    for spec in specs:
+        inherited = spec.min_compatibility_version or inherited
+        out.append(FeatureSpec(spec.version, spec.default, spec.lock_to_default, spec.stage, spec.min_compatibility_version, inherited))
+    return tuple(out)
+
+
+def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem) -> tuple[FeatureSpec, ...] | None:
+    """The ordering rules of ``AddVersioned`` (SPEC §3.2); fills in inherited min-compat values."""
+    out: list[FeatureSpec] = []
+    ok = True
+    inherited: Version | None = None
+    for i, spec in enumerate(specs):
+        where = f"versionedSpecs[{i}]"
+
+        def bad(message: str, fld: str = "") -> None:
+            nonlocal ok
+            ok = False
+            problem(gate, where + fld, message)
+
+        mc = spec.min_compatibility_version
+        if i == 0:
+            if spec.stage is Stage.DEPRECATED and spec.version.minor != 0:
+                bad(f"a gate cannot start Deprecated at {spec.version}; begin with a \"1.0\"-style spec describing its earlier state")
+            if mc is not None:
+                bad("the first spec cannot carry minCompatibilityVersion", ".minCompatibilityVersion")
+        else:
+            prev = specs[i - 1]
+            if spec.version < prev.version:
+                bad(f"version {spec.version} is lower than the previous spec's {prev.version} (specs must ascend)", ".version")
+            elif spec.version == prev.version:
+                if mc == prev.min_compatibility_version:
+                    bad(f"duplicate spec for version {spec.version} (same minCompatibilityVersion)", ".version")
+                elif spec.stage is not prev.stage or spec.lock_to_default != prev.lock_to_default:
+                    bad(f"two specs at version {spec.version} differ in stage or lockToDefault; only the default may change")
+            if (spec.stage, spec.default, spec.lock_to_default) == (prev.stage, prev.default, prev.lock_to_default) and spec.version != prev.version:
+                bad(f"changes nothing relative to the previous spec ({prev.stage}, default {str(prev.default).lower()}, lockToDefault {str(prev.lock_to_default).lower()})")
+            if prev.lock_to_default and not spec.lock_to_default:
+                bad("unlocks a gate that an earlier spec locked to its default", ".lockToDefault")
+            if prev.stage is Stage.DEPRECATED and spec.stage is not Stage.DEPRECATED:
+                bad(f"{spec.stage} after Deprecated: Deprecated is terminal", ".preRelease")
+            elif spec.stage is Stage.ALPHA and prev.stage in (Stage.BETA, Stage.GA):
+                bad(f"Alpha after {prev.stage} goes backwards", ".preRelease")
+            elif spec.stage is Stage.BETA and prev.stage is Stage.GA:
+                bad("Beta after GA goes backwards", ".preRelease")
+            if mc is not None:
+                if spec.version != prev.version:
+                    bad("minCompatibilityVersion is only allowed on a spec that shares the previous spec's version", ".minCompatibilityVersion")
+                if mc > spec.version:
+                    bad(f"minCompatibilityVersion {mc} is greater than the spec's version {spec.version}", ".minCompatibilityVersion")
+                if inherited is not None and mc < inherited:
+                    bad(f"minCompatibilityVersion {mc} is lower than the previous spec's {inherited}", ".minCompatibilityVersion")
+        if mc is not None:
+            inherited = mc
+        out.append(
+            FeatureSpec(spec.version, spec.default, spec.lock_to_default, spec.stage, mc, inherited)
+        )
+    return tuple(out) if ok else None
+
+
+def _check_dependencies(features: list[Feature], problem) -> None:
+    """Registration checks of ``AddDependencies`` (SPEC §5.6)."""
+    from .gates import spec_at  # local import: gates depends on this module
+
+    by_name = {f.name: f for f in features}
+    for feature in features:
+        for dep in feature.dependencies:
+            if dep not in by_name:
+                problem(feature.name, "dependencies", f"depends on unknown gate {dep}")
+    # cycles (self included)
+    state: dict[str, int] = {}
+
+    def visit(name: str) -> bool:
+        state[name] = 1
+        for dep in by_name[name].dependencies:
+            if dep not in by_name:
+                continue
+            if state.get(dep) == 1 or (state.get(dep) is None and visit(dep)):
+                return True
+        state[name] = 2
+        return False
+
+    for feature in features:
+        if state.get(feature.name) is None and feature.dependencies and visit(feature.name):
+            problem(feature.name, "dependencies", f"cycle detected with feature {feature.name}")
+            return
+    for feature in features:
+        for dep_name in feature.dependencies:
+            dep = by_name.get(dep_name)
+            if dep is None:
+                continue
+            for spec in reversed(feature.specs):
+                at = spec_at(dep, spec.version, spec.effective_min_compatibility or spec.version, use_min_compat=True)
+                stage_word = {Stage.GA: "GA", Stage.PRE_ALPHA: "PREALPHA"}.get(spec.stage, spec.stage.value.upper())
+                dep_word = {Stage.GA: "GA", Stage.PRE_ALPHA: "PREALPHA"}.get(at.stage, at.stage.value.upper())
+                if STABILITY_RANK[spec.stage] > STABILITY_RANK[at.stage]:
+                    problem(feature.name, "dependencies", f"{stage_word} feature {feature.name} cannot depend on {dep_word} feature {dep_name} at version {spec.version}")
+                    break
+                if spec.default and not at.default:
+                    problem(feature.name, "dependencies", f"default-enabled feature {feature.name} cannot depend on default-disabled feature {dep_name} at version {spec.version}")
+                    break
+                if spec.lock_to_default and not at.lock_to_default:
+                    problem(feature.name, "dependencies", f"locked-to-default feature {feature.name} cannot depend on unlocked feature {dep_name} at version {spec.version}")
+                    break
+
+
+def load_manifest_bytes(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, strict: bool = True) -> tuple[Feature, ...]:
+    return parse_manifest(read_yaml_text(data, source, max_bytes), source, strict)
+
+
+def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, strict: bool = True) -> Manifest:
+    """Load one binary's manifest from one or more files (versioned + unversioned)."""
+    features: list[Feature] = []
+    sources: list[str] = []
+    problems: list[ManifestProblem] = []
+    for path in paths:
+        source = str(path)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read(max_bytes + 1)
+        except OSError as exc:
+            raise KcompatError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        features.extend(load_manifest_bytes(data, source, max_bytes, strict))
+        sources.append(source)
+    return merge_features(features, sources, problems)
+
+
+def merge_features(features: Iterable[Feature], sources: Iterable[str], problems: list[ManifestProblem] | None = None) -> Manifest:
+    problems = list(problems or [])
+    seen: set[str] = set()
+    sources = tuple(sources)
+    for feature in features:
+        if feature.name in seen:
+            problems.append(ManifestProblem(" + ".join(sources), feature.name, "name", "listed in more than one file"))
+        seen.add(feature.name)
+    if problems:
+        raise ManifestError(problems)
+    return Manifest(tuple(features), sources)

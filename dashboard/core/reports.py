@@ -1,0 +1,48 @@
+"""The documents the CLI prints and the UI downloads (the JSON contract of ``kcompat gates``)."""
+
+from __future__ import annotations
+
+from .gates import GateEvaluation
+
+GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
+
+
+def gate_rows(evaluation: GateEvaluation) -> list[dict]:
+    return [
+        {
+            "name": g.name,
+            "enabled": g.enabled,
+            "stage": g.stage.value,
+            "default": g.default,
+            "locked": g.locked,
+            "explicit": g.explicit,
+        }
+        for g in evaluation.gates
+    ]
+
+
+def gates_document(evaluation: GateEvaluation) -> dict:
+    """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "features"}``."""
+    sel = evaluation.selection
+    return {
+        "binary": str(sel.binary) if sel.binary is not None else None,
+        "emulated": str(sel.emulated),
+        "minCompatibility": str(sel.min_compat),
+        "valid": evaluation.valid,
+        "errors": list(evaluation.errors),
+        "warnings": list(evaluation.warnings),
+        "features": gate_rows(evaluation),
+    }
+
+
+def rejected_document(binary: str | None, errors: list[str]) -> dict:
+    """The document for input rejected before any gate could be evaluated (e.g. a bad binary)."""
+    return {
+        "binary": binary,
+        "emulated": None,
+        "minCompatibility": None,
+        "valid": False,
+        "errors": errors,
+        "warnings": [],
+        "features": [],
+    }

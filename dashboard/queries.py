@@ -1,0 +1,50 @@
+"""Questions both front ends ask, answered from the catalog through the core.
+
+The CLI and the Streamlit pages call these and only format the answers.
+"""
+
+from __future__ import annotations
+
+from .catalog import Catalog
+from .core.compat import parse_binary_version, select_versions
+from .core.errors import KcompatError
+from .core.gates import GateEvaluation, evaluate_gates
+from .core.manifest import Manifest
+from .core.versions import Version, mm
+
+
+def newest_release(catalog: Catalog) -> str:
+    """The default binary: the newest bundled release that is a release (not a development snapshot)."""
+    usable = [d.info for d in catalog.all() if d.usable]
+    released = [r for r in usable if r.status != "development"] or usable
+    if not released:
+        raise KcompatError("no bundled release can be loaded")
+    return released[-1].release
+
+
+def manifest_for_binary(catalog: Catalog, binary: Version) -> Manifest:
+    return catalog.manifest(f"{binary.major}.{binary.minor}")
+
+
+def gates_for(
+    catalog: Catalog,
+    binary: str | None,
+    emulated: str | list[str] | None = None,
+    min_compat: str | list[str] | None = None,
+    feature_gates: str | list[str] | None = None,
+    manifest: Manifest | None = None,
+) -> GateEvaluation:
+    """What a binary with these flags enables. With ``manifest`` the bundled data is replaced;
+    without ``binary`` no range rule applies and ``emulated`` is required."""
+    binary_version = parse_binary_version(binary) if binary else None
+    if manifest is None:
+        if binary_version is None:
+            raise KcompatError("a binary version is required unless a manifest is given")
+        manifest = manifest_for_binary(catalog, binary_version)
+    selection = select_versions(binary_version, emulated, min_compat)
+    return evaluate_gates(manifest, selection, feature_gates)
+
+
+def binary_release(binary: Version) -> str:
+    v = mm(binary)
+    return f"{v.major}.{v.minor}"
