@@ -7,7 +7,8 @@ custom manifest of a component that is not a Kubernetes release.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 
 from .errors import KcompatError
 from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero
@@ -21,13 +22,14 @@ class ReleaseRules:
     """What a binary of one release does. ``binary`` is None for a non-Kubernetes component."""
 
     binary: Version | None
+    release: Version | None = field(init=False, compare=False)
 
-    @property
-    def release(self) -> Version | None:
-        return mm(self.binary) if self.binary is not None else None
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "release", mm(self.binary) if self.binary is not None else None)
 
     def _at_least(self, minor: int) -> bool:
-        return self.release is None or self.release >= major_minor(1, minor)
+        r = self.release
+        return r is None or r.major > 1 or (r.major == 1 and r.minor >= minor)
 
     @property
     def has_min_compat_flag(self) -> bool:
@@ -134,7 +136,7 @@ def parse_binary_version(text: str) -> Version:
         raise KcompatError(f"invalid binary version {text!r}: {exc}") from None
 
 
-def parse_version_flag(values: str | list[str], flag: str) -> Version | None:
+def parse_version_flag(values: str | list[str] | tuple[str, ...], flag: str) -> Version | None:
     """``toVersionMap`` for ``--emulated-version`` / ``--min-compatibility-version``.
 
     Items are ``component=version`` or ``version`` (component ``kube``); the result is the
@@ -186,7 +188,7 @@ class VersionSelection:
 
     @property
     def is_emulating(self) -> bool:
-        return self.binary is not None and mm(self.binary) > self.emulated
+        return self.rules.release is not None and self.rules.release > self.emulated
 
     @property
     def valid(self) -> bool:
@@ -200,6 +202,14 @@ def select_versions(
 ) -> VersionSelection:
     """Apply ``--emulated-version`` and ``--min-compatibility-version`` as the binary would
     (SPEC §2.2, §2.6), then validate the ranges (§2.3)."""
+    emulated = tuple(emulated) if isinstance(emulated, list) else emulated
+    min_compat = tuple(min_compat) if isinstance(min_compat, list) else min_compat
+    return _select_versions(binary, emulated, min_compat)
+
+
+@functools.lru_cache(maxsize=1024)
+def _select_versions(binary: Version | None, emulated, min_compat) -> VersionSelection:
+    # a pure function of immutable inputs with an immutable result: safe to share
     rules = rules_for(binary)
     if binary is None and not emulated:
         raise KcompatError("without a binary version, an emulated version is required")

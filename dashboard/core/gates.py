@@ -8,12 +8,11 @@ returns every gate's state, with the errors and warnings the binary would print.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from .compat import VersionSelection
 from .errors import KcompatError
 from .flags import FeatureGateFlags, parse_feature_gates
-from .manifest import META_GATES, PRE_ALPHA_SPEC, Feature, FeatureSpec, Manifest
+from .manifest import META_GATES, PRE_ALPHA_SPEC, Feature, FeatureSpec, GateState, Manifest
 from .stages import Stage
 from .versions import Version
 
@@ -21,34 +20,9 @@ from .versions import Version
 def spec_at(feature: Feature, emulated: Version, min_compat: Version | None, use_min_compat: bool) -> FeatureSpec:
     """The spec in effect at (emulated, min compat): the last spec whose version is <= emulated
     and (1.35+) whose min-compat requirement is met; PreAlpha when none applies."""
-    emu = (emulated.major, emulated.minor)
     mc = (min_compat.major, min_compat.minor) if (use_min_compat and min_compat is not None) else None
-    return _spec_at_keys(feature.specs, emu, mc)
-
-
-def _spec_at_keys(specs: tuple[FeatureSpec, ...], emu: tuple[int, int], mc: tuple[int, int] | None) -> FeatureSpec:
-    for spec in reversed(specs):
-        v = spec.version
-        if (v.major, v.minor) > emu:
-            continue
-        need = spec.effective_min_compatibility
-        if mc is not None and need is not None and mc < (need.major, need.minor):
-            continue
-        return spec
-    return PRE_ALPHA_SPEC
-
-
-class GateState(NamedTuple):
-    """One gate at the selected versions after the flags (SPEC §4)."""
-
-    name: str
-    enabled: bool
-    stage: Stage
-    default: bool
-    locked: bool
-    explicit: bool
-    #: why it has its value: "default", "flag", "AllAlpha" or "AllBeta"
-    source: str
+    i = feature.spec_index_at((emulated.major, emulated.minor), mc)
+    return feature.specs[i] if i >= 0 else PRE_ALPHA_SPEC
 
 
 @dataclass(frozen=True)
@@ -77,9 +51,9 @@ class GateEvaluation:
         return {g.name: g for g in self.gates}
 
 
-_META_SPECS = {
-    "AllAlpha": FeatureSpec(PRE_ALPHA_SPEC.version, False, False, Stage.ALPHA),
-    "AllBeta": FeatureSpec(PRE_ALPHA_SPEC.version, False, False, Stage.BETA),
+_META_STATES = {
+    "AllAlpha": GateState("AllAlpha", False, Stage.ALPHA, False, False, False, "default"),
+    "AllBeta": GateState("AllBeta", False, Stage.BETA, False, False, False, "default"),
 }
 
 
@@ -98,32 +72,27 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
         except KcompatError as exc:
             errors.append(str(exc))
 
-    specs = [(f, _spec_at_keys(f.specs, emu, mc)) for f in manifest.features]
+    # the unset state of every gate at (emu, mc): prebuilt per spec, so this is one pick per gate
+    gates = _unset_states(manifest, emu, mc)
     resolved: dict[str, bool] = {}
     sources: dict[str, str] = {}
-    flag_errors = _apply_flags(flags.values, specs, manifest, selection, resolved, sources, warnings)
-    if not flag_errors and rules.has_dependencies:
-        flag_errors = _dependency_errors(specs, resolved)
+    flag_errors = _apply_flags(flags.values, gates, selection, resolved, sources, warnings)
+    if not flag_errors and rules.has_dependencies and manifest.has_dependencies:
+        flag_errors = _dependency_errors(manifest, gates, resolved)
     if flag_errors:
         resolved, sources = {}, {}
         errors.extend(e for e in flag_errors if e not in errors)
-
     named = flags.values
-    gates = tuple(
-        GateState(
-            f.name,
-            resolved.get(f.name, s.default),
-            s.stage,
-            s.default,
-            s.lock_to_default,
-            f.name in named,
-            sources.get(f.name, "default"),
-        )
-        for f, s in specs
-    )
+    if named:
+        gates = [
+            g._replace(enabled=resolved.get(g.name, g.default), explicit=g.name in named, source=sources.get(g.name, "default"))
+            if (g.name in named or g.name in sources) else g
+            for g in gates
+        ]
+    gates = tuple(gates)
     meta = tuple(
-        GateState(name, resolved.get(name, False), spec.stage, False, False, name in named, sources.get(name, "default"))
-        for name, spec in _META_SPECS.items()
+        m._replace(enabled=resolved.get(name, False), explicit=name in named, source=sources.get(name, "default"))
+        for name, m in _META_STATES.items()
     )
     if not flag_errors and rules.warns_alpha_while_emulating and selection.is_emulating:
         alpha_on = sorted(g.name for g in gates + meta if g.stage is Stage.ALPHA and g.enabled)
@@ -135,28 +104,51 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
     return GateEvaluation(selection, gates, meta, tuple(errors), tuple(warnings), flags)
 
 
-def _apply_flags(values, specs, manifest: Manifest, selection: VersionSelection, resolved, sources, warnings) -> list[str]:
+def _unset_states(manifest: Manifest, emu: tuple[int, int], mc: tuple[int, int] | None) -> list[GateState]:
+    """The unset state of every gate: ``Feature.spec_index_at`` unrolled over prebuilt states."""
+    out = []
+    append = out.append
+    if mc is None or not manifest.uses_min_compatibility:
+        for newest_first, pre_alpha in manifest.pick_table:
+            for key, _, state in newest_first:
+                if key <= emu:
+                    append(state)
+                    break
+            else:
+                append(pre_alpha)
+        return out
+    for newest_first, pre_alpha in manifest.pick_table:
+        for key, need, state in newest_first:
+            if key <= emu and (need is None or mc >= need):
+                append(state)
+                break
+        else:
+            append(pre_alpha)
+    return out
+
+
+def _apply_flags(values, gates: list[GateState], selection: VersionSelection, resolved, sources, warnings) -> list[str]:
     """``unsafeSetFromMap``: every problem is reported (Go stops at the first unknown gate)."""
     if not values:
         return []
     errors: list[str] = []
-    spec_by_name = {f.name: s for f, s in specs}
+    spec_by_name = {g.name: g for g in gates}
     meta_values: dict[str, bool] = {}
     mc_suffix = (
         f", min compatibility version {selection.min_compat}" if selection.rules.prealpha_error_names_min_compat else ""
     )
     for key, value in values.items():
-        spec = _META_SPECS.get(key) or spec_by_name.get(key)
+        spec = _META_STATES.get(key) or spec_by_name.get(key)
         if spec is None:
             errors.append(f"unrecognized feature gate: {key}")
             continue
         word = "true" if value else "false"
-        if spec.lock_to_default and spec.default != value:
+        if spec.locked and spec.default != value:
             errors.append(
                 f"cannot set feature gate {key} to {word}, feature is locked to {'true' if spec.default else 'false'}"
             )
             continue
-        if key in _META_SPECS:
+        if key in _META_STATES:
             meta_values[key] = value
             continue
         if spec.stage is Stage.PRE_ALPHA:
@@ -172,20 +164,20 @@ def _apply_flags(values, specs, manifest: Manifest, selection: VersionSelection,
             warnings.append(f"Setting GA feature gate {key}={word}. It will be removed in a future release.")
     for meta_name, value in meta_values.items():
         target = Stage.ALPHA if meta_name == "AllAlpha" else Stage.BETA
-        for f, s in specs:
-            if s.stage is target and f.name not in resolved:
-                resolved[f.name] = value
-                sources[f.name] = meta_name
+        for g in gates:
+            if g.stage is target and g.name not in resolved:
+                resolved[g.name] = value
+                sources[g.name] = meta_name
         resolved[meta_name] = value
         sources[meta_name] = "flag"
     return errors
 
 
-def _dependency_errors(specs, resolved: dict[str, bool]) -> list[str]:
+def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dict[str, bool]) -> list[str]:
     """Runtime dependency check (1.35+, SPEC §5.6): every enabled gate needs its dependencies on."""
-    enabled = {f.name: resolved.get(f.name, s.default) for f, s in specs}
+    enabled = {g.name: resolved.get(g.name, g.default) for g in gates}
     errors = []
-    for f, _ in specs:
+    for f in manifest.features:
         if f.dependencies and enabled[f.name]:
             off = [d for d in f.dependencies if not enabled.get(d, False)]
             if off:

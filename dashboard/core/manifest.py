@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
+from typing import NamedTuple
 
 import yaml
 
@@ -50,15 +52,60 @@ class FeatureSpec:
 PRE_ALPHA_SPEC = FeatureSpec(version=ZERO, default=False, lock_to_default=False, stage=Stage.PRE_ALPHA)
 
 
+class GateState(NamedTuple):
+    """One gate at the selected versions after the flags (SPEC §4)."""
+
+    name: str
+    enabled: bool
+    stage: Stage
+    default: bool
+    locked: bool
+    explicit: bool
+    #: why it has its value: "default", "flag", "AllAlpha" or "AllBeta"
+    source: str
+
+
+def default_state(name: str, spec: FeatureSpec) -> GateState:
+    """The state of a gate nobody set: its spec's default."""
+    return GateState(name, spec.default, spec.stage, spec.default, spec.lock_to_default, False, "default")
+
+
 @dataclass(frozen=True)
 class Feature:
     name: str
     specs: tuple[FeatureSpec, ...]
     dependencies: tuple[str, ...] = ()
+    #: (major, minor) of each spec, for the hot path of ``spec_at``
+    version_keys: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    #: (major, minor) of each spec's effective min compat, None where there is none
+    min_compat_keys: tuple[tuple[int, int] | None, ...] = field(init=False, repr=False, compare=False)
+    #: the unset state for each spec, then for PreAlpha (last)
+    default_states: tuple[GateState, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "version_keys", tuple((s.version.major, s.version.minor) for s in self.specs))
+        mcs = [s.effective_min_compatibility for s in self.specs]
+        set_(self, "min_compat_keys", tuple((m.major, m.minor) if m is not None else None for m in mcs))
+        states = [default_state(self.name, s) for s in self.specs] + [default_state(self.name, PRE_ALPHA_SPEC)]
+        set_(self, "default_states", tuple(states))
 
     @property
     def first_version(self) -> Version:
         return self.specs[0].version
+
+    def spec_index_at(self, emu: tuple[int, int], mc: tuple[int, int] | None) -> int:
+        """Index of the spec in effect at (emu, mc), or -1 for PreAlpha (SPEC §3.3)."""
+        keys = self.version_keys
+        i = len(keys) - 1
+        if mc is None:
+            while i >= 0 and keys[i] > emu:
+                i -= 1
+            return i
+        needs = self.min_compat_keys
+        while i >= 0 and (keys[i] > emu or (needs[i] is not None and mc < needs[i])):
+            i -= 1
+        return i
 
 
 @dataclass(frozen=True)
@@ -104,7 +151,20 @@ class Manifest:
     def __len__(self) -> int:
         return len(self.features)
 
-    @property
+    @cached_property
+    def pick_table(self) -> tuple:
+        """Per gate: its (version key, min-compat key, unset state) triples newest first, and its
+        PreAlpha state: the hot path of the spec in effect (SPEC §3.3)."""
+        return tuple(
+            (tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1]))), f.default_states[-1])
+            for f in self.features
+        )
+
+    @cached_property
+    def has_dependencies(self) -> bool:
+        return any(f.dependencies for f in self.features)
+
+    @cached_property
     def uses_min_compatibility(self) -> bool:
         return any(s.min_compatibility_version is not None for f in self.features for s in f.specs)
 

@@ -151,6 +151,14 @@ def parse_version(text: str) -> Version:
     """``version.Parse``: semantic first, generic as the fallback (whose error is reported)."""
     if not isinstance(text, str):
         raise KcompatError(f"a version must be a string, got {type(text).__name__} {text!r}")
+    if len(text) > 256:
+        raise KcompatError(f"could not parse {_go_quote(text[:40])}... as version: longer than 256 characters")
+    return _parse_cached(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Version:
+    # Versions are immutable, so a parsed string can be shared; errors are not cached.
     try:
         return _parse(text, True)
     except KcompatError:

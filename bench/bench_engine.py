@@ -1,0 +1,82 @@
+"""Benchmark: the effective gate table for every valid (binary, emulated) pair of every bundled
+release, against a floor measured in the same run.
+
+Floor: a bare loop that only picks each gate's last spec <= emulated from pre-parsed lists of
+(major, minor) tuples. Engine: version selection + spec in effect + gate states, exactly what
+``kcompat gates`` computes (no caching between calls). Prints both times and the ratio.
+
+    python bench/bench_engine.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from dashboard.catalog import Catalog  # noqa: E402
+from dashboard.core.compat import allowed_versions, select_versions  # noqa: E402
+from dashboard.core.gates import evaluate_gates  # noqa: E402
+from dashboard.core.versions import parse_version  # noqa: E402
+
+
+def pairs(catalog: Catalog):
+    out = []
+    for release in catalog.usable_releases():
+        binary = parse_version(release)
+        for item in allowed_versions(binary)["emulated"]:
+            out.append((release, binary, item["emulated"]))
+    return out
+
+
+def engine_run(catalog, work):
+    for release, binary, emulated in work:
+        evaluate_gates(catalog.manifest(release), select_versions(binary, emulated))
+
+
+def floor_run(parsed, work):
+    for release, _, emulated in work:
+        emu = tuple(int(x) for x in emulated.split("."))
+        for specs in parsed[release]:
+            chosen = None
+            for version, spec in reversed(specs):
+                if version <= emu:
+                    chosen = spec
+                    break
+
+
+def timed(fn, repeat):
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=30)
+    args = parser.parse_args()
+    catalog = Catalog()
+    work = pairs(catalog)
+    parsed = {
+        r: [[((s.version.major, s.version.minor), s) for s in f.specs] for f in catalog.manifest(r).features]
+        for r in catalog.usable_releases()
+    }
+    gates = sum(len(catalog.manifest(r)) for r, _, _ in work)
+    engine_run(catalog, work), floor_run(parsed, work)  # warm-up
+    floor = timed(lambda: floor_run(parsed, work), args.repeat)
+    engine = timed(lambda: engine_run(catalog, work), args.repeat)
+    print(f"pairs: {len(work)}, gate rows per run: {gates}")
+    print(f"floor  (pick last spec <= emulated): {floor * 1e3:8.3f} ms")
+    print(f"engine (full effective table):       {engine * 1e3:8.3f} ms")
+    print(f"ratio engine/floor: {engine / floor:.2f}  (target <= 2)")
+
+
+if __name__ == "__main__":
+    main()

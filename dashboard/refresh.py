@@ -1,0 +1,702 @@
+"""Rebuild the bundled data files from real git checkouts (``kcompat data refresh``).
+
+Two sources, both read at release tags with ``git show <tag>:<path>`` and
+``git ls-tree -r --name-only <tag>`` (nothing is ever checked out):
+
+* a kubernetes/kubernetes checkout: the generated feature-gate manifests at ``v1.N.0``
+  (``test/compatibility_lifecycle/reference/`` from 1.33 on, ``test/featuregates_linter/test_data/``
+  before), copied unchanged below a provenance header into ``features/v1.N[-unversioned].yaml``,
+  except that the two gates older lists name by their Go identifier get their flag name
+  (data/SOURCES.md section 9);
+* a k8s.io/api checkout: group/versions, kinds and prerelease-lifecycle data at ``v0.N.0``
+  (= Kubernetes 1.N), written as ``apis/v1.N.yaml`` plus ``apis/lifecycle.csv``.
+
+Every manifest is validated with :func:`load_manifest_bytes` before anything of its release is
+written; a release without data at its tag is reported, never invented. ``SOURCES.md`` and
+``releases.yaml`` are not touched. No Streamlit here: the CLI calls :func:`add_refresh_arguments`
+and :func:`run_refresh`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from .core.errors import KcompatError
+from .core.manifest import load_manifest_bytes, merge_features
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+FIRST_MINOR = 31  # the oldest release the dashboard covers (first with compatibility versions)
+
+NEW_VERSIONED = "test/compatibility_lifecycle/reference/versioned_feature_list.yaml"
+NEW_UNVERSIONED = "test/compatibility_lifecycle/reference/unversioned_feature_list.yaml"
+OLD_VERSIONED = "test/featuregates_linter/test_data/versioned_feature_list.yaml"
+OLD_UNVERSIONED = "test/featuregates_linter/test_data/unversioned_feature_list.yaml"
+#: Newer location first: at a tag that has both, the newer one is the maintained list.
+VERSIONED_PATHS = (NEW_VERSIONED, OLD_VERSIONED)
+UNVERSIONED_PATHS = (NEW_UNVERSIONED, OLD_UNVERSIONED)
+
+#: Upstream lists before 1.37 wrote these gates under their Go identifier (SOURCES.md section 9).
+GO_IDENTIFIER_TO_FLAG_NAME = {
+    "CPUCFSQuotaPeriod": "CustomCPUCFSQuotaPeriod",
+    "RuntimeClassInImageCriAPI": "RuntimeClassInImageCriApi",
+}
+
+REGISTER_FILE = "register.go"
+LIFECYCLE_FILE = "zz_generated.prerelease-lifecycle.go"
+LIFECYCLE_CSV = "lifecycle.csv"
+LIFECYCLE_CSV_COLUMNS = (
+    "release", "group", "version", "kind", "stage", "introduced", "deprecated", "removed",
+    "replacement", "is_list", "removed_as_of_release", "lifecycle_source",
+)  # fmt: skip
+
+_RELEASE = re.compile(r"1\.(\d+)")
+_API_VERSION = re.compile(r"v\d+(?:(alpha|beta)\d+)?")
+
+
+class RefreshError(KcompatError):
+    """Bad input to a refresh: a path that is not a git repository, a malformed release, ..."""
+
+
+# ---------------------------------------------------------------------------------------------
+# The report.
+
+
+@dataclass(frozen=True)
+class SkippedRelease:
+    release: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class GateRename:
+    release: str
+    file: str
+    go_identifier: str
+    flag_name: str
+
+
+@dataclass(frozen=True)
+class RefreshReport:
+    """What one refresh wrote, removed and skipped. Paths are absolute."""
+
+    what: str  # "features" | "apis"
+    repository: Path
+    out_dir: Path
+    written: tuple[Path, ...] = ()
+    removed: tuple[Path, ...] = ()
+    skipped: tuple[SkippedRelease, ...] = ()
+    renames: tuple[GateRename, ...] = ()
+    notes: tuple[str, ...] = ()
+    releases_written: tuple[str, ...] = ()
+
+    def summary_lines(self) -> list[str]:
+        def shown(path: Path) -> str:
+            try:
+                return str(path.relative_to(self.out_dir))
+            except ValueError:
+                return str(path)
+
+        lines = [f"{self.what} from {self.repository} -> {self.out_dir}"]
+        lines.append(f"  releases written: {', '.join(self.releases_written) or 'none'}")
+        lines += [f"  wrote   {shown(p)}" for p in self.written]
+        lines += [f"  removed {shown(p)}" for p in self.removed]
+        lines += [
+            f"  renamed {r.go_identifier} -> {r.flag_name} (Go identifier -> flag name) in {r.file}" for r in self.renames
+        ]
+        for skip in self.skipped:
+            first, *rest = skip.reason.splitlines() or [""]
+            lines.append(f"  skipped {skip.release}: {first}")
+            lines += [f"    {line}" for line in rest]
+        lines += [f"  note: {note}" for note in self.notes]
+        return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# Git access (read-only: show, ls-tree, tag, rev-parse, log).
+
+
+@dataclass(frozen=True)
+class GitRepository:
+    path: Path
+
+    def run(self, *args: str) -> bytes:
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(self.path), *args],
+                capture_output=True,
+                env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
+                check=False,
+            )
+        except FileNotFoundError:
+            raise RefreshError("git is not installed (no 'git' on PATH)") from None
+        if done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip() or f"exit status {done.returncode}"
+            raise RefreshError(f"git {' '.join(args)} in {self.path} failed: {message}")
+        return done.stdout
+
+    def text(self, *args: str) -> str:
+        return self.run(*args).decode("utf-8", "replace")
+
+    def tags(self) -> frozenset[str]:
+        return frozenset(self.text("tag", "--list").split())
+
+    def commit_of(self, tag: str) -> str:
+        return self.text("rev-parse", "--verify", "--quiet", f"{tag}^{{commit}}").strip()
+
+    def commit_date_of(self, tag: str) -> str:
+        return self.text("log", "-1", "--format=%ci", f"{tag}^{{commit}}").strip()
+
+    def files_at(self, tag: str, *paths: str) -> frozenset[str]:
+        """All file paths at ``tag`` (restricted to ``paths`` when given)."""
+        return frozenset(self.text("ls-tree", "-r", "--name-only", tag, "--", *paths).splitlines())
+
+    def read(self, tag: str, path: str) -> bytes:
+        return self.run("show", f"{tag}:{path}")
+
+
+def open_git_repository(path: Path | str, option: str) -> GitRepository:
+    """The repository at ``path`` (its top level, or a bare repository); RefreshError otherwise."""
+    where = Path(path).expanduser()
+    if not where.exists():
+        raise RefreshError(f"{option} {where}: no such directory")
+    if not where.is_dir():
+        raise RefreshError(f"{option} {where}: not a directory")
+    repo = GitRepository(where.resolve())
+    try:
+        bare = repo.text("rev-parse", "--is-bare-repository").strip() == "true"
+        top = None if bare else repo.text("rev-parse", "--show-toplevel").strip()
+    except RefreshError:
+        raise RefreshError(f"{option} {where}: not a git repository") from None
+    if top is not None and Path(top).resolve() != repo.path:
+        raise RefreshError(f"{option} {where}: not the top of a git repository (that is {top}); pass {top}")
+    return repo
+
+
+# ---------------------------------------------------------------------------------------------
+# Releases and tags.
+
+
+def minor_of_release(release: str) -> int:
+    """``"1.33"`` -> 33; RefreshError for anything that is not ``1.N``."""
+    match = _RELEASE.fullmatch(release.strip())
+    if match is None:
+        raise RefreshError(f'release "{release}": expected 1.N (for example 1.33)')
+    return int(match.group(1))
+
+
+def requested_minors(releases: Sequence[str] | None, tags: Iterable[str], tag_prefix: str) -> list[int]:
+    """The minors to refresh: those asked for, else every ``<prefix>N.0`` tag with N >= 31."""
+    if releases:
+        return sorted({minor_of_release(r) for r in releases})
+    pattern = re.compile(re.escape(tag_prefix) + r"(\d+)\.0")
+    found = {int(m.group(1)) for m in map(pattern.fullmatch, tags) if m}
+    return sorted(n for n in found if n >= FIRST_MINOR)
+
+
+def _release(minor: int) -> str:
+    return f"1.{minor}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing.
+
+
+def write_file_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def checked_out_dir(out_dir: Path | str) -> Path:
+    out = Path(out_dir).expanduser()
+    if out.exists() and not out.is_dir():
+        raise RefreshError(f"--out {out}: not a directory")
+    return out.resolve()
+
+
+# ---------------------------------------------------------------------------------------------
+# Feature manifests.
+
+
+@dataclass(frozen=True)
+class UpstreamManifest:
+    """One manifest file read at a tag, ready to write (renames applied, validated)."""
+
+    path: str
+    text: str
+    renames: tuple[tuple[str, str], ...]
+
+
+def first_present(candidates: Sequence[str], files: frozenset[str]) -> str | None:
+    return next((path for path in candidates if path in files), None)
+
+
+def rename_go_identifiers(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """Give the gates upstream lists name by Go identifier their flag name, in place.
+
+    Rewrites ``- name: <ident>`` items and ``- <ident>`` dependency items (optionally quoted);
+    everything else, including the position of the gate in the list, stays as upstream wrote it.
+    """
+    done: list[tuple[str, str]] = []
+    for identifier, flag_name in GO_IDENTIFIER_TO_FLAG_NAME.items():
+        pattern = re.compile(rf"""^([ \t]*-[ \t]+(?:name:[ \t]*)?)(["']?){re.escape(identifier)}\2([ \t]*(?:#.*)?)$""", re.M)
+        text, count = pattern.subn(rf"\g<1>\g<2>{flag_name}\g<2>\g<3>", text)
+        if count:
+            done.append((identifier, flag_name))
+    return text, tuple(done)
+
+
+def prepared_manifest(repo: GitRepository, tag: str, path: str) -> UpstreamManifest:
+    """Read ``tag:path``, rename Go identifiers and validate; KcompatError when invalid."""
+    source = f"{tag}:{path}"
+    data = repo.read(tag, path)
+    load_manifest_bytes(data, source)  # the upstream text itself (also rejects non-UTF-8)
+    text, renames = rename_go_identifiers(data.decode("utf-8"))
+    if renames:
+        load_manifest_bytes(text, f"{source} (after renaming Go identifiers)")
+    return UpstreamManifest(path, text, renames)
+
+
+def feature_file_header(release: str, repo: GitRepository, tag: str, commit: str, manifest: UpstreamManifest) -> str:
+    kind = "UNVERSIONED feature gates" if "unversioned" in Path(manifest.path).name else "feature-gate manifest"
+    lines = [
+        f"Kubernetes {release} {kind}: the upstream generated list at the release tag.",
+        "Written by `kcompat data refresh` (dashboard/refresh.py) from a kubernetes/kubernetes git checkout:",
+        f"  repository: {repo.path}",
+        f"  tag:        {tag}",
+        f"  commit:     {commit}",
+        f"  path:       {manifest.path}",
+    ]
+    if manifest.renames:
+        pairs = ", ".join(f"{old} -> {new}" for old, new in manifest.renames)
+        lines += [
+            f"Gate names changed from the upstream Go identifier to the flag name --feature-gates accepts: {pairs}",
+            "  (data/SOURCES.md section 9); the gates keep their upstream position in the list.",
+            "Below: the upstream file, otherwise unchanged.",
+        ]
+    else:
+        lines.append("Below: the upstream file, unchanged.")
+    return "".join(f"# {line}\n" for line in lines) + "\n"
+
+
+def feature_file_name(minor: int, unversioned: bool) -> str:
+    return f"v1.{minor}{'-unversioned' if unversioned else ''}.yaml"
+
+
+def refresh_features(kubernetes_repo: Path, out_dir: Path, releases: list[str] | None = None) -> RefreshReport:
+    """Copy the feature-gate manifests at each ``v1.N.0`` tag into ``out_dir/features``."""
+    repo = open_git_repository(kubernetes_repo, "--kubernetes-repo")
+    out = checked_out_dir(out_dir)
+    tags = repo.tags()
+    minors = requested_minors(releases, tags, "v1.")
+    if not minors:
+        raise RefreshError(f"--kubernetes-repo {repo.path}: no release tags v1.N.0 with N >= {FIRST_MINOR}")
+    written: list[Path] = []
+    removed: list[Path] = []
+    skipped: list[SkippedRelease] = []
+    renames: list[GateRename] = []
+    done: list[str] = []
+    for minor in minors:
+        release, tag = _release(minor), f"v1.{minor}.0"
+        if tag not in tags:
+            skipped.append(SkippedRelease(release, f"no tag {tag} in the repository"))
+            continue
+        files = repo.files_at(tag, *VERSIONED_PATHS, *UNVERSIONED_PATHS)
+        versioned_path = first_present(VERSIONED_PATHS, files)
+        unversioned_path = first_present(UNVERSIONED_PATHS, files)
+        if versioned_path is None:
+            where = " or ".join(VERSIONED_PATHS)
+            skipped.append(SkippedRelease(release, f"no feature manifest at {tag} (looked for {where})"))
+            continue
+        try:
+            manifests = {False: prepared_manifest(repo, tag, versioned_path)}
+            if unversioned_path is not None:
+                manifests[True] = prepared_manifest(repo, tag, unversioned_path)
+                _check_no_gate_in_both(manifests, tag)
+        except KcompatError as exc:
+            skipped.append(SkippedRelease(release, f"invalid manifest at {tag}, nothing written for {release}:\n{exc}"))
+            continue
+        commit = repo.commit_of(tag)
+        for unversioned, manifest in manifests.items():
+            target = out / "features" / feature_file_name(minor, unversioned)
+            write_file_atomically(target, feature_file_header(release, repo, tag, commit, manifest) + manifest.text)
+            written.append(target)
+            renames += [GateRename(release, str(target.relative_to(out)), old, new) for old, new in manifest.renames]
+        stale = out / "features" / feature_file_name(minor, unversioned=True)
+        if True not in manifests and stale.exists():
+            stale.unlink()  # a release's gates come from one tag: an older unversioned file would be mixed in
+            removed.append(stale)
+        done.append(release)
+    notes = ("data/SOURCES.md is not updated by a refresh; record the new provenance there",) if done else ()
+    return RefreshReport("features", repo.path, out, tuple(written), tuple(removed), tuple(skipped), tuple(renames), notes, tuple(done))
+
+
+def _check_no_gate_in_both(manifests: dict[bool, UpstreamManifest], tag: str) -> None:
+    """The dashboard loads the two lists of a release together; a gate may be in only one."""
+    features, sources = [], []
+    for manifest in manifests.values():
+        source = f"{tag}:{manifest.path}"
+        features.extend(load_manifest_bytes(manifest.text, source))
+        sources.append(source)
+    merge_features(features, sources)
+
+
+# ---------------------------------------------------------------------------------------------
+# k8s.io/api: group/versions, kinds, prerelease lifecycle.
+
+
+@dataclass(frozen=True)
+class KindLifecycle:
+    introduced: str | None = None
+    deprecated: str | None = None
+    removed: str | None = None
+    replacement: str | None = None
+
+
+@dataclass(frozen=True)
+class ApiKind:
+    kind: str
+    lifecycle: KindLifecycle
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind.endswith("List") and self.kind != "List"
+
+
+@dataclass(frozen=True)
+class GroupVersion:
+    group: str
+    version: str
+    directory: str
+    has_lifecycle_file: bool
+    kinds: tuple[ApiKind, ...]
+
+    @property
+    def group_version(self) -> str:
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+    @property
+    def stage(self) -> str:
+        return stage_of_api_version(self.version)
+
+
+def stage_of_api_version(version: str) -> str:
+    """``v1`` -> GA, ``v1beta2`` -> beta, ``v1alpha3`` -> alpha."""
+    match = _API_VERSION.fullmatch(version)
+    if match is None:
+        raise RefreshError(f"{version!r} is not a Kubernetes API version name")
+    return match.group(1) or "GA"
+
+
+_GO_STRING_OR_COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*"|`[^`]*`|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def without_go_comments(source: str) -> str:
+    return _GO_STRING_OR_COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] in '"`' else " ", source)
+
+
+def group_name_in(register_go: str) -> str | None:
+    match = re.search(r'\bGroupName\s*=\s*"([^"]*)"', without_go_comments(register_go))
+    return None if match is None else match.group(1)
+
+
+def registered_kinds_in(register_go: str) -> tuple[str, ...]:
+    """Types passed to ``AddKnownTypes(SchemeGroupVersion, &A{}, ...)``, in order; types of
+    other packages (``&metav1.Status{}``) are not kinds of this group/version."""
+    kinds: list[str] = []
+    for call in re.finditer(r"\bAddKnownTypes\(\s*SchemeGroupVersion\s*,([^)]*)\)", without_go_comments(register_go)):
+        for kind in re.findall(r"&\s*([\w.]+)\s*\{\s*\}", call.group(1)):
+            if "." not in kind and kind not in kinds:
+                kinds.append(kind)
+    return tuple(kinds)
+
+
+_LIFECYCLE_FUNC = re.compile(r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycle(\w+)\s*\(")
+_LIFECYCLE_VERSION = re.compile(
+    r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycle(Introduced|Deprecated|Removed)\s*\(\s*\)"
+    r"\s*\(\s*major\s*,\s*minor\s+int\s*\)\s*\{\s*return\s+(\d+)\s*,\s*(\d+)\s*\}"
+)
+_LIFECYCLE_REPLACEMENT = re.compile(
+    r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycleReplacement\s*\(\s*\)\s*schema\.GroupVersionKind\s*\{"
+    r"\s*return\s+schema\.GroupVersionKind\s*\{([^}]*)\}\s*\}"
+)
+
+
+def lifecycles_in(lifecycle_go: str, where: str) -> dict[str, KindLifecycle]:
+    """Per kind, the ``APILifecycle*`` answers; RefreshError if a function cannot be read."""
+    source = without_go_comments(lifecycle_go)
+    fields: dict[str, dict[str, str]] = {}
+    for kind, which, major, minor in _LIFECYCLE_VERSION.findall(source):
+        fields.setdefault(kind, {})[which.lower()] = f"{int(major)}.{int(minor)}"
+    for kind, body in _LIFECYCLE_REPLACEMENT.findall(source):
+        parts = dict(re.findall(r'(\w+)\s*:\s*"([^"]*)"', body))
+        group_version = f"{parts['Group']}/{parts.get('Version', '')}" if parts.get("Group") else parts.get("Version", "")
+        fields.setdefault(kind, {})["replacement"] = f"{group_version}/{parts.get('Kind', '')}"
+    declared = len(_LIFECYCLE_FUNC.findall(source))
+    parsed = sum(len(values) for values in fields.values())
+    if declared != parsed:
+        raise RefreshError(f"{where}: read {parsed} of {declared} APILifecycle functions (unexpected form)")
+    return {kind: KindLifecycle(**values) for kind, values in fields.items()}
+
+
+def group_version_directories(files: frozenset[str]) -> list[str]:
+    """``<group>/<version>`` directories with a register.go, sorted like the bundled files."""
+    found = []
+    for path in files:
+        parts = path.split("/")
+        if len(parts) == 3 and parts[2] == REGISTER_FILE and _API_VERSION.fullmatch(parts[1]):
+            found.append(f"{parts[0]}/{parts[1]}")
+    return sorted(found)
+
+
+def group_versions_at(repo: GitRepository, tag: str) -> tuple[list[GroupVersion], list[str]]:
+    """All group/versions of k8s.io/api at ``tag`` and notes on directories left out."""
+    files = repo.files_at(tag)
+    result: list[GroupVersion] = []
+    notes: list[str] = []
+    for directory in group_version_directories(files):
+        register_go = repo.read(tag, f"{directory}/{REGISTER_FILE}").decode("utf-8", "replace")
+        group = group_name_in(register_go)
+        kinds = registered_kinds_in(register_go)
+        if group is None or not kinds:
+            missing = "no GroupName constant" if group is None else "no AddKnownTypes(SchemeGroupVersion, ...) types"
+            notes.append(f"{tag}: left out {directory}: {missing} in {REGISTER_FILE}")
+            continue
+        lifecycle_path = f"{directory}/{LIFECYCLE_FILE}"
+        has_lifecycle = lifecycle_path in files
+        lifecycles = (
+            lifecycles_in(repo.read(tag, lifecycle_path).decode("utf-8", "replace"), f"{tag}:{lifecycle_path}")
+            if has_lifecycle
+            else {}
+        )
+        api_kinds = tuple(ApiKind(kind, lifecycles.get(kind, KindLifecycle())) for kind in kinds)
+        result.append(GroupVersion(group, directory.split("/")[1], directory, has_lifecycle, api_kinds))
+    return result, notes
+
+
+def removed_as_of(release_minor: int, removed: str | None) -> bool:
+    if removed is None:
+        return False
+    major, minor = (int(part) for part in removed.split("."))
+    return (major, minor) <= (1, release_minor)
+
+
+def api_release_document(minor: int, tag: str, repo: GitRepository, group_versions: list[GroupVersion]) -> dict:
+    """The data of ``apis/v1.N.yaml``, keys in the order of the bundled files."""
+    return {
+        "release": _release(minor),
+        "status": "release",
+        "source": {
+            "repository": f"k8s.io/api (git checkout {repo.path})",
+            "tag": tag,
+            "commit": repo.commit_of(tag),
+            "commitDate": repo.commit_date_of(tag),
+        },
+        "groupVersionCount": len(group_versions),
+        "groupVersions": [
+            {
+                "group": gv.group,
+                "version": gv.version,
+                "groupVersion": gv.group_version,
+                "directory": gv.directory,
+                "stage": gv.stage,
+                "lifecycleFile": gv.has_lifecycle_file,
+                "kindCount": sum(not kind.is_list for kind in gv.kinds),
+                "kinds": [
+                    {
+                        "kind": kind.kind,
+                        "isList": kind.is_list,
+                        "introduced": kind.lifecycle.introduced,
+                        "deprecated": kind.lifecycle.deprecated,
+                        "removed": kind.lifecycle.removed,
+                        "replacement": kind.lifecycle.replacement,
+                        "removedAsOfRelease": removed_as_of(minor, kind.lifecycle.removed),
+                    }
+                    for kind in gv.kinds
+                ],
+            }
+            for gv in group_versions
+        ],
+    }
+
+
+def api_file_header(minor: int, tag: str) -> str:
+    lines = [
+        f"Built-in API group/versions in k8s.io/api at tag {tag} (Kubernetes 1.{minor}).",
+        "Written by `kcompat data refresh` (dashboard/refresh.py) from a k8s.io/api git checkout (see source:).",
+        "EXACT extraction from the tagged source: group = GroupName const in <dir>/register.go, kinds = types passed to",
+        "scheme.AddKnownTypes(SchemeGroupVersion, ...), introduced/deprecated/removed/replacement = APILifecycle* funcs in",
+        "<dir>/zz_generated.prerelease-lifecycle.go (null where absent). stage is derived from the version name.",
+        "removedAsOfRelease is DERIVED: removed <= this release (kube-apiserver stops serving such kinds).",
+        "Presence in k8s.io/api does not mean kube-apiserver serves the group/version (e.g. imagepolicy, admission,",
+        "apidiscovery are not REST resources; see default-enablement.yaml). Resource (plural) names are not in k8s.io/api.",
+    ]
+    return "".join(f"# {line}\n" for line in lines)
+
+
+def api_file_text(document: dict, header: str) -> str:
+    return header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+
+
+def lifecycle_rows(document: dict) -> list[list[str]]:
+    """The ``lifecycle.csv`` rows of one ``apis/v1.N.yaml`` document."""
+
+    def cell(value: object) -> str:
+        return "" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+    rows = []
+    for gv in document["groupVersions"]:
+        source = LIFECYCLE_FILE if gv["lifecycleFile"] else "none"
+        for kind in gv["kinds"]:
+            values = (
+                document["release"], gv["group"], gv["version"], kind["kind"], gv["stage"], kind["introduced"],
+                kind["deprecated"], kind["removed"], kind["replacement"], kind["isList"], kind["removedAsOfRelease"], source,
+            )  # fmt: skip
+            rows.append([cell(v) for v in values])
+    return rows
+
+
+def existing_lifecycle_rows(path: Path) -> tuple[dict[str, list[list[str]]], list[str]]:
+    """Rows per release of an existing lifecycle.csv (kept for releases not refreshed)."""
+    if not path.exists():
+        return {}, []
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    if not rows or tuple(rows[0]) != LIFECYCLE_CSV_COLUMNS:
+        return {}, [f"{path}: unexpected header, its rows were not kept"]
+    by_release: dict[str, list[list[str]]] = {}
+    for row in rows[1:]:
+        by_release.setdefault(row[0], []).append(row)
+    return by_release, []
+
+
+def _release_sort_key(release: str) -> tuple[int, ...]:
+    return tuple(int(part) if part.isdigit() else 0 for part in release.split("."))
+
+
+def lifecycle_csv_text(rows_by_release: dict[str, list[list[str]]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)  # \r\n line ends, like the bundled file
+    writer.writerow(LIFECYCLE_CSV_COLUMNS)
+    for release in sorted(rows_by_release, key=_release_sort_key):
+        writer.writerows(rows_by_release[release])
+    return buffer.getvalue()
+
+
+def refresh_apis(api_repo: Path, out_dir: Path, releases: list[str] | None = None) -> RefreshReport:
+    """Extract ``apis/v1.N.yaml`` from each ``v0.N.0`` tag of k8s.io/api and regenerate lifecycle.csv."""
+    repo = open_git_repository(api_repo, "--api-repo")
+    out = checked_out_dir(out_dir)
+    tags = repo.tags()
+    minors = requested_minors(releases, tags, "v0.")
+    if not minors:
+        raise RefreshError(f"--api-repo {repo.path}: no release tags v0.N.0 with N >= {FIRST_MINOR} (k8s.io/api tags)")
+    written: list[Path] = []
+    skipped: list[SkippedRelease] = []
+    notes: list[str] = []
+    documents: dict[str, dict] = {}
+    for minor in minors:
+        release, tag = _release(minor), f"v0.{minor}.0"
+        if tag not in tags:
+            skipped.append(SkippedRelease(release, f"no tag {tag} in the repository"))
+            continue
+        try:
+            group_versions, left_out = group_versions_at(repo, tag)
+        except KcompatError as exc:
+            skipped.append(SkippedRelease(release, f"cannot read the API data at {tag}, nothing written for {release}: {exc}"))
+            continue
+        notes += left_out
+        if not group_versions:
+            skipped.append(SkippedRelease(release, f"no <group>/<version>/{REGISTER_FILE} at {tag}: not a k8s.io/api tree"))
+            continue
+        document = api_release_document(minor, tag, repo, group_versions)
+        target = out / "apis" / f"v1.{minor}.yaml"
+        write_file_atomically(target, api_file_text(document, api_file_header(minor, tag)))
+        written.append(target)
+        documents[release] = document
+    if documents:
+        csv_path = out / "apis" / LIFECYCLE_CSV
+        rows, csv_notes = existing_lifecycle_rows(csv_path)
+        kept = sorted(set(rows) - set(documents), key=_release_sort_key)
+        rows.update({release: lifecycle_rows(document) for release, document in documents.items()})
+        write_file_atomically(csv_path, lifecycle_csv_text(rows))
+        written.append(csv_path)
+        notes += csv_notes
+        if kept:
+            notes.append(f"{LIFECYCLE_CSV}: kept the existing rows of {', '.join(kept)}")
+        notes.append("data/SOURCES.md is not updated by a refresh; record the new provenance there")
+    return RefreshReport("apis", repo.path, out, tuple(written), (), tuple(skipped), (), tuple(notes), tuple(documents))
+
+
+# ---------------------------------------------------------------------------------------------
+# CLI wiring (the lead's ``kcompat data refresh`` calls these).
+
+
+def _release_argument(text: str) -> str:
+    try:
+        return _release(minor_of_release(text))
+    except RefreshError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_refresh_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--kubernetes-repo", metavar="PATH", type=Path, help="kubernetes/kubernetes git checkout (tags v1.N.0)")
+    parser.add_argument("--api-repo", metavar="PATH", type=Path, help="k8s.io/api git checkout (tags v0.N.0 = Kubernetes 1.N)")
+    parser.add_argument("--out", metavar="DIR", type=Path, default=DATA_DIR, help=f"data folder to write into (default: {DATA_DIR})")
+    parser.add_argument(
+        "--release",
+        metavar="1.N",
+        type=_release_argument,
+        action="append",
+        help=f"refresh only this release (repeatable; default: every tag from 1.{FIRST_MINOR} on)",
+    )
+
+
+def run_refresh(args: argparse.Namespace) -> int:
+    """Run the refreshes asked for; 0 on success, 2 with a message on bad input."""
+    kubernetes_repo = getattr(args, "kubernetes_repo", None)
+    api_repo = getattr(args, "api_repo", None)
+    releases = list(getattr(args, "release", None) or []) or None
+    try:
+        if kubernetes_repo is None and api_repo is None:
+            raise RefreshError("nothing to refresh: give --kubernetes-repo PATH and/or --api-repo PATH")
+        out = checked_out_dir(getattr(args, "out", None) or DATA_DIR)
+        for release in releases or []:
+            minor_of_release(release)
+        # check every input before writing anything
+        if kubernetes_repo is not None:
+            open_git_repository(kubernetes_repo, "--kubernetes-repo")
+        if api_repo is not None:
+            open_git_repository(api_repo, "--api-repo")
+        reports = []
+        if kubernetes_repo is not None:
+            reports.append(refresh_features(kubernetes_repo, out, releases))
+        if api_repo is not None:
+            reports.append(refresh_apis(api_repo, out, releases))
+    except KcompatError as exc:
+        print(f"kcompat data refresh: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"kcompat data refresh: cannot write: {exc}", file=sys.stderr)
+        return 2
+    for report in reports:
+        print("\n".join(report.summary_lines()))
+    return 0

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs the dashboard in .venv and serves it on http://localhost:8501 with the bundled data.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON="${PYTHON:-python3}"
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install -q -e .
+exec .venv/bin/streamlit run dashboard/app.py --server.port "${PORT:-8501}" "$@"

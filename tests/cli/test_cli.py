@@ -1,0 +1,113 @@
+"""kcompat: the JSON contract, formats, exit codes and --manifest."""
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dashboard.cli import main
+
+KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "features"]
+FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_gates_json_contract(capsys):
+    code, out, _ = run(capsys, "gates", "--binary", "1.36", "--emulated", "1.33", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and list(doc) == KEYS
+    assert (doc["binary"], doc["emulated"], doc["minCompatibility"], doc["valid"]) == ("1.36", "1.33", "1.33", True)
+    assert all(list(f) == FEATURE_KEYS for f in doc["features"])
+    names = [f["name"] for f in doc["features"]]
+    assert names == sorted(names) and "AllAlpha" not in names and len(names) == 230
+    assert {f["stage"] for f in doc["features"]} <= {"Alpha", "Beta", "GA", "Deprecated", "PreAlpha"}
+
+
+def test_rejected_input_exit_2_and_state_without_rejected_flags(capsys):
+    code, out, _ = run(capsys, "gates", "--binary", "1.33", "--emulated", "1.31", "--feature-gates", "JobManagedBy=true,Nope=1", "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and not doc["valid"] and doc["errors"] == ["unrecognized feature gate: Nope"]
+    jmb = next(f for f in doc["features"] if f["name"] == "JobManagedBy")
+    assert jmb["enabled"] is False and jmb["explicit"] is True
+
+
+def test_bad_binary_in_json_is_still_a_document(capsys):
+    code, out, _ = run(capsys, "gates", "--binary", "one.two", "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and doc["binary"] == "one.two" and "one.two" in doc["errors"][0] and doc["features"] == []
+
+
+def test_default_binary_is_the_newest_release(capsys):
+    _, out, _ = run(capsys, "gates", "--format", "json")
+    assert json.loads(out)["binary"] == "1.36"
+
+
+@pytest.mark.parametrize("fmt, needle", [("csv", "name,enabled,stage,default,locked,explicit\n"), ("markdown", "| name | enabled |"), ("table", "name ")])
+def test_other_formats(capsys, fmt, needle):
+    code, out, _ = run(capsys, "gates", "--binary", "1.35", "--emulated", "1.33", "--format", fmt)
+    assert code == 0 and needle in out and "JobManagedBy" in out
+
+
+def test_manifest_replaces_bundled_data_without_range_rules(tmp_path, capsys):
+    path = tmp_path / "m.yaml"
+    path.write_text('- name: Widget\n  versionedSpecs:\n  - {default: false, lockToDefault: false, preRelease: Alpha, version: "0.4"}\n  - {default: true, lockToDefault: false, preRelease: Beta, version: "0.6"}\n')
+    code, out, _ = run(capsys, "gates", "--manifest", str(path), "--emulated", "0.5", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["binary"] is None and doc["features"] == [
+        {"name": "Widget", "enabled": False, "stage": "Alpha", "default": False, "locked": False, "explicit": False}
+    ]
+    code, _, err = run(capsys, "gates", "--manifest", str(path))
+    assert code == 2 and "emulated version is required" in err
+    code, out, _ = run(capsys, "gates", "--manifest", str(path), "--binary", "1.36", "--emulated", "1.30", "--format", "json")
+    assert code == 2 and "emulation version 1.30 is not between [1.33, 1.36.0]" in json.loads(out)["errors"]
+
+
+def test_broken_manifest_is_reported_not_a_traceback(tmp_path, capsys):
+    path = tmp_path / "bad.yaml"
+    path.write_text("- name: X\n  versionedSpecs:\n  - {version: '1.3.1', preRelease: Gamma}\n")
+    code, _, err = run(capsys, "gates", "--manifest", str(path), "--emulated", "1.3")
+    assert code == 2 and "gate X" in err and "preRelease" in err and "Traceback" not in err
+
+
+def test_versions_command(capsys):
+    code, out, _ = run(capsys, "versions", "--binary", "1.35", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["emulatedRange"] == ["1.32", "1.35"] and doc["minCompatibilityFlag"] is True
+    code, out, _ = run(capsys, "versions", "--binary", "1.33")
+    assert "1.31..1.33" in out and "fixed to the default" in out
+
+
+def test_module_entry_point_runs():
+    proc = subprocess.run([sys.executable, "-m", "dashboard", "gates", "--binary", "1.33", "--emulated", "1.31", "--format", "json"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["emulated"] == "1.31"
+
+
+cli_words = st.sampled_from(["gates", "versions", "--binary", "--emulated", "--min-compat", "--feature-gates", "--format", "json", "1.36", "1.33", "x", "", "=", "AllAlpha=true", "kube:"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(cli_words | st.text(max_size=8), max_size=8))
+def test_no_argument_list_gives_a_traceback(argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as exc:  # argparse's own usage errors exit 2 with a message
+            code = exc.code
+    assert code in (0, 2)
+    assert "Traceback" not in err.getvalue()
+
+
+def test_data_refresh_is_wired_and_rejects_a_non_repository(tmp_path, capsys):
+    code, _, err = run(capsys, "data", "refresh", "--kubernetes-repo", str(tmp_path), "--out", str(tmp_path / "out"))
+    assert code == 2 and "git" in err

@@ -1,0 +1,26 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    from dashboard.catalog import Catalog
+
+    return Catalog(ROOT / "data")
+
+
+@pytest.fixture(scope="session")
+def gates(catalog):
+    """gates(binary, emulated=None, min_compat=None, flags=None) -> {name: GateState} plus the evaluation."""
+    from dashboard.queries import gates_for
+
+    def run(binary, emulated=None, min_compat=None, flags=None):
+        return gates_for(catalog, binary, emulated, min_compat, flags)
+
+    return run

@@ -1,0 +1,119 @@
+"""SPEC §2: defaults, flag values and per-release ranges of emulation and min compatibility."""
+
+import pytest
+
+from dashboard.core.compat import allowed_versions, parse_version_flag, rules_for, select_versions
+from dashboard.core.errors import KcompatError
+from dashboard.core.versions import parse_version
+
+
+def sel(binary, emulated=None, min_compat=None):
+    return select_versions(parse_version(binary) if binary else None, emulated, min_compat)
+
+
+@pytest.mark.parametrize(
+    "binary, low, high",
+    [("1.31", "1.31", "1.31"), ("1.32", "1.31", "1.32"), ("1.33", "1.31", "1.33"), ("1.34", "1.31", "1.34"),
+     ("1.35", "1.32", "1.35"), ("1.36", "1.33", "1.36"), ("1.37", "1.34", "1.37"), ("1.36.2", "1.33", "1.36")],
+)
+def test_emulation_range_per_release(binary, low, high):
+    assert allowed_versions(parse_version(binary))["emulatedRange"] == [low, high]
+
+
+def test_floor_is_binary_minus_three_but_never_below_1_31():
+    assert str(rules_for(parse_version("1.33")).floor) == "1.31"
+    assert str(rules_for(parse_version("1.34")).floor) == "1.31"
+    assert str(rules_for(parse_version("1.36")).floor) == "1.33"
+
+
+def test_min_compat_flag_only_from_1_35():
+    assert not allowed_versions(parse_version("1.34"))["minCompatibilityFlag"]
+    assert allowed_versions(parse_version("1.35"))["minCompatibilityFlag"]
+    s = sel("1.34", "1.33", "1.32")
+    assert not s.valid and "unknown flag: --min-compatibility-version" in s.errors[0]
+
+
+def test_defaults_follow_the_binary():
+    s = sel("1.36")
+    assert (str(s.emulated), str(s.min_compat)) == ("1.36", "1.35")
+    assert s.valid and not s.is_emulating
+
+
+def test_min_compat_default_is_emu_minus_one_but_not_below_the_floor():
+    assert str(sel("1.36", "1.34").min_compat) == "1.33"
+    assert str(sel("1.36", "1.33").min_compat) == "1.33"  # floor 1.33
+    assert str(sel("1.33", "1.31").min_compat) == "1.31"  # the 1.31 minimum dominates
+    assert str(sel("1.35", "1.33", "1.33").min_compat) == "1.33"
+
+
+def test_1_31_binary_must_not_emulate():
+    s = sel("1.31")
+    assert s.valid and str(s.min_compat) == "1.30"
+    s = sel("1.31", "1.30")
+    assert s.errors == (
+        "emulation version needs to be equal to binary version(1.31) in compatibility-version alpha, got 1.30",
+    )
+
+
+def test_1_32_may_emulate_1_31_with_mc_fixed():
+    s = sel("1.32", "1.31")
+    assert s.valid and str(s.min_compat) == "1.31"
+    s = sel("1.32", "1.30")
+    assert s.errors == ("emulation version 1.30 is not between [1.31, 1.32.0]",)
+
+
+def test_below_the_floor_gives_both_errors():
+    # SPEC §8 example 7
+    assert sel("1.33", "1.30").errors == (
+        "emulation version 1.30 is not between [1.31, 1.33.0]",
+        "minCompatibilityVersion version 1.31 is not between [1.31, 1.30]",
+    )
+    assert sel("1.36", "1.33").valid
+    assert sel("1.35", "1.31").errors[0] == "emulation version 1.31 is not between [1.32, 1.35.0]"
+
+
+def test_emulation_above_the_binary_is_rejected_with_patch_zero_bound():
+    assert sel("1.36.2", "1.37").errors == ("emulation version 1.37 is not between [1.33, 1.36.0]",)
+
+
+def test_min_compat_above_emulated_is_rejected():
+    assert sel("1.36", "1.34", "1.35").errors == ("minCompatibilityVersion version 1.35 is not between [1.33, 1.34]",)
+    assert sel("1.36", "1.34", "1.32").errors == ("minCompatibilityVersion version 1.32 is not between [1.33, 1.34]",)
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("1.30.2", "patch version not allowed, got: kube=1.30.2"),
+        ("kube=1.30,kube=1.32", "duplicate version flag, kube=1.30 and kube=1.32"),
+        ("wardle=1.2", "component not registered: wardle"),
+        ("1.foo", 'illegal version string "1.foo"'),
+    ],
+)
+def test_version_flag_errors(value, message):
+    with pytest.raises(KcompatError) as err:
+        parse_version_flag(value, "emulated-version")
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("value", ["1.30", "v1.30", "1.30.0", "1.30.0-beta.0", "kube=1.30", " kube = 1.30"])
+def test_version_flag_accepts_and_reduces_to_major_minor(value):
+    assert str(parse_version_flag(value, "emulated-version")) == "1.30"
+
+
+def test_rejected_version_flag_keeps_the_defaults():
+    s = sel("1.36", "1.foo")
+    assert s.flags_rejected and not s.valid
+    assert str(s.emulated) == "1.36"
+
+
+def test_without_binary_no_range_applies():
+    s = sel(None, "1.10")
+    assert s.valid and str(s.emulated) == "1.10" and str(s.min_compat) == "1.9"
+    with pytest.raises(KcompatError, match="emulated version is required"):
+        sel(None)
+
+
+def test_binary_before_1_31_is_rejected():
+    with pytest.raises(KcompatError, match="predates compatibility versions"):
+        rules_for(parse_version("1.30"))
