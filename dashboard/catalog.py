@@ -33,6 +33,9 @@ class ReleaseInfo:
     api_file: str | None = None
     api_status: str | None = None
     api_basis: str | None = None
+    #: how faithful the gate dependencies are (1.35+): reconstructed, development, or None (none apply)
+    dependencies_status: str | None = None
+    dependencies_basis: str | None = None
 
     @property
     def version(self) -> Version:
@@ -93,6 +96,8 @@ def _read_releases(data_dir: Path) -> tuple[ReleaseInfo, ...]:
                     api_file=apis.get("file"),
                     api_status=apis.get("status"),
                     api_basis=apis.get("basis"),
+                    dependencies_status=(feats.get("dependencies") or {}).get("status"),
+                    dependencies_basis=(feats.get("dependencies") or {}).get("basis"),
                 )
             )
             parse_version(out[-1].release)

@@ -238,3 +238,15 @@ def test_gates_come_from_the_binary_manifest(gates):
 def test_version_errors_keep_the_gate_at_the_requested_versions(gates):
     ev = gates("1.36", "1.32")
     assert not ev.valid and str(ev.selection.emulated) == "1.32"
+
+
+def test_bundled_dependency_data_is_marked_reconstructed(catalog):
+    assert catalog.info("1.35").dependencies_status == "reconstructed"
+    assert catalog.info("1.34").dependencies_status is None
+    assert catalog.manifest("1.35").by_name["AuthorizeNodeWithSelectors"].dependencies == ("AuthorizeWithSelectors",)
+
+
+def test_dependency_on_a_gate_disabled_by_all_beta(gates):
+    # 1.36: DRAAdminAccess depends on DynamicResourceAllocation (GA, locked on at 1.36 -> AllBeta does not touch it)
+    ev = gates("1.36", "1.35", flags="AllBeta=false")
+    assert ev.valid
