@@ -1,0 +1,97 @@
+"""``kcompat apis``: built-in APIs a kube-apiserver binary serves at an emulated version.
+
+JSON document (exactly these keys)::
+
+    {"binary", "emulated", "valid", "errors", "warnings",
+     "apis": [{"group", "version", "kind", "stage", "served", "reason"}]}
+
+The core group is ``""``. Exit status 0 when the flags are valid, 2 when kube-apiserver
+would refuse to start (the errors say why) or the input is not usable at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import formats
+from .core.apis import ApiAvailability, evaluate_api_availability
+from .core.errors import KcompatError
+
+DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "apis")
+API_KEYS = ("group", "version", "kind", "stage", "served", "reason")
+TABLE_COLUMNS = ("group", "version", "kind", "resource", "stage", "served", "reason")
+
+
+def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.33 or v1.33.2")
+    parser.add_argument("--emulated", action="append", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
+    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (1.33+)")
+    parser.add_argument(
+        "--runtime-config-emulation-forward-compatible",
+        action="store_true",
+        help="set --runtime-config-emulation-forward-compatible=true (1.33+)",
+    )
+    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+
+
+def apis_document(result: ApiAvailability) -> dict:
+    """The JSON contract of ``kcompat apis``."""
+    return {
+        "binary": str(result.binary),
+        "emulated": str(result.emulated),
+        "valid": result.valid,
+        "errors": list(result.errors),
+        "warnings": list(result.warnings),
+        "apis": [
+            {"group": e.group, "version": e.version, "kind": e.kind, "stage": e.stage, "served": e.served, "reason": e.detail}
+            for e in result.entries
+        ],
+    }
+
+
+def rejected_apis_document(binary: str | None, message: str) -> dict:
+    return {"binary": binary, "emulated": None, "valid": False, "errors": [message], "warnings": [], "apis": []}
+
+
+def api_rows(result: ApiAvailability) -> list[dict]:
+    return [
+        {"group": e.group, "version": e.version, "kind": e.kind, "resource": e.resource, "stage": e.stage, "served": e.served, "reason": e.detail}
+        for e in result.entries
+    ]
+
+
+def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
+    try:
+        result = evaluate_api_availability(
+            args.binary,
+            args.emulated,
+            args.runtime_config,
+            emulation_forward_compatible=bool(args.emulation_forward_compatible),
+            runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
+            data_dir=data_dir,
+        )
+    except KcompatError as exc:
+        if args.format != "json":
+            print(f"kcompat: error: {exc}", file=sys.stderr)
+            return 2
+        sys.stdout.write(formats.to_json(rejected_apis_document(args.binary, str(exc))))
+        return 2
+    if args.format == "json":
+        sys.stdout.write(formats.to_json(apis_document(result)))
+    else:
+        render = {"table": formats.rows_to_table, "csv": formats.rows_to_csv, "markdown": formats.rows_to_markdown}
+        sys.stdout.write(render[args.format](api_rows(result), TABLE_COLUMNS))
+        served = len(result.served())
+        print(
+            f"# binary {result.binary}, emulated {result.emulated}: {served} of {len(result.entries)} kinds served; "
+            f"default lists of {result.default_enablement_release} ({result.default_enablement_source})",
+            file=sys.stderr,
+        )
+        for warning in result.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        for error in result.errors:
+            print(f"error: {error}", file=sys.stderr)
+    return 0 if result.valid else 2

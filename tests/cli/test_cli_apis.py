@@ -1,0 +1,89 @@
+"""kcompat apis: the JSON contract, formats and exit codes."""
+
+import argparse
+import csv
+import io
+import json
+
+import pytest
+
+from dashboard.cli_apis import add_apis_arguments, run_apis
+
+DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "apis"]
+API_KEYS = ["group", "version", "kind", "stage", "served", "reason"]
+
+
+def run(capsys, *argv, data_dir=None):
+    parser = argparse.ArgumentParser()
+    add_apis_arguments(parser)
+    code = run_apis(parser.parse_args(list(argv)), data_dir=data_dir)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_json_contract(capsys):
+    code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--runtime-config", "networking.k8s.io/v1beta1=true", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and list(doc) == DOCUMENT_KEYS
+    assert (doc["binary"], doc["emulated"], doc["valid"], doc["errors"], doc["warnings"]) == ("1.33", "1.31", True, [], [])
+    assert all(list(a) == API_KEYS for a in doc["apis"])
+    pod = next(a for a in doc["apis"] if a["kind"] == "Pod")
+    assert pod == {"group": "", "version": "v1", "kind": "Pod", "stage": "GA", "served": True, "reason": "enabled by default (GA group/version in the default list)"}
+    cidr = next(a for a in doc["apis"] if (a["group"], a["version"], a["kind"]) == ("networking.k8s.io", "v1beta1", "ServiceCIDR"))
+    assert cidr["served"] is True and cidr["stage"] == "beta" and "networking.k8s.io/v1beta1=true" in cidr["reason"]
+
+
+def test_invalid_flags_exit_2_with_errors_in_json(capsys):
+    code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--runtime-config", "networking.k8s.io/v1/servicecidrs=true", "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and doc["valid"] is False and doc["errors"][0].startswith("cannot enable resource networking.k8s.io/v1, Resource=servicecidrs")
+    code, out, _ = run(capsys, "--binary", "1.33", "--emulation-forward-compatible", "--format", "json")
+    assert code == 2 and json.loads(out)["errors"] == [
+        "ServerRunOptions.EmulationForwardCompatible cannot be set to true if the emulation version is the same as the binary version"
+    ]
+
+
+def test_forward_compat_flags(capsys):
+    code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--runtime-config", "networking.k8s.io/v1/servicecidrs=true",
+                       "--runtime-config-emulation-forward-compatible", "--format", "json")
+    doc = json.loads(out)
+    served = {(a["version"], a["kind"]) for a in doc["apis"] if a["group"] == "networking.k8s.io" and a["served"]}
+    assert code == 0 and ("v1", "ServiceCIDR") in served and ("v1", "IPAddress") not in served
+
+
+def test_unusable_binary_gives_a_rejected_document(capsys):
+    code, out, _ = run(capsys, "--binary", "1.29", "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and list(doc) == DOCUMENT_KEYS and doc["apis"] == [] and "predates compatibility versions" in doc["errors"][0]
+    code, out, err = run(capsys, "--binary", "banana")
+    assert code == 2 and out == "" and "kcompat: error: invalid binary version 'banana'" in err
+
+
+def test_table_markdown_and_csv(capsys):
+    code, out, err = run(capsys, "--binary", "1.37")
+    assert code == 0 and out.splitlines()[0].split() == ["group", "version", "kind", "resource", "stage", "served", "reason"]
+    assert "warning: no default API enablement list for Kubernetes 1.37" in err and "emulated 1.37" in err
+    code, out, _ = run(capsys, "--binary", "1.33", "--format", "markdown")
+    assert out.startswith("| group | version | kind | resource | stage | served | reason |\n|---|")
+    code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    row = next(r for r in rows if (r["group"], r["version"], r["kind"]) == ("networking.k8s.io", "v1", "ServiceCIDR"))
+    assert row["served"] == "false" and row["resource"] == "servicecidrs" and "after the emulated version 1.31" in row["reason"]
+
+
+def test_errors_go_to_stderr_for_tables(capsys):
+    code, _, err = run(capsys, "--binary", "1.33", "--runtime-config", "api/all=false")
+    assert code == 2 and "error: invalid runtime-config with only api/all=false" in err
+
+
+def test_repeated_runtime_config_values_accumulate(capsys):
+    code, out, _ = run(capsys, "--binary", "1.33", "--runtime-config", "api/all=false", "--runtime-config", "apps/v1=true", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and {(a["group"], a["version"]) for a in doc["apis"] if a["served"]} == {("apps", "v1")}
+
+
+def test_wired_into_kcompat(capsys):
+    cli = pytest.importorskip("dashboard.cli")
+    code = cli.main(["apis", "--binary", "1.34", "--emulated", "1.33", "--runtime-config", "coordination.k8s.io/v1alpha2=true", "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["warnings"][0].startswith("alpha api enabled with emulated version 1.33 instead of the binary's version 1.34.0")
