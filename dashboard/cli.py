@@ -39,6 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--binary", required=True)
     v.add_argument("--format", choices=("table", "json"), default="table")
 
+    p = sub.add_parser("plan", help="stepwise upgrade path with emulation, and what each step changes")
+    p.add_argument("--from", dest="start", required=True, metavar="B[@E]", help="current binary, optionally @ its emulated version, e.g. 1.33@1.32")
+    p.add_argument("--to", dest="target", required=True, metavar="B", help="target binary release, e.g. 1.36")
+    p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+
     _add_optional_subcommands(sub)
     return parser
 
@@ -68,6 +73,8 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
             return run_gates(args, catalog)
         if args.command == "versions":
             return run_versions(args)
+        if args.command == "plan":
+            return run_plan(args, catalog)
         if args.command == "apis":
             from .cli_apis import run_apis
 
@@ -131,6 +138,21 @@ def run_versions(args: argparse.Namespace) -> int:
         for e in info["emulated"]
     ]
     sys.stdout.write(formats.rows_to_table(rows, ["emulated", "default min compat", "allowed min compat"]))
+    return 0
+
+
+def run_plan(args: argparse.Namespace, catalog: Catalog) -> int:
+    from .core.plan import parse_plan_endpoint, plan_document, plan_markdown, plan_upgrade
+
+    binary, emulated = parse_plan_endpoint(args.start)
+    target, target_emulated = parse_plan_endpoint(args.target)
+    if target_emulated is not None:
+        raise KcompatError("--to takes a binary release only; the plan ends emulating the target's own version")
+    plan = plan_upgrade(binary, emulated, target, catalog.manifest, data_dir=catalog.data_dir)
+    if args.format == "json":
+        sys.stdout.write(formats.to_json(plan_document(plan)))
+    else:
+        sys.stdout.write(plan_markdown(plan))
     return 0
 
 

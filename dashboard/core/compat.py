@@ -197,14 +197,21 @@ class VersionSelection:
 
 def select_versions(
     binary: Version | None,
-    emulated: str | list[str] | None = None,
-    min_compat: str | list[str] | None = None,
+    emulated: str | Version | list[str] | None = None,
+    min_compat: str | Version | list[str] | None = None,
 ) -> VersionSelection:
     """Apply ``--emulated-version`` and ``--min-compatibility-version`` as the binary would
     (SPEC §2.2, §2.6), then validate the ranges (§2.3)."""
-    emulated = tuple(emulated) if isinstance(emulated, list) else emulated
-    min_compat = tuple(min_compat) if isinstance(min_compat, list) else min_compat
-    return _select_versions(binary, emulated, min_compat)
+    return _select_versions(binary, _flag_key(emulated), _flag_key(min_compat))
+
+
+def _flag_key(value):
+    """Flag values as a hashable cache key: a string, a tuple of strings, or None."""
+    if isinstance(value, Version):
+        return str(value)
+    if isinstance(value, list):
+        return tuple(str(v) if isinstance(v, Version) else v for v in value)
+    return value
 
 
 @functools.lru_cache(maxsize=1024)

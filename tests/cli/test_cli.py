@@ -111,3 +111,12 @@ def test_no_argument_list_gives_a_traceback(argv):
 def test_data_refresh_is_wired_and_rejects_a_non_repository(tmp_path, capsys):
     code, _, err = run(capsys, "data", "refresh", "--kubernetes-repo", str(tmp_path), "--out", str(tmp_path / "out"))
     assert code == 2 and "git" in err
+
+
+def test_plan_command(capsys):
+    code, out, _ = run(capsys, "plan", "--from", "1.34@1.33", "--to", "1.35")
+    assert code == 0 and out.startswith("# Upgrade plan: 1.34 (emulating 1.33) -> 1.35")
+    code, out, _ = run(capsys, "plan", "--from", "1.34@1.33", "--to", "1.35", "--format", "json")
+    assert code == 0 and [s["kind"] for s in json.loads(out)["steps"]][:2] == ["binary", "emulation"]
+    code, _, err = run(capsys, "plan", "--from", "1.34", "--to", "1.35@1.34")
+    assert code == 2 and "--to takes a binary release only" in err
