@@ -13,7 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from .core.errors import KcompatError
-from .core.manifest import Manifest, load_manifest_files, read_yaml_text
+from .core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
 from .core.versions import Version, major_minor, parse_version
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
@@ -134,7 +134,7 @@ class Catalog:
             try:
                 manifest = load_manifest_files(
                     [self.data_dir / f for f in info.feature_files],
-                    strict=info.version >= major_minor(1, 33),
+                    registration=registration_for(info.version),
                 )
                 self._cache[info.release] = ReleaseData(info, manifest)
             except KcompatError as exc:

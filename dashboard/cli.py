@@ -13,7 +13,8 @@ from . import formats
 from .catalog import DEFAULT_CATALOG, Catalog
 from .core.compat import allowed_versions, parse_binary_version
 from .core.errors import KcompatError
-from .core.manifest import load_manifest_files
+from .core.manifest import load_manifest_files, registration_for
+from .core.versions import mm
 from .core.reports import GATE_COLUMNS, gate_rows, gates_document, rejected_document
 from .queries import gates_for, newest_release
 
@@ -91,9 +92,11 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
 
 def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     manifest = None
-    if args.manifest is not None:
-        manifest = load_manifest_files([args.manifest])
     binary = args.binary
+    if args.manifest is not None:
+        # the binary's own registration rules, the newest ones for a component without a binary
+        release = mm(parse_binary_version(binary)) if binary else None
+        manifest = load_manifest_files([args.manifest], registration=registration_for(release))
     if binary is None and manifest is None:
         binary = newest_release(catalog)
     try:

@@ -24,3 +24,10 @@ def gates(catalog):
         return gates_for(catalog, binary, emulated, min_compat, flags)
 
     return run
+
+
+# Deadlines make property tests flaky on a loaded 2-core machine (first examples load data from disk).
+from hypothesis import settings as _settings  # noqa: E402
+
+_settings.register_profile("project", deadline=None)
+_settings.load_profile("project")

@@ -7,11 +7,14 @@ custom manifest of a component that is not a Kubernetes release.
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 from dataclasses import dataclass, field
 
 from .errors import KcompatError
-from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero
+from .flags import go_trim_space
+from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero, with_pre_release
 
 FIRST_EMULATION_RELEASE = major_minor(1, 31)
 KUBE_COMPONENT = "kube"
@@ -48,6 +51,11 @@ class ReleaseRules:
     @property
     def prealpha_error_names_min_compat(self) -> bool:
         return self._at_least(35)
+
+    @property
+    def structured_gate_warnings(self) -> bool:
+        """1.36 logs GA/Deprecated settings as structured messages."""
+        return self._at_least(36)
 
     @property
     def warns_alpha_while_emulating(self) -> bool:
@@ -114,8 +122,9 @@ class ReleaseRules:
         if min_compat > mc_high or min_compat < mc_low:
             errors.append(f"minCompatibilityVersion version {min_compat} is not between [{mc_low}, {mc_high}]")
         if self.release == FIRST_EMULATION_RELEASE and emulated != mm(self.binary):
+            shown = with_pre_release(emulated, self.binary.pre_release)
             errors.append(
-                f"emulation version needs to be equal to binary version({mm(self.binary)}) in compatibility-version alpha, got {emulated}"
+                f"emulation version needs to be equal to binary version({mm(self.binary)}) in compatibility-version alpha, got {shown}"
             )
         return errors
 
@@ -136,36 +145,43 @@ def parse_binary_version(text: str) -> Version:
         raise KcompatError(f"invalid binary version {text!r}: {exc}") from None
 
 
+def read_flag_csv(value: str) -> list[str]:
+    """pflag's ``readAsCSV`` for string-slice flags: the first CSV record of the value."""
+    if value == "":
+        return []
+    try:
+        for row in csv.reader(io.StringIO(value), strict=True):
+            if row:
+                return row
+    except csv.Error as exc:
+        raise KcompatError(f"parse error on line 1: {exc}") from None
+    raise KcompatError("EOF")
+
+
 def parse_version_flag(values: str | list[str] | tuple[str, ...], flag: str) -> Version | None:
     """``toVersionMap`` for ``--emulated-version`` / ``--min-compatibility-version``.
 
     Items are ``component=version`` or ``version`` (component ``kube``); the result is the
-    major.minor of the kube entry, or None when the flag names no version.
+    major.minor of the kube entry, or None when the flag names no version. Error texts are
+    the ones the binary prints.
     """
     if isinstance(values, str):
         values = [values]
     found: dict[str, Version] = {}
     for value in values:
-        if value == "":
-            continue  # pflag's StringSlice reads "" as no items
-        for item in value.split(","):
+        for item in read_flag_csv(value):
             component, text = KUBE_COMPONENT, item
             if "=" in item:
-                component, text = (part.strip() for part in item.split("=", 1))
-            try:
-                version = parse_version(text)
-            except KcompatError as exc:
-                raise KcompatError(f"invalid argument {value!r} for --{flag}: {exc}") from None
+                component, text = (go_trim_space(part) for part in item.split("=", 1))
+            version = parse_version(text)
             if version.patch != 0:
-                raise KcompatError(f"invalid argument {value!r} for --{flag}: patch version not allowed, got: {component}={version}")
+                raise KcompatError(f"patch version not allowed, got: {component}={version}")
             if component in found:
-                raise KcompatError(
-                    f"invalid argument {value!r} for --{flag}: duplicate version flag, {component}={found[component]} and {component}={version}"
-                )
+                raise KcompatError(f"duplicate version flag, {component}={found[component]} and {component}={version}")
             found[component] = version
     for component in found:
         if component != KUBE_COMPONENT:
-            raise KcompatError(f"--{flag}: component not registered: {component}")
+            raise KcompatError(f"component not registered: {component}")
     version = found.get(KUBE_COMPONENT)
     return mm(version) if version is not None else None
 
@@ -187,6 +203,11 @@ class VersionSelection:
         return self.rules.binary
 
     @property
+    def emulated_display(self) -> Version:
+        """``EmulationVersion()`` as messages print it: carries the binary's pre-release (1.33.0-alpha.1)."""
+        return with_pre_release(self.emulated, self.binary.pre_release if self.binary is not None else "")
+
+    @property
     def is_emulating(self) -> bool:
         return self.rules.release is not None and self.rules.release > self.emulated
 
@@ -202,7 +223,8 @@ def select_versions(
 ) -> VersionSelection:
     """Apply ``--emulated-version`` and ``--min-compatibility-version`` as the binary would
     (SPEC §2.2, §2.6), then validate the ranges (§2.3)."""
-    return _select_versions(binary, _flag_key(emulated), _flag_key(min_compat))
+    key = None if binary is None else (binary.components, binary.semver, binary.pre_release, binary.build_metadata)
+    return _select_versions(key, _flag_key(emulated), _flag_key(min_compat))
 
 
 def _flag_key(value):
@@ -215,8 +237,10 @@ def _flag_key(value):
 
 
 @functools.lru_cache(maxsize=1024)
-def _select_versions(binary: Version | None, emulated, min_compat) -> VersionSelection:
-    # a pure function of immutable inputs with an immutable result: safe to share
+def _select_versions(binary_key, emulated, min_compat) -> VersionSelection:
+    # a pure function of immutable inputs with an immutable result: safe to share. The binary is
+    # keyed by all its parts (Version equality ignores a pre-release against a major.minor).
+    binary = None if binary_key is None else Version(*binary_key)
     rules = rules_for(binary)
     if binary is None and not emulated:
         raise KcompatError("without a binary version, an emulated version is required")
@@ -225,9 +249,7 @@ def _select_versions(binary: Version | None, emulated, min_compat) -> VersionSel
     try:
         emu = parse_version_flag(emulated, "emulated-version") if emulated else None
         if min_compat and not rules.has_min_compat_flag:
-            raise KcompatError(
-                f"unknown flag: --min-compatibility-version (a {rules.release} binary has no such flag; it exists from 1.35)"
-            )
+            raise KcompatError("unknown flag: --min-compatibility-version")
         mc = parse_version_flag(min_compat, "min-compatibility-version") if min_compat else None
     except KcompatError as exc:
         return VersionSelection(rules, default_emu, default_mc, (str(exc),), flags_rejected=True)

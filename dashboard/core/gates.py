@@ -70,7 +70,8 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
         try:
             flags = parse_feature_gates(feature_gates)
         except KcompatError as exc:
-            errors.append(str(exc))
+            # a malformed value aborts flag processing: startup validation never runs
+            errors = [str(exc)]
 
     # the unset state of every gate at (emu, mc): prebuilt per spec, so this is one pick per gate
     gates = _unset_states(manifest, emu, mc)
@@ -80,8 +81,9 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
     if not flag_errors and rules.has_dependencies and manifest.has_dependencies:
         flag_errors = _dependency_errors(manifest, gates, resolved)
     if flag_errors:
+        # Set() fails before startup validation runs: only the --feature-gates errors are printed
         resolved, sources = {}, {}
-        errors.extend(e for e in flag_errors if e not in errors)
+        errors = list(dict.fromkeys(flag_errors))
     named = flags.values
     if named:
         gates = [
@@ -153,15 +155,13 @@ def _apply_flags(values, gates: list[GateState], selection: VersionSelection, re
             continue
         if spec.stage is Stage.PRE_ALPHA:
             errors.append(
-                f"cannot set feature gate {key} to {word}, feature is PreAlpha at emulated version {selection.emulated}{mc_suffix}"
+                f"cannot set feature gate {key} to {word}, feature is PreAlpha at emulated version {selection.emulated_display}{mc_suffix}"
             )
             continue
         resolved[key] = value
         sources[key] = "flag"
-        if spec.stage is Stage.DEPRECATED:
-            warnings.append(f"Setting deprecated feature gate {key}={word}. It will be removed in a future release.")
-        elif spec.stage is Stage.GA:
-            warnings.append(f"Setting GA feature gate {key}={word}. It will be removed in a future release.")
+        if spec.stage in (Stage.DEPRECATED, Stage.GA):
+            warnings.append(_setting_warning(spec.stage, key, word, selection.rules.structured_gate_warnings))
     for meta_name, value in meta_values.items():
         target = Stage.ALPHA if meta_name == "AllAlpha" else Stage.BETA
         for g in gates:
@@ -171,6 +171,14 @@ def _apply_flags(values, gates: list[GateState], selection: VersionSelection, re
         resolved[meta_name] = value
         sources[meta_name] = "flag"
     return errors
+
+
+def _setting_warning(stage: Stage, key: str, word: str, structured: bool) -> str:
+    """The warning logged when a GA or Deprecated gate is set (its wording changed in 1.36)."""
+    kind = "GA" if stage is Stage.GA else "deprecated"
+    if structured:
+        return f"Warning: setting {kind} feature gate. It will be removed in a future release. featureGate={key} value={word}"
+    return f"Setting {kind} feature gate {key}={word}. It will be removed in a future release."
 
 
 def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dict[str, bool]) -> list[str]:

@@ -22,7 +22,7 @@ import yaml
 
 from .errors import KcompatError
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
-from .versions import Version, major_minor, parse_version
+from .versions import Version, major_minor, parse_version, subtract_minor
 
 META_GATES = ("AllAlpha", "AllBeta")
 ZERO = major_minor(0, 0)
@@ -32,6 +32,18 @@ MAX_SPECS_PER_GATE = 200
 MAX_NAME_LENGTH = 256
 
 _GATE_KEYS = {"name", "versionedSpecs", "dependencies"}
+
+#: Registration rules of ``AddVersioned`` per release (see ``registration_for``).
+SORTED, INCREASING, FULL = "1.31-sorted", "1.33-increasing", "1.35-full"
+
+
+def registration_for(release: Version | None) -> str:
+    """The spec rules a binary of ``release`` applied when registering gates (None: the newest)."""
+    if release is None or release >= major_minor(1, 35):
+        return FULL
+    if release >= major_minor(1, 33):
+        return INCREASING
+    return SORTED
 _SPEC_KEYS = {"version", "default", "lockToDefault", "preRelease", "minCompatibilityVersion"}
 
 
@@ -218,12 +230,12 @@ def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_
 # Schema checks.
 
 
-def parse_manifest(document: object, source: str, strict: bool = True) -> tuple[Feature, ...]:
+def parse_manifest(document: object, source: str, registration: str = FULL) -> tuple[Feature, ...]:
     """Turn a parsed YAML document into validated features, or raise ManifestError.
 
-    ``strict`` applies the registration rules of 1.33+ (``AddVersioned``); 1.31/1.32
-    binaries only sorted each gate's specs by version, so with ``strict=False`` the specs
-    are sorted and the ordering rules are not checked."""
+    ``registration`` names the rules of ``AddVersioned`` to apply (see :func:`registration_for`):
+    1.31/1.32 binaries only sorted each gate's specs, 1.33/1.34 required strictly increasing
+    versions and no stage regression, 1.35+ added min compatibility and the no-op/unlock rules."""
     problems = _Problems(source)
     problem = problems.add
 
@@ -238,7 +250,7 @@ def parse_manifest(document: object, source: str, strict: bool = True) -> tuple[
     features: list[Feature] = []
     seen: dict[str, int] = {}
     for index, item in enumerate(document):
-        feature = _parse_gate(item, index, problem, strict)
+        feature = _parse_gate(item, index, problem, registration)
         if feature is None:
             continue
         if feature.name in seen:
@@ -260,7 +272,7 @@ def _yaml_kind(value: object) -> str:
     )
 
 
-def _parse_gate(item: object, index: int, problem, strict: bool) -> Feature | None:
+def _parse_gate(item: object, index: int, problem, registration: str) -> Feature | None:
     if not isinstance(item, dict):
         problem(f"#{index + 1}", None, f"expected a mapping with name and versionedSpecs, got a {_yaml_kind(item)}")
         return None
@@ -295,7 +307,7 @@ def _parse_gate(item: object, index: int, problem, strict: bool) -> Feature | No
     else:
         dependencies = tuple(sorted(set(deps)))
     unversioned = len(raw_specs) == 1 and isinstance(raw_specs[0], dict) and raw_specs[0].get("version") in ("", None)
-    specs = _parse_specs(label, raw_specs, unversioned, problem, strict)
+    specs = _parse_specs(label, raw_specs, unversioned, problem, registration)
     if specs is None or _count(problem) != before:
         return None
     return Feature(name=name, specs=specs, dependencies=dependencies)
@@ -339,7 +351,7 @@ def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version
     return version
 
 
-def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, strict: bool) -> tuple[FeatureSpec, ...] | None:
+def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, registration: str) -> tuple[FeatureSpec, ...] | None:
     specs: list[FeatureSpec] = []
     ok = True
     for i, raw in enumerate(raw_specs):
@@ -384,10 +396,10 @@ def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, strict:
         specs.append(FeatureSpec(version, flags["default"], flags["lockToDefault"], stage, mc))
     if not ok:
         return None
-    if not strict:
+    if registration == SORTED:
         specs.sort(key=lambda s: (s.version.major, s.version.minor))
         return _with_inherited_min_compat(specs)
-    return _check_spec_sequence(gate, specs, problem)
+    return _check_spec_sequence(gate, specs, problem, registration)
 
 
 def _with_inherited_min_compat(specs: list[FeatureSpec]) -> tuple[FeatureSpec, ...]:
@@ -398,11 +410,14 @@ def _with_inherited_min_compat(specs: list[FeatureSpec]) -> tuple[FeatureSpec, .
     return tuple(out)
 
 
-def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem) -> tuple[FeatureSpec, ...] | None:
-    """The ordering rules of ``AddVersioned`` (SPEC §3.2); fills in inherited min-compat values."""
+def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem, registration: str) -> tuple[FeatureSpec, ...] | None:
+    """The ordering rules of ``AddVersioned`` (SPEC §3.2); fills in inherited min-compat values.
+
+    Mirrors component-base: 1.33/1.34 require strictly increasing versions and no stage
+    regression; 1.35+ compare each spec with the previous *completed* spec (min compat inherited)."""
     out: list[FeatureSpec] = []
     ok = True
-    inherited: Version | None = None
+    was_beta = was_ga = was_deprecated = was_locked = False
     for i, spec in enumerate(specs):
         where = f"versionedSpecs[{i}]"
 
@@ -411,43 +426,48 @@ def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem) -> tuple[
             ok = False
             problem(gate, where + fld, message)
 
-        mc = spec.min_compatibility_version
-        if i == 0:
-            if spec.stage is Stage.DEPRECATED and spec.version.minor != 0:
-                bad(f"a gate cannot start Deprecated at {spec.version}; begin with a \"1.0\"-style spec describing its earlier state")
-            if mc is not None:
-                bad("the first spec cannot carry minCompatibilityVersion", ".minCompatibilityVersion")
-        else:
-            prev = specs[i - 1]
-            if spec.version < prev.version:
-                bad(f"version {spec.version} is lower than the previous spec's {prev.version} (specs must ascend)", ".version")
-            elif spec.version == prev.version:
-                if mc == prev.min_compatibility_version:
-                    bad(f"duplicate spec for version {spec.version} (same minCompatibilityVersion)", ".version")
-                elif spec.stage is not prev.stage or spec.lock_to_default != prev.lock_to_default:
-                    bad(f"two specs at version {spec.version} differ in stage or lockToDefault; only the default may change")
-            if (spec.stage, spec.default, spec.lock_to_default) == (prev.stage, prev.default, prev.lock_to_default) and spec.version != prev.version:
-                bad(f"changes nothing relative to the previous spec ({prev.stage}, default {str(prev.default).lower()}, lockToDefault {str(prev.lock_to_default).lower()})")
-            if prev.lock_to_default and not spec.lock_to_default:
-                bad("unlocks a gate that an earlier spec locked to its default", ".lockToDefault")
-            if prev.stage is Stage.DEPRECATED and spec.stage is not Stage.DEPRECATED:
-                bad(f"{spec.stage} after Deprecated: Deprecated is terminal", ".preRelease")
-            elif spec.stage is Stage.ALPHA and prev.stage in (Stage.BETA, Stage.GA):
-                bad(f"Alpha after {prev.stage} goes backwards", ".preRelease")
-            elif spec.stage is Stage.BETA and prev.stage is Stage.GA:
-                bad("Beta after GA goes backwards", ".preRelease")
-            if mc is not None:
-                if spec.version != prev.version:
-                    bad("minCompatibilityVersion is only allowed on a spec that shares the previous spec's version", ".minCompatibilityVersion")
-                if mc > spec.version:
-                    bad(f"minCompatibilityVersion {mc} is greater than the spec's version {spec.version}", ".minCompatibilityVersion")
-                if inherited is not None and mc < inherited:
-                    bad(f"minCompatibilityVersion {mc} is lower than the previous spec's {inherited}", ".minCompatibilityVersion")
+        mc = spec.min_compatibility_version if registration == FULL else None
+        last = out[-1] if out else None
         if mc is not None:
-            inherited = mc
-        out.append(
-            FeatureSpec(spec.version, spec.default, spec.lock_to_default, spec.stage, mc, inherited)
-        )
+            if last is None or spec.version != last.version:
+                bad("minCompatibilityVersion needs a preceding spec at the same version without it", ".minCompatibilityVersion")
+            if mc > spec.version:
+                bad(f"minCompatibilityVersion {mc} is greater than the spec's version {spec.version}", ".minCompatibilityVersion")
+        if i == 0 and spec.stage is Stage.DEPRECATED and spec.version.minor != 0:
+            bad(f"a gate cannot start Deprecated at {spec.version}; begin with a \"1.0\"-style spec describing its earlier state")
+        if last is not None:
+            if registration == INCREASING:
+                if not last.version < spec.version:
+                    bad(f"version {spec.version} is not greater than the previous spec's {last.version} (1.33/1.34 need strictly increasing versions)", ".version")
+            else:
+                last_mc = last.effective_min_compatibility
+                if spec.version < last.version:
+                    bad(f"version {spec.version} is lower than the previous spec's {last.version} (specs must ascend)", ".version")
+                if mc is not None and last_mc is not None and mc < last_mc:
+                    bad(f"minCompatibilityVersion {mc} is lower than the previous spec's {last_mc}", ".minCompatibilityVersion")
+                if spec.version == last.version:
+                    if mc == last_mc:
+                        bad(f"duplicate spec for version {spec.version} (same minCompatibilityVersion)", ".version")
+                    if spec.stage is not last.stage:
+                        bad(f"two specs at version {spec.version} change the stage ({last.stage} -> {spec.stage})", ".preRelease")
+                    if spec.lock_to_default != last.lock_to_default:
+                        bad(f"two specs at version {spec.version} change lockToDefault", ".lockToDefault")
+                if (spec.stage, spec.default, spec.lock_to_default) == (last.stage, last.default, last.lock_to_default):
+                    bad(f"changes nothing relative to the previous spec ({last.stage}, default {str(last.default).lower()}, lockToDefault {str(last.lock_to_default).lower()})")
+                if was_locked and not spec.lock_to_default:
+                    bad("unlocks a gate that an earlier spec locked to its default", ".lockToDefault")
+            if was_deprecated and spec.stage is not Stage.DEPRECATED:
+                bad(f"{spec.stage} after Deprecated: Deprecated is terminal", ".preRelease")
+            elif spec.stage is Stage.ALPHA and (was_beta or was_ga):
+                bad("Alpha after a more stable stage goes backwards", ".preRelease")
+            elif spec.stage is Stage.BETA and was_ga:
+                bad("Beta after GA goes backwards", ".preRelease")
+        inherited = mc if mc is not None else (last.effective_min_compatibility if last is not None else None)
+        out.append(FeatureSpec(spec.version, spec.default, spec.lock_to_default, spec.stage, mc, inherited))
+        was_beta |= spec.stage is Stage.BETA
+        was_ga |= spec.stage is Stage.GA
+        was_deprecated |= spec.stage is Stage.DEPRECATED
+        was_locked |= spec.lock_to_default
     return tuple(out) if ok else None
 
 
@@ -459,7 +479,7 @@ def _check_dependencies(features: list[Feature], problem) -> None:
     for feature in features:
         for dep in feature.dependencies:
             if dep not in by_name:
-                problem(feature.name, "dependencies", f"depends on unknown gate {dep}")
+                problem(feature.name, "dependencies", f"cannot add dependency from {feature.name} to unknown feature {dep}")
     # cycles (self included)
     state: dict[str, int] = {}
 
@@ -483,11 +503,11 @@ def _check_dependencies(features: list[Feature], problem) -> None:
             if dep is None:
                 continue
             for spec in reversed(feature.specs):
-                at = spec_at(dep, spec.version, spec.effective_min_compatibility or spec.version, use_min_compat=True)
-                stage_word = {Stage.GA: "GA", Stage.PRE_ALPHA: "PREALPHA"}.get(spec.stage, spec.stage.value.upper())
-                dep_word = {Stage.GA: "GA", Stage.PRE_ALPHA: "PREALPHA"}.get(at.stage, at.stage.value.upper())
+                # featureSpecAtEmulationAndMinCompatVersion: a spec without min compat looks at version-1
+                mc = spec.effective_min_compatibility or subtract_minor(spec.version, 1)
+                at = spec_at(dep, spec.version, mc, use_min_compat=True)
                 if STABILITY_RANK[spec.stage] > STABILITY_RANK[at.stage]:
-                    problem(feature.name, "dependencies", f"{stage_word} feature {feature.name} cannot depend on {dep_word} feature {dep_name} at version {spec.version}")
+                    problem(feature.name, "dependencies", f"{spec.stage.label} feature {feature.name} cannot depend on {at.stage.label} feature {dep_name} at version {spec.version}")
                     break
                 if spec.default and not at.default:
                     problem(feature.name, "dependencies", f"default-enabled feature {feature.name} cannot depend on default-disabled feature {dep_name} at version {spec.version}")
@@ -497,11 +517,11 @@ def _check_dependencies(features: list[Feature], problem) -> None:
                     break
 
 
-def load_manifest_bytes(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, strict: bool = True) -> tuple[Feature, ...]:
-    return parse_manifest(read_yaml_text(data, source, max_bytes), source, strict)
+def load_manifest_bytes(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL) -> tuple[Feature, ...]:
+    return parse_manifest(read_yaml_text(data, source, max_bytes), source, registration)
 
 
-def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, strict: bool = True) -> Manifest:
+def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL) -> Manifest:
     """Load one binary's manifest from one or more files (versioned + unversioned)."""
     features: list[Feature] = []
     sources: list[str] = []
@@ -513,7 +533,7 @@ def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, str
                 data = handle.read(max_bytes + 1)
         except OSError as exc:
             raise KcompatError(f"{source}: cannot read: {exc.strerror or exc}") from None
-        features.extend(load_manifest_bytes(data, source, max_bytes, strict))
+        features.extend(load_manifest_bytes(data, source, max_bytes, registration))
         sources.append(source)
     return merge_features(features, sources, problems)
 

@@ -122,7 +122,8 @@ def _parse(text: str, semver: bool) -> Version:
         value = int(comp)
         if value > _UINT_MAX:
             raise KcompatError(
-                f"illegal non-numeric version component {_go_quote(comp)} in {_go_quote(text)}: value out of range"
+                f"illegal non-numeric version component {_go_quote(comp)} in {_go_quote(text)}: "
+                f"strconv.ParseUint: parsing {_go_quote(comp)}: value out of range"
             )
         components.append(value)
     pre = build = ""
@@ -151,8 +152,8 @@ def parse_version(text: str) -> Version:
     """``version.Parse``: semantic first, generic as the fallback (whose error is reported)."""
     if not isinstance(text, str):
         raise KcompatError(f"a version must be a string, got {type(text).__name__} {text!r}")
-    if len(text) > 256:
-        raise KcompatError(f"could not parse {_go_quote(text[:40])}... as version: longer than 256 characters")
+    if len(text) > 100_000:
+        raise KcompatError(f"could not parse {_go_quote(text[:40])}... as version: longer than 100,000 characters")
     return _parse_cached(text)
 
 
@@ -176,10 +177,15 @@ def mm(v: Version) -> Version:
 
 
 def with_patch_zero(v: Version) -> Version:
-    """``WithPatch(0)`` as range validation uses it: keeps pre-release and build."""
-    comps = list(v.components) + [0] * (3 - len(v.components))
-    comps[2] = 0
-    return Version(tuple(comps), v.semver, v.pre_release, v.build_metadata)
+    """``WithPatch(0)`` as range validation uses it: major.minor.0, keeping pre-release and build."""
+    return Version((v.major, v.minor, 0), v.semver, v.pre_release, v.build_metadata)
+
+
+def with_pre_release(v: Version, pre_release: str) -> Version:
+    """``WithPreRelease``: unchanged without a pre-release, else major.minor.patch-pre."""
+    if not pre_release:
+        return v
+    return Version((v.major, v.minor, v.patch), v.semver, pre_release, v.build_metadata)
 
 
 def offset_minor(v: Version, diff: int) -> Version:
@@ -200,26 +206,24 @@ def vmax(a: Version, b: Version) -> Version:
     return b if a < b else a
 
 
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
+
+
 def _go_quote(text: str) -> str:
-    """Render a string the way Go's %q does for printable ASCII (enough for messages)."""
+    """Render a string the way Go's ``%q`` (``strconv.Quote``) does."""
     out = ['"']
     for ch in text:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
+        code = ord(ch)
+        if ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
+        elif code < 0x80:
+            out.append(ch if 0x20 <= code < 0x7F else f"\\x{code:02x}")
         elif ch.isprintable():
             out.append(ch)
-        elif ord(ch) < 0x10000:
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) > 0xFF else f"\\x{ord(ch):02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
         else:
-            out.append(f"\\U{ord(ch):08x}")
+            out.append(f"\\U{code:08x}")
     out.append('"')
     return "".join(out)
 

@@ -117,3 +117,25 @@ def test_without_binary_no_range_applies():
 def test_binary_before_1_31_is_rejected():
     with pytest.raises(KcompatError, match="predates compatibility versions"):
         rules_for(parse_version("1.30"))
+
+
+def test_version_flag_errors_are_the_binarys_own_text():
+    assert sel("1.36", "1.foo").errors == ('illegal version string "1.foo"',)
+    assert sel("1.36", "wardle=1.2").errors == ("component not registered: wardle",)
+    assert sel("1.34", "1.33", "1.32").errors == ("unknown flag: --min-compatibility-version",)
+
+
+def test_version_flags_are_read_as_csv_like_pflag_string_slices():
+    assert str(parse_version_flag('"1.33"', "emulated-version")) == "1.33"
+    assert str(parse_version_flag("1.33\r\n", "emulated-version")) == "1.33"
+    assert str(parse_version_flag(["1.33", ""], "emulated-version")) == "1.33"
+
+
+def test_selection_cache_tells_pre_release_binaries_apart():
+    assert sel("1.36", "1.30").errors[0] == "emulation version 1.30 is not between [1.33, 1.36.0]"
+    assert sel("v1.36.0-alpha.1", "1.30").errors[0] == "emulation version 1.30 is not between [1.33, 1.36.0-alpha.1]"
+    assert str(sel("v1.36.0-alpha.1", "1.33").emulated_display) == "1.33.0-alpha.1"
+
+
+def test_range_bound_keeps_major_minor_patch_only():
+    assert sel("1.36.2.1", "1.30").errors[0] == "emulation version 1.30 is not between [1.33, 1.36.0]"

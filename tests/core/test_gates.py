@@ -250,3 +250,28 @@ def test_dependency_on_a_gate_disabled_by_all_beta(gates):
     # 1.36: DRAAdminAccess depends on DynamicResourceAllocation (GA, locked on at 1.36 -> AllBeta does not touch it)
     ev = gates("1.36", "1.35", flags="AllBeta=false")
     assert ev.valid
+
+
+def test_feature_gate_errors_stop_startup_before_range_validation(gates):
+    # kube-apiserver exits in flag processing; the range check never runs
+    ev = gates("1.33", "1.30", flags="JobManagedBy=maybe")
+    assert ev.errors == ('invalid value of JobManagedBy=maybe, err: strconv.ParseBool: parsing "maybe": invalid syntax',)
+    ev = gates("1.36", "1.30", flags="Nope=true")
+    assert ev.errors == ("unrecognized feature gate: Nope",)
+    assert len(gates("1.36", "1.30").errors) == 2
+
+
+def test_setting_warning_wording_changed_in_1_36(gates):
+    assert gates("1.35", flags="KMSv1=true").warnings == (
+        "Setting deprecated feature gate KMSv1=true. It will be removed in a future release.",
+    )
+    assert gates("1.36", flags="KMSv1=true").warnings == (
+        "Warning: setting deprecated feature gate. It will be removed in a future release. featureGate=KMSv1 value=true",
+    )
+
+
+def test_prealpha_message_carries_the_binary_pre_release(gates):
+    ev = gates("v1.36.0-alpha.1", "1.33", flags="DRAListTypeAttributes=true")
+    assert ev.errors == (
+        "cannot set feature gate DRAListTypeAttributes to true, feature is PreAlpha at emulated version 1.33.0-alpha.1, min compatibility version 1.33",
+    )

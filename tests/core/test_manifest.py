@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 from dashboard.core.errors import KcompatError
-from dashboard.core.manifest import ManifestError, load_manifest_bytes
+from dashboard.core.manifest import FULL, INCREASING, SORTED, ManifestError, load_manifest_bytes, registration_for
 from dashboard.core.stages import Stage
 
 
@@ -19,8 +19,8 @@ def gate(name, *specs, deps=None):
     return f"- name: {name}\n{dep}  versionedSpecs:\n" + "".join(specs)
 
 
-def load(text, strict=True):
-    return load_manifest_bytes(text, "test.yaml", strict=strict)
+def load(text, registration=FULL):
+    return load_manifest_bytes(text, "test.yaml", registration=registration)
 
 
 def problems(text):
@@ -65,14 +65,14 @@ def test_dependencies_are_accepted():
         (gate("G", spec("1.30", "Deprecated")), "cannot start Deprecated at 1.30"),
         (gate("G", spec("1.30"), spec("1.29", "Beta")), "version 1.29 is lower than the previous spec's 1.30"),
         (gate("G", spec("1.30"), spec("1.30")), "duplicate spec for version 1.30"),
-        (gate("G", spec("1.30"), spec("1.30", "Beta", mc="1.29")), "differ in stage or lockToDefault"),
+        (gate("G", spec("1.30"), spec("1.30", "Beta", mc="1.29")), "change the stage (Alpha -> Beta)"),
         (gate("G", spec("1.30"), spec("1.31")), "changes nothing relative to the previous spec"),
         (gate("G", spec("1.30", "GA", True, True), spec("1.31", "GA", False, False)), "unlocks a gate"),
         (gate("G", spec("1.0", "Deprecated"), spec("1.31", "GA", True)), "GA after Deprecated"),
-        (gate("G", spec("1.30", "Beta"), spec("1.31", "Alpha", True)), "Alpha after Beta goes backwards"),
+        (gate("G", spec("1.30", "Beta"), spec("1.31", "Alpha", True)), "Alpha after a more stable stage goes backwards"),
         (gate("G", spec("1.30", "GA", True), spec("1.31", "Beta", True, True)), "Beta after GA goes backwards"),
-        (gate("G", spec("1.30", mc="1.29")), "first spec cannot carry minCompatibilityVersion"),
-        (gate("G", spec("1.30"), spec("1.31", "Beta", mc="1.30")), "shares the previous spec's version"),
+        (gate("G", spec("1.30", mc="1.29")), "needs a preceding spec at the same version"),
+        (gate("G", spec("1.30"), spec("1.31", "Beta", mc="1.30")), "needs a preceding spec at the same version"),
         (gate("G", spec("1.30", "Beta"), spec("1.30", "Beta", True, mc="1.31")), "greater than the spec's version"),
         (gate("G", spec("1.30", "Omega")), "field versionedSpecs[0].preRelease: expected one of Alpha, Beta, GA, Deprecated"),
         ('- name: G\n  versionedSpecs:\n  - {default: maybe, lockToDefault: false, preRelease: Alpha, version: "1.30"}\n', "field versionedSpecs[0].default: expected true or false"),
@@ -81,9 +81,9 @@ def test_dependencies_are_accepted():
         (gate("G", spec("1.30")) + gate("G", spec("1.31")), "gate G, field name: duplicate gate"),
         (gate("AllAlpha", spec("1.30")), "meta-gate"),
         (gate("Bad=Name", spec("1.30")), "could never be set by --feature-gates"),
-        (gate("A", spec("1.30", "Beta"), deps=["Missing"]), "depends on unknown gate Missing"),
+        (gate("A", spec("1.30", "Beta"), deps=["Missing"]), "cannot add dependency from A to unknown feature Missing"),
         (gate("A", spec("1.30"), deps=["B"]) + gate("B", spec("1.30"), deps=["A"]), "cycle detected"),
-        (gate("A", spec("1.30", "Beta")) + gate("B", spec("1.30", "GA", True), deps=["A"]), "GA feature B cannot depend on BETA feature A at version 1.30"),
+        (gate("A", spec("1.30", "Beta")) + gate("B", spec("1.30", "GA", True), deps=["A"]), " feature B cannot depend on BETA feature A at version 1.30"),
         (gate("A", spec("1.30", "Beta")) + gate("B", spec("1.30", "Beta", True), deps=["A"]), "default-enabled feature B cannot depend on default-disabled feature A at version 1.30"),
         ("- 3\n", "expected a mapping with name and versionedSpecs"),
         ("name: G\n", "expected a list of gates at the top level, got a mapping"),
@@ -114,7 +114,7 @@ def test_pre_1_33_registration_only_sorts(catalog):
     # 1.32's AllowDNSOnlyNodeCSR starts Deprecated at 1.31: 1.32 accepted that, 1.33 rules would not
     f = catalog.manifest("1.32").by_name["AllowDNSOnlyNodeCSR"]
     assert f.specs[0].stage is Stage.DEPRECATED
-    (g,) = load(gate("G", spec("1.31", "Beta"), spec("1.29")), strict=False)
+    (g,) = load(gate("G", spec("1.31", "Beta"), spec("1.29")), registration=SORTED)
     assert [str(s.version) for s in g.specs] == ["1.29", "1.31"]
 
 
@@ -144,3 +144,35 @@ def test_alias_bomb_is_refused_before_expansion():
 def test_size_cap():
     with pytest.raises(KcompatError, match="larger than the limit"):
         load_manifest_bytes(b"[]" + b" " * 2000, "big.yaml", max_bytes=1000)
+
+
+def test_registration_rules_follow_the_binary_release():
+    from dashboard.core.versions import parse_version as V
+
+    assert [registration_for(V(r)) for r in ("1.31", "1.32", "1.33", "1.34", "1.35", "1.37")] == [SORTED, SORTED, INCREASING, INCREASING, FULL, FULL]
+    assert registration_for(None) == FULL
+
+
+def test_1_33_rules_need_strictly_increasing_versions_but_allow_no_op_transitions():
+    no_op = gate("G", spec("1.29"), spec("1.30"))
+    load(no_op, registration=INCREASING)  # 1.33/1.34 had no "changes nothing" rule
+    with pytest.raises(ManifestError, match="changes nothing"):
+        load(no_op)
+    same_version = gate("G", spec("1.30", "Beta"), spec("1.30", "Beta", True, mc="1.30"))
+    with pytest.raises(ManifestError, match="strictly increasing"):
+        load(same_version, registration=INCREASING)
+    load(same_version)
+
+
+def test_1_35_rules_compare_with_the_inherited_min_compat():
+    # the GA spec inherits mc 1.29, so a second 1.30 spec with mc 1.29 duplicates it
+    text = gate("G", spec("1.29", "Beta"), spec("1.29", "Beta", True, mc="1.29"), spec("1.30", "GA", True), spec("1.30", "GA", True, mc="1.29"))
+    assert any("duplicate spec for version 1.30" in p for p in problems(text))
+    text = gate("G", spec("1.30", "Beta"), spec("1.30", "Beta", False, mc="1.30"))
+    assert any("changes nothing" in p for p in problems(text))
+
+
+def test_dependency_checked_at_version_minus_one_for_a_spec_without_min_compat():
+    # D is default-on at 1.34 only with mc >= 1.34; F (default-on at 1.34, no mc) is checked at mc 1.33
+    text = gate("D", spec("1.34", "Beta"), spec("1.34", "Beta", True, mc="1.34")) + gate("F", spec("1.34", "Beta", True), deps=["D"])
+    assert any("default-enabled feature F cannot depend on default-disabled feature D at version 1.34" in p for p in problems(text))
