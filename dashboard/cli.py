@@ -110,19 +110,10 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
-        rows = gate_rows(evaluation)
-        render = {"table": formats.rows_to_table, "csv": formats.rows_to_csv, "markdown": formats.rows_to_markdown}
-        sys.stdout.write(render[args.format](rows, GATE_COLUMNS))
+        sys.stdout.write(formats.render_rows(args.format, gate_rows(evaluation), GATE_COLUMNS))
         sel = evaluation.selection
-        print(
-            f"# binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, "
-            f"min compatibility {sel.min_compat}",
-            file=sys.stderr,
-        )
-        for warning in evaluation.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
-        for error in evaluation.errors:
-            print(f"error: {error}", file=sys.stderr)
+        summary = f"binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, min compatibility {sel.min_compat}"
+        formats.report_problems(summary, evaluation.warnings, evaluation.errors, sys.stderr)
     return 0 if evaluation.valid else 2
 
 

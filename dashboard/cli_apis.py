@@ -82,16 +82,10 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
     if args.format == "json":
         sys.stdout.write(formats.to_json(apis_document(result)))
     else:
-        render = {"table": formats.rows_to_table, "csv": formats.rows_to_csv, "markdown": formats.rows_to_markdown}
-        sys.stdout.write(render[args.format](api_rows(result), TABLE_COLUMNS))
-        served = len(result.served())
-        print(
-            f"# binary {result.binary}, emulated {result.emulated}: {served} of {len(result.entries)} kinds served; "
-            f"default lists of {result.default_enablement_release} ({result.default_enablement_source})",
-            file=sys.stderr,
+        sys.stdout.write(formats.render_rows(args.format, api_rows(result), TABLE_COLUMNS))
+        summary = (
+            f"binary {result.binary}, emulated {result.emulated}: {len(result.served())} of {len(result.entries)} kinds served; "
+            f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
-        for warning in result.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
-        for error in result.errors:
-            print(f"error: {error}", file=sys.stderr)
+        formats.report_problems(summary, result.warnings, result.errors, sys.stderr)
     return 0 if result.valid else 2

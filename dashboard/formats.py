@@ -56,5 +56,19 @@ def rows_to_table(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) 
     return "\n".join(lines) + "\n"
 
 
+def render_rows(fmt: str, rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
+    """Rows as ``table``, ``csv`` or ``markdown`` text."""
+    return {"table": rows_to_table, "csv": rows_to_csv, "markdown": rows_to_markdown}[fmt](rows, columns)
+
+
+def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream) -> None:
+    """The lines a text-format command prints on stderr beside its table."""
+    print(f"# {summary}", file=stream)
+    for warning in warnings:
+        print(f"warning: {warning}", file=stream)
+    for error in errors:
+        print(f"error: {error}", file=stream)
+
+
 def to_json(document: object) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
