@@ -1,0 +1,450 @@
+"""APIs: the built-in APIs a kube-apiserver binary serves at the emulated version, with
+``--runtime-config`` and the two forward-compatibility flags; storage versions and version skew.
+
+Everything is computed by the core (:mod:`dashboard.core.apis`, :mod:`dashboard.core.storage`,
+:mod:`dashboard.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
+the same flags (:func:`dashboard.cli_apis.apis_document`, :func:`dashboard.cli_apis.api_rows`).
+
+The page's own flags live in the URL next to the shared selection: ``runtime_config`` (the flag
+value as typed), ``emulation_forward_compatible`` and
+``runtime_config_emulation_forward_compatible`` (``true`` or absent).
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from types import SimpleNamespace
+from urllib.parse import parse_qsl, urlencode
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import formats
+from dashboard.cli_apis import TABLE_COLUMNS, api_rows, apis_document
+from dashboard.components import data
+from dashboard.components.selection import current
+from dashboard.components.text import md
+from dashboard.core.apis import ApiEntry, evaluate_api_availability, parse_runtime_config
+from dashboard.core.errors import KcompatError
+from dashboard.core.skew import skew_policy
+from dashboard.core.storage import storage_versions
+
+RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
+PARAMS = (RC, EFC, RCEFC)
+WIDGET = {RC: "apis_runtime_config", EFC: "apis_efc", RCEFC: "apis_rcefc"}
+SAVED = "_apis_params"
+_ECHO = 60
+
+
+# ---------------------------------------------------------------------------------------------
+# The page's flags <-> the URL
+
+
+@dataclass(frozen=True)
+class ApiFlags:
+    runtime_config: str = ""
+    emulation_forward_compatible: bool = False
+    runtime_config_emulation_forward_compatible: bool = False
+
+    def params(self) -> dict[str, str]:
+        """The query parameters reproducing these flags (defaults left out)."""
+        out = {}
+        if self.runtime_config:
+            out[RC] = self.runtime_config
+        if self.emulation_forward_compatible:
+            out[EFC] = "true"
+        if self.runtime_config_emulation_forward_compatible:
+            out[RCEFC] = "true"
+        return out
+
+
+def _echo(value: str) -> str:
+    return repr(value if len(value) <= _ECHO else value[:_ECHO] + "…")
+
+
+def _resolve(raw: dict[str, str | None]) -> tuple[ApiFlags, list[str]]:
+    """Valid flags from raw URL values; every rejected value is named in a message."""
+    problems = []
+    rc = raw.get(RC) or ""
+    if rc:
+        try:
+            parse_runtime_config(rc)
+        except KcompatError as exc:
+            problems.append(f"{RC}={_echo(rc)} in the URL cannot be used ({exc}); using no --runtime-config.")
+            rc = ""
+    toggles = {}
+    for name in (EFC, RCEFC):
+        value = raw.get(name)
+        toggles[name] = value == "true"
+        if value not in (None, "", "true", "false"):
+            problems.append(f"{name}={_echo(value)} in the URL is neither true nor false; using false (--{name.replace('_', '-')} not set).")
+    return ApiFlags(rc, toggles[EFC], toggles[RCEFC]), problems
+
+
+def _write_url(flags: ApiFlags) -> None:
+    qp = st.query_params
+    wanted = flags.params()
+    for name in PARAMS:
+        if name in wanted:
+            if qp.get(name) != wanted[name]:
+                qp[name] = wanted[name]
+        elif name in qp:
+            del qp[name]
+    st.session_state[SAVED] = wanted
+
+
+def _on_change() -> None:
+    state = st.session_state
+    _write_url(ApiFlags(state.get(WIDGET[RC]) or "", bool(state.get(WIDGET[EFC])), bool(state.get(WIDGET[RCEFC]))))
+
+
+def flag_controls() -> ApiFlags:
+    raw = {name: st.query_params.get(name) for name in PARAMS}
+    if all(v is None for v in raw.values()) and SAVED in st.session_state:
+        # The navigation menu drops the query string on a page switch: keep this page's flags.
+        raw = {name: st.session_state[SAVED].get(name) for name in PARAMS}
+    flags, problems = _resolve(raw)
+    for problem in problems:
+        st.warning(md(problem), icon=":material/link_off:")
+    _write_url(flags)
+    state = st.session_state
+    state[WIDGET[RC]] = flags.runtime_config
+    state[WIDGET[EFC]] = flags.emulation_forward_compatible
+    state[WIDGET[RCEFC]] = flags.runtime_config_emulation_forward_compatible
+    with st.container(border=True, horizontal=True, vertical_alignment="bottom"):
+        st.text_input(
+            "--runtime-config",
+            key=WIDGET[RC],
+            on_change=_on_change,
+            placeholder="e.g. networking.k8s.io/v1beta1=true,api/alpha=false",
+            help="The kube-apiserver `--runtime-config` value, as on the command line: comma-separated "
+            "`group/version[=true|false]`, `group/version/resource=…` or `api/all|ga|beta|alpha=…` items. "
+            "Read and validated as the apiserver does; the errors are shown below.",
+        )
+        st.toggle(
+            "--emulation-forward-compatible",
+            key=WIDGET[EFC],
+            on_change=_on_change,
+            help="`--emulation-forward-compatible=true` (1.33+, only while emulating an older version): serve the "
+            "higher-priority versions of an enabled API even when they were introduced after the emulated version.",
+        )
+        st.toggle(
+            "--runtime-config-emulation-forward-compatible",
+            key=WIDGET[RCEFC],
+            on_change=_on_change,
+            help="`--runtime-config-emulation-forward-compatible=true` (1.33+, only while emulating an older version): "
+            "APIs enabled explicitly by `--runtime-config` are served even when introduced after the emulated version.",
+        )
+    return flags
+
+
+# ---------------------------------------------------------------------------------------------
+# Cached results (keyed by one plain string each)
+
+
+def _query(binary: str, emulated: str, min_compat: str | None, flags: ApiFlags) -> str:
+    values = {"binary": binary, "emulated": emulated, "min_compat": min_compat or "", **flags.params()}
+    return urlencode(values)
+
+
+DIFF_COLUMNS = ("group", "version", "kind", "resource", "stage", "reason")
+
+
+def _diff_frame(entries: tuple[ApiEntry, ...], reason_of) -> pd.DataFrame:
+    rows = [
+        {"group": e.group, "version": e.version, "kind": e.kind, "resource": e.resource, "stage": e.stage, "reason": reason_of(e)}
+        for e in entries
+    ]
+    return pd.DataFrame(rows, columns=list(DIFF_COLUMNS))
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _apis_view(query: str) -> dict:
+    """Everything the page shows for one input, as plain picklable values (a class defined in a
+    page script cannot be pickled by the cache): ``failure`` (why nothing can be evaluated) or the
+    engine's errors/warnings, the tables and the three download texts."""
+    values = dict(parse_qsl(query, keep_blank_values=True))
+    rc = values.get(RC) or None
+    try:
+        result = evaluate_api_availability(
+            values["binary"],
+            values["emulated"],
+            rc,
+            emulation_forward_compatible=values.get(EFC) == "true",
+            runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
+            min_compat=values["min_compat"] or None,
+            data_dir=data.catalog().data_dir,
+        )
+        diff = result.compared_with_binary()
+    except KcompatError as exc:
+        return {"failure": str(exc)}
+    rows = api_rows(result)
+    baseline = {e.key: e for e in diff.baseline.entries}
+    now = {e.key: e for e in result.entries}
+    return dict(
+        failure=None,
+        binary=str(result.binary),
+        emulated=str(result.emulated),
+        errors=result.errors,
+        warnings=result.warnings,
+        table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
+        # served now: why it is served; no longer served: why not, at the emulated version
+        enabled=_diff_frame(diff.enabled, lambda e: e.detail),
+        removed=_diff_frame(diff.removed, lambda e: (now.get(e.key) or baseline[e.key]).detail),
+        default_lists=f"{result.default_enablement_release} ({result.default_enablement_source})",
+        default_lists_exact=result.default_enablement_exact,
+        csv=formats.rows_to_csv(rows, TABLE_COLUMNS),
+        json=formats.to_json(apis_document(result)),
+        markdown=formats.rows_to_markdown(rows, TABLE_COLUMNS),
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], pd.DataFrame]:
+    """(rule, min compatibility used, errors, table) at (emulated, min compat)."""
+    result = storage_versions(binary, emulated, min_compat or None, data_dir=data.catalog().data_dir)
+    rows = [
+        {
+            "group/kind": f"{c.group or 'core'}/{c.kind}",
+            "resource": c.resource,
+            "version": c.group_version,
+            "candidates": ", ".join(c.candidates),
+            "explanation": c.explanation,
+        }
+        for c in result.choices
+    ]
+    frame = pd.DataFrame(rows, columns=["group/kind", "resource", "version", "candidates", "explanation"])
+    return str(result.rule), str(result.min_compat), result.errors, frame
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _skew(binary: str, emulated: str, min_compat: str) -> tuple[str, pd.DataFrame]:
+    """(min compatibility used, component ranges)."""
+    policy = skew_policy(binary, emulated, min_compat or None)
+    rows = []
+    for aware in policy.emulation_aware:
+        classic = policy.classic_for(aware.component)
+        rows.append(
+            {
+                "component": aware.component,
+                "emulation-aware range": str(aware),
+                "emulation-aware rule": aware.rule if aware.documented else f"{aware.rule} [not a documented rule]",
+                "classic range": str(classic),
+                "classic rule": classic.rule,
+            }
+        )
+    columns = ["component", "emulation-aware range", "emulation-aware rule", "classic range", "classic rule"]
+    return str(policy.min_compat), pd.DataFrame(rows, columns=columns)
+
+
+def cli_command(binary: str, emulated: str, flags: ApiFlags, fmt: str = "json") -> str:
+    argv = ["kcompat", "apis", "--binary", binary, "--emulated", emulated]
+    if flags.runtime_config:
+        argv += ["--runtime-config", flags.runtime_config]
+    if flags.emulation_forward_compatible:
+        argv.append("--emulation-forward-compatible")
+    if flags.runtime_config_emulation_forward_compatible:
+        argv.append("--runtime-config-emulation-forward-compatible")
+    return shlex.join(argv + ["--format", fmt])
+
+
+# ---------------------------------------------------------------------------------------------
+# Filters and tables
+
+
+def _filter(table: pd.DataFrame, served: str | None, stages, groups, text: str) -> pd.DataFrame:
+    mask = pd.Series(True, index=table.index)
+    if served is not None:
+        mask &= table["served"] == (served == "served")
+    if stages:
+        mask &= table["stage"].isin(list(stages))
+    if groups:
+        mask &= table["group"].isin(list(groups))
+    text = text.strip().lower()
+    if text:
+        haystack = table["group"] + "/" + table["version"] + " " + table["kind"] + " " + table["resource"]
+        mask &= haystack.str.lower().str.contains(text, regex=False)
+    return table[mask]
+
+
+def _api_config(emulated: str) -> dict:
+    col = st.column_config
+    return {
+        "group": col.TextColumn("group", help="API group (empty: the core group)"),
+        "version": col.TextColumn("version"),
+        "kind": col.TextColumn("kind", pinned=True),
+        "resource": col.TextColumn("resource", help="REST resource name"),
+        "stage": col.TextColumn("stage", help="Stage of the group/version (GA, beta, alpha)"),
+        "served": col.CheckboxColumn("served", help=f"Served by this binary at {emulated} with these flags"),
+        "reason": col.TextColumn("reason", width="large", help="Why it is served or not (what `kcompat apis` prints)"),
+    }
+
+
+def _short_table(frame: pd.DataFrame, key: str, empty: str, reason_help: str) -> None:
+    if frame.empty:
+        st.caption(empty)
+        return
+    config = _api_config("")
+    config["reason"] = st.column_config.TextColumn("reason", width="large", help=reason_help)
+    st.dataframe(frame, key=key, hide_index=True, column_config=config, height=min(36 + 35 * len(frame), 300))
+
+
+# ---------------------------------------------------------------------------------------------
+# The page
+
+sel = current()
+st.subheader(
+    f"Built-in APIs of a {sel.binary} kube-apiserver emulating {sel.emulated}",
+    anchor=False,
+    help="Which group/version/kinds of the binary's release are served, and why; the same answer as `kcompat apis`.",
+)
+flags = flag_controls()
+if sel.feature_gates:
+    st.caption("--feature-gates does not change this page: feature-gated storage is not modelled.")
+
+view = SimpleNamespace(**_apis_view(_query(sel.binary, sel.emulated, sel.min_compat, flags)))
+if view.failure is not None:
+    st.error(f"Cannot evaluate the APIs: {md(view.failure)}", icon=":material/error:")
+    st.stop()
+
+for error in view.errors:
+    st.error(md(error), icon=":material/block:")
+if view.errors:
+    st.caption(
+        "kube-apiserver would refuse to start with these flags (`kcompat apis` exits with status 2); "
+        "the tables show what the rest of the flags give."
+    )
+for warning in view.warnings:
+    st.warning(md(warning), icon=":material/warning:")
+
+table = view.table
+served_count = int(table["served"].sum())
+with st.container(horizontal=True):
+    st.metric("Served", served_count, help=f"Group/version/kinds served at {view.emulated} with these flags.")
+    st.metric("Not served", len(table) - served_count, help="Kinds of the release's API data that are not served (each row says why).")
+    st.metric(
+        f"Enabled vs {sel.binary}",
+        len(view.enabled),
+        help=f"Served at {view.emulated} but not by the same binary at its own version {sel.binary} (same --runtime-config, "
+        "no forward-compatibility flags).",
+    )
+    st.metric(
+        f"Removed vs {sel.binary}",
+        len(view.removed),
+        help=f"Served by the binary at its own version {sel.binary} (same --runtime-config) but not at {view.emulated}.",
+    )
+st.caption(
+    f"Default API lists of {md(view.default_lists)}"
+    + ("" if view.default_lists_exact else f" (the {md(sel.binary)} lists are not bundled)")
+    + ". The core group is shown empty, as in `kcompat apis`."
+)
+
+if sel.is_emulating:
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**Enabled compared with the binary** ({len(view.enabled)})")
+        _short_table(
+            view.enabled,
+            "apis_enabled",
+            f"Nothing is served at {view.emulated} that {sel.binary} at its own version does not serve.",
+            f"Why it is served at {view.emulated}",
+        )
+    with right:
+        st.markdown(f"**Removed compared with the binary** ({len(view.removed)})")
+        _short_table(
+            view.removed,
+            "apis_removed",
+            f"Everything {sel.binary} serves at its own version is served at {view.emulated} too.",
+            f"Why it is not served at {view.emulated}",
+        )
+else:
+    st.caption(f"Not emulating: nothing to compare with the {sel.binary} binary at its own version.")
+
+tab_table, tab_storage, tab_skew = st.tabs(["API table", "Storage versions", "Version skew"])
+
+with tab_table:
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        served = st.segmented_control(
+            "Served",
+            ["served", "not served"],
+            key="apis_served",
+            help="Show only served or only not served kinds; none selected = both.",
+        )
+        stages = st.pills(
+            "Stage",
+            sorted(set(table["stage"])),
+            selection_mode="multi",
+            key="apis_stages",
+            help="Stage of the group/version; several = any of them, none = all.",
+        )
+        groups = st.multiselect(
+            "Group",
+            sorted(set(table["group"])),
+            key="apis_groups",
+            format_func=lambda g: g or "(core)",
+            placeholder="all groups",
+            help="Show only these API groups; empty = all.",
+        )
+        text = st.text_input(
+            "Search",
+            key="apis_text",
+            placeholder="kind, resource or group/version contains…",
+            help="Case-insensitive substring of group/version, kind or resource.",
+        )
+    shown = _filter(table, served, stages or (), groups or (), text or "")
+    if len(shown) != len(table):
+        st.caption(f"{len(shown)} of {len(table)} kinds match the filters")
+    st.dataframe(shown, key="apis_table", hide_index=True, column_config=_api_config(view.emulated), height=560)
+
+    stem = f"apis-{sel.binary}-emulating-{view.emulated}"
+    with st.container(horizontal=True, vertical_alignment="center"):
+        for fmt, label, ext, mime, text_of in (
+            ("csv", "CSV", "csv", "text/csv", lambda v=view: v.csv),
+            ("json", "JSON", "json", "application/json", lambda v=view: v.json),
+            ("markdown", "Markdown", "md", "text/markdown", lambda v=view: v.markdown),
+        ):
+            st.download_button(
+                label,
+                data=text_of,
+                file_name=f"{stem}.{ext}",
+                mime=mime,
+                key=f"apis_download_{fmt}",
+                on_click="ignore",
+                icon=":material/download:",
+                help=f"Every row (filters not applied): what `kcompat apis --format {fmt}` prints"
+                + (" (errors and warnings included)." if fmt == "json" else "."),
+            )
+    st.caption("Same as the command line:")
+    st.code(cli_command(sel.binary, sel.emulated, flags), language="bash")
+
+with tab_storage:
+    mc = sel.min_compat or ""
+    rule, used_mc, storage_errors, storage = _storage(sel.binary, view.emulated, mc)
+    st.markdown(
+        f"Storage version of every stored kind at emulated {md(view.emulated)}, min compatibility {md(used_mc)}. "
+        f"Rule of a {md(sel.binary)} binary: {md(rule)}."
+    )
+    for error in storage_errors:
+        st.error(md(error), icon=":material/block:")
+    st.dataframe(
+        storage,
+        key="apis_storage",
+        hide_index=True,
+        column_config={
+            "group/kind": st.column_config.TextColumn("group/kind", pinned=True),
+            "version": st.column_config.TextColumn("storage version", help="The group/version written to etcd"),
+            "candidates": st.column_config.TextColumn("candidates", help="The kind's versions, highest priority first"),
+            "explanation": st.column_config.TextColumn("explanation", width="large"),
+        },
+        height=420,
+    )
+
+with tab_skew:
+    skew_mc, skew = _skew(sel.binary, view.emulated, sel.min_compat or "")
+    st.markdown(
+        f"Versions other components may run against this apiserver: by the emulation-aware rules (KEP-4330, from emulated "
+        f"{md(view.emulated)} and min compatibility {md(skew_mc)}) and by the classic policy (from the binary "
+        f"{md(sel.binary)} alone). Ranges are inclusive; nothing enforces them."
+    )
+    st.dataframe(skew, key="apis_skew", hide_index=True)

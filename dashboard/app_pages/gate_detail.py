@@ -1,0 +1,147 @@
+"""Gate detail: spec history, state in every bundled release, description, owners, KEP."""
+
+import re
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.components import data
+from dashboard.components.charts import default_x_start, timeline_chart
+from dashboard.components.selection import current
+from dashboard.components.state import GATE_PARAM
+from dashboard.components.text import md
+from dashboard.core.versions import parse_version
+
+KEY = "detail_gate"
+_SAFE_URL = re.compile(r"\Ahttps://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+\Z")
+
+sel = current()
+names = data.all_gate_names()
+
+raw = st.query_params.get(GATE_PARAM)
+if raw is None:
+    raw = st.session_state.get("_gate")
+if raw is not None and raw not in names:
+    st.warning(
+        f"gate={md(raw[:80])} in the URL: no bundled release lists a feature gate with that name "
+        "(names are case-sensitive). Pick one below.",
+        icon=":material/link_off:",
+    )
+    raw = None
+    if GATE_PARAM in st.query_params:
+        del st.query_params[GATE_PARAM]
+
+
+def _on_pick() -> None:
+    name = st.session_state.get(KEY) or None
+    st.session_state["_gate"] = name
+    if name:
+        st.query_params[GATE_PARAM] = name
+    elif GATE_PARAM in st.query_params:
+        del st.query_params[GATE_PARAM]
+
+
+st.session_state[KEY] = raw or ""
+gate = st.selectbox(
+    "Feature gate",
+    ("", *names),
+    key=KEY,
+    format_func=lambda n: n or "— pick a gate —",
+    on_change=_on_pick,
+    help="Every gate any bundled release lists, including gates the selected binary no longer has.",
+) or None
+
+if gate is None:
+    st.info("Pick a feature gate, or select a row on the Gates, What changes or Timeline page.", icon=":material/touch_app:")
+    st.stop()
+
+st.session_state["_gate"] = gate
+if st.query_params.get(GATE_PARAM) != gate:
+    st.query_params[GATE_PARAM] = gate
+
+detail = data.gate_detail(sel.binary, gate)
+view = data.gates_view(sel)
+
+st.subheader(md(gate), anchor=False)
+info = detail.info
+left, right = st.columns([3, 2])
+with left:
+    if info is not None and info.description:
+        st.text(info.description)
+    else:
+        st.caption("No description in the data.")
+with right:
+    if info is not None and info.owners:
+        st.caption("Owners")
+        st.text(", ".join(info.owners))
+    else:
+        st.caption("No owners in the data.")
+    if info is not None and info.kep and _SAFE_URL.match(info.kep):
+        st.link_button("KEP", info.kep, icon=":material/open_in_new:", help=f"Kubernetes Enhancement Proposal: {md(info.kep)}")
+    else:
+        st.caption("No KEP link in the data.")
+    if detail.dependencies:
+        st.caption("Depends on")
+        st.text(", ".join(detail.dependencies))
+
+r = view.row(gate)
+if r is not None:
+    c = st.columns(4)
+    c[0].metric(f"Enabled at {view.emulated}", "on" if r["enabled"] else "off", help="With this selection (defaults + --feature-gates).")
+    c[1].metric(f"Stage at {view.emulated}", r["stage"], help="Stage of the spec in effect at the emulated version.")
+    c[2].metric(f"Stage in {sel.binary}", r["binary_stage"], help="Stage in the binary's own release.")
+    c[3].metric("Locked", "yes" if r["locked"] else "no", help="Locked to its default at the emulated version.")
+else:
+    st.info(f"The {sel.binary} binary does not register {md(gate)}; the history below comes from the releases that list it.")
+
+st.markdown(f"**Spec history in the {sel.binary} binary's manifest**")
+if detail.specs is None:
+    st.caption(f"Not in the {sel.binary} manifest.")
+else:
+    specs = pd.DataFrame(
+        [
+            {
+                "version": str(s.version),
+                "stage": s.stage.value,
+                "default": s.default,
+                "locked": s.lock_to_default,
+                "min compatibility": str(s.min_compatibility_version) if s.min_compatibility_version else "",
+            }
+            for s in detail.specs
+        ]
+    )
+    st.dataframe(specs, hide_index=True, key="detail_specs")
+    if detail.segments:
+        binary = parse_version(sel.binary)
+        st.altair_chart(
+            timeline_chart(
+                detail.segments, binary, parse_version(view.emulated), x_start=default_x_start(detail.segments, binary, 15)
+            ),
+            key="detail_timeline",
+        )
+        st.caption("Version 0.0 / 1.0 specs mean: registered without versions / older than versioned gates.")
+
+st.markdown("**State in every bundled release** (each release's own manifest at its own version)")
+states = pd.DataFrame(
+    [
+        {
+            "release": ri.release,
+            "data": "exact" if ri.exact else "reconstructed",
+            "listed": status is not None,
+            "stage": status.stage.value if status is not None else "",
+            "default": status.default if status is not None else None,
+            "locked": status.locked if status is not None else None,
+            "provenance": ri.status_text,
+        }
+        for ri, status in detail.releases
+    ]
+)
+st.dataframe(
+    states,
+    hide_index=True,
+    key="detail_releases",
+    column_config={
+        "data": st.column_config.TextColumn("data", help="exact: verified against the release source; reconstructed: see About the data"),
+        "listed": st.column_config.CheckboxColumn("listed", help="Whether that release's manifest lists the gate"),
+    },
+)

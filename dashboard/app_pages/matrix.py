@@ -1,0 +1,102 @@
+"""Release matrix: gates x bundled releases, and what each release changed (for the release team)."""
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.components import data
+from dashboard.components.charts import stage_counts_chart, transitions_chart
+from dashboard.components.pages import open_gate
+from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_TEXT
+from dashboard.components.text import md
+from dashboard.core.history import TRANSITION_KINDS
+from dashboard.core.stages import Stage
+
+summary = data.summary()
+frame = data.matrix_frame()
+releases = [c for c in frame.columns if c != "gate"]
+statuses = {r.release: r for r in summary.releases}
+
+st.subheader("Feature gates across the bundled releases", anchor=False)
+st.caption(
+    "Each cell: the stage and default that release shipped (its own manifest at its own version); "
+    "— = not listed. Reconstructed releases: "
+    + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact))
+    + ". Select a row to open the gate."
+)
+
+c_text, c_stage, c_rel, c_changed = st.columns([2.5, 3, 2, 1.5], vertical_alignment="bottom")
+text = c_text.text_input("Search", key="matrix_text", placeholder="gate name contains…", help="Case-insensitive substring of the gate name.")
+stages = c_stage.multiselect(
+    "Stage", STAGE_NAMES[1:], key="matrix_stages", placeholder="any stage", help="Show gates at one of these stages in the release chosen next to it."
+)
+in_release = c_rel.selectbox("in release", releases[::-1], key="matrix_release", help="The release the stage filter looks at.")
+changed_only = c_changed.toggle("Changed only", key="matrix_changed", help="Only gates whose cell differs between at least two releases.")
+
+mask = pd.Series(True, index=frame.index)
+needle = (text or "").strip().lower()
+if needle:
+    mask &= frame["gate"].str.lower().str.contains(needle, regex=False)
+if stages:
+    mask &= data.matrix_stages()[in_release].isin(stages)
+if changed_only:
+    mask &= frame[releases].nunique(axis=1) > 1
+shown = frame[mask]
+st.caption(f"{len(shown)} of {len(frame)} gates")
+
+
+def _cell_style(value: str) -> str:
+    word = value.split(" ", 1)[0] if isinstance(value, str) else ""
+    try:
+        stage = Stage(word)
+    except ValueError:
+        return ""
+    faded = "" if "(on" in value or stage is Stage.PRE_ALPHA else "opacity: 0.75;"
+    return f"background-color: {STAGE_COLORS[stage]}; color: {STAGE_TEXT[stage]}; {faded}"
+
+
+generation = st.session_state.setdefault("_matrix_generation", 0)
+event = st.dataframe(
+    shown.style.map(_cell_style, subset=releases),
+    key=f"matrix_table_{generation}",
+    hide_index=True,
+    on_select="rerun",
+    selection_mode="single-row",
+    height=520,
+    column_config={
+        "gate": st.column_config.TextColumn("gate", pinned=True),
+        **{
+            r: st.column_config.TextColumn(
+                f"{r}{'' if statuses[r].exact else ' *'}", help=md(f"{r}: {statuses[r].status_text}")
+            )
+            for r in releases
+        },
+    },
+)
+rows = event.selection.rows if event is not None else []
+if rows and 0 <= rows[0] < len(shown):
+    st.session_state["_matrix_generation"] = generation + 1
+    open_gate(str(shown.iloc[rows[0]]["gate"]))
+
+st.markdown("**What each release changed** (compared with the previous bundled release)")
+transitions = data.transitions()
+left, right = st.columns([3, 2])
+with left:
+    st.altair_chart(transitions_chart(transitions), key="matrix_transitions_chart")
+with right:
+    counts = pd.DataFrame([{"release": t.release, "since": t.previous, **t.counts()} for t in transitions])
+    st.dataframe(counts, hide_index=True, key="matrix_counts")
+    st.caption(f"{releases[0]} is the oldest bundled release: no baseline to compare with.")
+
+with st.expander("Gate names per release and change"):
+    names = pd.DataFrame(
+        [
+            {"release": t.release, "change": kind, "gates": ", ".join(t.gates(kind))}
+            for t in transitions
+            for kind in TRANSITION_KINDS
+            if t.gates(kind)
+        ]
+    )
+    st.dataframe(names, hide_index=True, key="matrix_names")
+
+st.markdown("**Gates per stage in each release**")
+st.altair_chart(stage_counts_chart(data.stage_counts()), key="matrix_stage_counts")

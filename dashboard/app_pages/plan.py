@@ -1,0 +1,268 @@
+"""Upgrade plan: from the selected binary and emulated version to a target binary, step by step.
+
+The path and what every step changes come from :func:`dashboard.core.plan.plan_upgrade`, the
+Markdown export from :func:`dashboard.core.plan.plan_markdown`: the same as
+``kcompat plan --from B@E --to T``. The target is kept in the URL as ``to``.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+import pandas as pd
+import streamlit as st
+
+from dashboard.components import data
+from dashboard.components.selection import current
+from dashboard.components.text import code, md
+from dashboard.core.errors import KcompatError
+from dashboard.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint, plan_markdown, plan_upgrade
+from dashboard.core.versions import parse_version
+
+TO = "to"
+WIDGET = "plan_to"
+SAVED = "_plan_to"
+_ECHO = 60
+KIND_LABELS = {
+    "binary": ("Binary upgrade", ":material/upgrade:", "blue"),
+    "emulation": ("Emulation step", ":material/history:", "violet"),
+    "nodes": ("Kubelet upgrade", ":material/dns:", "green"),
+}
+
+
+def _echo(value: str) -> str:
+    return repr(value if len(value) <= _ECHO else value[:_ECHO] + "…")
+
+
+def _release(text: str) -> str:
+    return ".".join(str(c) for c in parse_version(text).components[:2])
+
+
+def targets(binary: str) -> tuple[str, ...]:
+    """Bundled usable releases at or after the binary (oldest first)."""
+    b = parse_version(binary)
+    return tuple(r for r in data.summary().usable if parse_version(r) >= b)
+
+
+def default_target(options: tuple[str, ...]) -> str:
+    newest = data.summary().default_binary
+    return newest if newest in options else options[-1]
+
+
+def resolve_target(text: str | None, binary: str, options: tuple[str, ...], saved: str | None) -> tuple[str, str | None]:
+    """(target, message naming the rejected URL value or None)."""
+    default = default_target(options)
+    if text in (None, ""):
+        return (saved if saved in options else default), None
+    try:
+        release, emulated = parse_plan_endpoint(text)
+    except KcompatError as exc:
+        return default, f"{TO}={_echo(text)} in the URL is not a binary release ({exc}); planning to {default}."
+    if emulated is not None:
+        return default, (
+            f"{TO}={_echo(text)} in the URL: the target is a binary release only (the plan ends emulating the target's "
+            f"own version); planning to {default}."
+        )
+    value = f"{release.major}.{release.minor}"
+    if value in options:
+        return value, None
+    if text == saved:
+        # written by this page for another binary: follow the new binary silently
+        return default, None
+    if parse_version(value) < parse_version(binary):
+        return default, f"{TO}={_echo(text)} in the URL is older than the current {binary} binary; planning to {default}."
+    usable = data.summary().usable
+    return default, f"{TO}={_echo(text)} in the URL: there is no bundled release {value} (bundled: {', '.join(usable)}); planning to {default}."
+
+
+def _on_change() -> None:
+    value = st.session_state.get(WIDGET)
+    if value:
+        st.query_params[TO] = value
+        st.session_state[SAVED] = value
+
+
+@st.cache_data(show_spinner="Planning the upgrade…", max_entries=64)
+def _plan(start: str, target: str) -> tuple[UpgradePlan, str] | str:
+    """(plan, Markdown) for ``kcompat plan --from <start> --to <target>``, or why there is none."""
+    cat = data.catalog()
+    try:
+        binary, emulated = parse_plan_endpoint(start)
+        target_binary, _ = parse_plan_endpoint(target)
+        plan = plan_upgrade(binary, emulated, target_binary, cat.manifest, data_dir=cat.data_dir)
+    except KcompatError as exc:
+        return str(exc)
+    return plan, plan_markdown(plan)
+
+
+def _skew_ok(step: PlanStep) -> bool:
+    return all(c.ok for c in step.skew_checks)
+
+
+def _overview(plan: UpgradePlan) -> pd.DataFrame:
+    rows = [
+        {
+            "step": s.number,
+            "kind": KIND_LABELS.get(s.kind, (s.kind,))[0],
+            "what": s.title,
+            "binary": str(s.after.binary),
+            "emulated": str(s.after.emulated),
+            "min compat": str(s.after.min_compat),
+            "gates": len(s.gate_changes),
+            "APIs": len(s.api_changes),
+            "storage": len(s.storage_changes),
+            "skew": "ok" if _skew_ok(s) else "out of range",
+        }
+        for s in plan.steps
+    ]
+    columns = ["step", "kind", "what", "binary", "emulated", "min compat", "gates", "APIs", "storage", "skew"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _show_step(step: PlanStep) -> None:
+    label, icon, color = KIND_LABELS.get(step.kind, (step.kind, ":material/circle:", "gray"))
+    n = step.number
+    with st.container(border=True, key=f"plan_step_{n}"):
+        st.badge(label, icon=icon, color=color)
+        st.markdown(f"**Step {n}: {md(step.title)}**")
+        after = step.after
+        st.markdown(
+            f"Flags after this step: binary {code(after.binary)}, {code(after.flags())}, min compatibility {code(after.min_compat)}"
+        )
+        st.markdown("Order:  \n" + "  \n".join(f"{i}\\. {md(o)}" for i, o in enumerate(step.order, 1)))
+        for error in step.errors:
+            st.error(md(error), icon=":material/block:")
+        on, off = len(step.gates_turned_on), len(step.gates_turned_off)
+        changes = (
+            ("gates", f"Feature gates that change ({len(step.gate_changes)}: {on} turn on, {off} turn off)",
+             pd.DataFrame([{"gate": c.name, "before": c.before, "after": c.after} for c in step.gate_changes],
+                          columns=["gate", "before", "after"])),
+            ("apis", f"APIs that change ({len(step.api_changes)})",
+             pd.DataFrame([{"api": c.group_version_kind, "change": "now served" if c.served_after else "no longer served"}
+                           for c in step.api_changes], columns=["api", "change"])),
+            ("storage", f"Storage versions that change ({len(step.storage_changes)})",
+             pd.DataFrame([{"resource": c.group_kind, "before": c.before, "after": c.after} for c in step.storage_changes],
+                          columns=["resource", "before", "after"])),
+        )
+        for name, title, frame in changes:
+            if frame.empty:
+                st.caption(f"{title}: none.")
+                continue
+            with st.expander(title):
+                st.dataframe(frame, key=f"plan_step_{n}_{name}", hide_index=True, height=min(36 + 35 * len(frame), 360))
+        skew = pd.DataFrame(
+            [
+                {
+                    "component": c.component,
+                    "at": c.version,
+                    "allowed (emulation-aware)": c.allowed,
+                    "emulation-aware": "ok" if c.ok else "out of range",
+                    "allowed (classic)": c.classic_allowed,
+                    "classic": "ok" if c.classic_ok else "out of range",
+                }
+                for c in step.skew_checks
+            ],
+            columns=["component", "at", "allowed (emulation-aware)", "emulation-aware", "allowed (classic)", "classic"],
+        )
+        st.markdown("Skew checks during this step")
+        st.dataframe(
+            skew,
+            key=f"plan_step_{n}_skew",
+            hide_index=True,
+            column_config={
+                "at": st.column_config.TextColumn("at", help="The version the component runs during this step"),
+                "emulation-aware": st.column_config.TextColumn(
+                    "emulation-aware", help="KEP-4330: skew measured against the emulated and min compatibility versions"
+                ),
+                "classic": st.column_config.TextColumn("classic", help="The version-skew policy from the binary version alone"),
+            },
+        )
+        for c in step.skew_checks:
+            if not c.ok:
+                st.warning(
+                    f"{md(c.component)} at {md(c.version)} is out of the emulation-aware range {md(c.allowed)} during this step.",
+                    icon=":material/warning:",
+                )
+
+
+# ---------------------------------------------------------------------------------------------
+# The page
+
+sel = current()
+options = targets(sel.binary)
+target, problem = resolve_target(st.query_params.get(TO), sel.binary, options, st.session_state.get(SAVED))
+if problem:
+    st.warning(md(problem), icon=":material/link_off:")
+if st.query_params.get(TO) != target:
+    st.query_params[TO] = target
+st.session_state[SAVED] = target
+st.session_state[WIDGET] = target
+
+start = f"{sel.binary}@{sel.emulated}"
+st.subheader(
+    f"Upgrade plan: {sel.binary} (emulating {sel.emulated}) → {target}",
+    anchor=False,
+    help="Binaries first while holding the emulated version, then the emulated version one minor at a time, kubelets "
+    "when the skew requires it; what every step changes. The same plan as `kcompat plan`.",
+)
+with st.container(horizontal=True, vertical_alignment="bottom"):
+    st.selectbox(
+        "Target binary",
+        tuple(reversed(options)),
+        key=WIDGET,
+        on_change=_on_change,
+        width=190,
+        help=f"The release to upgrade the control plane to: bundled releases from the current binary {sel.binary} on. "
+        "The plan ends emulating the target's own version. The current binary and emulated version are the selection above.",
+    )
+if sel.min_compat is not None or sel.feature_gates:
+    st.caption(
+        "The plan uses the default min compatibility version at every step and the gates' defaults: "
+        "the selection's min compatibility and --feature-gates are not applied here."
+    )
+
+result = _plan(start, target)
+if isinstance(result, str):
+    st.error(f"No plan: {md(result)}", icon=":material/error:")
+    st.stop()
+plan, markdown = result
+
+for note in plan.notes:
+    st.info(md(note), icon=":material/info:")
+
+with st.container(horizontal=True, vertical_alignment="center"):
+    st.download_button(
+        "Download as Markdown",
+        data=lambda text=markdown: text,
+        file_name=f"upgrade-plan-{sel.binary}-emulating-{sel.emulated}-to-{target}.md",
+        mime="text/markdown",
+        key="plan_download",
+        on_click="ignore",
+        icon=":material/download:",
+        help="The whole plan as a Markdown document: what `kcompat plan --format markdown` prints.",
+    )
+    st.code(shlex.join(["kcompat", "plan", "--from", start, "--to", target]), language="bash", width="content")
+
+if plan.steps:
+    with st.container(horizontal=True):
+        st.metric("Steps", len(plan.steps), help="Binary upgrades, emulation steps and kubelet upgrades, in order.")
+        st.metric("Binary upgrades", sum(s.kind == "binary" for s in plan.steps), help="Control-plane binary upgrades.")
+        st.metric("Emulation steps", sum(s.kind == "emulation" for s in plan.steps), help="--emulated-version raised one minor.")
+        st.metric("Kubelet upgrades", sum(s.kind == "nodes" for s in plan.steps), help="Node upgrades the skew requires.")
+    st.dataframe(
+        _overview(plan),
+        key="plan_overview",
+        hide_index=True,
+        column_config={
+            "what": st.column_config.TextColumn("what", width="large"),
+            "binary": st.column_config.TextColumn("binary", help="Control-plane binary after the step"),
+            "emulated": st.column_config.TextColumn("emulated", help="--emulated-version after the step"),
+            "min compat": st.column_config.TextColumn("min compat", help="Min compatibility version after the step"),
+            "gates": st.column_config.NumberColumn("gates", help="Feature gates whose stage, lock or value changes"),
+            "APIs": st.column_config.NumberColumn("APIs", help="Kinds that start or stop being served"),
+            "storage": st.column_config.NumberColumn("storage", help="Kinds whose storage version changes"),
+            "skew": st.column_config.TextColumn("skew", help="Emulation-aware skew checks during the step"),
+        },
+    )
+    for step in plan.steps:
+        _show_step(step)

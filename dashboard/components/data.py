@@ -1,0 +1,327 @@
+"""Cached access to the bundled data for the pages.
+
+The parsed catalog is loaded once per process (``st.cache_resource``; it is immutable). Every
+derived table is cached with ``st.cache_data``, keyed by the plain selection strings, and is
+computed by the core (:mod:`dashboard.queries`, :mod:`dashboard.core.diffs`,
+:mod:`dashboard.core.history`); nothing here decides a version or gate rule.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+import pandas as pd
+import pyarrow as pa
+import streamlit as st
+
+from dashboard import formats
+from dashboard.catalog import Catalog, GateInfo, ReleaseInfo
+from dashboard.core.compat import parse_binary_version, select_versions
+from dashboard.core.diffs import TABLE_COLUMNS, Comparison, emulation_step, emulation_vs_binary, emulation_vs_release, gate_table_rows
+from dashboard.core.errors import KcompatError
+from dashboard.core.history import (
+    GateStatus,
+    ReleaseMatrix,
+    ReleaseTransitions,
+    Segment,
+    gate_segments,
+    release_matrix,
+    release_transitions,
+    timeline_segments,
+)
+from dashboard.core.manifest import FeatureSpec
+from dashboard.core.reports import GATE_COLUMNS, gate_rows, gates_document
+from dashboard.core.stages import STAGE_ORDER
+from dashboard.core.versions import offset_minor
+from dashboard.queries import gates_for, newest_release
+
+from .state import Selection
+
+
+#: Environment variable naming another data directory (same layout as data/) to serve.
+DATA_DIR_ENV = "KCOMPAT_DATA_DIR"
+
+
+@st.cache_resource(show_spinner=False)
+def catalog() -> Catalog:
+    """The bundled releases, every manifest parsed once (broken releases keep their problem).
+    ``$KCOMPAT_DATA_DIR`` points the app at another data directory."""
+    data_dir = os.environ.get(DATA_DIR_ENV)
+    cat = Catalog(Path(data_dir)) if data_dir else Catalog()
+    cat.all()
+    _ = cat.gate_info
+    return cat
+
+
+@dataclass(frozen=True)
+class CatalogSummary:
+    releases: tuple[ReleaseInfo, ...]
+    usable: tuple[str, ...]
+    broken: tuple[tuple[str, str], ...]
+    default_binary: str
+    gate_counts: tuple[tuple[str, int], ...]
+    #: release -> label for the binary picker ("1.37 (development snapshot)")
+    labels: Mapping[str, str]
+
+    def info(self, release: str) -> ReleaseInfo:
+        return next(r for r in self.releases if r.release == release)
+
+
+@st.cache_resource(show_spinner=False)
+def summary() -> CatalogSummary:
+    """What the catalog holds (immutable; read on every run, so kept as a resource)."""
+    cat = catalog()
+    data = cat.all()
+    return CatalogSummary(
+        releases=cat.releases,
+        usable=tuple(d.info.release for d in data if d.usable),
+        broken=tuple((d.info.release, d.problem) for d in data if d.problem),
+        default_binary=newest_release(cat),
+        gate_counts=tuple((d.info.release, len(d.manifest)) for d in data if d.usable),
+        labels=MappingProxyType(
+            {
+                d.info.release: f"{d.info.release} (development snapshot)" if d.info.status == "development" else d.info.release
+                for d in data
+                if d.usable
+            }
+        ),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Gates page
+
+
+@dataclass(frozen=True)
+class GatesView:
+    """Everything the Gates page shows for one selection. ``table`` is an Arrow table (columns
+    :data:`~dashboard.core.diffs.TABLE_COLUMNS`): cheap to unpickle from the cache and handed to
+    ``st.dataframe`` without a pandas conversion on every rerun."""
+
+    table: pa.Table
+    emulated: str
+    min_compat: str
+    errors: tuple[str, ...]
+    flag_errors: tuple[str, ...]
+    warnings: tuple[str, ...]
+    flags_applied: bool
+    explicit: tuple[str, ...]
+    metrics: tuple[tuple[str, int], ...]
+
+    def stage_at(self) -> dict[str, str]:
+        """Gate -> stage at the emulated version."""
+        return dict(zip(self.table.column("gate").to_pylist(), self.table.column("stage").to_pylist()))
+
+    def row(self, gate: str) -> dict | None:
+        names = self.table.column("gate").to_pylist()
+        if gate not in names:
+            return None
+        i = names.index(gate)
+        return {c: self.table.column(c)[i].as_py() for c in self.table.column_names}
+
+
+TABLE_SCHEMA = pa.schema(
+    [
+        ("gate", pa.string()),
+        ("enabled", pa.bool_()),
+        ("stage", pa.string()),
+        ("default", pa.bool_()),
+        ("locked", pa.bool_()),
+        ("binary_stage", pa.string()),
+        ("changed", pa.bool_()),
+    ]
+)
+
+
+def gates_view(sel: Selection) -> GatesView:
+    """The Gates page's data for a selection (cached by its canonical query string)."""
+    return _gates_view(sel.query)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _gates_view(query: str) -> GatesView:
+    # One plain string as the key: Streamlit hashes it much faster than four arguments.
+    sel = Selection.from_query(query)
+    cat = catalog()
+    evaluation = gates_for(cat, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates or None)
+    native = gates_for(cat, sel.binary)
+    rows = gate_table_rows(evaluation, native)
+    table = pa.table({c: [r[c] for r in rows] for c in TABLE_COLUMNS}, schema=TABLE_SCHEMA)
+    return GatesView(
+        table=table,
+        emulated=str(evaluation.selection.emulated),
+        min_compat=str(evaluation.selection.min_compat),
+        errors=evaluation.errors,
+        flag_errors=evaluation.flag_errors,
+        warnings=evaluation.warnings,
+        flags_applied=evaluation.flags_applied,
+        explicit=tuple(g.name for g in evaluation.gates + evaluation.meta if g.explicit),
+        metrics=(
+            ("enabled", sum(r["enabled"] for r in rows)),
+            ("changed", sum(r["changed"] for r in rows)),
+            ("PreAlpha", sum(r["stage"] == "PreAlpha" for r in rows)),
+            ("locked", sum(r["locked"] for r in rows)),
+            ("gates", len(rows)),
+        ),
+    )
+
+
+DOWNLOAD_FORMATS = {"csv": "text/csv", "json": "application/json", "markdown": "text/markdown"}
+
+
+def gates_download(cat: Catalog, fmt: str, binary: str, emulated: str, min_compat: str | None, feature_gates: str) -> str:
+    """The text ``kcompat gates --format <fmt>`` prints for the same selection. Not cached and free
+    of Streamlit calls: a download button runs it on its own thread when clicked."""
+    evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None)
+    if fmt == "json":
+        return formats.to_json(gates_document(evaluation))
+    rows = gate_rows(evaluation)
+    if fmt == "csv":
+        return formats.rows_to_csv(rows, GATE_COLUMNS)
+    if fmt == "markdown":
+        return formats.rows_to_markdown(rows, GATE_COLUMNS)
+    raise ValueError(f"unknown download format {fmt!r}")
+
+
+def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
+    return (sel.binary, sel.emulated, sel.min_compat, sel.feature_gates)
+
+
+# ---------------------------------------------------------------------------------------------
+# What changes
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def vs_binary(binary: str, emulated: str, min_compat: str | None) -> Comparison:
+    selection = select_versions(parse_binary_version(binary), emulated, min_compat)
+    return emulation_vs_binary(catalog().manifest(binary), selection)
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def vs_release(binary: str, emulated: str, min_compat: str | None) -> Comparison | str:
+    """The comparison, or why it cannot be made (no usable bundled data for release E)."""
+    cat = catalog()
+    try:
+        release_manifest = cat.manifest(emulated)
+    except KcompatError as exc:
+        return str(exc)
+    selection = select_versions(parse_binary_version(binary), emulated, min_compat)
+    return emulation_vs_release(cat.manifest(binary), selection, release_manifest)
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def step(binary: str, from_emulated: str, to_emulated: str) -> Comparison:
+    version = parse_binary_version(binary)
+    manifest = catalog().manifest(binary)
+    return emulation_step(manifest, select_versions(version, from_emulated), select_versions(version, to_emulated))
+
+
+def comparison_frame(comparison: Comparison) -> pd.DataFrame:
+    columns = [
+        "gate", "effect", "changed",
+        "left_enabled", "left_stage", "left_default", "left_locked",
+        "right_enabled", "right_stage", "right_default", "right_locked",
+        "why",
+    ]
+    return pd.DataFrame(comparison.rows(), columns=columns)
+
+
+# ---------------------------------------------------------------------------------------------
+# Timeline, matrix, gate detail
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def timeline(binary: str) -> tuple[Segment, ...]:
+    """Every gate's history in the binary's manifest, up to and including its release."""
+    version = parse_binary_version(binary)
+    rules = select_versions(version).rules
+    return timeline_segments(catalog().manifest(binary), offset_minor(version, 1), rules.gates_use_min_compat)
+
+
+@st.cache_data(show_spinner=False)
+def matrix() -> ReleaseMatrix:
+    cat = catalog()
+    return release_matrix([(d.info.release, d.manifest) for d in cat.all() if d.usable])
+
+
+@st.cache_data(show_spinner=False)
+def transitions() -> tuple[ReleaseTransitions, ...]:
+    return release_transitions(matrix())
+
+
+def cell_text(status: GateStatus | None) -> str:
+    return "—" if status is None else str(status)
+
+
+@st.cache_data(show_spinner=False)
+def matrix_frame() -> pd.DataFrame:
+    """Gates x releases, each cell ``Stage (on|off[, locked])`` or ``—`` (not listed)."""
+    m = matrix()
+    rows = [{"gate": r.gate, **{rel: cell_text(c) for rel, c in zip(m.releases, r.cells)}} for r in m.rows]
+    return pd.DataFrame(rows, columns=["gate", *m.releases])
+
+
+@st.cache_data(show_spinner=False)
+def matrix_stages() -> pd.DataFrame:
+    """Same shape as :func:`matrix_frame`, each cell the stage name ("" when not listed)."""
+    m = matrix()
+    rows = [{"gate": r.gate, **{rel: c.stage.value if c else "" for rel, c in zip(m.releases, r.cells)}} for r in m.rows]
+    return pd.DataFrame(rows, columns=["gate", *m.releases])
+
+
+@st.cache_data(show_spinner=False)
+def stage_counts() -> pd.DataFrame:
+    """How many gates each release lists per stage (at its own version)."""
+    m = matrix()
+    rank = {s.value: i for i, s in enumerate(STAGE_ORDER)}
+    rows = []
+    for i, release in enumerate(m.releases):
+        counts: dict[str, int] = {}
+        for r in m.rows:
+            c = r.cells[i]
+            if c is not None:
+                counts[c.stage.value] = counts.get(c.stage.value, 0) + 1
+        rows += [{"release": release, "stage": s, "gates": n, "stage_rank": rank[s]} for s, n in counts.items()]
+    return pd.DataFrame(rows, columns=["release", "stage", "gates", "stage_rank"])
+
+
+@dataclass(frozen=True)
+class GateDetail:
+    name: str
+    specs: tuple[FeatureSpec, ...] | None
+    segments: tuple[Segment, ...]
+    releases: tuple[tuple[ReleaseInfo, GateStatus | None], ...]
+    info: GateInfo | None
+    dependencies: tuple[str, ...]
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def gate_detail(binary: str, gate: str) -> GateDetail:
+    cat = catalog()
+    feature = cat.manifest(binary).by_name.get(gate)
+    version = parse_binary_version(binary)
+    segments: tuple[Segment, ...] = ()
+    if feature is not None:
+        segments = gate_segments(feature, offset_minor(version, 1), select_versions(version).rules.gates_use_min_compat)
+    m = matrix()
+    row = m.row(gate)
+    cells = row.cells if row is not None else (None,) * len(m.releases)
+    infos = {r.release: r for r in cat.releases}
+    return GateDetail(
+        name=gate,
+        specs=feature.specs if feature is not None else None,
+        segments=segments,
+        releases=tuple((infos[rel], c) for rel, c in zip(m.releases, cells)),
+        info=cat.gate_info.get(gate),
+        dependencies=feature.dependencies if feature is not None else (),
+    )
+
+
+@st.cache_data(show_spinner=False)
+def all_gate_names() -> tuple[str, ...]:
+    """Every gate any bundled release lists (the detail page can show removed gates too)."""
+    return tuple(r.gate for r in matrix().rows)

@@ -1,0 +1,52 @@
+"""Downloads of the gate table: the same texts ``kcompat gates --format csv|json|markdown``
+prints. One "Download…" button opens a dialog with the three files; each text is produced when
+its button is clicked (deferred), so an ordinary rerun renders one button only."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from . import data
+from .state import Selection
+
+FORMATS = {"csv": ("CSV", "csv"), "json": ("JSON", "json"), "markdown": ("Markdown", "md")}
+
+
+def file_name(sel: Selection, fmt: str) -> str:
+    return f"gates-{sel.binary}-emulating-{sel.emulated}.{FORMATS[fmt][1]}"
+
+
+def gate_downloads(sel: Selection) -> None:
+    if st.button(
+        "Download…",
+        key="download_open",
+        icon=":material/download:",
+        help="Every gate of this selection as CSV, JSON or Markdown: the same files `kcompat gates --format …` writes.",
+    ):
+        _dialog(sel)
+
+
+@st.dialog("Download the gate table")
+def _dialog(sel: Selection) -> None:
+    st.caption(
+        f"All gates of a {sel.binary} binary emulating {sel.emulated}, with this selection's --feature-gates; "
+        "byte for byte what `kcompat gates` prints with the same flags."
+    )
+    args = data.download_args(sel)
+    cat = data.catalog()
+    for fmt, (label, _) in FORMATS.items():
+        st.download_button(
+            label,
+            data=_deferred(cat, fmt, args),
+            file_name=file_name(sel, fmt),
+            mime=data.DOWNLOAD_FORMATS[fmt],
+            key=f"download_{fmt}",
+            on_click="ignore",
+            icon=":material/download:",
+            width="stretch",
+            help=f"`kcompat gates --format {fmt}`" + (" (errors and warnings included)" if fmt == "json" else ""),
+        )
+
+
+def _deferred(cat, fmt: str, args):
+    return lambda: data.gates_download(cat, fmt, *args)

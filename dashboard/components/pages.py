@@ -1,0 +1,49 @@
+"""The pages of the app and moving between them with the selection kept in the URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from .selection import current
+from .state import GATE_PARAM
+
+PAGE_DIR = Path(__file__).resolve().parent.parent / "app_pages"
+
+#: key -> (file in app_pages/, title, icon); the first one is the default page.
+PAGES: dict[str, tuple[str, str, str]] = {
+    "gates": ("gates.py", "Gates", ":material/toggle_on:"),
+    "changes": ("changes.py", "What changes", ":material/compare_arrows:"),
+    "timeline": ("timeline.py", "Timeline", ":material/timeline:"),
+    "matrix": ("matrix.py", "Release matrix", ":material/grid_on:"),
+    "apis": ("apis.py", "APIs", ":material/api:"),
+    "plan": ("plan.py", "Upgrade plan", ":material/upgrade:"),
+    "gate": ("gate_detail.py", "Gate detail", ":material/info:"),
+    "about": ("about.py", "About the data", ":material/database:"),
+}
+
+
+def page(key: str) -> st.Page:
+    filename, title, icon = PAGES[key]
+    return st.Page(
+        PAGE_DIR / filename,
+        title=title,
+        icon=icon,
+        url_path=key,
+        default=key == next(iter(PAGES)),
+    )
+
+
+def all_pages() -> list[st.Page]:
+    """The pages, built once per session (``st.Page`` objects are cheap to keep, not to rebuild)."""
+    pages = st.session_state.get("_pages")
+    if pages is None:
+        pages = st.session_state["_pages"] = [page(key) for key in PAGES]
+    return pages
+
+
+def open_gate(name: str) -> None:
+    """Go to the gate detail page for ``name``, keeping the selection in the URL."""
+    st.session_state["_gate"] = name
+    st.switch_page(page("gate"), query_params={**current().params(), GATE_PARAM: name})

@@ -1,0 +1,36 @@
+"""Showing data as text: every string that comes from data or from the user goes through
+:func:`md` before it reaches a Streamlit element that renders Markdown (st.markdown, st.caption,
+st.warning, st.error, ...). Nothing is ever rendered as HTML."""
+
+from __future__ import annotations
+
+import string
+
+_PUNCTUATION = frozenset(string.punctuation)
+
+
+def md(text: object) -> str:
+    """Escape every ASCII punctuation character (CommonMark allows a backslash before any of them),
+    so data cannot become emphasis, links, HTML, LaTeX (``$``) or Streamlit directives
+    (``:red[...]``, ``:material/...:``). Newlines become hard line breaks."""
+    out = []
+    for ch in str(text):
+        if ch in _PUNCTUATION:
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("  \n")
+        elif ch == "\r":
+            continue
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def code(text: object) -> str:
+    """Inline code span for data text (backticks inside are handled by a longer fence)."""
+    text = str(text).replace("\n", " ")
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

@@ -1,0 +1,61 @@
+"""AppTest helpers: the real entry script, the real bundled data, no mocks."""
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "dashboard" / "app.py"
+TIMEOUT = 30
+
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def plain(markdown: str) -> str:
+    """Undo the app's Markdown escaping (every punctuation character gets a backslash)."""
+    return _ESCAPE.sub(r"\1", markdown).replace("  \n", "\n")
+
+
+def open_app(page: str | None = None, **params: str) -> AppTest:
+    """Run app.py with these query parameters, then switch to ``app_pages/<page>.py`` if given.
+
+    AppTest always starts on the default page; for another page the parameters are set again
+    before switching, which is what opening ``/<page>?<params>`` in a browser amounts to."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    if page is not None:
+        for key, value in params.items():
+            at.query_params[key] = value
+        at.switch_page(f"app_pages/{page}.py").run()
+        assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(elements) -> list[str]:
+    return [plain(e.value) for e in elements]
+
+
+def metric(at: AppTest, label_start: str) -> str:
+    return next(m.value for m in at.metric if m.label.startswith(label_start))
+
+
+def current_page(at: AppTest) -> str:
+    """The app_pages/ module the last run ended on (from AppTest's record of st.navigation)."""
+    pages = at._registered_pages  # noqa: SLF001
+    return Path(pages[at._finished_page_script_hash]["script_path"]).stem  # noqa: SLF001
+
+
+@pytest.fixture
+def app():
+    return open_app

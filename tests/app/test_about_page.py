@@ -1,0 +1,79 @@
+"""About the data: bundled releases, exact vs reconstructed, provenance, broken releases."""
+
+import shutil
+
+import pytest
+import streamlit as st
+
+from conftest import ROOT, current_page, open_app, texts
+from dashboard.components import data
+
+
+def test_bundled_releases_and_their_status(catalog):
+    at = open_app("about")
+    assert current_page(at) == "about"
+    releases = at.dataframe[0].value
+    assert list(releases["release"]) == list(catalog.release_names)
+    assert list(releases["data"]) == ["exact" if r.exact else "reconstructed" for r in catalog.releases]
+    assert list(releases["status"]) == [r.status_text for r in catalog.releases]
+    assert releases["loads"].all()
+    assert texts(at.success) == ["Every bundled release loads."]
+
+
+def test_provenance_sections_of_sources_md():
+    at = open_app("about")
+    labels = [plain for plain in (e.label for e in at.expander)]
+    assert any("Feature files" in label for label in labels)
+    assert any("What is missing" in label for label in labels)
+
+
+def _serve(monkeypatch, data_dir):
+    """Point the app at ``data_dir`` (``$KCOMPAT_DATA_DIR``) with every cache emptied."""
+    monkeypatch.setenv(data.DATA_DIR_ENV, str(data_dir))
+    _clear_caches()
+
+
+def _clear_caches():
+    data.catalog.clear()
+    data.summary.clear()
+    st.cache_data.clear()
+
+
+@pytest.fixture
+def broken_data_dir(tmp_path, monkeypatch):
+    """A copy of data/ whose 1.34 manifest is not valid YAML."""
+    copy = tmp_path / "data"
+    shutil.copytree(ROOT / "data", copy)
+    (copy / "features" / "v1.34.yaml").write_text("- name: [unclosed\n", encoding="utf-8")
+    _serve(monkeypatch, copy)
+    yield copy
+    monkeypatch.delenv(data.DATA_DIR_ENV)
+    _clear_caches()
+
+
+@pytest.fixture
+def empty_data_dir(tmp_path, monkeypatch):
+    _serve(monkeypatch, tmp_path)
+    yield tmp_path
+    monkeypatch.delenv(data.DATA_DIR_ENV)
+    _clear_caches()
+
+
+def test_no_data_at_all_is_an_error_not_a_traceback(empty_data_dir):
+    at = open_app()
+    (error,) = texts(at.error)
+    assert error.startswith("The bundled data cannot be used:") and "releases.yaml" in error
+
+
+def test_broken_release_is_a_banner_and_is_not_offered(broken_data_dir):
+    at = open_app(binary="1.34")
+    banners = texts(at.error)
+    assert any(b.startswith("The bundled data of release 1.34 cannot be used") for b in banners)
+    assert "1.34" not in at.selectbox(key="sel_binary").options
+    (warning,) = texts(at.warning)
+    assert warning.startswith("binary='1.34' in the URL: the bundled data of release 1.34 cannot be used")
+    assert at.query_params["binary"] == "1.36"
+    at.switch_page("app_pages/about.py").run()
+    assert not at.exception
+    assert any(e.startswith("1.34: ") for e in texts(at.error))
+    assert not at.dataframe[0].value.set_index("release").loc["1.34", "loads"]

@@ -1,0 +1,220 @@
+"""The APIs page: served APIs with --runtime-config and the forward-compatibility flags, the
+comparison with the binary, storage versions, skew, downloads; the same answer as kcompat apis."""
+
+import json
+import shlex
+
+import pytest
+
+from conftest import current_page, metric, open_app, rerun, texts
+from dashboard.cli import main as kcompat
+from dashboard.cli_apis import TABLE_COLUMNS, api_rows
+from dashboard.core.apis import MAX_RUNTIME_CONFIG_LENGTH, evaluate_api_availability
+from dashboard.core.skew import skew_policy
+from dashboard.core.storage import storage_versions
+
+RC = "networking.k8s.io/v1beta1=true"
+
+
+@pytest.fixture(scope="module")
+def at_rc():
+    return open_app("apis", binary="1.33", emulated="1.31", runtime_config=RC)
+
+
+def frame(at, first_column, columns=None):
+    """The dataframe whose first column is ``first_column`` (and, if given, exactly ``columns``)."""
+    for d in at.dataframe:
+        value = d.value
+        if list(value.columns)[:1] == [first_column] and (columns is None or list(value.columns) == list(columns)):
+            return value
+    raise AssertionError(f"no table starting with {first_column!r}")
+
+
+def api_table(at):
+    return frame(at, "group", TABLE_COLUMNS)
+
+
+def diff_tables(at):
+    return [d.value for d in at.dataframe if list(d.value.columns) == ["group", "version", "kind", "resource", "stage", "reason"]]
+
+
+def command(at):
+    """The ``kcompat apis`` command line the page shows."""
+    return next(c.value for c in at.code if c.value.startswith("kcompat apis"))
+
+
+def cli_json(capsys, at):
+    argv = shlex.split(command(at))[1:]
+    code = kcompat(argv)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_default_load():
+    at = open_app("apis")
+    assert current_page(at) == "apis"
+    assert at.subheader[0].value == "Built-in APIs of a 1.36 kube-apiserver emulating 1.36"
+    expected = evaluate_api_availability("1.36")
+    assert len(api_table(at)) == len(expected.entries)
+    assert metric(at, "Served") == str(len(expected.served()))
+    assert metric(at, "Enabled vs 1.36") == metric(at, "Removed vs 1.36") == "0"
+    assert not at.error and not at.warning
+    assert at.query_params == {"binary": "1.36", "emulated": "1.36"}
+    assert at.text_input(key="apis_runtime_config").value == ""
+    assert not at.toggle(key="apis_efc").value and not at.toggle(key="apis_rcefc").value
+
+
+def test_deep_link_with_runtime_config(at_rc):
+    assert at_rc.text_input(key="apis_runtime_config").value == RC
+    assert at_rc.query_params == {"binary": "1.33", "emulated": "1.31", "runtime_config": RC}
+    table = api_table(at_rc).set_index(["group", "version", "resource"])
+    for resource in ("servicecidrs", "ipaddresses"):
+        row = table.loc[("networking.k8s.io", "v1beta1", resource)]
+        assert row["served"] and RC in row["reason"]
+        assert not table.loc[("networking.k8s.io", "v1", resource), "served"]
+
+
+def test_comparison_with_the_binary(at_rc):
+    diff = evaluate_api_availability("1.33", "1.31", RC).compared_with_binary()
+    assert diff.enabled == ()  # an empty side shows a sentence, not a table
+    [removed] = diff_tables(at_rc)
+    assert [(r["version"], r["kind"]) for _, r in removed.iterrows()] == [(e.version, e.kind) for e in diff.removed]
+    assert ("v1", "ServiceCIDR") in [(e.version, e.kind) for e in diff.removed]
+    assert removed["reason"].str.contains("introduced in 1.33").all()
+    assert metric(at_rc, "Removed vs 1.33") == str(len(diff.removed))
+    assert metric(at_rc, "Enabled vs 1.33") == str(len(diff.enabled))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"binary": "1.33", "emulated": "1.31", "runtime_config": RC},
+        {"binary": "1.33", "emulated": "1.32", "runtime_config": RC, "emulation_forward_compatible": "true"},
+        {
+            "binary": "1.35",
+            "emulated": "1.33",
+            "min_compat": "1.32",
+            "runtime_config": "api/beta=true,networking.k8s.io/v1/servicecidrs=true",
+            "runtime_config_emulation_forward_compatible": "true",
+        },
+        {"binary": "1.36", "emulated": "1.36", "runtime_config": "foo", "emulation_forward_compatible": "true"},
+    ],
+)
+def test_table_equals_the_cli_json(capsys, params):
+    at = open_app("apis", **params)
+    code, doc = cli_json(capsys, at)
+    shown = api_table(at)
+    assert shown.drop(columns="resource").to_dict("records") == doc["apis"]
+    assert list(shown["resource"]) == [r["resource"] for r in api_rows(evaluate_api_availability(
+        params["binary"], params["emulated"], params["runtime_config"],
+        params.get("emulation_forward_compatible") == "true",
+        params.get("runtime_config_emulation_forward_compatible") == "true",
+    ))]
+    assert texts(at.error) == doc["errors"]
+    assert texts(at.warning) == doc["warnings"]
+    assert (code == 0) is doc["valid"] is (not at.error)
+    assert metric(at, "Served") == str(sum(a["served"] for a in doc["apis"]))
+
+
+def test_forward_compatible_toggle_from_the_url_serves_the_newer_version():
+    at = open_app("apis", binary="1.33", emulated="1.32", runtime_config=RC, emulation_forward_compatible="true")
+    assert at.toggle(key="apis_efc").value
+    row = api_table(at).set_index(["group", "version", "kind"]).loc[("networking.k8s.io", "v1", "ServiceCIDR")]
+    assert row["served"] and "--emulation-forward-compatible" in row["reason"]
+
+
+def test_malformed_runtime_config_shows_the_engine_error():
+    at = open_app("apis", binary="1.33", emulated="1.31", runtime_config="networking.k8s.io/v1beta1=maybe")
+    expected = evaluate_api_availability("1.33", "1.31", "networking.k8s.io/v1beta1=maybe").errors
+    assert texts(at.error) == list(expected) and "invalid value of networking.k8s.io/v1beta1: maybe" in expected[0]
+    assert any("would refuse to start" in c.value for c in at.caption)
+    assert len(api_table(at)) > 0  # the rest is still shown
+
+
+def test_typing_a_runtime_config_writes_the_url():
+    at = open_app("apis", binary="1.33", emulated="1.31")
+    at.text_input(key="apis_runtime_config").input(RC)
+    rerun(at)
+    assert at.query_params["runtime_config"] == RC
+    assert api_table(at).set_index(["version", "resource"]).loc[("v1beta1", "servicecidrs"), "served"]
+    at.text_input(key="apis_runtime_config").input("")
+    rerun(at)
+    assert "runtime_config" not in at.query_params
+
+
+def test_forward_compatible_toggle_without_emulation_is_rejected():
+    at = open_app("apis", binary="1.33")
+    at.toggle(key="apis_efc").set_value(True)
+    rerun(at)
+    assert at.query_params["emulation_forward_compatible"] == "true"
+    assert texts(at.error) == [
+        "ServerRunOptions.EmulationForwardCompatible cannot be set to true if the emulation version is the same as the binary version"
+    ]
+    at.toggle(key="apis_efc").set_value(False)
+    rerun(at)
+    assert "emulation_forward_compatible" not in at.query_params and not at.error
+
+
+def test_toggle_on_a_binary_without_the_flag_is_rejected():
+    at = open_app("apis", binary="1.31", runtime_config_emulation_forward_compatible="true")
+    assert texts(at.error) == [
+        "unknown flag: --runtime-config-emulation-forward-compatible (a 1.31 binary has no such flag; it exists from 1.33)"
+    ]
+
+
+def test_invalid_toggle_value_in_the_url_is_explained_and_defaulted():
+    at = open_app("apis", binary="1.33", emulated="1.32", emulation_forward_compatible="yes")
+    warnings = texts(at.warning)
+    assert any("emulation_forward_compatible='yes' in the URL is neither true nor false" in w for w in warnings)
+    assert not at.toggle(key="apis_efc").value
+    assert "emulation_forward_compatible" not in at.query_params
+    assert not at.error
+
+
+def test_overlong_runtime_config_in_the_url_is_explained_and_defaulted():
+    at = open_app("apis", binary="1.33", runtime_config="a" * (MAX_RUNTIME_CONFIG_LENGTH + 1))
+    assert any("runtime_config='aaaa" in w and "more than the limit" in w for w in texts(at.warning))
+    assert at.text_input(key="apis_runtime_config").value == ""
+    assert "runtime_config" not in at.query_params
+
+
+def test_filters():
+    at = open_app("apis", binary="1.33", emulated="1.31", runtime_config=RC)
+    at.segmented_control(key="apis_served").set_value("served")
+    at.pills(key="apis_stages").set_value(["beta"])
+    rerun(at)
+    shown = api_table(at)
+    assert len(shown) > 0 and shown["served"].all() and (shown["stage"] == "beta").all()
+    at.segmented_control(key="apis_served").set_value(None)
+    at.pills(key="apis_stages").set_value([])
+    at.multiselect(key="apis_groups").set_value(["networking.k8s.io"])
+    at.text_input(key="apis_text").input("CIDR")
+    rerun(at)
+    shown = api_table(at)
+    assert set(shown["kind"]) == {"ServiceCIDR"} and set(shown["group"]) == {"networking.k8s.io"}
+    assert any(f"{len(shown)} of 172 kinds match" in c.value for c in at.caption)
+
+
+def test_storage_versions_and_rule():
+    at = open_app("apis", binary="1.35", emulated="1.33", min_compat="1.32")
+    expected = storage_versions("1.35", "1.33", "1.32")
+    shown = frame(at, "group/kind")
+    assert list(shown["version"]) == [c.group_version for c in expected.choices]
+    assert list(shown["explanation"]) == [c.explanation for c in expected.choices]
+    described = texts(at.markdown)
+    assert any("min compatibility 1.32" in m and f"Rule of a 1.35 binary: {expected.rule}" in m for m in described)
+
+
+def test_skew_table():
+    at = open_app("apis", binary="1.35", emulated="1.33")
+    policy = skew_policy("1.35", "1.33")
+    shown = frame(at, "component")
+    assert list(shown["component"]) == [r.component for r in policy.emulation_aware]
+    assert list(shown["emulation-aware range"]) == [str(r) for r in policy.emulation_aware]
+    assert list(shown["classic range"]) == [str(policy.classic_for(r.component)) for r in policy.emulation_aware]
+
+
+def test_downloads_are_the_cli_formats(at_rc):
+    buttons = at_rc.get("download_button")
+    assert [b.label for b in buttons] == ["CSV", "JSON", "Markdown"]
+    assert all(b.proto.deferred_file_id and b.proto.ignore_rerun for b in buttons)
+    assert all(f"kcompat apis --format {fmt}" in b.proto.help for fmt, b in zip(("csv", "json", "markdown"), buttons))

@@ -1,0 +1,155 @@
+"""Chart specs (dashboard.components.charts) asserted through Altair's ``to_dict()``."""
+
+import pytest
+
+from dashboard.components.charts import (
+    GATE_PICK,
+    ROW_HEIGHT,
+    STAGE_LEGEND,
+    default_x_start,
+    segment_frame,
+    stage_counts_chart,
+    timeline_chart,
+    timeline_order,
+    transitions_chart,
+)
+from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
+from dashboard.core.history import TRANSITION_KINDS, gate_segments, release_matrix, release_transitions, timeline_segments
+from dashboard.core.stages import STAGE_ORDER
+from dashboard.core.versions import parse_version as V
+
+
+@pytest.fixture(scope="module")
+def segments(catalog):
+    return timeline_segments(catalog.manifest("1.36"), V("1.37"))
+
+
+@pytest.fixture(scope="module")
+def spec(segments):
+    return timeline_chart(segments, V("1.36"), V("1.33"), x_start=26).to_dict()
+
+
+def layer_data(spec, layer):
+    return spec["datasets"][spec["layer"][layer]["data"]["name"]]
+
+
+def test_bars_encode_versions_on_a_quantitative_axis(spec):
+    enc = spec["layer"][0]["encoding"]
+    assert spec["layer"][0]["mark"]["type"] == "bar"
+    assert enc["x"]["field"] == "start" and enc["x"]["type"] == "quantitative"
+    assert enc["x2"]["field"] == "end"
+    assert enc["x"]["scale"]["domain"] == [26, 37]  # up to the binary's release, inclusive
+    assert enc["x"]["axis"]["labelExpr"] == "'1.' + datum.value"
+    assert enc["y"]["field"] == "gate" and enc["y"]["type"] == "nominal"
+
+
+def test_minor_9_sorts_before_minor_10(catalog):
+    # On a numeric axis 1.9 < 1.10, which a string axis would get wrong.
+    segs = gate_segments(catalog.manifest("1.36").by_name["KMSv1"], V("1.37"))
+    frame = segment_frame(segs, 0, 37)
+    assert list(frame["start"]) == [0, 28, 29]
+    assert frame["start"].dtype.kind == "i"
+
+
+def test_stage_colours_come_from_the_one_mapping(spec):
+    color = spec["layer"][0]["encoding"]["color"]["condition"]
+    assert color["field"] == "stage"
+    assert color["scale"]["domain"] == list(STAGE_NAMES)
+    assert color["scale"]["range"] == list(STAGE_RANGE)
+    assert color["param"] == STAGE_LEGEND
+    assert dict(zip(STAGE_NAMES, STAGE_RANGE)) == {s.value: STAGE_COLORS[s] for s in STAGE_ORDER}
+
+
+def test_default_and_lock_are_visibly_different(spec):
+    enc = spec["layer"][0]["encoding"]
+    assert enc["opacity"]["field"] == "default"
+    assert enc["opacity"]["scale"] == {"domain": ["on", "off"], "range": [1.0, 0.35]}
+    assert enc["strokeWidth"]["field"] == "locked"
+    assert enc["strokeWidth"]["scale"]["domain"] == ["locked", "unlocked"]
+    assert enc["strokeWidth"]["scale"]["range"][0] > 0 == enc["strokeWidth"]["scale"]["range"][1]
+
+
+def test_legend_is_interactive_and_bars_are_selectable(spec):
+    params = {p["name"]: p for p in spec["params"]}
+    assert params[STAGE_LEGEND]["bind"] == "legend"
+    assert params[STAGE_LEGEND]["select"]["fields"] == ["stage"]
+    assert params[GATE_PICK]["select"]["fields"] == ["gate"]
+
+
+def test_tooltips_show_the_real_versions(spec):
+    tips = [t["field"] for t in spec["layer"][0]["encoding"]["tooltip"]]
+    assert tips == ["gate", "stage", "default", "locked", "since", "until"]
+
+
+def test_rules_at_the_binary_and_the_emulated_version(spec):
+    rule = spec["layer"][1]
+    assert rule["mark"]["type"] == "rule"
+    assert rule["encoding"]["x"]["field"] == "x"
+    rows = {r["marker"]: (r["x"], r["version"]) for r in layer_data(spec, 1)}
+    assert rows == {"binary": (36, "1.36"), "emulated": (33, "1.33")}
+
+
+def test_one_row_per_gate_with_a_fixed_row_height(spec, segments):
+    assert spec["height"] == {"step": ROW_HEIGHT}
+    order = spec["layer"][0]["encoding"]["y"]["sort"]
+    assert len(order) == len({s.gate for s in segments}) == 230
+    assert order == timeline_order(segments, "introduced")
+
+
+def test_order_by_introduction_then_name(segments):
+    order = timeline_order(segments, "introduced")
+    first = {}
+    for s in segments:
+        first.setdefault(s.gate, (s.start.major, s.start.minor))
+    assert [first[g] for g in order] == sorted(first[g] for g in order)
+    assert order.index("KMSv1") < order.index("JobManagedBy")  # 1.0 before 1.30
+    assert timeline_order(segments, "name") == sorted(first)
+
+
+def test_order_by_stage_at_the_emulated_version(segments):
+    stage_at = {"JobManagedBy": "Beta", "KMSv1": "Deprecated", "ContainerStopSignals": "Alpha"}
+    chosen = [s for s in segments if s.gate in stage_at]
+    assert timeline_order(chosen, "stage at emulated", stage_at) == ["ContainerStopSignals", "JobManagedBy", "KMSv1"]
+
+
+def test_segments_before_the_axis_start_are_clipped_not_lost(catalog):
+    segs = gate_segments(catalog.manifest("1.36").by_name["KMSv1"], V("1.37"))
+    frame = segment_frame(segs, 30, 37)
+    assert list(frame["start"]) == [30] and list(frame["since"]) == ["1.29"]
+
+
+def test_default_axis_start(segments):
+    assert default_x_start(segments, V("1.36")) == 24  # at most 12 releases back
+    assert default_x_start([], V("1.36")) == 35
+
+
+def test_filtered_chart_keeps_only_the_given_gates(segments):
+    chosen = [s for s in segments if s.gate in ("JobManagedBy", "KMSv1")]
+    spec = timeline_chart(chosen, V("1.36"), V("1.36"), x_start=20).to_dict()
+    assert sorted(spec["layer"][0]["encoding"]["y"]["sort"]) == ["JobManagedBy", "KMSv1"]
+    assert {r["x"] for r in layer_data(spec, 1)} == {36}
+
+
+@pytest.fixture(scope="module")
+def transitions(catalog):
+    return release_transitions(release_matrix([(r, catalog.manifest(r)) for r in catalog.usable_releases()]))
+
+
+def test_transitions_chart(transitions):
+    spec = transitions_chart(transitions).to_dict()
+    enc = spec["encoding"]
+    assert enc["x"]["field"] == "release" and enc["x"]["sort"] == ["1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert enc["xOffset"]["field"] == "kind"
+    assert enc["color"]["scale"]["domain"] == list(TRANSITION_KINDS)
+    assert enc["color"]["scale"]["range"] == [TRANSITION_COLORS[k] for k in TRANSITION_KINDS]
+    data = spec["datasets"][spec["data"]["name"]]
+    row = next(r for r in data if r["release"] == "1.33" and r["kind"] == "removed")
+    assert row["gates"] == len(next(t for t in transitions if t.release == "1.33").removed)
+
+
+def test_stage_counts_chart_uses_the_stage_colours():
+    import pandas as pd
+
+    counts = pd.DataFrame([{"release": "1.36", "stage": "Beta", "gates": 3, "stage_rank": 2}])
+    enc = stage_counts_chart(counts).to_dict()["encoding"]
+    assert enc["color"]["scale"]["range"] == list(STAGE_RANGE)

@@ -1,0 +1,84 @@
+"""The Gate detail page: spec history, state per release, description, owners, KEP."""
+
+from conftest import current_page, metric, open_app, rerun, texts
+
+
+def frames(at):
+    return [d.value for d in at.dataframe]
+
+
+def test_job_managed_by(catalog):
+    at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy")
+    assert current_page(at) == "gate_detail"
+    assert at.subheader[0].value == "JobManagedBy"
+    info = catalog.gate_info["JobManagedBy"]
+    assert info.description in [t.value for t in at.text]
+    assert "@mimowo" in [t.value for t in at.text]
+    (link,) = at.get("link_button")
+    assert link.proto.url == info.kep == "https://kep.k8s.io/4368"
+    assert (metric(at, "Enabled at 1.33"), metric(at, "Stage at 1.33"), metric(at, "Stage in 1.36"), metric(at, "Locked")) == (
+        "on", "Beta", "GA", "no",
+    )
+
+
+def test_spec_history_is_the_binarys_manifest(catalog):
+    at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy")
+    specs, releases = frames(at)
+    feature = catalog.manifest("1.36").by_name["JobManagedBy"]
+    assert specs[["version", "stage", "default", "locked"]].values.tolist() == [
+        [str(s.version), s.stage.value, s.default, s.lock_to_default] for s in feature.specs
+    ]
+    assert at.get("vega_lite_chart")  # the gate's own timeline
+
+
+def test_state_in_every_release_with_exact_or_reconstructed(catalog):
+    at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy")
+    releases = frames(at)[1]
+    assert list(releases["release"]) == list(catalog.usable_releases())
+    expected_data = ["exact" if catalog.info(r).exact else "reconstructed" for r in catalog.usable_releases()]
+    assert list(releases["data"]) == expected_data
+    assert list(releases["stage"])[:5] == ["Alpha", "Beta", "Beta", "Beta", "GA"]
+    assert releases["listed"].all()
+
+
+def test_gate_removed_from_the_binary_still_has_its_release_history():
+    at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="AllowServiceLBStatusOnNonLB")
+    assert any("does not register" in i for i in texts(at.info))
+    assert "Not in the 1.36 manifest." in texts(at.caption)
+    releases = frames(at)[0]
+    assert list(releases["listed"]) == [True, True, True, True, False, False, False]
+
+
+def test_missing_description_and_kep_are_said_so():
+    at = open_app("gate_detail", binary="1.33", gate="AppArmor")
+    captions = texts(at.caption)
+    assert "No description in the data." in captions
+    assert "No KEP link in the data." in captions
+
+
+def test_markdown_in_a_description_stays_text(catalog):
+    name = "CPUManagerPolicyAlphaOptions"
+    at = open_app("gate_detail", binary="1.36", gate=name)
+    assert catalog.gate_info[name].description in [t.value for t in at.text]
+
+
+def test_unknown_gate_in_the_url_is_explained():
+    at = open_app("gate_detail", binary="1.36", gate="jobManagedBy")
+    (warning,) = texts(at.warning)
+    assert warning.startswith("gate=jobManagedBy in the URL: no bundled release lists a feature gate with that name")
+    assert "gate" not in at.query_params
+    assert any("Pick a feature gate" in i for i in texts(at.info))
+
+
+def test_without_a_gate_the_page_asks_for_one():
+    at = open_app("gate_detail")
+    assert at.selectbox(key="detail_gate").value == ""
+    assert any("Pick a feature gate" in i for i in texts(at.info))
+
+
+def test_picking_a_gate_updates_the_url():
+    at = open_app("gate_detail", binary="1.35", emulated="1.34")
+    at.selectbox(key="detail_gate").set_value("KMSv1")
+    rerun(at)
+    assert at.query_params == {"binary": "1.35", "emulated": "1.34", "gate": "KMSv1"}
+    assert at.subheader[0].value == "KMSv1"

@@ -1,0 +1,146 @@
+"""The Gates page: effective table, metrics, filters, downloads, row selection."""
+
+import json
+
+import pytest
+
+from conftest import current_page, metric, open_app, rerun
+from dashboard.cli import main as kcompat
+from dashboard.components import data
+from dashboard.core.reports import gate_rows
+from dashboard.queries import gates_for
+
+
+@pytest.fixture(scope="module")
+def at_133():
+    return open_app(binary="1.36", emulated="1.33")
+
+
+def table(at):
+    return at.dataframe[0].value
+
+
+def test_table_equals_the_cli_rows(catalog, at_133):
+    shown = table(at_133)
+    expected = gate_rows(gates_for(catalog, "1.36", "1.33"))
+    assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed"]
+    assert shown[["gate", "enabled", "stage", "default", "locked"]].to_dict("records") == [
+        {"gate": r["name"], "enabled": r["enabled"], "stage": r["stage"], "default": r["default"], "locked": r["locked"]}
+        for r in expected
+    ]
+    native = {r["name"]: r["stage"] for r in gate_rows(gates_for(catalog, "1.36"))}
+    assert dict(zip(shown["gate"], shown["binary_stage"])) == native
+
+
+def test_table_with_flags_equals_the_cli_rows(catalog):
+    at = open_app(binary="1.35", emulated="1.33", feature_gates="KMSv1=true,AllBeta=false")
+    expected = gate_rows(gates_for(catalog, "1.35", "1.33", None, "KMSv1=true,AllBeta=false"))
+    assert list(table(at)["enabled"]) == [r["enabled"] for r in expected]
+    assert table(at).set_index("gate").loc["KMSv1", "enabled"]
+
+
+def test_default_load(catalog):
+    at = open_app()
+    assert current_page(at) == "gates"
+    assert len(table(at)) == len(catalog.manifest("1.36"))
+    assert metric(at, "Changed vs 1.36") == "0"
+    assert metric(at, "PreAlpha") == "0"
+    assert [m.label for m in at.metric] == ["Enabled at 1.36", "Changed vs 1.36", "PreAlpha", "Locked"]
+
+
+def test_metrics(catalog, at_133):
+    gates = gates_for(catalog, "1.36", "1.33").gates
+    assert metric(at_133, "Enabled") == str(sum(g.enabled for g in gates))
+    assert metric(at_133, "PreAlpha") == str(sum(g.stage.value == "PreAlpha" for g in gates))
+    assert metric(at_133, "Locked") == str(sum(g.locked for g in gates))
+    assert metric(at_133, "Changed vs 1.36") == str(int(table(at_133)["changed"].sum()))
+    assert int(metric(at_133, "Changed vs 1.36")) > 0
+
+
+def test_column_labels_name_the_versions(at_133):
+    config = at_133.dataframe[0].proto.columns
+    assert "stage at 1.33" in config and "stage in 1.36" in config and "changed vs 1.36" in config
+
+
+def filtered(quick=(), text=""):
+    at = open_app(binary="1.36", emulated="1.33")
+    if quick:
+        at.pills(key="gates_quick").set_value(list(quick))
+    if text:
+        at.text_input(key="gates_text").set_value(text)
+    return rerun(at)
+
+
+def test_stage_filter():
+    at = filtered(["Alpha", "Beta"])
+    assert set(table(at)["stage"]) == {"Alpha", "Beta"}
+    at = filtered(["PreAlpha"])
+    assert set(table(at)["stage"]) == {"PreAlpha"}
+    assert len(table(at)) == int(metric(at, "PreAlpha"))
+
+
+def test_enabled_filter():
+    at = filtered(["on"])
+    assert table(at)["enabled"].all() and len(table(at)) == int(metric(at, "Enabled"))
+    at = filtered(["off"])
+    assert not table(at)["enabled"].any()
+    assert len(filtered(["on", "off"]).dataframe[0].value) == 230
+
+
+def test_changed_only_filter():
+    at = filtered(["changed"])
+    assert table(at)["changed"].all() and len(table(at)) == int(metric(at, "Changed"))
+
+
+def test_locked_filter():
+    at = filtered(["locked"])
+    assert table(at)["locked"].all() and len(table(at)) == int(metric(at, "Locked"))
+    assert not filtered(["unlocked"]).dataframe[0].value["locked"].any()
+
+
+def test_text_search_is_case_insensitive():
+    at = filtered(text="jobmanaged")
+    assert list(table(at)["gate"]) == ["JobManagedBy"]
+    assert any("1 of 230 gates" in c.value for c in at.caption)
+
+
+def test_filters_combine():
+    at = filtered(["Beta", "on", "changed"], text="Authorize")
+    shown = table(at)
+    assert len(shown) > 0
+    assert (shown["stage"] == "Beta").all() and shown["enabled"].all() and shown["changed"].all()
+    assert shown["gate"].str.contains("Authorize").all()
+
+
+def test_selecting_a_row_opens_the_gate_detail():
+    at = filtered(text="JobManagedBy")
+    at.session_state["gates_table_0"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    rerun(at)
+    assert current_page(at) == "gate_detail"
+    assert at.query_params == {"binary": "1.36", "emulated": "1.33", "gate": "JobManagedBy"}
+    assert at.subheader[0].value == "JobManagedBy"  # the detail page's heading
+
+
+def test_download_dialog_offers_three_deferred_files():
+    at = open_app(binary="1.36", emulated="1.33")
+    assert not at.get("download_button")  # one "Download…" button until asked
+    at.button(key="download_open").click()
+    rerun(at)
+    buttons = at.get("download_button")
+    assert [b.label for b in buttons] == ["CSV", "JSON", "Markdown"]
+    assert all(b.proto.deferred_file_id and b.proto.ignore_rerun for b in buttons)
+    assert ["kcompat gates --format " + f in b.proto.help for f, b in zip(("csv", "json", "markdown"), buttons)] == [True] * 3
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "markdown"])
+@pytest.mark.parametrize("flags", [None, "KMSv1=true", "Nope=true"])
+def test_download_is_what_the_cli_prints(catalog, capsys, fmt, flags):
+    argv = ["gates", "--binary", "1.36", "--emulated", "1.33", "--format", fmt]
+    if flags:
+        argv += ["--feature-gates", flags]
+    kcompat(argv, catalog=catalog)
+    printed = capsys.readouterr().out
+    assert data.gates_download(catalog, fmt, "1.36", "1.33", None, flags or "") == printed
+    if fmt == "json":
+        document = json.loads(printed)
+        assert document["valid"] is (flags != "Nope=true")

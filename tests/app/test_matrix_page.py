@@ -1,0 +1,81 @@
+"""The Release matrix page: gates x releases, filters, per-release transition counts."""
+
+import pytest
+
+from conftest import current_page, open_app, rerun
+from dashboard.core.history import TRANSITION_KINDS, release_matrix, release_transitions
+
+
+@pytest.fixture(scope="module")
+def matrix(catalog):
+    return release_matrix([(r, catalog.manifest(r)) for r in catalog.usable_releases()])
+
+
+def table(at, position=0):
+    """0: the matrix, 1: the transition counts, 2: the gate names per change."""
+    return at.dataframe[position].value
+
+
+def test_default_load_shows_every_gate_of_every_release(matrix):
+    at = open_app("matrix")
+    assert current_page(at) == "matrix"
+    shown = table(at)
+    assert list(shown.columns) == ["gate", *matrix.releases]
+    assert list(shown["gate"]) == [r.gate for r in matrix.rows]
+    row = shown.set_index("gate").loc["JobManagedBy"]
+    assert (row["1.31"], row["1.32"], row["1.35"]) == ("Alpha (off)", "Beta (on)", "GA (on, locked)")
+    assert shown.set_index("gate").loc["APIListChunking", "1.33"] == "—"
+
+
+def test_reconstructed_releases_are_marked(catalog):
+    at = open_app("matrix")
+    columns = at.dataframe[0].proto.columns
+    for info in catalog.releases:
+        assert (f'"{info.release} *"' in columns) is (not info.exact)
+
+
+def test_text_filter():
+    at = open_app("matrix")
+    at.text_input(key="matrix_text").set_value("sidecar")
+    rerun(at)
+    assert all("sidecar" in g.lower() for g in table(at)["gate"]) and "SidecarContainers" in list(table(at)["gate"])
+
+
+def test_stage_filter_in_a_chosen_release(matrix):
+    at = open_app("matrix")
+    at.multiselect(key="matrix_stages").set_value(["Deprecated"])
+    at.selectbox(key="matrix_release").set_value("1.33")
+    rerun(at)
+    expected = [r.gate for r in matrix.rows if r.cells[2] is not None and r.cells[2].stage.value == "Deprecated"]
+    assert list(table(at)["gate"]) == expected
+    assert all(v.startswith("Deprecated") for v in table(at)["1.33"])
+
+
+def test_changed_only_filter(matrix):
+    at = open_app("matrix")
+    at.toggle(key="matrix_changed").set_value(True)
+    rerun(at)
+    shown = table(at).set_index("gate")
+    assert "JobManagedBy" in shown.index
+    assert "KMSv1" not in shown.index  # Deprecated (off) in every release
+    assert (shown.nunique(axis=1) > 1).all()
+
+
+def test_transition_counts_table_equals_the_core(matrix):
+    at = open_app("matrix")
+    counts = table(at, 1)
+    expected = release_transitions(matrix)
+    assert list(counts["release"]) == [t.release for t in expected]
+    for kind in TRANSITION_KINDS:
+        assert list(counts[kind]) == [t.counts()[kind] for t in expected]
+    assert len(at.get("vega_lite_chart")) == 2  # transitions and stages per release
+
+
+def test_selecting_a_row_opens_the_gate():
+    at = open_app("matrix", binary="1.36", emulated="1.34")
+    at.text_input(key="matrix_text").set_value("JobManagedBy")
+    rerun(at)
+    at.session_state["matrix_table_0"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    rerun(at)
+    assert current_page(at) == "gate_detail"
+    assert at.query_params == {"binary": "1.36", "emulated": "1.34", "gate": "JobManagedBy"}

@@ -1,0 +1,126 @@
+"""The selection's pure parts: URL values -> selection, control changes, escaping."""
+
+import pytest
+
+from dashboard.components.state import PARAM_KEYS, Selection, after_change, binary_choices, resolve_selection
+from dashboard.components.text import code, md
+from dashboard.core.compat import allowed_versions
+from dashboard.core.versions import parse_version
+
+USABLE = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
+
+
+def resolve(**raw):
+    return resolve_selection(raw, USABLE, "1.36", {"1.30": "broken file"})
+
+
+def test_empty_url_gives_the_default_binary_not_emulating():
+    r = resolve()
+    assert r.selection == Selection("1.36", "1.36", None, "")
+    assert r.problems == ()
+    assert r.selection.params() == {"binary": "1.36", "emulated": "1.36"}
+
+
+def test_deep_link_is_kept_and_canonicalised():
+    r = resolve(binary="v1.36.2", emulated="v1.33", feature_gates="AllAlpha=true")
+    assert r.selection == Selection("1.36", "1.33", None, "AllAlpha=true")
+    assert r.problems == ()
+
+
+@pytest.mark.parametrize(
+    ("raw", "named"),
+    [
+        ({"binary": "9.99"}, "binary='9.99'"),
+        ({"binary": "abc"}, "binary='abc'"),
+        ({"binary": "1.30"}, "binary='1.30'"),
+        ({"emulated": "abc"}, "emulated='abc'"),
+        ({"emulated": "1.30"}, "emulated='1.30'"),
+        ({"emulated": "1.37"}, "emulated='1.37'"),
+        ({"emulated": "1.33.2"}, "emulated='1.33.2'"),
+    ],
+)
+def test_bad_values_are_named_and_defaulted(raw, named):
+    r = resolve(**raw)
+    assert r.selection == Selection("1.36", "1.36", None, "")
+    (problem,) = r.problems
+    assert problem.startswith(named)
+    assert "showing" in problem
+
+
+def test_broken_release_is_explained():
+    (problem,) = resolve(binary="1.30").problems
+    assert "cannot be used (broken file)" in problem
+
+
+def test_out_of_range_names_the_allowed_range_and_the_core_message():
+    (problem,) = resolve(binary="1.36", emulated="1.32").problems
+    assert "1.33–1.36" in problem
+    assert "emulation version 1.32 is not between [1.33, 1.36.0]" in problem
+
+
+def test_min_compat_without_the_flag_is_ignored_with_the_derived_default():
+    r = resolve(binary="1.34", emulated="1.32", min_compat="1.31")
+    assert r.selection == Selection("1.34", "1.32", None, "")
+    (problem,) = r.problems
+    assert "no --min-compatibility-version flag" in problem and "1.31" in problem
+
+
+def test_min_compat_range_on_1_36():
+    assert resolve(binary="1.36", emulated="1.35", min_compat="1.33").selection.min_compat == "1.33"
+    # The default (emulated - 1) is stored as "no value".
+    assert resolve(binary="1.36", emulated="1.35", min_compat="1.34").selection.min_compat is None
+    r = resolve(binary="1.36", emulated="1.34", min_compat="1.35")
+    assert r.selection.min_compat is None and "outside 1.33–1.34" in r.problems[0]
+
+
+def test_every_bad_value_at_once():
+    r = resolve(binary="9.99", emulated="abc", min_compat="x")
+    assert len(r.problems) == 3
+    assert r.selection == Selection("1.36", "1.36", None, "")
+
+
+def test_choices_come_from_the_core_rules():
+    for release in USABLE:
+        info = allowed_versions(parse_version(release))
+        c = binary_choices(release)
+        assert c.emulated == tuple(e["emulated"] for e in info["emulated"])
+        assert c.min_compat_flag == info["minCompatibilityFlag"]
+    assert binary_choices("1.36").emulated == ("1.33", "1.34", "1.35", "1.36")
+    assert binary_choices("1.31").emulated == ("1.31",)
+
+
+def test_changing_the_binary_keeps_what_it_accepts():
+    s = Selection("1.36", "1.33", "1.33", "Foo=true")
+    assert after_change(s, "binary", "1.35") == Selection("1.35", "1.33", "1.33", "Foo=true")  # still in [1.32, 1.33]
+    assert after_change(s, "binary", "1.37") == Selection("1.37", "1.37", None, "Foo=true")  # 1.33 < floor 1.34
+    assert after_change(Selection("1.36", "1.34", "1.33"), "binary", "1.37") == Selection("1.37", "1.34", None)
+    assert after_change(s, "binary", "1.32") == Selection("1.32", "1.32", None, "Foo=true")
+
+
+def test_changing_the_emulated_version_drops_a_min_compat_out_of_range():
+    s = Selection("1.36", "1.35", "1.34")
+    assert after_change(Selection("1.36", "1.35", "1.33"), "emulated", "1.34") == Selection("1.36", "1.34", None)
+    assert after_change(s, "emulated", "1.33") == Selection("1.36", "1.33", None)
+    assert after_change(Selection("1.36", "1.36", "1.33"), "emulated", "1.35") == Selection("1.36", "1.35", "1.33")
+
+
+def test_feature_gates_and_min_compat_changes():
+    s = Selection("1.36", "1.35")
+    assert after_change(s, "feature_gates", "A=true").feature_gates == "A=true"
+    assert after_change(s, "min_compat", "1.33").min_compat == "1.33"
+    assert after_change(s, "min_compat", "1.34").min_compat is None  # the default
+
+
+def test_query_string_round_trip():
+    s = Selection("1.36", "1.33", "1.33", "AllAlpha=true,Foo=false")
+    assert Selection.from_query(s.query) == s
+    assert Selection.from_query(Selection("1.36", "1.36").query) == Selection("1.36", "1.36")
+    assert set(s.params()) == set(PARAM_KEYS)
+
+
+def test_markdown_escaping_keeps_data_as_text():
+    assert md("**bold** [x](http://e) <b>:red[x]</b> $x$") == (
+        r"\*\*bold\*\* \[x\]\(http\:\/\/e\) \<b\>\:red\[x\]\<\/b\> \$x\$"
+    )
+    assert md("a\nb") == "a  \nb"
+    assert code("a`b") == "``a`b``"

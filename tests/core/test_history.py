@@ -1,0 +1,137 @@
+"""Stage history across releases (dashboard.core.history) on the bundled data."""
+
+import pytest
+
+from dashboard.core.history import (
+    TRANSITION_KINDS,
+    GateStatus,
+    gate_segments,
+    release_matrix,
+    release_transitions,
+    status_at_release,
+    timeline_segments,
+)
+from dashboard.core.manifest import parse_manifest
+from dashboard.core.stages import Stage
+from dashboard.core.versions import parse_version as V
+
+
+def spans(segments):
+    return [(str(s.start), str(s.end), str(s.status)) for s in segments]
+
+
+@pytest.fixture(scope="module")
+def matrix(catalog):
+    return release_matrix([(r, catalog.manifest(r)) for r in catalog.usable_releases()])
+
+
+def test_job_managed_by_in_the_1_36_manifest(catalog):
+    feature = catalog.manifest("1.36").by_name["JobManagedBy"]
+    assert spans(gate_segments(feature, V("1.37"))) == [
+        ("1.30", "1.32", "Alpha (off)"),
+        ("1.32", "1.35", "Beta (on)"),
+        ("1.35", "1.37", "GA (on, locked)"),
+    ]
+
+
+def test_segments_stop_at_the_exclusive_end(catalog):
+    feature = catalog.manifest("1.36").by_name["JobManagedBy"]
+    assert spans(gate_segments(feature, V("1.34"))) == [("1.30", "1.32", "Alpha (off)"), ("1.32", "1.34", "Beta (on)")]
+    assert gate_segments(feature, V("1.30")) == ()
+
+
+def test_kmsv1_starts_before_versioning_and_flips_its_default(catalog):
+    feature = catalog.manifest("1.36").by_name["KMSv1"]
+    assert spans(gate_segments(feature, V("1.37"))) == [
+        ("1.0", "1.28", "GA (on)"),
+        ("1.28", "1.29", "Deprecated (on)"),
+        ("1.29", "1.37", "Deprecated (off)"),
+    ]
+
+
+def test_unversioned_1_31_gate_is_one_segment_from_0_0(catalog):
+    feature = catalog.manifest("1.31").by_name["APIListChunking"]
+    assert spans(gate_segments(feature, V("1.32"))) == [("0.0", "1.32", "GA (on, locked)")]
+
+
+def test_timeline_covers_every_gate_of_the_binary_in_name_order(catalog):
+    manifest = catalog.manifest("1.36")
+    segments = timeline_segments(manifest, V("1.37"))
+    gates = list(dict.fromkeys(s.gate for s in segments))
+    assert gates == [f.name for f in manifest.features]
+    for a, b in zip(segments, segments[1:]):
+        if a.gate == b.gate:
+            assert a.end == b.start and a.status != b.status
+
+
+def test_status_at_release_matches_the_spec_in_effect(catalog):
+    feature = catalog.manifest("1.36").by_name["JobManagedBy"]
+    assert status_at_release(feature, V("1.33"), True) == GateStatus(Stage.BETA, True, False)
+    assert status_at_release(feature, V("1.29"), True).stage is Stage.PRE_ALPHA
+
+
+def test_compatibility_gated_spec_starts_the_release_after_its_min_compatibility():
+    # SPEC §3.3's example: [1.28 Beta off, 1.28 Beta on if mc >= 1.28, 1.30 GA locked (inherits mc 1.28)].
+    (feature,) = parse_manifest(
+        [
+            {
+                "name": "Gated",
+                "versionedSpecs": [
+                    {"version": "1.28", "default": False, "lockToDefault": False, "preRelease": "Beta"},
+                    {"version": "1.28", "default": True, "lockToDefault": False, "preRelease": "Beta", "minCompatibilityVersion": "1.28"},
+                    {"version": "1.30", "default": True, "lockToDefault": True, "preRelease": "GA"},
+                ],
+            }
+        ],
+        "test",
+    )
+    assert spans(gate_segments(feature, V("1.32"))) == [
+        ("1.28", "1.29", "Beta (off)"),
+        ("1.29", "1.30", "Beta (on)"),
+        ("1.30", "1.32", "GA (on, locked)"),
+    ]
+    # Releases before 1.35 ignore min compatibility: the 1.28 gated spec applies at once.
+    assert spans(gate_segments(feature, V("1.32"), use_min_compat=False))[0] == ("1.28", "1.30", "Beta (on)")
+
+
+def test_matrix_rows_are_the_union_of_all_releases(catalog, matrix):
+    names = set()
+    for release in catalog.usable_releases():
+        names |= set(catalog.manifest(release).by_name)
+    assert [r.gate for r in matrix.rows] == sorted(names)
+    assert matrix.releases == catalog.usable_releases()
+
+
+def test_matrix_job_managed_by_per_release(matrix):
+    cells = [str(c) for c in matrix.row("JobManagedBy").cells]
+    assert cells[:5] == ["Alpha (off)", "Beta (on)", "Beta (on)", "Beta (on)", "GA (on, locked)"]
+
+
+def test_matrix_api_list_chunking_removed_after_1_32(matrix):
+    row = matrix.row("APIListChunking")
+    assert str(row.cells[0]) == "GA (on, locked)" and str(row.cells[1]) == "GA (on, locked)"
+    assert row.cells[2:] == (None,) * (len(matrix.releases) - 2)
+    assert matrix.column("1.33").get("APIListChunking") is None
+
+
+def test_transitions_name_real_gates(matrix):
+    by_release = {t.release: t for t in release_transitions(matrix)}
+    assert "1.31" not in by_release  # the oldest bundled release has no baseline
+    assert "JobManagedBy" in by_release["1.32"].to_beta
+    assert "JobManagedBy" in by_release["1.35"].to_ga
+    assert "ContainerStopSignals" in by_release["1.33"].new_alpha
+    assert "APIListChunking" in by_release["1.33"].removed
+    assert "AllowServiceLBStatusOnNonLB" in by_release["1.35"].removed
+    assert "KubeletPodResourcesListUseActivePods" in by_release["1.34"].deprecated
+    assert "SidecarContainers" in by_release["1.33"].to_ga
+    # A gate that stays Beta is not counted again.
+    assert "JobManagedBy" not in by_release["1.33"].to_beta
+
+
+def test_transition_counts_match_the_lists(matrix):
+    for t in release_transitions(matrix):
+        counts = t.counts()
+        assert list(counts) == list(TRANSITION_KINDS)
+        for kind in TRANSITION_KINDS:
+            assert counts[kind] == len(t.gates(kind))
+            assert list(t.gates(kind)) == sorted(t.gates(kind))
