@@ -241,7 +241,7 @@ with st.container(horizontal=True, vertical_alignment="center"):
         icon=":material/download:",
         help="The whole plan as a Markdown document: what `kcompat plan --format markdown` prints.",
     )
-    st.code(shlex.join(["kcompat", "plan", "--from", start, "--to", target]), language="bash", width="content")
+    st.code(shlex.join(["kcompat", "plan", "--from", start, "--to", target]), language=None, width="content")  # no syntax colours: they fail contrast
 
 if plan.steps:
     with st.container(horizontal=True):

@@ -33,7 +33,7 @@ from dashboard.core.history import (
     release_transitions,
     timeline_segments,
 )
-from dashboard.core.manifest import FeatureSpec
+from dashboard.core.manifest import FeatureSpec, Manifest
 from dashboard.core.reports import GATE_COLUMNS, gate_rows, gates_document
 from dashboard.core.stages import STAGE_ORDER
 from dashboard.core.versions import offset_minor
@@ -137,18 +137,45 @@ TABLE_SCHEMA = pa.schema(
 )
 
 
+_SESSION_VIEWS = "_gates_views"
+_SESSION_VIEWS_MAX = 8
+
+
 def gates_view(sel: Selection) -> GatesView:
-    """The Gates page's data for a selection (cached by its canonical query string)."""
-    return _gates_view(sel.query)
+    """The Gates page's data for a selection: computed once per process (``st.cache_data``, keyed
+    by the canonical query string); the session also keeps its last few views, so switching back
+    and forth between versions does not even unpickle the cached value again."""
+    key = sel.query
+    views = st.session_state.setdefault(_SESSION_VIEWS, {})
+    view = views.get(key)
+    if view is None:
+        view = views[key] = _gates_view(key)
+        while len(views) > _SESSION_VIEWS_MAX:
+            views.pop(next(iter(views)))
+    return view
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _gates_view(query: str) -> GatesView:
     # One plain string as the key: Streamlit hashes it much faster than four arguments.
-    sel = Selection.from_query(query)
+    return _build_gates_view(Selection.from_query(query), None)
+
+
+def custom_gates_view(sel: Selection, digest: str, manifest: Manifest) -> GatesView:
+    """The Gates page's data on an uploaded manifest (see components/upload.py)."""
+    return _custom_gates_view(sel.query, digest, manifest)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _custom_gates_view(query: str, digest: str, _manifest: Manifest) -> GatesView:
+    # keyed by the selection and the manifest's content digest; the manifest itself is not hashed
+    return _build_gates_view(Selection.from_query(query), _manifest)
+
+
+def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
     cat = catalog()
-    evaluation = gates_for(cat, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates or None)
-    native = gates_for(cat, sel.binary)
+    evaluation = gates_for(cat, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates or None, manifest=manifest)
+    native = gates_for(cat, sel.binary, manifest=manifest)
     rows = gate_table_rows(evaluation, native)
     table = pa.table({c: [r[c] for r in rows] for c in TABLE_COLUMNS}, schema=TABLE_SCHEMA)
     return GatesView(
@@ -173,10 +200,12 @@ def _gates_view(query: str) -> GatesView:
 DOWNLOAD_FORMATS = {"csv": "text/csv", "json": "application/json", "markdown": "text/markdown"}
 
 
-def gates_download(cat: Catalog, fmt: str, binary: str, emulated: str, min_compat: str | None, feature_gates: str) -> str:
-    """The text ``kcompat gates --format <fmt>`` prints for the same selection. Not cached and free
-    of Streamlit calls: a download button runs it on its own thread when clicked."""
-    evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None)
+def gates_download(
+    cat: Catalog, fmt: str, binary: str, emulated: str, min_compat: str | None, feature_gates: str, manifest: Manifest | None = None
+) -> str:
+    """The text ``kcompat gates --format <fmt>`` prints for the same selection (``--manifest`` for an
+    uploaded one). Not cached and free of Streamlit calls: a download button runs it when clicked."""
+    evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None, manifest=manifest)
     if fmt == "json":
         return formats.to_json(gates_document(evaluation))
     rows = gate_rows(evaluation)

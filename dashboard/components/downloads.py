@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.core.manifest import Manifest
+
 from . import data
 from .state import Selection
 
@@ -16,18 +18,18 @@ def file_name(sel: Selection, fmt: str) -> str:
     return f"gates-{sel.binary}-emulating-{sel.emulated}.{FORMATS[fmt][1]}"
 
 
-def gate_downloads(sel: Selection) -> None:
+def gate_downloads(sel: Selection, manifest: Manifest | None = None) -> None:
     if st.button(
         "Download…",
         key="download_open",
         icon=":material/download:",
         help="Every gate of this selection as CSV, JSON or Markdown: the same files `kcompat gates --format …` writes.",
     ):
-        _dialog(sel)
+        _dialog(sel, manifest)
 
 
 @st.dialog("Download the gate table")
-def _dialog(sel: Selection) -> None:
+def _dialog(sel: Selection, manifest: Manifest | None) -> None:
     st.caption(
         f"All gates of a {sel.binary} binary emulating {sel.emulated}, with this selection's --feature-gates; "
         "byte for byte what `kcompat gates` prints with the same flags."
@@ -37,7 +39,7 @@ def _dialog(sel: Selection) -> None:
     for fmt, (label, _) in FORMATS.items():
         st.download_button(
             label,
-            data=_deferred(cat, fmt, args),
+            data=_deferred(cat, fmt, args, manifest),
             file_name=file_name(sel, fmt),
             mime=data.DOWNLOAD_FORMATS[fmt],
             key=f"download_{fmt}",
@@ -48,5 +50,5 @@ def _dialog(sel: Selection) -> None:
         )
 
 
-def _deferred(cat, fmt: str, args):
-    return lambda: data.gates_download(cat, fmt, *args)
+def _deferred(cat, fmt: str, args, manifest: Manifest | None):
+    return lambda: data.gates_download(cat, fmt, *args, manifest=manifest)

@@ -14,7 +14,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
+from .data import GatesView
+from .downloads import gate_downloads
+from .pages import open_gate
 from .stage_colors import STAGE_NAMES
+from .state import Selection
 
 #: The "show only" quick filters: value -> (column, wanted value). Within one column the chosen
 #: values are alternatives (on + off = either); different columns must all match.
@@ -137,12 +141,9 @@ def metrics_row(metrics: dict[str, int], binary: str, emulated: str) -> None:
         st.metric("Locked", metrics["locked"], help="Gates locked to their default at the emulated version.")
 
 
-def gates_panel(sel, view) -> None:
+def gates_panel(sel: Selection, view: GatesView, manifest=None) -> None:
     """The whole effective-table widget: metrics, quick filters, the table (a selected row opens
     the gate's detail page) and the downloads. ``view`` is :func:`data.gates_view` of ``sel``."""
-    from .downloads import gate_downloads
-    from .pages import open_gate
-
     metrics_row(dict(view.metrics), sel.binary, view.emulated)
     filters = filter_controls("gates")
     shown = filter_table(view.table, filters)
@@ -153,4 +154,4 @@ def gates_panel(sel, view) -> None:
     if picked is not None:
         st.session_state["_gates_table_generation"] = generation + 1
         open_gate(picked)
-    gate_downloads(sel)
+    gate_downloads(sel, manifest)

@@ -161,7 +161,11 @@ def flag_messages(sel: Selection) -> None:
     """The --feature-gates errors and warnings, right under the selection bar."""
     if not sel.feature_gates:
         return
-    view = data.gates_view(sel)
+    show_flag_messages(data.gates_view(sel))
+
+
+def show_flag_messages(view: data.GatesView) -> None:
+    """A gates view's errors and warnings (startup range errors included)."""
     for error in view.errors:
         st.error(md(error), icon=":material/block:")
     if view.flag_errors:
