@@ -7,8 +7,15 @@ from typing import Any
 from .core.errors import KcompatError
 
 
+EXPORT_WIDTH = 1000
+
+
 def _spec(chart: Any) -> dict:
-    return chart.to_dict() if hasattr(chart, "to_dict") else dict(chart)
+    """The Vega-Lite spec; a width that follows the page ("container") gets a fixed export width."""
+    spec = chart.to_dict() if hasattr(chart, "to_dict") else dict(chart)
+    if spec.get("width") == "container":
+        spec = {**spec, "width": EXPORT_WIDTH}
+    return spec
 
 
 def chart_svg(chart: Any) -> bytes:

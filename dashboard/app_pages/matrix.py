@@ -3,6 +3,8 @@
 import pandas as pd
 import streamlit as st
 
+from dashboard.components.chart_export import chart_downloads
+
 from dashboard.components import data
 from dashboard.components.charts import stage_counts_chart, transitions_chart
 from dashboard.components.pages import open_gate
@@ -81,7 +83,9 @@ st.markdown("**What each release changed** (compared with the previous bundled r
 transitions = data.transitions()
 left, right = st.columns([3, 2])
 with left:
-    st.altair_chart(transitions_chart(transitions), key="matrix_transitions_chart")
+    changes_chart = transitions_chart(transitions)
+    st.altair_chart(changes_chart, key="matrix_transitions_chart")
+    chart_downloads(changes_chart, "release-changes", "matrix_transitions_export")
 with right:
     counts = pd.DataFrame([{"release": t.release, "since": t.previous, **t.counts()} for t in transitions])
     st.dataframe(counts, hide_index=True, key="matrix_counts")
@@ -99,4 +103,6 @@ with st.expander("Gate names per release and change"):
     st.dataframe(names, hide_index=True, key="matrix_names")
 
 st.markdown("**Gates per stage in each release**")
-st.altair_chart(stage_counts_chart(data.stage_counts()), key="matrix_stage_counts")
+counts_chart = stage_counts_chart(data.stage_counts())
+st.altair_chart(counts_chart, key="matrix_stage_counts")
+chart_downloads(counts_chart, "gates-per-stage", "matrix_stage_counts_export")

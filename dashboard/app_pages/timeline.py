@@ -2,6 +2,8 @@
 
 import streamlit as st
 
+from dashboard.components.chart_export import chart_downloads
+
 from dashboard.components import data
 from dashboard.components.charts import GATE_PICK, SORTS, default_x_start, timeline_chart, timeline_order
 from dashboard.components.pages import open_gate
@@ -61,12 +63,14 @@ st.caption(f"{len(order)} of {len(stage_at)} gates")
 if shown:
     generation = st.session_state.setdefault("_timeline_generation", 0)
     with st.container(height=720, border=False):
+        chart = timeline_chart(shown, binary, emulated, x_start=x_start, order=order)
         event = st.altair_chart(
-            timeline_chart(shown, binary, emulated, x_start=x_start, order=order),
+            chart,
             key=f"timeline_chart_{generation}",
             on_select="rerun",
             selection_mode=[GATE_PICK],
         )
+    chart_downloads(chart, f"timeline-{binary}-emulating-{emulated}", "timeline_export")
     picked = ((event or {}).get("selection") or {}).get(GATE_PICK) or []
     if picked and picked[0].get("gate"):
         st.session_state["_timeline_generation"] = generation + 1

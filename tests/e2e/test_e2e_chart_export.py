@@ -1,0 +1,20 @@
+"""Charts download as PNG and SVG, rendered on the server without a browser or network."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("page_key, name", [("timeline", "timeline-1.36-emulating-1.33"), ("matrix", "release-changes")])
+def test_chart_png_and_svg_downloads(open_page, page_key, name):
+    page, watch = open_page(page_key)
+    for label, magic in (("SVG", b"<svg"), ("PNG", b"\x89PNG\r\n\x1a\n")):
+        with page.expect_download(timeout=60_000) as info:
+            page.locator('[data-testid="stDownloadButton"] button', has_text=label).first.click()
+        download = info.value
+        assert download.suggested_filename == f"{name}.{label.lower()}"
+        body = open(download.path(), "rb").read()
+        assert body.startswith(magic) and len(body) > 1000
+    assert watch.external_requests() == []
