@@ -49,38 +49,59 @@ def _parse(digest: str, registration: str, _data: bytes) -> Manifest | tuple[str
         return (str(exc),)
 
 
+SESSION = "_custom_manifest_upload"
+
+
 def custom_manifest_in_use() -> bool:
-    """Whether this session has a file in the upload control."""
-    return st.session_state.get(WIDGET) is not None
+    """Whether this session has uploaded a manifest (valid or not) and not dropped it."""
+    return st.session_state.get(SESSION) is not None
 
 
 def custom_manifest_box(binary: str) -> CustomManifest | None:
-    """The upload control; returns the session's valid custom manifest, if any."""
-    with st.expander("Custom feature manifest (this session only)", icon=":material/upload_file:"):
-        st.caption(
-            "A `versioned_feature_list.yaml` from a fork or distribution replaces the bundled gates of the "
-            f"{md(binary)} binary on this page, with that binary's version rules. It is validated like the "
-            f"bundled data (at most {MAX_BYTES // 1024 // 1024} MB, no YAML anchors or aliases) and is never shared with other sessions."
-        )
-        uploaded = st.file_uploader(
-            "Manifest file",
-            type=["yaml", "yml"],
-            key=WIDGET,
-            help="Kubernetes' test/compatibility_lifecycle/reference/versioned_feature_list.yaml format.",
-        )
-        if uploaded is None:
-            return None
-        data = uploaded.getvalue()
-        if len(data) > MAX_BYTES:
-            st.error(f"{md(uploaded.name)} is {len(data):,} bytes, more than the limit of {MAX_BYTES:,} bytes.", icon=":material/error:")
-            return None
-        result = parse_upload(data, binary)
-        if isinstance(result, tuple):
-            st.error(f"{md(uploaded.name)} cannot be used: {len(result)} problem(s).", icon=":material/error:")
-            st.text("\n".join(result[:100]))
-            return None
-    st.info(
-        f"Using the uploaded manifest {md(uploaded.name)} ({len(result)} gates) instead of the bundled {md(binary)} gates.",
-        icon=":material/upload_file:",
+    """A button opening the upload dialog, and the state of this session's upload. Returns the
+    valid custom manifest, if any. Only the button runs on an ordinary rerun."""
+    upload = st.session_state.get(SESSION)
+    if upload is None:
+        # label only (no tooltip): this button is drawn on every rerun of the Gates page
+        if st.button("Custom manifest…", key="custom_manifest_open", icon=":material/upload_file:"):
+            _upload_dialog(binary)
+        return None
+    name, data = upload
+    result = parse_upload(data, binary) if len(data) <= MAX_BYTES else (
+        f"the file is {len(data):,} bytes, more than the limit of {MAX_BYTES:,} bytes",
     )
-    return CustomManifest(uploaded.name, hashlib.sha256(data).hexdigest(), result)
+    left, right = st.columns([5, 1], vertical_alignment="center")
+    if isinstance(result, tuple):
+        left.error(f"{md(name)} cannot be used: {len(result)} problem(s).", icon=":material/error:")
+        st.text("\n".join(result[:100]))
+    else:
+        left.info(
+            f"Using the uploaded manifest {md(name)} ({len(result)} gates) instead of the bundled {md(binary)} gates, "
+            "in this session only.",
+            icon=":material/upload_file:",
+        )
+    if right.button("Back to the bundled gates", key="custom_manifest_drop", icon=":material/close:"):
+        del st.session_state[SESSION]
+        st.rerun()
+    if isinstance(result, tuple):
+        return None
+    return CustomManifest(name, hashlib.sha256(data).hexdigest(), result)
+
+
+@st.dialog("Custom feature manifest")
+def _upload_dialog(binary: str) -> None:
+    st.caption(
+        "A `versioned_feature_list.yaml` from a fork or distribution replaces the bundled gates of the "
+        f"{md(binary)} binary on the Gates page, with that binary's version rules. It is validated like the "
+        f"bundled data (at most {MAX_BYTES // 1024 // 1024} MB, no YAML anchors or aliases) and never shared "
+        "with other sessions."
+    )
+    uploaded = st.file_uploader(
+        "Manifest file",
+        type=["yaml", "yml"],
+        key=WIDGET,
+        help="Kubernetes' test/compatibility_lifecycle/reference/versioned_feature_list.yaml format.",
+    )
+    if uploaded is not None:
+        st.session_state[SESSION] = (uploaded.name, uploaded.getvalue())
+        st.rerun()

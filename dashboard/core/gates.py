@@ -183,13 +183,16 @@ def _setting_warning(stage: Stage, key: str, word: str, structured: bool) -> str
 
 def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dict[str, bool]) -> list[str]:
     """Runtime dependency check (1.35+, SPEC §5.6): every enabled gate needs its dependencies on."""
-    enabled = {g.name: resolved.get(g.name, g.default) for g in gates}
+    def enabled(i: int) -> bool:
+        g = gates[i]
+        return resolved.get(g.name, g.default) if resolved else g.default
+
     errors = []
-    for f in manifest.features:
-        if f.dependencies and enabled[f.name]:
-            off = [d for d in f.dependencies if not enabled.get(d, False)]
+    for i, name, deps in manifest.dependents:
+        if enabled(i):
+            off = [gates[d].name for d in deps if not enabled(d)]
             if off:
-                errors.append(f"{f.name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
+                errors.append(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
     return errors
 
 

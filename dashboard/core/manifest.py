@@ -177,6 +177,17 @@ class Manifest:
         return any(f.dependencies for f in self.features)
 
     @cached_property
+    def index(self) -> Mapping[str, int]:
+        """Gate name -> position in ``features``."""
+        return MappingProxyType({f.name: i for i, f in enumerate(self.features)})
+
+    @cached_property
+    def dependents(self) -> tuple[tuple[int, str, tuple[int, ...]], ...]:
+        """(position, name, positions of its dependencies) of every gate that has dependencies."""
+        idx = self.index
+        return tuple((i, f.name, tuple(idx[d] for d in f.dependencies)) for i, f in enumerate(self.features) if f.dependencies)
+
+    @cached_property
     def uses_min_compatibility(self) -> bool:
         return any(s.min_compatibility_version is not None for f in self.features for s in f.specs)
 

@@ -23,9 +23,9 @@ CUSTOM = [
 
 
 def _upload(page, path):
-    page.get_by_text("Custom feature manifest").click()
-    page.locator('input[type="file"]').set_input_files(str(path))
-    page.wait_for_timeout(500)
+    page.get_by_role("button", name="Custom manifest…").click()
+    page.locator('[role="dialog"] input[type="file"]').set_input_files(str(path))
+    page.wait_for_function("() => !document.querySelector('[role=\"dialog\"]')", timeout=30_000)
     wait_idle(page)
 
 
