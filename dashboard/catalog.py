@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from .core.errors import KcompatError
 from .core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
-from .core.versions import Version, major_minor, parse_version
+from .core.versions import Version, parse_version
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 STATUS_TEXT = {

@@ -10,7 +10,7 @@ from .core.compat import parse_binary_version, select_versions
 from .core.errors import KcompatError
 from .core.gates import GateEvaluation, evaluate_gates
 from .core.manifest import Manifest
-from .core.versions import Version, mm
+from .core.versions import Version
 
 
 def newest_release(catalog: Catalog) -> str:
@@ -44,7 +44,3 @@ def gates_for(
     selection = select_versions(binary_version, emulated, min_compat)
     return evaluate_gates(manifest, selection, feature_gates)
 
-
-def binary_release(binary: Version) -> str:
-    v = mm(binary)
-    return f"{v.major}.{v.minor}"

@@ -267,17 +267,11 @@ def allowed_versions(binary: Version) -> dict:
     rules = rules_for(binary)
     low, high = rules.emulation_range()
     emulated = []
-    v = low
-    while v <= high:
+    for v in minor_range(low, high):
         mc_low, mc_high = rules.min_compat_range(v)
-        emulated.append(
-            {
-                "emulated": str(v),
-                "defaultMinCompatibility": str(rules.default_min_compat(v if v != mm(binary) else None)),
-                "minCompatibility": [str(x) for x in _minor_range(mc_low, mc_high)] if rules.has_min_compat_flag else [str(rules.default_min_compat(v if v != mm(binary) else None))],
-            }
-        )
-        v = major_minor(v.major, v.minor + 1)
+        default_mc = str(rules.default_min_compat(v))
+        allowed = [str(x) for x in minor_range(mc_low, mc_high)] if rules.has_min_compat_flag else [default_mc]
+        emulated.append({"emulated": str(v), "defaultMinCompatibility": default_mc, "minCompatibility": allowed})
     return {
         "binary": str(binary),
         "release": str(rules.release),
@@ -290,15 +284,11 @@ def allowed_versions(binary: Version) -> dict:
     }
 
 
-def _minor_range(low: Version, high: Version) -> list[Version]:
+def minor_range(low: Version, high: Version) -> list[Version]:
+    """Every major.minor from low to high inclusive (same major)."""
     out = []
     v = low
     while v <= high:
         out.append(v)
         v = major_minor(v.major, v.minor + 1)
     return out
-
-
-def minor_range(low: Version, high: Version) -> list[Version]:
-    """Every major.minor from low to high inclusive (same major)."""
-    return _minor_range(low, high)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from .compat import VersionSelection
 from .errors import KcompatError
 from .flags import FeatureGateFlags, parse_feature_gates
-from .manifest import META_GATES, PRE_ALPHA_SPEC, Feature, FeatureSpec, GateState, Manifest
+from .manifest import PRE_ALPHA_SPEC, Feature, FeatureSpec, GateState, Manifest
 from .stages import Stage
 from .versions import Version
 
@@ -195,6 +195,3 @@ def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dic
                 errors.append(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
     return errors
 
-
-def gate_names(manifest: Manifest) -> tuple[str, ...]:
-    return tuple(f.name for f in manifest.features) + META_GATES

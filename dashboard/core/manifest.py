@@ -536,7 +536,6 @@ def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, reg
     """Load one binary's manifest from one or more files (versioned + unversioned)."""
     features: list[Feature] = []
     sources: list[str] = []
-    problems: list[ManifestProblem] = []
     for path in paths:
         source = str(path)
         try:
@@ -546,11 +545,12 @@ def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, reg
             raise KcompatError(f"{source}: cannot read: {exc.strerror or exc}") from None
         features.extend(load_manifest_bytes(data, source, max_bytes, registration))
         sources.append(source)
-    return merge_features(features, sources, problems)
+    return merge_features(features, sources)
 
 
-def merge_features(features: Iterable[Feature], sources: Iterable[str], problems: list[ManifestProblem] | None = None) -> Manifest:
-    problems = list(problems or [])
+def merge_features(features: Iterable[Feature], sources: Iterable[str]) -> Manifest:
+    """One binary's manifest from several files; a gate listed in two files is an error."""
+    problems: list[ManifestProblem] = []
     seen: set[str] = set()
     sources = tuple(sources)
     for feature in features:
