@@ -87,6 +87,9 @@ class Feature:
     name: str
     specs: tuple[FeatureSpec, ...]
     dependencies: tuple[str, ...] = ()
+    #: where the binary registers the gate from: "kube" (the release's feature list) or
+    #: "client-go" (k8s.io/client-go features, added to every kube binary's gate)
+    origin: str = "kube"
     #: (major, minor) of each spec, for the hot path of ``spec_at``
     version_keys: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
     #: (major, minor) of each spec's effective min compat, None where there is none
