@@ -78,7 +78,7 @@ def read_yaml_inputs(text: str, source: str) -> Reading:
         doc = load_document(doc_text, start, source)
         where = Where(source, start)
         if isinstance(doc, list) and doc and all(isinstance(op, dict) and "op" in op for op in doc):
-            sets.append(read_static_pod_patch(doc, text, where))
+            sets.append(read_static_pod_patch(doc, text, where, doc_text))
             kinds.append("static pod patch")
             continue
         if not isinstance(doc, dict):
@@ -295,14 +295,15 @@ def patch_component(source: str) -> str | None:
     return match.group(1) if match else None
 
 
-def read_static_pod_patch(ops: list, text: str, where: Where) -> FlagSet:
+def read_static_pod_patch(ops: list, text: str, where: Where, doc_text: str = "") -> FlagSet:
     """A kubeadm ``--patches`` JSON patch adding flags to a static pod's command, e.g.
     ``- op: add / path: /spec/containers/0/command/- / value: --emulated-version=1.31``. The
     component comes from the file name (``kube-apiserver0+json.yaml``) or a ``# target:`` line."""
     component = patch_component(where.file)
-    for line in text.splitlines():
-        if line.startswith("# target:"):
-            component = component_of(line.split(":", 1)[1].strip().split("+")[0].rstrip("0123456789")) or component
+    for line in (doc_text or text).splitlines():
+        if line.strip().startswith("# target:"):
+            target = (line.split(":", 1)[1].split() or [""])[0]
+            component = patch_component(target) or component_of(target) or component
     if component is None:
         raise InspectError(
             f"{where}: a JSON patch, but for which component? Name the file like kubeadm does "
