@@ -54,8 +54,8 @@ def choose_component(readings: list[Reading]) -> tuple[str, str]:
     for reading in readings:
         if any(reading.kind.startswith(k) for k in _PROCESS_KINDS):
             components = {s.component for s in reading.flag_sets}
-            if len(components) > 1 and not reading.kind.startswith("command line"):
-                continue  # several components' patches or manifests in one file: cluster-level
+            if len(components) > 1:
+                continue  # several components in one file (ps aux | grep kube, patches): cluster-level
             for flag_set in reading.flag_sets:
                 named.setdefault(flag_set.component, str(flag_set.where))
     if len(named) > 1:
