@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..errors import KcompatError
 from ..manifest import read_yaml_text
 from .cmdline import component_of, flags_from_args
 from .model import (
@@ -62,7 +63,12 @@ def split_documents(text: str) -> list[tuple[int, str]]:
 
 def load_document(text: str, start: int, source: str) -> object:
     """One YAML document, parsed safely, with error lines counted from the file's first line."""
-    return read_yaml_text("\n" * (start - 1) + text, source, MAX_DOCUMENT_BYTES + start)
+    try:
+        return read_yaml_text("\n" * (start - 1) + text, source, MAX_DOCUMENT_BYTES + start)
+    except InspectError:
+        raise
+    except KcompatError as exc:
+        raise InspectError(str(exc)) from None
 
 
 def read_yaml_inputs(text: str, source: str) -> Reading:
