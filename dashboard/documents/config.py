@@ -146,3 +146,19 @@ def config_document(
             "static-pod": {f"{c}0+json.yaml": static_pod_patch(c, pairs) for c, pairs in flags.items() if pairs},
         },
     }
+
+
+def config_for_inspection(catalog: Catalog, document: dict) -> dict:
+    """The config document for the selection a ``kcompat inspect`` document found: the flags
+    that were set (emulated when emulating, min compatibility when not the default)."""
+    sources = document["sources"]
+    emulating = document["emulated"] != document["binary"]
+    min_compat = None if sources.get("minCompatibility", "default").startswith("default") else document["minCompatibility"]
+    return config_document(
+        catalog,
+        document["gates"]["binary"],
+        document["emulated"] if emulating else None,
+        min_compat,
+        document["featureGates"] or None,
+        document["runtimeConfig"] or None,
+    )
