@@ -65,7 +65,7 @@ def input_form() -> None:
             "Or upload files", key=UPLOAD, accept_multiple_files=True,
             help=f"The same inputs as files, at most {MAX_UPLOAD_BYTES // 1024 // 1024} MB each; kept in this session only.",
         )
-        st.form_submit_button("Check", icon=":material/fact_check:", type="primary")
+        st.form_submit_button("Check", icon=":material/fact_check:")  # not "primary": white on the dark theme's primary fails contrast
 
 
 def show_disagreements(document: dict) -> None:
@@ -121,12 +121,12 @@ def show_snippets(config: dict) -> None:
         return
     tabs = st.tabs(["Command line", "kubeadm (v1beta4)", "kind", "Static pod patches"])
     snippets = config["snippets"]
-    tabs[0].code(snippets["cmdline"], language="bash")
-    tabs[1].code(snippets["kubeadm"], language="yaml")
-    tabs[2].code(snippets["kind"], language="yaml")
+    tabs[0].code(snippets["cmdline"], language=None)  # no syntax colours: they fail contrast
+    tabs[1].code(snippets["kubeadm"], language=None)
+    tabs[2].code(snippets["kind"], language=None)
     for name, text in snippets["static-pod"].items():
         tabs[3].caption(code(name))
-        tabs[3].code(text, language="yaml")
+        tabs[3].code(text, language=None)
     if not snippets["static-pod"]:
         tabs[3].caption("No flags to add: the selection is the binary's own defaults.")
 
