@@ -16,11 +16,11 @@ from pathlib import Path
 
 from . import formats
 from .catalog import Catalog
-from .core.inspect.model import MAX_INPUT_BYTES
-from .documents.config import SNIPPETS, config_document
-from .documents.inspect import DISAGREE_COLUMNS, exit_status, inspect_document, summary_lines
-from .core.reports import GATE_COLUMNS
 
+# The documents (and YAML, the API data) are imported when a command runs, not when the parser
+# is built: ``kcompat gates`` does not pay for them.
+MAX_FILE_BYTES = 32 * 1024 * 1024  # dashboard.core.inspect.model.MAX_INPUT_BYTES
+CONFIG_FORMATS = ("cmdline", "kubeadm", "kind", "static-pod", "json")  # documents.config.SNIPPETS + json
 KUBECTL_TIMEOUT = 60
 
 
@@ -39,7 +39,7 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-compat", help="--min-compatibility-version value (binaries 1.35+)")
     parser.add_argument("--feature-gates", help="--feature-gates value, e.g. 'Foo=true,Bar=false'")
     parser.add_argument("--runtime-config", help="--runtime-config value (kube-apiserver)")
-    parser.add_argument("--format", choices=SNIPPETS + ("json",), default="cmdline")
+    parser.add_argument("--format", choices=CONFIG_FORMATS, default="cmdline")
 
 
 def _kubectl_raw(path: str, args: argparse.Namespace) -> bytes:
@@ -70,8 +70,8 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
     for path in args.files:
         try:
             size = path.stat().st_size
-            if size > MAX_INPUT_BYTES:
-                raise _Unusable(f"{path}: {size:,} bytes, larger than the limit of {MAX_INPUT_BYTES:,} bytes")
+            if size > MAX_FILE_BYTES:
+                raise _Unusable(f"{path}: {size:,} bytes, larger than the limit of {MAX_FILE_BYTES:,} bytes")
             inputs.append((str(path), path.read_bytes()))
         except OSError as exc:
             raise _Unusable(f"{path}: cannot read: {exc.strerror or exc}") from None
@@ -85,6 +85,8 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
 
 
 def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
+    from .documents.inspect import exit_status, inspect_document
+
     try:
         inputs = _inputs(args)
     except _Unusable as exc:
@@ -106,12 +108,16 @@ def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
 
 def render_inspect(document: dict, fmt: str) -> str:
     """The inspect document as text: the selection, the disagreements first, then every gate."""
-    out = []
-    heading = "## " if fmt == "markdown" else "# "
-    out.append(f"{heading}Selection\n")
-    out += [("- " if fmt == "markdown" else "") + formats._md_escape(line) if fmt == "markdown" else line for line in summary_lines(document)]
+    from .core.reports import GATE_COLUMNS
+    from .documents.inspect import DISAGREE_COLUMNS, summary_lines
+
+    markdown = fmt == "markdown"
+    heading = "## " if markdown else "# "
+    out = [f"{heading}Selection\n"]
+    for line in summary_lines(document):
+        out.append(f"- {formats.md_escape(line)}" if markdown else line)
     for warning in document["warnings"]:
-        out.append(f"warning: {warning}")
+        out.append(f"- warning: {formats.md_escape(warning)}" if markdown else f"warning: {warning}")
     observed = document.get("observed")
     if observed is not None:
         out.append(f"\n{heading}Disagreements with /metrics ({len(observed['disagree'])})\n")
@@ -120,7 +126,8 @@ def render_inspect(document: dict, fmt: str) -> str:
         else:
             out.append("none: every gate kcompat knows agrees with the prediction")
         if observed["unknown"]:
-            out.append(f"\nunknown to kcompat ({len(observed['unknown'])}): {', '.join(observed['unknown'])}")
+            unknown = ", ".join(observed["unknown"])
+            out.append(f"\nunknown to kcompat ({len(observed['unknown'])}): {formats.md_escape(unknown) if markdown else unknown}")
     if document.get("gates"):
         out.append(f"\n{heading}Predicted gates\n")
         out.append(formats.render_rows(fmt, document["gates"]["features"], GATE_COLUMNS).rstrip("\n"))
@@ -128,6 +135,8 @@ def render_inspect(document: dict, fmt: str) -> str:
 
 
 def run_config(args: argparse.Namespace, catalog: Catalog) -> int:
+    from .documents.config import config_document
+
     document = config_document(catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config)
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))

@@ -181,3 +181,22 @@ def test_config_cli(capsys):
     assert status == 2 and "unknown flag: --min-compatibility-version" in err
     status, doc, _ = run_json(capsys, "config", "--binary", "1.36", "--emulated", "1.30")
     assert status == 2 and "emulation version 1.30 is not between [1.33, 1.36.0]" in doc["errors"][0]
+
+
+def test_config_formats_match_the_document():
+    from dashboard.cli_inspect import CONFIG_FORMATS, MAX_FILE_BYTES
+    from dashboard.core.inspect.model import MAX_INPUT_BYTES
+    from dashboard.documents.config import SNIPPETS
+
+    assert CONFIG_FORMATS == SNIPPETS + ("json",) and MAX_FILE_BYTES == MAX_INPUT_BYTES
+
+
+def test_building_the_parser_does_not_import_the_documents():
+    import subprocess
+
+    code = (
+        "import sys; from dashboard.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('dashboard.documents', 'dashboard.core.inspect', 'yaml'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "dashboard.documents.inspect" not in done.stdout and "dashboard.core.inspect" not in done.stdout
