@@ -109,12 +109,34 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
     if combined.observed is not None and not errors:
         comparison = compare_observed(evaluation, combined.observed)
         document["observed"] = observed_document(comparison)
+        if comparison.disagree and combined.sources["emulated"].startswith("default"):
+            better = emulation_that_agrees(catalog, combined, sel.binary)
+            if better is not None:
+                document["warnings"].append(
+                    f"/metrics agrees exactly with --emulated-version={better}: the binary likely runs with that flag, "
+                    "which the inputs do not show (a 1.32 /version does not report it; add the command line or manifest)"
+                )
         if comparison.missing:
             document["warnings"].append(
                 f"{len(comparison.missing)} gate(s) the binary lists on /metrics are not in the input "
                 f"(first: {', '.join(comparison.missing[:5])}): a partial /metrics, or a build without them"
             )
     return document
+
+
+def emulation_that_agrees(catalog: Catalog, combined, binary) -> str | None:
+    """The other emulated version, if any, whose prediction agrees with every known gate on /metrics."""
+    from ..core.compat import allowed_versions
+
+    for option in reversed(allowed_versions(binary)["emulated"]):
+        emulated = option["emulated"]
+        try:
+            evaluation = gates_for(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
+        except KcompatError:
+            continue
+        if evaluation.valid and not compare_observed(evaluation, combined.observed).disagree:
+            return emulated
+    return None
 
 
 def exit_status(document: dict) -> int:

@@ -200,3 +200,12 @@ def test_building_the_parser_does_not_import_the_documents():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "dashboard.documents.inspect" not in done.stdout and "dashboard.core.inspect" not in done.stdout
+
+
+def test_metrics_alone_suggest_the_emulated_version(capsys, apiserver_132):
+    """A 1.32 /version does not report emulation: without the ps line the prediction assumes 1.32,
+    /metrics disagrees, and kcompat names the emulated version that agrees."""
+    _, version, metrics = apiserver_132
+    status, doc, _ = run_json(capsys, "inspect", str(version), str(metrics))
+    assert status == 1 and doc["emulated"] == "1.32"
+    assert any(w.startswith("/metrics agrees exactly with --emulated-version=1.31") for w in doc["warnings"])
