@@ -84,6 +84,7 @@ def test_static_pod_136_emulating_134_equals_kcompat_gates(capsys):
     status, doc, _ = run_json(capsys, "inspect", str(manifest))
     assert status == 0, doc["errors"]
     assert (doc["binary"], doc["emulated"]) == ("1.36", "1.34")
+    assert doc["sources"]["component"] == f"{manifest} line 14: kube-apiserver"
     assert doc["sources"]["binary"] == f"{manifest} line 44: image registry.k8s.io/kube-apiserver:v1.36.2"
     assert doc["featureGates"] == "MutatingAdmissionPolicy=true"
     _, gates, _ = run_json(capsys, "gates", "--binary", "1.36", "--emulated", "1.34", "--feature-gates", "MutatingAdmissionPolicy=true")

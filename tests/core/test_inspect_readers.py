@@ -201,7 +201,7 @@ def test_unknown_text():
 def test_two_components_are_refused():
     api = read("kube-apiserver.yaml")
     sched = read_input("kube-scheduler --emulated-version=1.34\n", "sched.txt")
-    with pytest.raises(InspectError, match=r"more than one component \(kube-apiserver in kube-apiserver.yaml line 1, kube-scheduler in sched.txt line 1\)"):
+    with pytest.raises(InspectError, match=r"more than one component \(kube-apiserver in kube-apiserver.yaml line 14, kube-scheduler in sched.txt line 1\)"):
         combine_readings([api, sched])
 
 

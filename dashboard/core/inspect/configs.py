@@ -169,7 +169,9 @@ def read_static_pod(doc: dict, text: str, where: Where) -> tuple[list[Fact], Fla
             continue
         words = (command[1:] if command and component_of(command[0]) else command) + args
         start = line_of(text, "containers:", where.line) or where.line
-        flag_set = flags_from_args(words, component, where, _word_lines(text, words, start))
+        program = line_of(text, f"- {command[0]}", start) if command else None
+        at = Where(where.file, program or line_of(text, f"name: {container.get('name')}", start) or where.line)
+        flag_set = flags_from_args(words, component, at, _word_lines(text, words, start))
         binary = []
         tag = image_version(image) if image else None
         if tag:
