@@ -210,3 +210,21 @@ def test_metrics_alone_suggest_the_emulated_version(capsys, apiserver_132):
     status, doc, _ = run_json(capsys, "inspect", str(version), str(metrics))
     assert status == 1 and doc["emulated"] == "1.32"
     assert any(w.startswith("/metrics agrees exactly with --emulated-version=1.31") for w in doc["warnings"])
+
+
+def test_stage_difference_and_missing_gates(capsys, apiserver_132, tmp_path):
+    """A fork's build: one gate GA where 1.32 at 1.31 has it Beta, one gate missing from /metrics."""
+    cmdline, version, metrics = apiserver_132
+    text = metrics.read_text().replace(
+        'kubernetes_feature_enabled{name="APIServerTracing",stage="BETA"} 1', 'kubernetes_feature_enabled{name="APIServerTracing",stage=""} 1'
+    )
+    text = "\n".join(line for line in text.splitlines() if 'name="APIResponseCompression"' not in line) + "\n"
+    fork = tmp_path / "fork.txt"
+    fork.write_text(text)
+    status, doc, _ = run_json(capsys, "inspect", str(cmdline), str(version), str(fork))
+    assert status == 1
+    [d] = doc["observed"]["disagree"]
+    assert (d["name"], d["stage"], d["predictedStage"], d["predicted"], d["observed"]) == ("APIServerTracing", "", "BETA", True, True)
+    assert "fork" in d["likely"]
+    assert doc["observed"]["missing"] == ["APIResponseCompression"]
+    assert any("1 gate(s) the binary lists on /metrics are not in the input (first: APIResponseCompression)" in w for w in doc["warnings"])
