@@ -57,6 +57,10 @@ def _add_optional_subcommands(sub) -> None:
         add_apis_arguments = None
     if add_apis_arguments is not None:
         add_apis_arguments(sub.add_parser("apis", help="built-in APIs served at an emulated version"))
+    from .cli_inspect import add_config_arguments, add_inspect_arguments
+
+    add_inspect_arguments(sub.add_parser("inspect", help="what a cluster's files say, the prediction, and where /metrics disagrees"))
+    add_config_arguments(sub.add_parser("config", help="flags and kubeadm/kind/static pod snippets for a selection"))
     from .screenshots import add_screenshot_arguments
 
     add_screenshot_arguments(sub.add_parser("screenshots", help="PNG screenshots of every page (needs the test extra and chromium)"))
@@ -83,6 +87,10 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
             from .cli_apis import run_apis
 
             return run_apis(args)
+        if args.command in ("inspect", "config"):
+            from .cli_inspect import run_config, run_inspect
+
+            return (run_inspect if args.command == "inspect" else run_config)(args, catalog)
         if args.command == "screenshots":
             from .screenshots import run_screenshots
 

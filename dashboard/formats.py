@@ -40,6 +40,11 @@ def _md_escape(text: str) -> str:
     return text
 
 
+def md_escape(text: str) -> str:
+    """Text for a Markdown line: pipes, emphasis and HTML characters escaped."""
+    return _md_escape(text)
+
+
 def rows_to_markdown(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
     lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
     for row in rows:

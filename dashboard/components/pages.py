@@ -19,6 +19,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "matrix": ("matrix.py", "Release matrix", ":material/grid_on:"),
     "apis": ("apis.py", "APIs", ":material/api:"),
     "plan": ("plan.py", "Upgrade plan", ":material/upgrade:"),
+    "cluster": ("cluster.py", "Check a cluster", ":material/fact_check:"),
     "gate": ("gate_detail.py", "Gate detail", ":material/info:"),
     "about": ("about.py", "About the data", ":material/database:"),
 }

@@ -1,0 +1,165 @@
+"""Check a cluster: paste or upload what a cluster says about a control-plane component (a ps
+line, a static pod manifest, a kubeadm or kind config, ``/version``, ``/metrics``), see the
+selection found, the prediction, and where ``/metrics`` disagrees with it -- the same document
+as ``kcompat inspect`` -- and the flags for that selection as config snippets
+(``kcompat config``).
+
+Inputs are bounded in size, parsed with the safe readers (no YAML anchors or aliases) and kept
+in this session's widgets only: nothing is cached or shared across sessions.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import formats
+from dashboard.components import data
+from dashboard.components.pages import page
+from dashboard.components.selection import current
+from dashboard.components.text import code, md
+from dashboard.core.reports import GATE_COLUMNS
+from dashboard.documents.config import config_document, config_for_inspection
+from dashboard.documents.inspect import DISAGREE_COLUMNS, exit_status, inspect_document
+
+#: Largest pasted text and uploaded file (a whole kube-apiserver /metrics is a few MB; the
+#: server refuses uploads above its own limit too).
+MAX_PASTE_CHARS = 4_000_000
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+PASTES = (
+    ("cluster_paste_cmdline", "Command line, static pod manifest, kubeadm or kind config",
+     "A ps line (ps aux | grep kube-apiserver), /etc/kubernetes/manifests/kube-apiserver.yaml, a kubeadm "
+     "ClusterConfiguration or a kind Cluster config."),
+    ("cluster_paste_version", "/version", "The output of kubectl get --raw /version."),
+    ("cluster_paste_metrics", "/metrics", "The output of kubectl get --raw /metrics (or just its kubernetes_feature_enabled and kubernetes_build_info lines)."),
+)
+UPLOAD = "cluster_upload"
+SOURCE_LABELS = {
+    "component": "component", "binary": "binary", "emulated": "emulated", "minCompatibility": "min compatibility",
+    "featureGates": "--feature-gates", "runtimeConfig": "--runtime-config",
+}
+
+
+def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
+    """The pasted texts and uploaded files, with the refusals of oversized uploads."""
+    inputs: list[tuple[str, bytes | str]] = []
+    problems: list[str] = []
+    for key, label, _ in PASTES:
+        text = st.session_state.get(key) or ""
+        if text.strip():
+            inputs.append((f"pasted {label.split(',')[0].lower()}", text))
+    for upload in st.session_state.get(UPLOAD) or []:
+        if upload.size > MAX_UPLOAD_BYTES:
+            problems.append(f"{upload.name}: {upload.size:,} bytes, more than the limit of {MAX_UPLOAD_BYTES:,} bytes")
+        else:
+            inputs.append((upload.name, upload.getvalue()))
+    return inputs, problems
+
+
+def input_form() -> None:
+    with st.form("cluster_inputs", border=False):
+        columns = st.columns(3)
+        for column, (key, label, help_text) in zip(columns, PASTES):
+            column.text_area(label, key=key, height=160, max_chars=MAX_PASTE_CHARS, help=help_text)
+        st.file_uploader(
+            "Or upload files", key=UPLOAD, accept_multiple_files=True,
+            help=f"The same inputs as files, at most {MAX_UPLOAD_BYTES // 1024 // 1024} MB each; kept in this session only.",
+        )
+        st.form_submit_button("Check", icon=":material/fact_check:")  # not "primary": white on the dark theme's primary fails contrast
+
+
+def show_disagreements(document: dict) -> None:
+    observed = document["observed"]
+    if observed is None:
+        st.info("No /metrics among the inputs: the prediction below is not compared with the cluster.", icon=":material/info:")
+        return
+    disagree = observed["disagree"]
+    if disagree:
+        st.error(
+            f"{len(disagree)} of {observed['gates']} gates on /metrics disagree with the prediction.",
+            icon=":material/error:",
+        )
+        st.dataframe(pd.DataFrame(disagree, columns=list(DISAGREE_COLUMNS)), hide_index=True, width="stretch", key="cluster_disagree")
+    else:
+        st.success(
+            f"All {observed['agree']} gates kcompat knows agree with the prediction ({observed['gates']} on /metrics).",
+            icon=":material/check_circle:",
+        )
+    if observed["unknown"]:
+        with st.expander(f"{len(observed['unknown'])} names on /metrics kcompat does not know (not counted as disagreements)"):
+            st.text(", ".join(observed["unknown"]))
+
+
+def show_selection(document: dict) -> None:
+    st.subheader("Selection found")
+    cols = st.columns(4)
+    for col, key in zip(cols, ("component", "binary", "emulated", "minCompatibility")):
+        col.metric(SOURCE_LABELS[key], document[key])
+    rows = [
+        {"setting": label, "value": document.get(key) or "", "from": document["sources"][key]}
+        for key, label in SOURCE_LABELS.items() if key in document["sources"]
+    ]
+    st.dataframe(pd.DataFrame(rows, columns=["setting", "value", "from"]), hide_index=True, width="stretch", key="cluster_sources")
+    for warning in document["warnings"]:
+        st.warning(md(warning), icon=":material/warning:")
+
+
+def show_prediction(document: dict) -> None:
+    gates = document["gates"]
+    st.subheader("Prediction")
+    params = {"binary": document["binary"], "emulated": document["emulated"]}
+    if document["featureGates"]:
+        params["feature_gates"] = document["featureGates"]
+    st.page_link(page("gates"), label="Open this selection on the Gates page", icon=":material/toggle_on:", query_params=params)
+    st.dataframe(pd.DataFrame(gates["features"], columns=list(GATE_COLUMNS)), hide_index=True, width="stretch", key="cluster_gates")
+
+
+def show_snippets(config: dict) -> None:
+    """The flags for a selection as a command line, kubeadm, kind and static pod patches."""
+    if not config["valid"]:
+        st.error(md("; ".join(config["errors"])), icon=":material/error:")
+        return
+    tabs = st.tabs(["Command line", "kubeadm (v1beta4)", "kind", "Static pod patches"])
+    snippets = config["snippets"]
+    tabs[0].code(snippets["cmdline"], language=None)  # no syntax colours: they fail contrast
+    tabs[1].code(snippets["kubeadm"], language=None)
+    tabs[2].code(snippets["kind"], language=None)
+    for name, text in snippets["static-pod"].items():
+        tabs[3].caption(code(name))
+        tabs[3].code(text, language=None)
+    if not snippets["static-pod"]:
+        tabs[3].caption("No flags to add: the selection is the binary's own defaults.")
+
+
+st.caption(
+    "Paste or upload what a cluster says about its kube-apiserver (or controller-manager, or scheduler): "
+    "kcompat reads the binary, emulated and min compatibility versions and the flags, predicts every gate, and "
+    "compares the prediction with /metrics. The same as kcompat inspect; nothing is kept beyond this session."
+)
+input_form()
+inputs, upload_problems = collect_inputs()
+if upload_problems:
+    for problem in upload_problems:
+        st.error(md(problem), icon=":material/error:")
+elif inputs:
+    document = inspect_document(data.catalog(), inputs)
+    if exit_status(document) == 2:
+        st.error(f"The input cannot be used: {len(document['errors'])} problem(s).", icon=":material/error:")
+        st.text("\n".join(document["errors"][:100]))
+    else:
+        show_disagreements(document)
+        show_selection(document)
+        st.subheader("Config for this selection")
+        show_snippets(config_for_inspection(data.catalog(), document))
+        show_prediction(document)
+        st.download_button(
+            "Download the inspect document (JSON)", formats.to_json(document), file_name="kcompat-inspect.json",
+            mime="application/json", icon=":material/download:", key="cluster_download",
+        )
+else:
+    sel = current()
+    st.subheader("Config for the selection above")
+    st.caption("The flags that give the selection chosen above, for each control-plane component that takes them.")
+    show_snippets(
+        config_document(data.catalog(), sel.binary, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None)
+    )

@@ -1,0 +1,204 @@
+"""Many readings, one selection: which component, which binary, which flags, and where each
+came from. Two inputs that say different things are a contradiction naming both places."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from ..compat import parse_binary_version, select_versions
+from ..errors import KcompatError
+from ..versions import Version, mm
+from .model import (
+    CONTROL_PLANE,
+    EMULATED,
+    FEATURE_GATES,
+    FLAGS,
+    KUBELET,
+    MIN_COMPAT,
+    RUNTIME_CONFIG,
+    Fact,
+    FlagSet,
+    InspectError,
+    ObservedGate,
+    Reading,
+)
+
+DEFAULT_COMPONENT = "kube-apiserver"
+#: Readings that describe one process (not a whole cluster's configuration).
+_PROCESS_KINDS = ("command line", "static pod")
+
+
+@dataclass(frozen=True)
+class Combined:
+    """What the inputs say together. Flag values are kept as written (the engine parses them
+    exactly as the binary would); ``emulated``/``min_compat`` fall back to what ``/version``
+    reports when no flag is given."""
+
+    component: str
+    binary: str
+    emulated: tuple[str, ...]
+    min_compat: tuple[str, ...]
+    feature_gates: tuple[str, ...]
+    runtime_config: tuple[str, ...]
+    sources: Mapping[str, str]
+    observed: tuple[ObservedGate, ...] | None
+    warnings: tuple[str, ...]
+
+
+def choose_component(readings: list[Reading]) -> tuple[str, str]:
+    """The one component the process-level inputs describe (kube-apiserver when none does),
+    and where it was named."""
+    named: dict[str, str] = {}
+    for reading in readings:
+        if any(reading.kind.startswith(k) for k in _PROCESS_KINDS):
+            components = {s.component for s in reading.flag_sets}
+            if len(components) > 1:
+                continue  # several components in one file (ps aux | grep kube, patches): cluster-level
+            for flag_set in reading.flag_sets:
+                named.setdefault(flag_set.component, str(flag_set.where))
+    if len(named) > 1:
+        raise InspectError(
+            "the inputs describe more than one component ("
+            + ", ".join(f"{c} in {w}" for c, w in named.items())
+            + "); inspect one component at a time"
+        )
+    if not named:
+        return DEFAULT_COMPONENT, f"default: {DEFAULT_COMPONENT} (what kubectl get --raw /version and /metrics reach)"
+    component, where = next(iter(named.items()))
+    if component == KUBELET:
+        raise InspectError(
+            f"{named[component]}: the kubelet takes no --emulated-version; kcompat inspect reads "
+            f"{', '.join(CONTROL_PLANE)}"
+        )
+    return component, f"{where}: {component}"
+
+
+def _describe(facts: list[Fact], where) -> str:
+    return " ".join(f.describe() for f in facts) if facts else f"{where}: not set"
+
+
+def combine_flags(sets: list[FlagSet]) -> tuple[dict[str, list[Fact]], list[str]]:
+    """Each flag's values for one component. Full descriptions (a command line, a manifest, a
+    kubeadm or kind config) must agree; partial ones (patches) must agree with a full one."""
+    problems: list[str] = []
+    complete = [s for s in sets if s.complete]
+    chosen: dict[str, list[Fact]] = {}
+    for name in FLAGS:
+        base = complete[0] if complete else None
+        for other in complete[1:]:
+            if other.values(name) != base.values(name):
+                problems.append(
+                    f"--{name} differs: {_describe(base.facts(name), base.where)} but {_describe(other.facts(name), other.where)}"
+                )
+        facts = base.facts(name) if base is not None else []
+        for partial in (s for s in sets if not s.complete and s.values(name)):
+            if base is not None and partial.values(name) != base.values(name):
+                problems.append(
+                    f"--{name} differs: {_describe(base.facts(name), base.where)} but {_describe(partial.facts(name), partial.where)}"
+                )
+            elif base is None and not facts:
+                facts = partial.facts(name)
+        if facts:
+            chosen[name] = facts
+    return chosen, problems
+
+
+def _binary(readings: list[Reading], warnings: list[str]) -> tuple[Fact, Version]:
+    parsed: list[tuple[Fact, Version]] = []
+    for reading in readings:
+        for fact in reading.binary:
+            try:
+                parsed.append((fact, parse_binary_version(fact.value)))
+            except KcompatError:
+                warnings.append(f"{fact.describe()}: not a version; skipped")
+    if not parsed:
+        raise InspectError(
+            "no binary version in the inputs: give /version JSON, /metrics (kubernetes_build_info), "
+            "a static pod manifest (image tag), a kubeadm ClusterConfiguration (kubernetesVersion) "
+            "or a kind config (node image)"
+        )
+    releases = {mm(v) for _, v in parsed}
+    if len(releases) > 1:
+        raise InspectError("the inputs name different binaries: " + "; ".join(f.describe() for f, _ in parsed))
+    exact = {str(v) for _, v in parsed if len(v.components) >= 3}
+    if len(exact) > 1:
+        warnings.append("the inputs name different patch releases (" + "; ".join(f.describe() for f, _ in parsed) + "); the release decides the answer")
+    # /version or /metrics first: they are what the running binary says
+    return min(parsed, key=lambda p: 0 if "gitVersion" in p[0].text or "git_version" in p[0].text else 1)
+
+
+def _observed(readings: list[Reading]) -> tuple[ObservedGate, ...] | None:
+    lists = [r.observed for r in readings if r.observed is not None]
+    if not lists:
+        return None
+    merged: dict[str, ObservedGate] = {}
+    for gates in lists:
+        for gate in gates:
+            earlier = merged.get(gate.name)
+            if earlier is not None and (earlier.enabled, earlier.stage) != (gate.enabled, gate.stage):
+                raise InspectError(f"{gate.where}: {gate.name} contradicts {earlier.where}")
+            merged.setdefault(gate.name, gate)
+    return tuple(merged.values())
+
+
+def _reported(readings: list[Reading], attr: str) -> Fact | None:
+    facts = [f for r in readings for f in getattr(r, attr)]
+    if len({f.value for f in facts}) > 1:
+        raise InspectError("the inputs report different versions: " + "; ".join(f.describe() for f in facts))
+    return facts[0] if facts else None
+
+
+def combine_readings(readings: list[Reading]) -> Combined:
+    """One selection from every reading, or an :class:`InspectError` naming each contradiction."""
+    warnings = [note for r in readings for note in r.notes]
+    component, component_source = choose_component(readings)
+    binary_fact, binary = _binary(readings, warnings)
+    flags, problems = combine_flags([s for r in readings for s in r.flag_sets if s.component == component])
+    if problems:
+        raise InspectError(problems)
+    reported_emu = _reported(readings, "emulated")
+    reported_mc = _reported(readings, "min_compat")
+    sources = {"component": component_source, "binary": binary_fact.describe()}
+    emulated = [f.value for f in flags.get(EMULATED, [])]
+    min_compat = [f.value for f in flags.get(MIN_COMPAT, [])]
+    if emulated:
+        sources["emulated"] = _describe(flags[EMULATED], None)
+    elif reported_emu is not None:
+        emulated = [reported_emu.value]
+        sources["emulated"] = reported_emu.describe()
+    else:
+        sources["emulated"] = "default: the binary's own release (no --emulated-version in the inputs)"
+        if not any(r.kind == "command line" or r.kind.startswith(("static pod", "kubeadm", "kind")) for r in readings):
+            warnings.append(
+                f"no input shows the emulated version (a {mm(binary)} /version does not report it before 1.33): "
+                "assumed the binary's own release; add the command line or the static pod manifest"
+            )
+    if min_compat:
+        sources["minCompatibility"] = _describe(flags[MIN_COMPAT], None)
+    elif reported_mc is not None and select_versions(binary).rules.has_min_compat_flag:
+        min_compat = [reported_mc.value]
+        sources["minCompatibility"] = reported_mc.describe()
+    else:
+        sources["minCompatibility"] = "default: derived from the emulated version"
+    for key, name in (("featureGates", FEATURE_GATES), ("runtimeConfig", RUNTIME_CONFIG)):
+        if name in flags:
+            sources[key] = _describe(flags[name], None)
+    selection = select_versions(binary, emulated or None, min_compat or None)
+    for fact, value, what in ((reported_emu, selection.emulated, "emulated"), (reported_mc, selection.min_compat, "min compatibility")):
+        if fact is not None and not selection.flags_rejected and fact.value != str(value):
+            problems.append(f"{fact.describe()} but the flags give {what} {value} ({sources['emulated' if what == 'emulated' else 'minCompatibility']})")
+    if problems:
+        raise InspectError(problems)
+    return Combined(
+        component=component,
+        binary=binary_fact.value,
+        emulated=tuple(emulated),
+        min_compat=tuple(min_compat),
+        feature_gates=tuple(f.value for f in flags.get(FEATURE_GATES, [])),
+        runtime_config=tuple(f.value for f in flags.get(RUNTIME_CONFIG, [])),
+        sources=MappingProxyType(sources),
+        observed=_observed(readings),
+        warnings=tuple(warnings),
+    )

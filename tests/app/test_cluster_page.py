@@ -1,0 +1,78 @@
+"""The Check a cluster page: pasted and uploaded inputs give the same answer as kcompat inspect
+(JSON), disagreements first, and the config snippets of kcompat config. The /metrics text is
+GENERATED from the engine's prediction (tests/inspect_samples.py)."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import open_app, plain, rerun
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+
+from dashboard.catalog import DEFAULT_CATALOG  # noqa: E402
+from dashboard.documents.config import config_document  # noqa: E402
+from dashboard.documents.inspect import inspect_document  # noqa: E402
+
+
+def paste(at, cmdline="", version="", metrics=""):
+    at.text_area(key="cluster_paste_cmdline").input(cmdline)
+    at.text_area(key="cluster_paste_version").input(version)
+    at.text_area(key="cluster_paste_metrics").input(metrics)
+    next(b for b in at.button if b.label == "Check").click()
+    return rerun(at)
+
+
+@pytest.fixture(scope="module")
+def inputs():
+    cmdline = (SAMPLES / "ps-kube-apiserver-1.32.txt").read_text()
+    version = (SAMPLES / "version-1.32.0.json").read_text()
+    metrics = flip(metrics_text("v1.32.0", "1.31", info=version_info("version-1.32.0.json")), "APIServerTracing")
+    return cmdline, version, metrics
+
+
+def test_disagreement_first_and_same_as_cli(inputs):
+    cmdline, version, metrics = inputs
+    at = paste(open_app("cluster"), *inputs)
+    cli = inspect_document(DEFAULT_CATALOG, [
+        ("pasted command line", cmdline), ("pasted /version", version), ("pasted /metrics", metrics),
+    ])
+    [error] = at.error
+    assert plain(error.value) == f"1 of {cli['observed']['gates']} gates on /metrics disagree with the prediction."
+    # the first table on the page is the disagreements, as kcompat inspect lists them
+    disagree = at.dataframe[0].value
+    assert list(disagree.columns)[:3] == ["name", "predicted", "observed"]
+    assert disagree.to_dict("records") == [{k: d[k] for k in disagree.columns} for d in cli["observed"]["disagree"]]
+    assert disagree["name"].tolist() == ["APIServerTracing"]
+    assert [m.value for m in at.metric] == ["kube-apiserver", "1.32", "1.31", "1.31"]
+    gates = next(d.value for d in at.dataframe if list(d.value.columns) == ["name", "enabled", "stage", "default", "locked", "explicit"])
+    assert gates.to_dict("records") == cli["gates"]["features"]
+    # config snippets: kcompat config for the selection found
+    config = config_document(DEFAULT_CATALOG, "v1.32.0", "1.31")
+    shown = [c.value.rstrip("\n") for c in at.code][:3]
+    assert shown == [config["snippets"][k].rstrip("\n") for k in ("cmdline", "kubeadm", "kind")]
+
+
+def test_agreement(inputs):
+    cmdline, version, _ = inputs
+    metrics = metrics_text("v1.32.0", "1.31")
+    at = paste(open_app("cluster"), cmdline, version, metrics)
+    assert not at.error
+    assert plain(at.success[0].value).startswith("All ")
+
+
+def test_unusable_input_is_named(inputs):
+    at = paste(open_app("cluster"), "apiVersion: v1\nkind: Pod\na: &x [1]\nb: *x\n")
+    assert plain(at.error[0].value) == "The input cannot be used: 1 problem(s)."
+    assert "pasted command line: not valid YAML (line 3" in at.text[0].value
+    assert "anchors and aliases are not allowed" in at.text[0].value
+
+
+def test_without_inputs_config_for_the_selection_bar():
+    at = open_app("cluster", binary="1.36", emulated="1.34")
+    config = config_document(DEFAULT_CATALOG, "1.36", "1.34")
+    assert at.code[0].value.rstrip("\n") == config["snippets"]["cmdline"].rstrip("\n")
+    assert "kube-scheduler --emulated-version=1.34" in at.code[0].value

@@ -1,0 +1,230 @@
+"""kcompat inspect and kcompat config on real-format samples, against the real bundled data.
+
+The /metrics inputs are GENERATED from the engine's prediction (tests/inspect_samples.py) in the
+exact text format a kube-apiserver serves; the other samples are files in tests/samples/inspect/
+written the way ps, kubeadm, kind and kubectl write them."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+
+from dashboard.catalog import DEFAULT_CATALOG  # noqa: E402
+from dashboard.cli import main as kcompat  # noqa: E402
+from dashboard.core.inspect import combine_readings, read_input  # noqa: E402
+from dashboard.documents.config import config_document  # noqa: E402
+
+
+def run(capsys, *argv):
+    status = kcompat(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_json(capsys, *argv):
+    status, out, err = run(capsys, *argv, "--format", "json")
+    return status, json.loads(out), err
+
+
+@pytest.fixture
+def apiserver_132(tmp_path):
+    """ps line, /version and /metrics of a 1.32.0 kube-apiserver started with --emulated-version=1.31."""
+    metrics = tmp_path / "metrics.txt"
+    metrics.write_text(metrics_text("v1.32.0", "1.31", info=version_info("version-1.32.0.json")))
+    return SAMPLES / "ps-kube-apiserver-1.32.txt", SAMPLES / "version-1.32.0.json", metrics
+
+
+def test_132_emulating_131_agrees(capsys, apiserver_132):
+    cmdline, version, metrics = apiserver_132
+    status, doc, _ = run_json(capsys, "inspect", str(cmdline), str(version), str(metrics))
+    assert status == 0, doc["errors"]
+    assert (doc["component"], doc["binary"], doc["emulated"], doc["minCompatibility"]) == ("kube-apiserver", "1.32", "1.31", "1.31")
+    assert doc["sources"]["binary"].endswith("gitVersion v1.32.0")
+    assert doc["sources"]["emulated"] == f"{cmdline} line 2: --emulated-version=1.31"
+    observed = doc["observed"]
+    assert observed["disagree"] == []
+    assert observed["agree"] + len(observed["unknown"]) == observed["gates"]
+    # the gates document is exactly kcompat gates' answer
+    _, gates, _ = run_json(capsys, "gates", "--binary", "v1.32.0", "--emulated", "1.31")
+    assert doc["gates"] == gates
+    # a 1.32 /version has no emulation fields: without the ps line the emulated version is unknown
+    assert "emulationMajor" not in version.read_text()
+
+
+def test_flipping_a_beta_gate_exits_1_and_names_it(capsys, apiserver_132, tmp_path):
+    cmdline, version, metrics = apiserver_132
+    _, gates, _ = run_json(capsys, "gates", "--binary", "1.32", "--emulated", "1.31")
+    beta = next(g for g in gates["features"] if g["stage"] == "Beta" and g["name"] == "APIServerTracing")
+    flipped = tmp_path / "flipped.txt"
+    flipped.write_text(flip(metrics.read_text(), "APIServerTracing"))
+    status, doc, _ = run_json(capsys, "inspect", str(cmdline), str(version), str(flipped))
+    assert status == 1
+    [d] = doc["observed"]["disagree"]
+    assert (d["name"], d["predicted"], d["observed"], d["stage"]) == ("APIServerTracing", beta["enabled"], not beta["enabled"], "BETA")
+    assert "--feature-gates=APIServerTracing=false" in d["likely"]
+    status, out, _ = run(capsys, "inspect", str(cmdline), str(version), str(flipped))
+    assert status == 1 and "APIServerTracing" in out.split("# Predicted gates")[0]
+
+
+def test_unknown_metrics_names_are_not_disagreements(capsys, apiserver_132, tmp_path):
+    cmdline, version, metrics = apiserver_132
+    extra = tmp_path / "fork.txt"
+    extra.write_text(metrics.read_text() + 'kubernetes_feature_enabled{name="AcmeFastPath",stage="ALPHA"} 1\n')
+    status, doc, _ = run_json(capsys, "inspect", str(cmdline), str(version), str(extra))
+    assert status == 0 and "AcmeFastPath" in doc["observed"]["unknown"]
+
+
+def test_static_pod_136_emulating_134_equals_kcompat_gates(capsys):
+    manifest = SAMPLES / "kube-apiserver.yaml"
+    status, doc, _ = run_json(capsys, "inspect", str(manifest))
+    assert status == 0, doc["errors"]
+    assert (doc["binary"], doc["emulated"]) == ("1.36", "1.34")
+    assert doc["sources"]["component"] == f"{manifest} line 14: kube-apiserver"
+    assert doc["sources"]["binary"] == f"{manifest} line 44: image registry.k8s.io/kube-apiserver:v1.36.2"
+    assert doc["featureGates"] == "MutatingAdmissionPolicy=true"
+    _, gates, _ = run_json(capsys, "gates", "--binary", "1.36", "--emulated", "1.34", "--feature-gates", "MutatingAdmissionPolicy=true")
+    assert {k: v for k, v in doc["gates"].items() if k != "binary"} == {k: v for k, v in gates.items() if k != "binary"}
+    _, exact, _ = run_json(capsys, "gates", "--binary", "v1.36.2", "--emulated", "1.34", "--feature-gates", "MutatingAdmissionPolicy=true")
+    assert doc["gates"] == exact
+
+
+def test_version_133_plus_reports_emulation(capsys):
+    status, doc, _ = run_json(capsys, "inspect", str(SAMPLES / "version-1.36.2-emulating-1.34.json"))
+    assert status == 0
+    assert (doc["binary"], doc["emulated"], doc["minCompatibility"]) == ("1.36", "1.34", "1.33")
+    assert "emulationMajor 1, emulationMinor 34" in doc["sources"]["emulated"]
+
+
+def test_contradicting_inputs_exit_2_naming_both(capsys, tmp_path):
+    other = tmp_path / "ps.txt"
+    other.write_text("/usr/local/bin/kube-apiserver --emulated-version=1.35 --secure-port=6443\n")
+    status, doc, _ = run_json(capsys, "inspect", str(SAMPLES / "kube-apiserver.yaml"), str(other))
+    assert status == 2
+    error = next(e for e in doc["errors"] if e.startswith("--emulated-version differs"))
+    assert any(e.startswith("--feature-gates differs") and "not set" in e for e in doc["errors"])
+    assert "kube-apiserver.yaml line 19: --emulated-version=1.34" in error and f"{other} line 1: --emulated-version=1.35" in error
+    status, doc, _ = run_json(capsys, "inspect", str(SAMPLES / "kube-apiserver.yaml"), str(SAMPLES / "version-1.32.0.json"))
+    assert status == 2 and "different binaries" in doc["errors"][0]
+
+
+def test_unusable_inputs_exit_2(capsys, tmp_path):
+    status, out, err = run(capsys, "inspect", str(tmp_path / "missing.txt"))
+    assert status == 2 and "missing.txt: cannot read" in err and "Traceback" not in err
+    lone = tmp_path / "cmd.txt"
+    lone.write_text("kube-apiserver --emulated-version=1.31\n")
+    status, doc, _ = run_json(capsys, "inspect", str(lone))
+    assert status == 2 and doc["errors"][0].startswith("no binary version in the inputs")
+    status, out, err = run(capsys, "inspect")
+    assert status == 2 and "at least one FILE" in err
+
+
+def test_table_and_markdown(capsys, apiserver_132):
+    for fmt in ("table", "markdown"):
+        status, out, _ = run(capsys, "inspect", *map(str, apiserver_132), "--format", fmt)
+        assert status == 0
+        assert "emulated: 1.31" in out.replace("\\", "") and "Disagreements with /metrics (0)" in out
+
+
+# --- kcompat config: the reverse, read back by the readers ----------------------------------
+
+CASES = [
+    ("v1.36.2", "1.34", "1.33", "MutatingAdmissionPolicy=true", "api/alpha=false"),
+    ("1.33", "1.31", None, "APIServerTracing=false", None),
+    ("1.32", "1.31", None, None, None),
+]
+
+
+@pytest.mark.parametrize("binary,emulated,min_compat,gates,runtime", CASES)
+def test_config_round_trip(binary, emulated, min_compat, gates, runtime):
+    doc = config_document(DEFAULT_CATALOG, binary, emulated, min_compat, gates, runtime)
+    assert doc["valid"], doc["errors"]
+    snippets = doc["snippets"]
+    version = json.dumps({"gitVersion": f"v{binary.lstrip('v')}" + (".0" if binary.count(".") == 1 else "")})
+    readings = {
+        "cmdline": [read_input(snippets["cmdline"], "cmdline.txt")],
+        "kubeadm": [read_input(snippets["kubeadm"], "kubeadm.yaml")],
+        "kind": [read_input(snippets["kind"], "kind.yaml")],
+    }
+    for name, text in snippets["static-pod"].items():
+        readings[name] = [read_input(text, name)]
+    for name, reading in readings.items():
+        for flag_set in reading[0].flag_sets:
+            expected = doc["components"][flag_set.component]
+            assert [f"--{n}={fact.value}" for n, fact in flag_set.flags] == expected, (name, flag_set.component)
+        for component in doc["components"]:
+            if name.startswith(("cmdline", "kubeadm", "kind")):
+                assert component in {s.component for s in reading[0].flag_sets}, (name, component)
+        combined = combine_readings(reading + [read_input(version, "version.json")])
+        assert combined.emulated == (emulated,)
+        assert combined.feature_gates == ((gates,) if gates else ())
+        assert combined.component == (name.split("0+")[0] if "+json" in name else "kube-apiserver")
+        apiserver = combined.component == "kube-apiserver"
+        assert combined.runtime_config == ((runtime,) if runtime and apiserver else ())
+        assert combined.min_compat == ((min_compat,) if min_compat else ())
+
+
+def test_config_cli(capsys):
+    status, out, _ = run(capsys, "config", "--binary", "1.35", "--emulated", "1.33", "--min-compat", "1.32")
+    assert status == 0
+    assert out.splitlines() == [
+        "kube-apiserver --emulated-version=1.33 --min-compatibility-version=1.32",
+        "kube-controller-manager --emulated-version=1.33 --min-compatibility-version=1.32",
+        "kube-scheduler --emulated-version=1.33 --min-compatibility-version=1.32",
+    ]
+    assert "kubelet" not in out
+    # a selection the binary refuses gets its error and exit 2 (1.33 has no --min-compatibility-version)
+    status, out, err = run(capsys, "config", "--binary", "1.33", "--emulated", "1.31", "--min-compat", "1.31")
+    assert status == 2 and "unknown flag: --min-compatibility-version" in err
+    status, doc, _ = run_json(capsys, "config", "--binary", "1.36", "--emulated", "1.30")
+    assert status == 2 and "emulation version 1.30 is not between [1.33, 1.36.0]" in doc["errors"][0]
+
+
+def test_config_formats_match_the_document():
+    from dashboard.cli_inspect import CONFIG_FORMATS, MAX_FILE_BYTES
+    from dashboard.core.inspect.model import MAX_INPUT_BYTES
+    from dashboard.documents.config import SNIPPETS
+
+    assert CONFIG_FORMATS == SNIPPETS + ("json",) and MAX_FILE_BYTES == MAX_INPUT_BYTES
+
+
+def test_building_the_parser_does_not_import_the_documents():
+    import subprocess
+
+    code = (
+        "import sys; from dashboard.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('dashboard.documents', 'dashboard.core.inspect', 'yaml'))))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "dashboard.documents.inspect" not in done.stdout and "dashboard.core.inspect" not in done.stdout
+
+
+def test_metrics_alone_suggest_the_emulated_version(capsys, apiserver_132):
+    """A 1.32 /version does not report emulation: without the ps line the prediction assumes 1.32,
+    /metrics disagrees, and kcompat names the emulated version that agrees."""
+    _, version, metrics = apiserver_132
+    status, doc, _ = run_json(capsys, "inspect", str(version), str(metrics))
+    assert status == 1 and doc["emulated"] == "1.32"
+    assert any(w.startswith("/metrics agrees exactly with --emulated-version=1.31") for w in doc["warnings"])
+
+
+def test_stage_difference_and_missing_gates(capsys, apiserver_132, tmp_path):
+    """A fork's build: one gate GA where 1.32 at 1.31 has it Beta, one gate missing from /metrics."""
+    cmdline, version, metrics = apiserver_132
+    text = metrics.read_text().replace(
+        'kubernetes_feature_enabled{name="APIServerTracing",stage="BETA"} 1', 'kubernetes_feature_enabled{name="APIServerTracing",stage=""} 1'
+    )
+    text = "\n".join(line for line in text.splitlines() if 'name="APIResponseCompression"' not in line) + "\n"
+    fork = tmp_path / "fork.txt"
+    fork.write_text(text)
+    status, doc, _ = run_json(capsys, "inspect", str(cmdline), str(version), str(fork))
+    assert status == 1
+    [d] = doc["observed"]["disagree"]
+    assert (d["name"], d["stage"], d["predictedStage"], d["predicted"], d["observed"]) == ("APIServerTracing", "", "BETA", True, True)
+    assert "fork" in d["likely"]
+    assert doc["observed"]["missing"] == ["APIResponseCompression"]
+    assert any("1 gate(s) the binary lists on /metrics are not in the input (first: APIResponseCompression)" in w for w in doc["warnings"])
