@@ -57,6 +57,9 @@ def _add_optional_subcommands(sub) -> None:
         add_apis_arguments = None
     if add_apis_arguments is not None:
         add_apis_arguments(sub.add_parser("apis", help="built-in APIs served at an emulated version"))
+    from .cli_storage import add_storage_arguments
+
+    add_storage_arguments(sub.add_parser("storage", help="storage version of each built-in resource at an emulated version"))
     from .screenshots import add_screenshot_arguments
 
     add_screenshot_arguments(sub.add_parser("screenshots", help="PNG screenshots of every page (needs the test extra and chromium)"))
@@ -83,6 +86,10 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
             from .cli_apis import run_apis
 
             return run_apis(args)
+        if args.command == "storage":
+            from .cli_storage import run_storage
+
+            return run_storage(args)
         if args.command == "screenshots":
             from .screenshots import run_screenshots
 
