@@ -8,7 +8,7 @@ import pytest
 
 from conftest import current_page, metric, open_app, rerun, texts
 from dashboard.cli import main as kcompat
-from dashboard.cli_apis import TABLE_COLUMNS, api_rows
+from dashboard.documents.apis import TABLE_COLUMNS, api_rows
 from dashboard.core.apis import MAX_RUNTIME_CONFIG_LENGTH, evaluate_api_availability
 from dashboard.core.skew import skew_policy
 from dashboard.core.storage import storage_versions
