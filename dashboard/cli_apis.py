@@ -12,11 +12,7 @@ import sys
 from pathlib import Path
 
 from . import formats
-from .core.apis import evaluate_api_availability
 from .core.errors import KcompatError
-from .documents.apis import API_KEYS, DOCUMENT_KEYS, TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
-
-__all__ = ["API_KEYS", "DOCUMENT_KEYS", "TABLE_COLUMNS", "add_apis_arguments", "run_apis"]
 
 
 def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +29,10 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
+    # imported here: building the parser for another subcommand does not load the engine
+    from .core.apis import evaluate_api_availability
+    from .documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
+
     try:
         result = evaluate_api_availability(
             args.binary,

@@ -11,8 +11,6 @@ from pathlib import Path
 
 from . import formats
 from .core.errors import KcompatError
-from .core.storage import storage_versions
-from .documents.storage import TABLE_COLUMNS, rejected_storage_document, storage_document, storage_rows
 
 
 def add_storage_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +21,10 @@ def add_storage_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_storage(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
+    # imported here: building the parser for another subcommand does not load the engine
+    from .core.storage import storage_versions
+    from .documents.storage import TABLE_COLUMNS, rejected_storage_document, storage_document, storage_rows
+
     try:
         result = storage_versions(args.binary, args.emulated or None, args.min_compat or None, data_dir=data_dir)
     except KcompatError as exc:
