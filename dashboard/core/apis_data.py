@@ -498,3 +498,60 @@ def parse_storage_overrides(document: object, source: str) -> tuple[StorageOverr
         provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
         out.append(StorageOverrides(release, tuple(entries), provenance))
     return tuple(out)
+
+
+SCHEME_PRIORITY_FILE = "scheme-priority.yaml"
+
+
+@dataclass(frozen=True)
+class SchemePriority:
+    """Each group's registered versions in kube-apiserver's scheme, highest priority first
+    (kubernetes ``pkg/apis/<group>/install/install.go`` ``SetVersionPriority``), and where read."""
+
+    release: Version
+    groups: Mapping[str, tuple[str, ...]]
+    provenance: str
+
+
+def load_scheme_priority(release: Version | str, data_dir: Path | str | None = None) -> SchemePriority | None:
+    """The scheme's version priority of one release, or None when none is bundled for it."""
+    wanted = mm(parse_version(release) if isinstance(release, str) else release)
+    for entry in _load_priority_cached(str(resolve_data_dir(data_dir))):
+        if entry.release == wanted:
+            return entry
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _load_priority_cached(data_dir: str) -> tuple[SchemePriority, ...]:
+    path = Path(data_dir) / "apis" / SCHEME_PRIORITY_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return ()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the scheme version priority: {exc.strerror or exc}") from None
+    return parse_scheme_priority(read_yaml_text(raw, str(path)), str(path))
+
+
+def parse_scheme_priority(document: object, source: str) -> tuple[SchemePriority, ...]:
+    doc = _mapping(document, source)
+    items = doc.get("releases")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: releases must be a list")
+    out = []
+    for index, item in enumerate(items):
+        where = f"{source}: releases[{index}]"
+        entry = _mapping(item, where)
+        release = _release_field(entry.get("release"), f"{where}: release")
+        groups = _mapping(entry.get("groups"), f"{where}: groups")
+        parsed: dict[str, tuple[str, ...]] = {}
+        for group, versions in groups.items():
+            if not isinstance(group, str) or not isinstance(versions, list) or not versions or not all(
+                isinstance(v, str) and _RESOURCE_RE.fullmatch(v) for v in versions
+            ):
+                raise KcompatError(f"{where}: group {group!r} must map to a non-empty list of versions")
+            parsed[group] = tuple(versions)
+        provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
+        out.append(SchemePriority(release, MappingProxyType(parsed), provenance))
+    return tuple(out)

@@ -30,8 +30,11 @@ The rule of ``emulatedStorageVersion``, by the binary's release (read at each k8
   or before the emulated version.
 
 A min compatibility of 0.0 disables the lifecycle checks; a type without lifecycle data always
-qualifies. Version priority is ``CompareKubeAwareVersionStrings`` over the versions of the
-group in k8s.io/api of the binary's release (removed versions stay registered and count).
+qualifies. Version priority is the scheme's (``SetVersionPriority`` in kubernetes
+``pkg/apis/<group>/install/install.go`` of the binary's release, ``data/apis/scheme-priority.yaml``),
+which is not always the kube-aware order (resource.k8s.io in 1.33: v1beta1 before v1beta2); only
+the versions listed there are registered. Without that list for a release (1.37) the kube-aware
+order of the group's versions in k8s.io/api is used and a warning says so.
 """
 
 from __future__ import annotations
@@ -41,7 +44,15 @@ from enum import Enum
 from pathlib import Path
 
 from .apis import NON_REST_GROUPS, evaluate_api_availability, versions_by_priority
-from .apis_data import ApiKind, ApiRelease, default_enablement_for, group_version_text, load_api_release, load_storage_overrides
+from .apis_data import (
+    ApiKind,
+    ApiRelease,
+    default_enablement_for,
+    group_version_text,
+    load_api_release,
+    load_scheme_priority,
+    load_storage_overrides,
+)
 from .compat import rules_for
 from .errors import KcompatError
 from .versions import Version, major_minor, mm, parse_version
@@ -149,6 +160,8 @@ def pick_storage_version(
                 continue
             if mm(k.introduced) > mm(min_compat):
                 continue
+        if min_compat == ZERO:
+            return k.version, "highest-priority version (min compatibility 0.0 disables the lifecycle checks)"
         skip = ", without a replacement," if rule is StorageRule.SKIP_REPLACED else ""
         return k.version, f"highest-priority version{skip} introduced at or before min compatibility {min_compat}"
     return group_preferred, fallback
@@ -184,7 +197,13 @@ def storage_versions(
     rule = storage_rule_for(binary_version)
     api = load_api_release(mm(binary_version), data_dir)
     overrides = load_storage_overrides(mm(binary_version), data_dir)
+    scheme = load_scheme_priority(mm(binary_version), data_dir)
     warnings: list[str] = []
+    if scheme is None:
+        warnings.append(
+            f"no scheme version priority for Kubernetes {mm(binary_version)} is bundled; the kube-aware order of the "
+            "group's versions in k8s.io/api is used"
+        )
     if overrides is None:
         warnings.append(f"no storage-version override list for Kubernetes {mm(binary_version)} is bundled; overrides are not applied")
     served = _served_resources(binary_version, emu, data_dir, warnings)
@@ -194,7 +213,14 @@ def storage_versions(
     for group in sorted(groups, key=lambda g: (g != "", g)):
         if group in NON_REST_GROUPS or not api.versions_of(group):
             continue
-        priority = versions_by_priority(gv.version for gv in api.versions_of(group))
+        if scheme is not None and group in scheme.groups:
+            priority = [v for v in scheme.groups[group] if api.find(group, v) is not None]
+        else:
+            if scheme is not None:
+                warnings.append(f"the {mm(binary_version)} scheme lists no versions of {group}; the kube-aware order is used")
+            priority = versions_by_priority(gv.version for gv in api.versions_of(group))
+        if not priority:
+            continue
         by_kind: dict[str, list[ApiKind]] = {}
         for version in priority:
             gv = api.find(group, version)

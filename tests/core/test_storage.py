@@ -153,3 +153,15 @@ def test_every_storage_version_holds_its_kind(binary, emulated):
                 continue
             gv = api.find(c.storage_group, c.version)
             assert gv is not None and c.kind in {k.kind for k in gv.kinds}, (binary, emulated, min_compat, c)
+
+
+def test_scheme_priority_not_kube_aware_order_decides():
+    """1.33 registers resource.k8s.io as v1beta1, v1beta2, v1alpha3 (install.go): with min
+    compatibility 1.33 both betas qualify and the scheme's first, v1beta1, is the storage version
+    (the kube-aware order would give v1beta2)."""
+    choice = storage_versions("1.33", "1.33", "1.33").choice("resource.k8s.io", "ResourceClaim")
+    assert choice.candidates == ("v1beta1", "v1beta2", "v1alpha3") and choice.version == "v1beta1"
+    # 1.34 prefers v1beta2 over v1 for storage
+    with_zero = storage_versions("1.34", "1.34", "0.0").choice("resource.k8s.io", "DeviceClass")
+    assert with_zero.version == "v1beta2" and "0.0 disables" in with_zero.explanation
+    assert any("no scheme version priority for Kubernetes 1.37" in w for w in storage_versions("1.37").warnings)
