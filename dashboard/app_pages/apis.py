@@ -297,7 +297,7 @@ sel = current()
 st.subheader(
     f"Built-in APIs of a {sel.binary} kube-apiserver emulating {sel.emulated}",
     anchor=False,
-    help="Which group/version/kinds of the binary's release are served, and why; the same answer as `kcompat apis`.",
+    help="Which REST resources of the binary's release are served, and why, and where a real binary of the emulated release answers differently; the same answer as `kcompat apis`.",
 )
 flags = flag_controls()
 if sel.feature_gates:
@@ -331,8 +331,8 @@ if sel.is_emulating:
         )
     else:
         st.caption(
-            f"Left: this {md(sel.binary)} binary emulating {md(view.emulated)} (**served**). Right: a real "
-            f"{md(view.emulated)} binary with the same --runtime-config (**served by real release**)."
+            f"**served**: this {md(sel.binary)} binary emulating {md(view.emulated)}. **served by real release**: a real "
+            f"{md(view.emulated)} binary with the same --runtime-config. **reason**: why this binary serves it or not."
         )
         config = _api_config(view.emulated)
         st.dataframe(differences, key="apis_differences", hide_index=True, column_config=config, height=min(36 + 35 * len(differences), 300))
