@@ -633,3 +633,16 @@ _SERVED_REASONS = {
     "served-removed-only-after-emulated-version", "served-removed-at-emulated-version-alpha-binary",
     "kept-by-emulation-forward-compatible", "kept-by-runtime-config-emulation-forward-compatible",
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# The REST resource files: problems name the file and the entry.
+
+
+def test_missing_or_broken_resource_file_is_a_clear_error(kep_data):
+    (kep_data / "apis" / "resources" / "v1.33.yaml").write_text("release: '1.33'\ngroupVersions:\n- {group: x, version: v1, resources: [{kind: A, resource: Bs}]}\n")
+    with pytest.raises(KcompatError, match=r"resources\[0\].*lowercase plural"):
+        apis("1.33", data_dir=kep_data)
+    (kep_data / "apis" / "resources" / "v1.33.yaml").unlink()
+    with pytest.raises(KcompatError, match="no bundled REST resource names for Kubernetes 1.33"):
+        apis("1.33", data_dir=kep_data)
