@@ -63,10 +63,3 @@ def difference_rows(result: ApiAvailability) -> list[dict]:
     """The entries whose answer differs from a real binary of the emulated release."""
     return [{k: api_item(e)[k] for k in DIFFERENCE_COLUMNS} for e in result.differences_from_release()]
 
-
-def difference_sentence(entry: ApiEntry, emulated: str) -> str:
-    """One plain sentence for a difference: which side serves it."""
-    name = f"{entry.group_version} {entry.resource}"
-    if entry.served:
-        return f"{name} is served here, but a real {emulated} binary does not serve it"
-    return f"{name} is served by a real {emulated} binary, but not here ({entry.detail})"
