@@ -61,6 +61,9 @@ def _add_optional_subcommands(sub) -> None:
 
     add_inspect_arguments(sub.add_parser("inspect", help="what a cluster's files say, the prediction, and where /metrics disagrees"))
     add_config_arguments(sub.add_parser("config", help="flags and kubeadm/kind/static pod snippets for a selection"))
+    from .cli_storage import add_storage_arguments
+
+    add_storage_arguments(sub.add_parser("storage", help="storage version of each built-in resource at an emulated version"))
     from .screenshots import add_screenshot_arguments
 
     add_screenshot_arguments(sub.add_parser("screenshots", help="PNG screenshots of every page (needs the test extra and chromium)"))
@@ -91,6 +94,10 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
             from .cli_inspect import run_config, run_inspect
 
             return (run_inspect if args.command == "inspect" else run_config)(args, catalog)
+        if args.command == "storage":
+            from .cli_storage import run_storage
+
+            return run_storage(args)
         if args.command == "screenshots":
             from .screenshots import run_screenshots
 

@@ -1,12 +1,8 @@
-"""``kcompat apis``: built-in APIs a kube-apiserver binary serves at an emulated version.
+"""``kcompat apis``: built-in REST resources a kube-apiserver binary serves at an emulated version.
 
-JSON document (exactly these keys)::
-
-    {"binary", "emulated", "valid", "errors", "warnings",
-     "apis": [{"group", "version", "kind", "stage", "served", "reason"}]}
-
-The core group is ``""``. Exit status 0 when the flags are valid, 2 when kube-apiserver
-would refuse to start (the errors say why) or the input is not usable at all.
+The document is built by :mod:`dashboard.documents.apis` (its docstring gives the JSON keys).
+Exit status 0 when the flags are valid, 2 when kube-apiserver would refuse to start (the
+errors say why) or the input is not usable at all.
 """
 
 from __future__ import annotations
@@ -16,12 +12,7 @@ import sys
 from pathlib import Path
 
 from . import formats
-from .core.apis import ApiAvailability, evaluate_api_availability
 from .core.errors import KcompatError
-
-DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "apis")
-API_KEYS = ("group", "version", "kind", "stage", "served", "reason")
-TABLE_COLUMNS = ("group", "version", "kind", "resource", "stage", "served", "reason")
 
 
 def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,33 +28,11 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
 
 
-def apis_document(result: ApiAvailability) -> dict:
-    """The JSON contract of ``kcompat apis``."""
-    return {
-        "binary": str(result.binary),
-        "emulated": str(result.emulated),
-        "valid": result.valid,
-        "errors": list(result.errors),
-        "warnings": list(result.warnings),
-        "apis": [
-            {"group": e.group, "version": e.version, "kind": e.kind, "stage": e.stage, "served": e.served, "reason": e.detail}
-            for e in result.entries
-        ],
-    }
-
-
-def rejected_apis_document(binary: str | None, message: str) -> dict:
-    return {"binary": binary, "emulated": None, "valid": False, "errors": [message], "warnings": [], "apis": []}
-
-
-def api_rows(result: ApiAvailability) -> list[dict]:
-    return [
-        {"group": e.group, "version": e.version, "kind": e.kind, "resource": e.resource, "stage": e.stage, "served": e.served, "reason": e.detail}
-        for e in result.entries
-    ]
-
-
 def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
+    # imported here: building the parser for another subcommand does not load the engine
+    from .core.apis import evaluate_api_availability
+    from .documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
+
     try:
         result = evaluate_api_availability(
             args.binary,
@@ -83,8 +52,10 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
         sys.stdout.write(formats.to_json(apis_document(result)))
     else:
         sys.stdout.write(formats.render_rows(args.format, api_rows(result), TABLE_COLUMNS))
+        differing = len(result.differences_from_release())
         summary = (
-            f"binary {result.binary}, emulated {result.emulated}: {len(result.served())} of {len(result.entries)} kinds served; "
+            f"binary {result.binary}, emulated {result.emulated}: {len(result.served())} of {len(result.entries)} resources served; "
+            f"{differing} differ from a real {result.emulated} binary; "
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
         formats.report_problems(summary, result.warnings, result.errors, sys.stderr)

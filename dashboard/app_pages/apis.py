@@ -3,7 +3,9 @@
 
 Everything is computed by the core (:mod:`dashboard.core.apis`, :mod:`dashboard.core.storage`,
 :mod:`dashboard.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
-the same flags (:func:`dashboard.cli_apis.apis_document`, :func:`dashboard.cli_apis.api_rows`).
+the same flags, built by :mod:`dashboard.documents.apis`; the storage tab shows what
+``kcompat storage`` prints (:mod:`dashboard.documents.storage`). The page leads with the
+resources whose answer differs from a real binary of the emulated release.
 
 The page's own flags live in the URL next to the shared selection: ``runtime_config`` (the flag
 value as typed), ``emulation_forward_compatible`` and
@@ -21,7 +23,6 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import formats
-from dashboard.cli_apis import TABLE_COLUMNS, api_rows, apis_document
 from dashboard.components import data
 from dashboard.components.selection import current
 from dashboard.components.text import md
@@ -29,6 +30,8 @@ from dashboard.core.apis import ApiEntry, evaluate_api_availability, parse_runti
 from dashboard.core.errors import KcompatError
 from dashboard.core.skew import skew_policy
 from dashboard.core.storage import storage_versions
+from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
+from dashboard.documents.storage import RESOURCE_KEYS, storage_rows
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
 PARAMS = (RC, EFC, RCEFC)
@@ -189,6 +192,8 @@ def _apis_view(query: str) -> dict:
         errors=result.errors,
         warnings=result.warnings,
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
+        differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
+        release_known=all(e.served_by_release is not None for e in result.entries),
         # served now: why it is served; no longer served: why not, at the emulated version
         enabled=_diff_frame(diff.enabled, lambda e: e.detail),
         removed=_diff_frame(diff.removed, lambda e: (now.get(e.key) or baseline[e.key]).detail),
@@ -201,21 +206,12 @@ def _apis_view(query: str) -> dict:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], pd.DataFrame]:
-    """(rule, min compatibility used, errors, table) at (emulated, min compat)."""
+def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], tuple[str, ...], pd.DataFrame]:
+    """(rule, min compatibility used, errors, warnings, table) at (emulated, min compat): the rows
+    of ``kcompat storage``."""
     result = storage_versions(binary, emulated, min_compat or None, data_dir=data.catalog().data_dir)
-    rows = [
-        {
-            "group/kind": f"{c.group or 'core'}/{c.kind}",
-            "resource": c.resource,
-            "version": c.group_version,
-            "candidates": ", ".join(c.candidates),
-            "explanation": c.explanation,
-        }
-        for c in result.choices
-    ]
-    frame = pd.DataFrame(rows, columns=["group/kind", "resource", "version", "candidates", "explanation"])
-    return str(result.rule), str(result.min_compat), result.errors, frame
+    frame = pd.DataFrame(storage_rows(result), columns=list(RESOURCE_KEYS))
+    return str(result.rule), str(result.min_compat), result.errors, result.warnings, frame
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
@@ -274,9 +270,13 @@ def _api_config(emulated: str) -> dict:
         "group": col.TextColumn("group", help="API group (empty: the core group)"),
         "version": col.TextColumn("version"),
         "kind": col.TextColumn("kind", pinned=True),
-        "resource": col.TextColumn("resource", help="REST resource name"),
+        "resource": col.TextColumn("resource", help="REST resource (plural) as the release's client-go typed client names it"),
+        "subresources": col.TextColumn("subresources", help="Subresources the release's client-go typed client calls"),
         "stage": col.TextColumn("stage", help="Stage of the group/version (GA, beta, alpha)"),
         "served": col.CheckboxColumn("served", help=f"Served by this binary at {emulated} with these flags"),
+        "servedByRelease": col.CheckboxColumn(
+            "served by real release", help=f"Served by a real {emulated} binary (its own version, the same --runtime-config); empty: no data"
+        ),
         "reason": col.TextColumn("reason", width="large", help="Why it is served or not (what `kcompat apis` prints)"),
     }
 
@@ -297,7 +297,7 @@ sel = current()
 st.subheader(
     f"Built-in APIs of a {sel.binary} kube-apiserver emulating {sel.emulated}",
     anchor=False,
-    help="Which group/version/kinds of the binary's release are served, and why; the same answer as `kcompat apis`.",
+    help="Which REST resources of the binary's release are served, and why, and where a real binary of the emulated release answers differently; the same answer as `kcompat apis`.",
 )
 flags = flag_controls()
 if sel.feature_gates:
@@ -318,11 +318,30 @@ if view.errors:
 for warning in view.warnings:
     st.warning(md(warning), icon=":material/warning:")
 
+if sel.is_emulating:
+    differences = view.differences
+    st.markdown(f"**Differences from a real {md(view.emulated)} kube-apiserver** ({len(differences)})")
+    if not view.release_known:
+        st.caption(f"No bundled API data for Kubernetes {md(view.emulated)}: cannot compare with a real {md(view.emulated)} binary.")
+    elif differences.empty:
+        st.success(
+            f"This {md(sel.binary)} binary emulating {md(view.emulated)} serves exactly the resources a real "
+            f"{md(view.emulated)} binary serves with the same --runtime-config.",
+            icon=":material/check_circle:",
+        )
+    else:
+        st.caption(
+            f"**served**: this {md(sel.binary)} binary emulating {md(view.emulated)}. **served by real release**: a real "
+            f"{md(view.emulated)} binary with the same --runtime-config. **reason**: why this binary serves it or not."
+        )
+        config = _api_config(view.emulated)
+        st.dataframe(differences, key="apis_differences", hide_index=True, column_config=config, height=min(36 + 35 * len(differences), 300))
+
 table = view.table
 served_count = int(table["served"].sum())
 with st.container(horizontal=True):
-    st.metric("Served", served_count, help=f"Group/version/kinds served at {view.emulated} with these flags.")
-    st.metric("Not served", len(table) - served_count, help="Kinds of the release's API data that are not served (each row says why).")
+    st.metric("Served", served_count, help=f"Group/version/resources served at {view.emulated} with these flags.")
+    st.metric("Not served", len(table) - served_count, help="REST resources of the release that are not served (each row says why).")
     st.metric(
         f"Enabled vs {sel.binary}",
         len(view.enabled),
@@ -394,7 +413,7 @@ with tab_table:
         )
     shown = _filter(table, served, stages or (), groups or (), text or "")
     if len(shown) != len(table):
-        st.caption(f"{len(shown)} of {len(table)} kinds match the filters")
+        st.caption(f"{len(shown)} of {len(table)} resources match the filters")
     st.dataframe(shown, key="apis_table", hide_index=True, column_config=_api_config(view.emulated), height=560)
 
     stem = f"apis-{sel.binary}-emulating-{view.emulated}"
@@ -420,25 +439,31 @@ with tab_table:
 
 with tab_storage:
     mc = sel.min_compat or ""
-    rule, used_mc, storage_errors, storage = _storage(sel.binary, view.emulated, mc)
+    rule, used_mc, storage_errors, storage_warnings, storage = _storage(sel.binary, view.emulated, mc)
     st.markdown(
-        f"Storage version of every stored kind at emulated {md(view.emulated)}, min compatibility {md(used_mc)}. "
-        f"Rule of a {md(sel.binary)} binary: {md(rule)}."
+        f"Storage version of every REST resource at emulated {md(view.emulated)}, min compatibility {md(used_mc)}: "
+        f"a per-resource override of the {md(sel.binary)} storage factory first, else the rule of a {md(sel.binary)} "
+        f"binary: {md(rule)}."
     )
     for error in storage_errors:
         st.error(md(error), icon=":material/block:")
+    for warning in storage_warnings:
+        st.warning(md(warning), icon=":material/warning:")
     st.dataframe(
         storage,
         key="apis_storage",
         hide_index=True,
         column_config={
-            "group/kind": st.column_config.TextColumn("group/kind", pinned=True),
-            "version": st.column_config.TextColumn("storage version", help="The group/version written to etcd"),
-            "candidates": st.column_config.TextColumn("candidates", help="The kind's versions, highest priority first"),
-            "explanation": st.column_config.TextColumn("explanation", width="large"),
+            "resource": st.column_config.TextColumn("resource", pinned=True),
+            "storageVersion": st.column_config.TextColumn("storage version", help="The group/version written to etcd (empty: no storage)"),
+            "served": st.column_config.CheckboxColumn("served", help=f"Served at {view.emulated} (default --runtime-config)"),
+            "reason": st.column_config.TextColumn("reason", width="large"),
         },
         height=420,
     )
+    st.caption("Same as the command line:")
+    storage_argv = ["kcompat", "storage", "--binary", sel.binary, "--emulated", view.emulated]
+    st.code(shlex.join(storage_argv + (["--min-compat", mc] if mc else []) + ["--format", "json"]), language=None)
 
 with tab_skew:
     skew_mc, skew = _skew(sel.binary, view.emulated, sel.min_compat or "")

@@ -16,19 +16,23 @@ apiserver's (SPEC §6.2):
    then kinds introduced after it (SPEC §6.5), group by group from the lowest to the highest
    version priority (:func:`compare_kube_aware_versions`).
 
-Modelling limits (the data has kinds, not REST storage): every non-List kind of a listed
-group/version is taken as a resource of that binary (resource names derived with
-``UnsafeGuessKindToResource``), except the option and subresource-body kinds named in
-:func:`dashboard.core.apis_data.not_a_resource_note`; subresources and feature-gated storage
-are not modelled; the ``KUBE_APISERVER_*`` environment variables are taken as unset.
+Entries are the REST resources of the binary's release: the kinds that the release's
+k8s.io/client-go typed clients serve, with the plural and subresources those clients name
+(``data/apis/resources``); List, options and subresource-body kinds are no entries. Each
+entry also says whether a real binary of the emulated release (its own version, the same
+``--runtime-config``) serves it (:attr:`ApiEntry.served_by_release`).
+
+Modelling limits: every resource of a listed group/version is taken as having REST storage
+in that binary (feature-gated storage is not modelled); the ``KUBE_APISERVER_*`` environment
+variables are taken as unset.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from types import MappingProxyType
@@ -39,8 +43,8 @@ from .apis_data import (
     DefaultEnablement,
     default_enablement_for,
     group_version_text,
+    available_api_releases,
     load_api_release,
-    not_a_resource_note,
 )
 from .compat import ReleaseRules, VersionSelection, parse_binary_version, select_versions
 from .errors import KcompatError
@@ -527,7 +531,6 @@ class Reason(str, Enum):
     KEPT_BY_EMULATION_FORWARD_COMPATIBLE = "kept-by-emulation-forward-compatible"
     KEPT_BY_RUNTIME_CONFIG_FORWARD_COMPATIBLE = "kept-by-runtime-config-emulation-forward-compatible"
     NOT_IN_DEFAULT_LISTS = "not-in-default-lists"
-    NOT_A_RESOURCE = "not-a-resource"
 
     def __str__(self) -> str:
         return self.value
@@ -545,6 +548,10 @@ class ApiEntry:
     detail: str
     introduced: Version | None = None
     removed: Version | None = None
+    subresources: tuple[str, ...] = ()
+    #: whether a real binary of the emulated release (its own version, the same
+    #: ``--runtime-config``) serves this entry; None when that release has no bundled data
+    served_by_release: bool | None = None
 
     @property
     def group_version(self) -> str:
@@ -553,6 +560,11 @@ class ApiEntry:
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.group, self.version, self.kind)
+
+    @property
+    def differs_from_release(self) -> bool:
+        """Served here but not by the real release, or the other way round."""
+        return self.served_by_release is not None and self.served_by_release != self.served
 
 
 @dataclass(frozen=True)
@@ -598,6 +610,10 @@ class ApiAvailability:
     def resource_served(self, group: str, version: str, resource: str) -> bool:
         return any(e.served and (e.group, e.version, e.resource) == (group, version, resource) for e in self.entries)
 
+    def differences_from_release(self) -> tuple[ApiEntry, ...]:
+        """Entries whose answer differs from what a real binary of the emulated release serves."""
+        return tuple(e for e in self.entries if e.differs_from_release)
+
     def compared_with_binary(self) -> ApiDiff:
         """See :func:`compare_with_binary`."""
         return compare_with_binary(self)
@@ -639,6 +655,7 @@ def evaluate_api_availability(
     *,
     min_compat: str | Sequence[str] | None = None,
     data_dir: Path | str | None = None,
+    compare_with_release: bool = True,
 ) -> ApiAvailability:
     """Which built-in APIs a kube-apiserver ``binary`` serves with ``--emulated-version``,
     ``--runtime-config`` and the forward-compatibility flags (SPEC §6.2-§6.7).
@@ -679,6 +696,10 @@ def evaluate_api_availability(
     states = _filter_kinds(api, registry, merged, listed, binary_version, emu, rules, efc, rcefc, errors)
     warnings.extend(_alpha_while_emulating_warnings(api, merged, binary_version, emu, rules))
     entries = tuple(_entry_for(s, emu, binary_version, choice.enablement) for s in states)
+    if compare_with_release:
+        release_served, release_warnings = _served_by_release(binary_version, emu, rc_values, entries, data_dir)
+        warnings.extend(release_warnings)
+        entries = tuple(replace(e, served_by_release=release_served(e)) for e in entries)
     return ApiAvailability(
         binary=binary_version,
         emulated=emu,
@@ -694,11 +715,34 @@ def evaluate_api_availability(
     )
 
 
+def _served_by_release(
+    binary: Version, emu: Version, runtime_config: list[str], entries: Sequence[ApiEntry], data_dir: Path | str | None
+) -> tuple[Callable[[ApiEntry], bool | None], list[str]]:
+    """What a real binary of the emulated release serves with the same ``--runtime-config``
+    (``servedByRelease``). The same binary release answers for itself; a release without
+    bundled data answers None; a release that would refuse the ``--runtime-config`` serves
+    nothing (False, and a warning says why)."""
+    if mm(binary) == mm(emu):
+        return (lambda e: e.served), []
+    if mm(emu) not in available_api_releases(data_dir):
+        return (lambda e: None), [f"no bundled API data for Kubernetes {mm(emu)}: servedByRelease is null"]
+    try:
+        release = evaluate_api_availability(mm(emu), None, runtime_config, data_dir=data_dir, compare_with_release=False)
+    except KcompatError as exc:
+        return (lambda e: None), [f"cannot evaluate a real {mm(emu)} binary with this --runtime-config ({exc}): servedByRelease is null"]
+    if release.errors:
+        return (lambda e: False), [
+            f"a real {mm(emu)} binary would refuse this --runtime-config ({'; '.join(release.errors)}): it serves nothing"
+        ]
+    served = release.served_keys()
+    return (lambda e: e.key in served), []
+
+
 def compare_with_binary(availability: ApiAvailability) -> ApiDiff:
     """What emulation changes: the same binary and ``--runtime-config`` at the binary's own
     version (forward-compatibility flags dropped: they are rejected there) against the result."""
     baseline = evaluate_api_availability(
-        availability.binary, None, list(availability.runtime_config), data_dir=availability.data_dir
+        availability.binary, None, list(availability.runtime_config), data_dir=availability.data_dir, compare_with_release=False
     )
     at_emu, at_bin = availability.served_keys(), baseline.served_keys()
     enabled = tuple(e for e in availability.entries if e.served and e.key not in at_bin)
@@ -746,8 +790,10 @@ def _filter_kinds(
             gv = by_version[version]
             states = []
             for kind in gv.kinds:
+                if kind.resource is None:
+                    continue  # not a REST resource of its own (List, options, subresource bodies)
                 gvr = (group, version, kind.resource)
-                storage = (group, version) in listed and group not in NON_REST_GROUPS and kind.is_rest_resource
+                storage = (group, version) in listed and group not in NON_REST_GROUPS
                 state = _KindState(kind, storage, config.resource_setting(gvr))
                 state.removed_ok = should_serve_removed(kind.removed, emu, binary)
                 states.append(state)
@@ -866,22 +912,20 @@ def _entry_for(state: _KindState, emu: Version, binary: Version, enablement: Def
         group=kind.group,
         version=kind.version,
         kind=kind.kind,
-        resource=kind.resource,
+        resource=kind.resource or "",
         stage=kind.stage,
         served=served,
         reason=reason,
         detail=detail,
         introduced=kind.introduced,
         removed=kind.removed,
+        subresources=kind.subresources,
     )
 
 
 def _decide(state: _KindState, emu: Version, binary: Version, enablement: DefaultEnablement) -> tuple[bool, Reason, str]:
     kind = state.kind
     gv = kind.group_version
-    note = not_a_resource_note(kind.group, kind.kind)
-    if note is not None:
-        return False, Reason.NOT_A_RESOURCE, note
     if not state.has_storage:
         return False, Reason.NOT_IN_DEFAULT_LISTS, (
             f"{gv} is in none of the {enablement.release} kube-apiserver API lists: no REST storage, not served"

@@ -5,6 +5,10 @@ Two kinds of files:
 * ``v1.3x.yaml``: every group/version/kind of k8s.io/api at one release tag with its
   prerelease-lifecycle data (introduced, deprecated, removed, replacement). List kinds
   (``isList: true``) are not resources of their own and are skipped when loading.
+* ``resources/v1.3x.yaml``: the REST resources of each release (plural and subresources) as
+  the generated typed clients of k8s.io/client-go at the release tag name them; a kind
+  without an entry there is no resource of its own.
+* ``storage-overrides.yaml``: kube-apiserver's per-resource storage-version overrides.
 * ``default-enablement.yaml``: kube-apiserver's ``DefaultAPIResourceConfigSource`` lists
   (stable on, beta off, alpha off, legacy beta resources on). Only snapshots whose
   ``release`` is a plain ``major.minor`` belong to a release; the free-text snapshots are
@@ -17,8 +21,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import MappingProxyType
 
 from .errors import KcompatError
 from .manifest import read_yaml_text
@@ -26,53 +32,13 @@ from .versions import Version, major_minor, mm, parse_version
 
 DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
 DEFAULT_ENABLEMENT_FILE = "default-enablement.yaml"
+RESOURCES_DIR = "resources"
+STORAGE_OVERRIDES_FILE = "storage-overrides.yaml"
+_RESOURCE_RE = re.compile(r"[a-z0-9]+")
 STAGES = ("GA", "beta", "alpha")
 _RELEASE_RE = re.compile(r"[0-9]+\.[0-9]+")
 _API_FILE_RE = re.compile(r"v([0-9]+\.[0-9]+)\.yaml")
 MAX_API_FILE_BYTES = 8 * 1024 * 1024
-
-#: Kinds of core/v1 that are request/response options or internal types, not REST resources.
-_CORE_NON_RESOURCE_KINDS = frozenset(
-    {
-        "List",
-        "NodeProxyOptions",
-        "PodAttachOptions",
-        "PodExecOptions",
-        "PodLogOptions",
-        "PodPortForwardOptions",
-        "PodProxyOptions",
-        "PodStatusResult",
-        "RangeAllocation",
-        "SerializedReference",
-        "ServiceProxyOptions",
-    }
-)
-#: Kinds that are the body of a subresource of another resource (any group they appear in).
-_SUBRESOURCE_BODY_KINDS = {
-    "Scale": "<workload>/scale",
-    "Eviction": "pods/eviction",
-    "TokenRequest": "serviceaccounts/token",
-    "DeploymentRollback": "deployments/rollback",
-}
-
-
-def guess_resource(kind: str) -> str:
-    """The plural resource name of a kind, DERIVED with Kubernetes' own
-    ``meta.UnsafeGuessKindToResource`` rule (k8s.io/api has no plural names): lowercase the
-    kind; a name ending in "endpoints" stays as is; ending in "s" gets "es"; ending in "y"
-    becomes "ies"; anything else gets "s". (``Ingress`` -> ``ingresses``, ``NetworkPolicy``
-    -> ``networkpolicies``, ``Endpoints`` -> ``endpoints``, ``ServiceCIDR`` -> ``servicecidrs``.)"""
-    if not kind:
-        return ""
-    singular = kind.lower()
-    if singular.endswith("endpoints"):
-        return singular
-    if singular.endswith("s"):
-        return singular + "es"
-    if singular.endswith("y"):
-        return singular[:-1] + "ies"
-    return singular + "s"
-
 
 def group_version_text(group: str, version: str) -> str:
     """``schema.GroupVersion.String()``: ``v1`` for the core group, else ``group/version``."""
@@ -82,7 +48,10 @@ def group_version_text(group: str, version: str) -> str:
 @dataclass(frozen=True)
 class ApiKind:
     """One kind of one group/version with its prerelease lifecycle (None where the type has
-    no such function). ``resource`` is derived (see :func:`guess_resource`)."""
+    no such function) and, for a REST resource, its plural ``resource`` and ``subresources``
+    as the release's k8s.io/client-go typed client names them (``apis/resources/v1.N.yaml``);
+    ``resource`` is None for kinds that are no resource of their own (List, options types,
+    subresource bodies such as Scale or Eviction)."""
 
     group: str
     version: str
@@ -92,15 +61,12 @@ class ApiKind:
     deprecated: Version | None
     removed: Version | None
     replacement: str | None
+    resource: str | None = None
+    subresources: tuple[str, ...] = ()
 
     @property
     def group_version(self) -> str:
         return group_version_text(self.group, self.version)
-
-    @property
-    def resource(self) -> str:
-        """Plural resource name, derived with ``UnsafeGuessKindToResource`` (not from k8s.io/api)."""
-        return guess_resource(self.kind)
 
     @property
     def introduced_or_zero(self) -> Version:
@@ -109,16 +75,7 @@ class ApiKind:
 
     @property
     def is_rest_resource(self) -> bool:
-        return not_a_resource_note(self.group, self.kind) is None
-
-
-def not_a_resource_note(group: str, kind: str) -> str | None:
-    """Why a registered kind is not a REST resource of its group/version (None if it is one)."""
-    if group == "" and kind in _CORE_NON_RESOURCE_KINDS:
-        return f"{kind} is an options/internal type of core v1, not a REST resource"
-    if kind in _SUBRESOURCE_BODY_KINDS:
-        return f"{kind} is the body of the {_SUBRESOURCE_BODY_KINDS[kind]} subresource, not a resource of its own"
-    return None
+        return self.resource is not None
 
 
 @dataclass(frozen=True)
@@ -229,7 +186,82 @@ def _load_api_release_cached(release: str, data_dir: str) -> ApiRelease:
         raise KcompatError(f"no bundled API data for Kubernetes {release} (available: {have})") from None
     except OSError as exc:
         raise KcompatError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_api_release(read_yaml_text(raw, str(path), MAX_API_FILE_BYTES), str(path), release)
+    api = parse_api_release(read_yaml_text(raw, str(path), MAX_API_FILE_BYTES), str(path), release)
+    return with_resources(api, _load_resources_cached(release, data_dir))
+
+
+@dataclass(frozen=True)
+class ResourceNames:
+    """The REST resources of one release: (group, version, kind) -> (plural, subresources)."""
+
+    release: str
+    source: str
+    names: Mapping[tuple[str, str, str], tuple[str, tuple[str, ...]]]
+
+
+def load_api_resources(release: Version | str, data_dir: Path | str | None = None) -> ResourceNames:
+    """``apis/resources/v1.N.yaml`` of one release (see scripts/extract_api_resources.py)."""
+    version = mm(parse_version(release) if isinstance(release, str) else release)
+    return _load_resources_cached(f"{version.major}.{version.minor}", str(resolve_data_dir(data_dir)))
+
+
+@functools.lru_cache(maxsize=32)
+def _load_resources_cached(release: str, data_dir: str) -> ResourceNames:
+    path = Path(data_dir) / "apis" / RESOURCES_DIR / f"v{release}.yaml"
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise KcompatError(f"no bundled REST resource names for Kubernetes {release} ({path} is missing)") from None
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return parse_api_resources(read_yaml_text(raw, str(path), MAX_API_FILE_BYTES), str(path), release)
+
+
+def parse_api_resources(document: object, source: str, expected_release: str | None = None) -> ResourceNames:
+    """Validate one ``apis/resources/v1.N.yaml`` document; every problem names the file and the entry."""
+    doc = _mapping(document, source)
+    release = _release_field(doc.get("release"), f"{source}: release")
+    if expected_release is not None and f"{release.major}.{release.minor}" != expected_release:
+        raise KcompatError(f"{source}: release is {release}, but the file name says {expected_release}")
+    items = doc.get("groupVersions")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: groupVersions must be a list")
+    names: dict[tuple[str, str, str], tuple[str, tuple[str, ...]]] = {}
+    for index, item in enumerate(items):
+        where = f"{source}: groupVersions[{index}]"
+        gv = _mapping(item, where)
+        group, version = gv.get("group"), gv.get("version")
+        if not isinstance(group, str) or not isinstance(version, str) or not version:
+            raise KcompatError(f"{where}: group must be a string and version a non-empty string")
+        resources = gv.get("resources")
+        if not isinstance(resources, list):
+            raise KcompatError(f"{where}: resources must be a list")
+        for r_index, r_item in enumerate(resources):
+            r_where = f"{where} ({group_version_text(group, version)}) resources[{r_index}]"
+            r = _mapping(r_item, r_where)
+            kind, plural, subs = r.get("kind"), r.get("resource"), r.get("subresources", [])
+            if not isinstance(kind, str) or not kind or not isinstance(plural, str) or not _RESOURCE_RE.fullmatch(plural):
+                raise KcompatError(f"{r_where}: kind must be a non-empty string and resource a lowercase plural")
+            if not isinstance(subs, list) or not all(isinstance(x, str) and _RESOURCE_RE.fullmatch(x) for x in subs):
+                raise KcompatError(f"{r_where} ({kind}): subresources must be a list of lowercase names")
+            names[(group, version, kind)] = (plural, tuple(subs))
+    src = doc.get("source")
+    source_text = ""
+    if isinstance(src, dict):
+        source_text = " ".join(str(src.get(k)) for k in ("repository", "tag", "commit") if src.get(k))
+    return ResourceNames(f"{release.major}.{release.minor}", source_text, MappingProxyType(names))
+
+
+def with_resources(api: ApiRelease, names: ResourceNames) -> ApiRelease:
+    """``api`` with each kind's REST resource name and subresources filled in from ``names``."""
+    group_versions = []
+    for gv in api.group_versions:
+        kinds = []
+        for k in gv.kinds:
+            found = names.names.get((k.group, k.version, k.kind))
+            kinds.append(replace(k, resource=found[0], subresources=found[1]) if found else k)
+        group_versions.append(replace(gv, kinds=tuple(kinds)))
+    return replace(api, group_versions=tuple(group_versions))
 
 
 def parse_api_release(document: object, source: str, expected_release: str | None = None) -> ApiRelease:
@@ -404,4 +436,122 @@ def _legacy_resources(value: object, where: str) -> tuple[tuple[str, str], ...]:
         if len(parts) < 2 or "/" not in parts[0] or not re.fullmatch(r"[a-z0-9.-]+", parts[1]):
             raise KcompatError(f"{where}: {text!r} is not 'group/version resource'")
         out.append((parts[0], parts[1]))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class StorageOverrides:
+    """kube-apiserver's per-resource storage versions of one release
+    (kubernetes ``pkg/kubeapiserver/default_storage_factory_builder.go``, the
+    ``ResourceEncodingOverrides`` list), and where the list was read."""
+
+    release: Version
+    #: (group, version, resource) exactly as the Go source names them
+    entries: tuple[tuple[str, str, str], ...]
+    provenance: str
+
+    def version_for(self, group: str, resource: str) -> str | None:
+        for g, v, r in self.entries:
+            if (g, r) == (group, resource):
+                return v
+        return None
+
+
+def load_storage_overrides(release: Version | str, data_dir: Path | str | None = None) -> StorageOverrides | None:
+    """The overrides of one release, or None when ``storage-overrides.yaml`` has no entry for it."""
+    wanted = mm(parse_version(release) if isinstance(release, str) else release)
+    for entry in _load_overrides_cached(str(resolve_data_dir(data_dir))):
+        if entry.release == wanted:
+            return entry
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _load_overrides_cached(data_dir: str) -> tuple[StorageOverrides, ...]:
+    path = Path(data_dir) / "apis" / STORAGE_OVERRIDES_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return ()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the storage overrides: {exc.strerror or exc}") from None
+    return parse_storage_overrides(read_yaml_text(raw, str(path)), str(path))
+
+
+def parse_storage_overrides(document: object, source: str) -> tuple[StorageOverrides, ...]:
+    doc = _mapping(document, source)
+    items = doc.get("releases")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: releases must be a list")
+    out = []
+    for index, item in enumerate(items):
+        where = f"{source}: releases[{index}]"
+        entry = _mapping(item, where)
+        release = _release_field(entry.get("release"), f"{where}: release")
+        entries = []
+        for text in _gv_list(entry.get("overrides"), f"{where}: overrides"):
+            parts = text.split()
+            if len(parts) != 2 or not _RESOURCE_RE.fullmatch(parts[1]):
+                raise KcompatError(f"{where}: {text!r} is not 'group/version resource'")
+            group, version = parts[0].rpartition("/")[0], parts[0].rpartition("/")[2]
+            entries.append((group, version, parts[1]))
+        provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
+        out.append(StorageOverrides(release, tuple(entries), provenance))
+    return tuple(out)
+
+
+SCHEME_PRIORITY_FILE = "scheme-priority.yaml"
+
+
+@dataclass(frozen=True)
+class SchemePriority:
+    """Each group's registered versions in kube-apiserver's scheme, highest priority first
+    (kubernetes ``pkg/apis/<group>/install/install.go`` ``SetVersionPriority``), and where read."""
+
+    release: Version
+    groups: Mapping[str, tuple[str, ...]]
+    provenance: str
+
+
+def load_scheme_priority(release: Version | str, data_dir: Path | str | None = None) -> SchemePriority | None:
+    """The scheme's version priority of one release, or None when none is bundled for it."""
+    wanted = mm(parse_version(release) if isinstance(release, str) else release)
+    for entry in _load_priority_cached(str(resolve_data_dir(data_dir))):
+        if entry.release == wanted:
+            return entry
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _load_priority_cached(data_dir: str) -> tuple[SchemePriority, ...]:
+    path = Path(data_dir) / "apis" / SCHEME_PRIORITY_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return ()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the scheme version priority: {exc.strerror or exc}") from None
+    return parse_scheme_priority(read_yaml_text(raw, str(path)), str(path))
+
+
+def parse_scheme_priority(document: object, source: str) -> tuple[SchemePriority, ...]:
+    doc = _mapping(document, source)
+    items = doc.get("releases")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: releases must be a list")
+    out = []
+    for index, item in enumerate(items):
+        where = f"{source}: releases[{index}]"
+        entry = _mapping(item, where)
+        release = _release_field(entry.get("release"), f"{where}: release")
+        groups = _mapping(entry.get("groups"), f"{where}: groups")
+        parsed: dict[str, tuple[str, ...]] = {}
+        for group, versions in groups.items():
+            if not isinstance(group, str) or not isinstance(versions, list) or not versions or not all(
+                isinstance(v, str) and _RESOURCE_RE.fullmatch(v) for v in versions
+            ):
+                raise KcompatError(f"{where}: group {group!r} must map to a non-empty list of versions")
+            parsed[group] = tuple(versions)
+        provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
+        out.append(SchemePriority(release, MappingProxyType(parsed), provenance))
     return tuple(out)

@@ -8,12 +8,13 @@ import pytest
 
 from conftest import current_page, metric, open_app, rerun, texts
 from dashboard.cli import main as kcompat
-from dashboard.cli_apis import TABLE_COLUMNS, api_rows
+from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows
 from dashboard.core.apis import MAX_RUNTIME_CONFIG_LENGTH, evaluate_api_availability
 from dashboard.core.skew import skew_policy
 from dashboard.core.storage import storage_versions
 
 RC = "networking.k8s.io/v1beta1=true"
+STORAGE_KEYS = ["group", "resource", "kind", "storageVersion", "served", "reason"]
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +37,20 @@ def api_table(at):
 
 def diff_tables(at):
     return [d.value for d in at.dataframe if list(d.value.columns) == ["group", "version", "kind", "resource", "stage", "reason"]]
+
+
+def as_json_items(table):
+    """The table's rows in the JSON shape (subresources are shown comma-separated)."""
+    rows = table.to_dict("records")
+    for row in rows:
+        row["subresources"] = row["subresources"].split(", ") if row["subresources"] else []
+        if row["servedByRelease"] is not None:
+            row["servedByRelease"] = bool(row["servedByRelease"])
+    return rows
+
+
+def differences(at):
+    return frame(at, "group", DIFFERENCE_COLUMNS)
 
 
 def command(at):
@@ -103,7 +118,7 @@ def test_table_equals_the_cli_json(capsys, params):
     at = open_app("apis", **params)
     code, doc = cli_json(capsys, at)
     shown = api_table(at)
-    assert shown.drop(columns="resource").to_dict("records") == doc["apis"]
+    assert as_json_items(shown) == doc["apis"]
     assert list(shown["resource"]) == [r["resource"] for r in api_rows(evaluate_api_availability(
         params["binary"], params["emulated"], params["runtime_config"],
         params.get("emulation_forward_compatible") == "true",
@@ -191,17 +206,72 @@ def test_filters():
     rerun(at)
     shown = api_table(at)
     assert set(shown["kind"]) == {"ServiceCIDR"} and set(shown["group"]) == {"networking.k8s.io"}
-    assert any(f"{len(shown)} of 172 kinds match" in c.value for c in at.caption)
+    total = len(evaluate_api_availability("1.33", "1.31", RC).entries)
+    assert any(f"{len(shown)} of {total} resources match" in c.value for c in at.caption)
 
 
-def test_storage_versions_and_rule():
-    at = open_app("apis", binary="1.35", emulated="1.33", min_compat="1.32")
-    expected = storage_versions("1.35", "1.33", "1.32")
-    shown = frame(at, "group/kind")
-    assert list(shown["version"]) == [c.group_version for c in expected.choices]
-    assert list(shown["explanation"]) == [c.explanation for c in expected.choices]
+def storage_command(at):
+    return next(c.value for c in at.code if c.value.startswith("kcompat storage"))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"binary": "1.35", "emulated": "1.33", "min_compat": "1.32"},
+        {"binary": "1.36", "emulated": "1.33"},
+        {"binary": "1.33", "emulated": "1.33"},
+        {"binary": "1.37", "emulated": "1.35"},
+    ],
+)
+def test_storage_tab_equals_the_cli_json(capsys, params):
+    at = open_app("apis", **params)
+    argv = shlex.split(storage_command(at))[1:]
+    code = kcompat(argv)
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["valid"]
+    shown = frame(at, "group", STORAGE_KEYS)
+    rows = shown.to_dict("records")
+    for row in rows:
+        row["storageVersion"] = row["storageVersion"] if isinstance(row["storageVersion"], str) else None
+    assert rows == doc["resources"]
+    assert (doc["emulated"], doc["minCompatibility"]) == (params["emulated"], str(storage_versions(
+        params["binary"], params["emulated"], params.get("min_compat")).min_compat))
+    for warning in doc["warnings"]:
+        assert warning in texts(at.warning)
+
+
+def test_storage_tab_names_pod_certificate_request_and_device_taint_rule_correctly():
+    at = open_app("apis", binary="1.36", emulated="1.33")
+    shown = frame(at, "group", STORAGE_KEYS).set_index(["group", "kind"])
+    assert shown.loc[("certificates.k8s.io", "PodCertificateRequest"), "storageVersion"] == "certificates.k8s.io/v1beta1"
+    at = open_app("apis", binary="1.33", emulated="1.33")
+    shown = frame(at, "group", STORAGE_KEYS).set_index(["group", "kind"])
+    assert shown.loc[("resource.k8s.io", "DeviceTaintRule"), "storageVersion"] == "resource.k8s.io/v1alpha3"
     described = texts(at.markdown)
-    assert any("min compatibility 1.32" in m and f"Rule of a 1.35 binary: {expected.rule}" in m for m in described)
+    assert any("min compatibility 1.32" in m and str(storage_versions("1.33").rule) in m for m in described)
+
+
+def test_page_leads_with_the_differences_from_the_real_release(capsys):
+    at = open_app("apis", binary="1.33", emulated="1.31")
+    shown = differences(at)
+    assert [(r["group"], r["version"], r["resource"], r["served"], r["servedByRelease"]) for _, r in shown.iterrows()] == [
+        ("flowcontrol.apiserver.k8s.io", "v1beta3", "flowschemas", False, True),
+        ("flowcontrol.apiserver.k8s.io", "v1beta3", "prioritylevelconfigurations", False, True),
+    ]
+    # it comes before the full table, and says which side is which
+    assert at.dataframe[0].value.equals(shown)
+    assert "**Differences from a real 1.31 kube-apiserver** (2)" in texts(at.markdown)
+    assert any("a real 1.31 binary with the same --runtime-config" in c for c in texts(at.caption))
+    code, doc = cli_json(capsys, at)
+    from_cli = [a for a in doc["apis"] if a["servedByRelease"] is not None and a["servedByRelease"] != a["served"]]
+    assert [(a["group"], a["version"], a["resource"]) for a in from_cli] == list(zip(shown["group"], shown["version"], shown["resource"]))
+
+
+def test_no_differences_says_so():
+    at = open_app("apis", binary="1.35", emulated="1.34")
+    if evaluate_api_availability("1.35", "1.34").differences_from_release():
+        pytest.skip("1.35@1.34 differs from 1.34")
+    assert any("serves exactly the resources a real 1.34 binary serves" in s for s in texts(at.success))
 
 
 def test_skew_table():

@@ -10,7 +10,7 @@ import pytest
 from dashboard.cli_apis import add_apis_arguments, run_apis
 
 DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "apis"]
-API_KEYS = ["group", "version", "kind", "stage", "served", "reason"]
+API_KEYS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
 
 
 def run(capsys, *argv, data_dir=None):
@@ -28,7 +28,15 @@ def test_json_contract(capsys):
     assert (doc["binary"], doc["emulated"], doc["valid"], doc["errors"], doc["warnings"]) == ("1.33", "1.31", True, [], [])
     assert all(list(a) == API_KEYS for a in doc["apis"])
     pod = next(a for a in doc["apis"] if a["kind"] == "Pod")
-    assert pod == {"group": "", "version": "v1", "kind": "Pod", "stage": "GA", "served": True, "reason": "enabled by default (GA group/version in the default list)"}
+    assert pod == {"group": "", "version": "v1", "kind": "Pod", "resource": "pods",
+                   "subresources": ["binding", "ephemeralcontainers", "eviction", "log", "proxy", "resize", "status"],
+                   "stage": "GA", "served": True, "servedByRelease": True,
+                   "reason": "enabled by default (GA group/version in the default list)"}
+    flow = next(a for a in doc["apis"] if (a["group"], a["version"], a["kind"]) == ("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema"))
+    assert (flow["resource"], flow["served"], flow["servedByRelease"]) == ("flowschemas", False, True)
+    endpoints = next(a for a in doc["apis"] if a["kind"] == "Endpoints")
+    component = next(a for a in doc["apis"] if a["kind"] == "ComponentStatus")
+    assert (endpoints["resource"], component["resource"]) == ("endpoints", "componentstatuses")
     cidr = next(a for a in doc["apis"] if (a["group"], a["version"], a["kind"]) == ("networking.k8s.io", "v1beta1", "ServiceCIDR"))
     assert cidr["served"] is True and cidr["stage"] == "beta" and "networking.k8s.io/v1beta1=true" in cidr["reason"]
 
@@ -61,10 +69,10 @@ def test_unusable_binary_gives_a_rejected_document(capsys):
 
 def test_table_markdown_and_csv(capsys):
     code, out, err = run(capsys, "--binary", "1.37")
-    assert code == 0 and out.splitlines()[0].split() == ["group", "version", "kind", "resource", "stage", "served", "reason"]
+    assert code == 0 and out.splitlines()[0].split() == ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
     assert "warning: no default API enablement list for Kubernetes 1.37" in err and "emulated 1.37" in err
     code, out, _ = run(capsys, "--binary", "1.33", "--format", "markdown")
-    assert out.startswith("| group | version | kind | resource | stage | served | reason |\n|---|")
+    assert out.startswith("| group | version | kind | resource | subresources | stage | served | servedByRelease | reason |\n|---|")
     code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
     row = next(r for r in rows if (r["group"], r["version"], r["kind"]) == ("networking.k8s.io", "v1", "ServiceCIDR"))
@@ -87,3 +95,40 @@ def test_wired_into_kcompat(capsys):
     code = cli.main(["apis", "--binary", "1.34", "--emulated", "1.33", "--runtime-config", "coordination.k8s.io/v1alpha2=true", "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["warnings"][0].startswith("alpha api enabled with emulated version 1.33 instead of the binary's version 1.34.0")
+
+
+def run_storage_cli(capsys, *argv):
+    from dashboard.cli import main
+
+    code = main(["storage", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+STORAGE_KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "resources"]
+STORAGE_RESOURCE_KEYS = ["group", "resource", "kind", "storageVersion", "served", "reason"]
+
+
+def test_storage_json_contract(capsys):
+    code, out, _ = run_storage_cli(capsys, "--binary", "1.36", "--emulated", "1.33", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and list(doc) == STORAGE_KEYS
+    assert (doc["binary"], doc["emulated"], doc["minCompatibility"], doc["valid"]) == ("1.36", "1.33", "1.33", True)
+    assert all(list(r) == STORAGE_RESOURCE_KEYS for r in doc["resources"])
+    pcr = next(r for r in doc["resources"] if r["kind"] == "PodCertificateRequest")
+    assert (pcr["group"], pcr["resource"], pcr["storageVersion"], pcr["served"]) == (
+        "certificates.k8s.io", "podcertificaterequests", "certificates.k8s.io/v1beta1", False)
+
+
+def test_storage_min_compat_and_bad_input(capsys):
+    code, out, _ = run_storage_cli(capsys, "--binary", "1.34", "--emulated", "1.33", "--min-compat", "1.33", "--format", "json")
+    doc = json.loads(out)
+    cidr = next(r for r in doc["resources"] if r["resource"] == "servicecidrs")
+    assert code == 0 and doc["minCompatibility"] == "1.33" and cidr["storageVersion"] == "networking.k8s.io/v1"
+    code, out, _ = run_storage_cli(capsys, "--binary", "1.33", "--emulated", "1.30", "--format", "json")
+    assert code == 2 and "emulation version 1.30 is not between [1.31, 1.33.0]" in json.loads(out)["errors"]
+    code, out, _ = run_storage_cli(capsys, "--binary", "nope", "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and list(doc) == STORAGE_KEYS and doc["resources"] == [] and doc["errors"]
+    code, out, err = run_storage_cli(capsys, "--binary", "1.29")
+    assert code == 2 and "kcompat: error:" in err and "Traceback" not in err

@@ -18,7 +18,6 @@ from dashboard.core.apis import (
 from dashboard.core.apis_data import (
     available_api_releases,
     default_enablement_for,
-    guess_resource,
     load_api_release,
     load_default_enablements,
     parse_api_release,
@@ -56,19 +55,65 @@ def test_every_release_has_api_data_and_list_kinds_are_not_resources():
     assert "Pod" in kinds and "PodList" not in kinds and "ServiceCIDRList" not in kinds
 
 
-def test_result_lists_every_non_list_kind_of_the_binary_release():
+def test_result_lists_every_rest_resource_of_the_binary_release():
     result = apis("1.33")
-    assert {e.key for e in result.entries} == {(k.group, k.version, k.kind) for k in load_api_release("1.33").kinds()}
+    assert {e.key for e in result.entries} == {(k.group, k.version, k.kind) for k in load_api_release("1.33").kinds() if k.is_rest_resource}
 
 
 @pytest.mark.parametrize(
-    "kind, resource",
-    [("Pod", "pods"), ("Ingress", "ingresses"), ("NetworkPolicy", "networkpolicies"), ("Endpoints", "endpoints"),
-     ("ServiceCIDR", "servicecidrs"), ("IPAddress", "ipaddresses"), ("ComponentStatus", "componentstatuses"),
-     ("VolumeAttributesClass", "volumeattributesclasses"), ("PriorityClass", "priorityclasses")],
+    "group, kind, resource",
+    [("", "Pod", "pods"), ("networking.k8s.io", "Ingress", "ingresses"), ("networking.k8s.io", "NetworkPolicy", "networkpolicies"),
+     ("", "Endpoints", "endpoints"), ("networking.k8s.io", "ServiceCIDR", "servicecidrs"), ("", "ComponentStatus", "componentstatuses"),
+     ("storage.k8s.io", "VolumeAttributesClass", "volumeattributesclasses"), ("scheduling.k8s.io", "PriorityClass", "priorityclasses"),
+     ("storagemigration.k8s.io", "StorageVersionMigration", "storageversionmigrations")],
 )
-def test_resource_names_are_derived_with_unsafe_guess_kind_to_resource(kind, resource):
-    assert guess_resource(kind) == resource
+@pytest.mark.parametrize("release", ["1.31", "1.33", "1.36"])
+def test_resource_names_are_the_client_go_plurals_of_the_release(release, group, kind, resource):
+    entries = [e for e in apis(release).entries if (e.group, e.kind) == (group, kind)]
+    assert entries and {e.resource for e in entries} == {resource}
+
+
+def test_subresources_are_the_release_clients_own():
+    result = apis("1.33")
+    assert set(result.entry("", "v1", "Pod").subresources) >= {"status", "eviction", "binding", "log", "ephemeralcontainers", "resize"}
+    assert result.entry("apps", "v1", "Deployment").subresources == ("scale", "status")
+    assert result.entry("", "v1", "ServiceAccount").subresources == ("token",)
+    assert result.entry("", "v1", "Endpoints").subresources == ()
+    # 1.31's client has no pods/resize yet (UpdateResize arrives with client-go v0.32.0)
+    assert "resize" not in apis("1.31").entry("", "v1", "Pod").subresources
+    assert "resize" in apis("1.32").entry("", "v1", "Pod").subresources
+
+
+@pytest.mark.parametrize("release", ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"])
+def test_no_non_resource_kind_is_listed(release):
+    kinds = {e.kind for e in apis(release).entries}
+    non_resources = {"List", "PodStatusResult", "RangeAllocation", "SerializedReference", "Scale", "Eviction", "TokenRequest",
+                     "DeploymentRollback", "PodLogOptions", "PodExecOptions", "NodeProxyOptions", "AdmissionReview", "ImageReview"}
+    assert not kinds & non_resources
+    assert not any(k.endswith("Options") or k.endswith("List") for k in kinds)
+
+
+def test_flowcontrol_v1beta3_at_1_33_emulating_1_31_is_served_by_release_1_31():
+    result = apis("1.33", "1.31")
+    for kind in ("FlowSchema", "PriorityLevelConfiguration"):
+        entry = result.entry("flowcontrol.apiserver.k8s.io", "v1beta3", kind)
+        assert not entry.served and entry.served_by_release is True and entry.differs_from_release
+    assert apis("1.31").entry("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema").served
+    assert {e.kind for e in result.differences_from_release()} == {"FlowSchema", "PriorityLevelConfiguration"}
+
+
+def test_served_by_release_follows_the_same_runtime_config():
+    result = apis("1.33", "1.31", "flowcontrol.apiserver.k8s.io/v1beta3=false")
+    entry = result.entry("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema")
+    assert entry.served_by_release is False and not entry.differs_from_release
+    own = apis("1.33")
+    assert all(e.served_by_release is e.served for e in own.entries)
+
+
+def test_served_by_release_is_null_without_data_for_the_emulated_release(kep_data):
+    result = apis("1.33", "1.31", data_dir=kep_data)
+    assert all(e.served_by_release is None for e in result.entries)
+    assert any("no bundled API data for Kubernetes 1.31" in w for w in result.warnings)
 
 
 def test_each_release_1_31_to_1_36_has_its_own_default_lists():
@@ -223,18 +268,21 @@ def test_defaults_ga_on_beta_and_alpha_off():
 
 def test_group_versions_outside_the_default_lists_are_not_rest_apis():
     result = apis("1.33", "1.31", "extensions/v1beta1=true")
-    for gv, kind in [("admission.k8s.io/v1", "AdmissionReview"), ("apps/v1beta1", "Deployment"), ("extensions/v1beta1", "Ingress"),
-                     ("imagepolicy.k8s.io/v1alpha1", "ImageReview"), ("apidiscovery.k8s.io/v2", "APIGroupDiscovery")]:
+    for gv, kind in [("apps/v1beta1", "Deployment"), ("extensions/v1beta1", "Ingress")]:
         group, version = gv.split("/")
         assert reason(result, group, version, kind) is Reason.NOT_IN_DEFAULT_LISTS and not served(result, group, version, kind)
+    # groups without REST resources (no client-go typed client) are no entries at all
+    for group, version, kind in [("admission.k8s.io", "v1", "AdmissionReview"), ("imagepolicy.k8s.io", "v1alpha1", "ImageReview"),
+                                 ("apidiscovery.k8s.io", "v2", "APIGroupDiscovery")]:
+        assert result.entry(group, version, kind) is None
 
 
-def test_options_and_subresource_kinds_are_not_resources():
+def test_options_and_subresource_kinds_are_not_entries():
     result = apis("1.33")
     for group, version, kind in [("", "v1", "PodLogOptions"), ("", "v1", "List"), ("policy", "v1", "Eviction"),
                                  ("autoscaling", "v1", "Scale"), ("authentication.k8s.io", "v1", "TokenRequest")]:
-        assert reason(result, group, version, kind) is Reason.NOT_A_RESOURCE
-    assert served(result, "", "v1", "Binding") and served(result, "", "v1", "ComponentStatus")
+        assert result.entry(group, version, kind) is None
+    assert served(result, "", "v1", "ComponentStatus")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,6 +525,24 @@ snapshots:
   betaDisabledByDefault: [example.k8s.io/v1beta1]
   alphaDisabledByDefault: [example.k8s.io/v1alpha1]
 """
+KEP_RESOURCES = """\
+release: '1.33'
+groupVersions:
+- group: example.k8s.io
+  version: v1
+  resources:
+  - {kind: Widget, resource: widgets, subresources: [status]}
+- group: example.k8s.io
+  version: v1beta1
+  resources:
+  - {kind: Widget, resource: widgets, subresources: [status]}
+  - {kind: Gizmo, resource: gizmos, subresources: []}
+  - {kind: Sprocket, resource: sprockets, subresources: []}
+- group: example.k8s.io
+  version: v1alpha1
+  resources:
+  - {kind: Gadget, resource: gadgets, subresources: []}
+"""
 EX = "example.k8s.io"
 
 
@@ -485,6 +551,8 @@ def kep_data(tmp_path):
     (tmp_path / "apis").mkdir()
     (tmp_path / "apis" / "v1.33.yaml").write_text(textwrap.dedent(KEP_API))
     (tmp_path / "apis" / "default-enablement.yaml").write_text(KEP_DEFAULTS)
+    (tmp_path / "apis" / "resources").mkdir()
+    (tmp_path / "apis" / "resources" / "v1.33.yaml").write_text(textwrap.dedent(KEP_RESOURCES))
     return tmp_path
 
 
@@ -565,3 +633,16 @@ _SERVED_REASONS = {
     "served-removed-only-after-emulated-version", "served-removed-at-emulated-version-alpha-binary",
     "kept-by-emulation-forward-compatible", "kept-by-runtime-config-emulation-forward-compatible",
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# The REST resource files: problems name the file and the entry.
+
+
+def test_missing_or_broken_resource_file_is_a_clear_error(kep_data):
+    (kep_data / "apis" / "resources" / "v1.33.yaml").write_text("release: '1.33'\ngroupVersions:\n- {group: x, version: v1, resources: [{kind: A, resource: Bs}]}\n")
+    with pytest.raises(KcompatError, match=r"resources\[0\].*lowercase plural"):
+        apis("1.33", data_dir=kep_data)
+    (kep_data / "apis" / "resources" / "v1.33.yaml").unlink()
+    with pytest.raises(KcompatError, match="no bundled REST resource names for Kubernetes 1.33"):
+        apis("1.33", data_dir=kep_data)
