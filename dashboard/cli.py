@@ -57,6 +57,11 @@ def _add_optional_subcommands(sub) -> None:
         add_apis_arguments = None
     if add_apis_arguments is not None:
         add_apis_arguments(sub.add_parser("apis", help="built-in APIs served at an emulated version"))
+    from .cli_changes import add_changes_arguments
+    from .cli_matrix import add_matrix_arguments
+
+    add_changes_arguments(sub.add_parser("changes", help="gates that differ between B at E and the native binary, the real release E or another release"))
+    add_matrix_arguments(sub.add_parser("matrix", help="every gate in every bundled release, and what each release changed"))
     from .screenshots import add_screenshot_arguments
 
     add_screenshot_arguments(sub.add_parser("screenshots", help="PNG screenshots of every page (needs the test extra and chromium)"))
@@ -83,6 +88,14 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
             from .cli_apis import run_apis
 
             return run_apis(args)
+        if args.command == "changes":
+            from .cli_changes import run_changes
+
+            return run_changes(args, catalog)
+        if args.command == "matrix":
+            from .cli_matrix import run_matrix
+
+            return run_matrix(args, catalog)
         if args.command == "screenshots":
             from .screenshots import run_screenshots
 
