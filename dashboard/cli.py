@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plan", help="stepwise upgrade path with emulation, and what each step changes")
     p.add_argument("--from", dest="start", required=True, metavar="B[@E]", help="current binary, optionally @ its emulated version, e.g. 1.33@1.32")
     p.add_argument("--to", dest="target", required=True, metavar="B", help="target binary release, e.g. 1.36")
+    p.add_argument(
+        "--allow-multi-minor",
+        action="store_true",
+        help="let a binary step skip minor releases (outside the Version Skew Policy: such steps are marked unsupported)",
+    )
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
 
     _add_optional_subcommands(sub)
@@ -156,13 +161,9 @@ def run_versions(args: argparse.Namespace) -> int:
 
 
 def run_plan(args: argparse.Namespace, catalog: Catalog) -> int:
-    from .core.plan import parse_plan_endpoint, plan_document, plan_markdown, plan_upgrade
+    from .documents.plan import plan_document, plan_for, plan_markdown
 
-    binary, emulated = parse_plan_endpoint(args.start)
-    target, target_emulated = parse_plan_endpoint(args.target)
-    if target_emulated is not None:
-        raise KcompatError("--to takes a binary release only; the plan ends emulating the target's own version")
-    plan = plan_upgrade(binary, emulated, target, catalog.manifest, data_dir=catalog.data_dir)
+    plan = plan_for(catalog, args.start, args.target, args.allow_multi_minor)
     if args.format == "json":
         sys.stdout.write(formats.to_json(plan_document(plan)))
     else:
