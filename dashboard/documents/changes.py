@@ -151,6 +151,16 @@ def changes_rows(document: dict) -> list[dict]:
     return rows
 
 
+def side_labels(document: dict) -> tuple[str, str]:
+    """(here, there) as the page and the CLI name them, from a document with an ``against``."""
+    against = document["against"]
+    here = side_label(parse_binary_version(document["binary"]), parse_binary_version(document["emulated"]))
+    there = side_label(
+        parse_binary_version(against["binary"]), parse_binary_version(against["emulated"]), against["kind"] != "native"
+    )
+    return here, there
+
+
 def behaviour_text(behaviour: str, here: str, there: str) -> str:
     """``on in 1.33 emulating 1.31, off in a real 1.31`` (or ``same in both``)."""
     if behaviour == "on-here-only":
