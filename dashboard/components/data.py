@@ -24,7 +24,6 @@ from dashboard.core.compat import parse_binary_version, select_versions
 from dashboard.core.diffs import TABLE_COLUMNS, gate_table_rows
 from dashboard.documents import changes as changes_doc
 from dashboard.documents import matrix as matrix_doc
-from dashboard.core.errors import KcompatError
 from dashboard.core.history import (
     GateStatus,
     ReleaseMatrix,
@@ -265,16 +264,13 @@ def matrix_document() -> dict:
     return matrix_doc.matrix_document(catalog())
 
 
-def cell_text(status: GateStatus | None) -> str:
-    return "—" if status is None else str(status)
-
-
 @st.cache_data(show_spinner=False)
 def matrix_frame() -> pd.DataFrame:
-    """Gates x releases, each cell ``Stage (on|off[, locked])`` or ``—`` (not listed)."""
-    m = matrix()
-    rows = [{"gate": r.gate, **{rel: cell_text(c) for rel, c in zip(m.releases, r.cells)}} for r in m.rows]
-    return pd.DataFrame(rows, columns=["gate", *m.releases])
+    """Gates x releases, each cell ``Stage (on|off[, locked])`` or ``—`` (not listed): the rows of
+    ``kcompat matrix`` (without its origin column)."""
+    document = matrix_document()
+    rows = matrix_doc.matrix_rows(document)
+    return pd.DataFrame(rows, columns=["gate", *document["releases"]])
 
 
 @st.cache_data(show_spinner=False)
