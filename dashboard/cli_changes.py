@@ -13,9 +13,20 @@ import sys
 from . import formats
 
 
-def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
-    from .documents.changes import AGAINST_HELP
+#: what --against means (kept here so building the parser imports nothing heavy)
+AGAINST_HELP = (
+    "the other side: 'native' (the same binary at its own version), 'release' (the real release E: release E's "
+    "binary at its own version) or a bundled release VERSION (that release's real binary at its own version; "
+    "VERSION@E2 for that binary emulating E2). Default: release. Gates a side does not register show what its code "
+    "does: removed after GA locked on = on, removed while off = off, not introduced = off"
+)
 
+
+def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Gates whose state differs between 'here' (the binary at --emulated, --min-compat) and 'there' (--against), "
+        "with the same --feature-gates applied to both; 'behaviour' says whether the feature really behaves differently."
+    )
     parser.add_argument("--binary", help="binary version, e.g. 1.33 (default: newest bundled release)")
     parser.add_argument("--emulated", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--min-compat", help="--min-compatibility-version value (binaries 1.35+)")

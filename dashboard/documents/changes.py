@@ -26,16 +26,9 @@ from ..core.compat import parse_binary_version, select_versions
 from ..core.diffs import Side, SideComparison, compare_sides, side_label
 from ..core.errors import KcompatError
 from ..core.gates import evaluate_gates
-from ..core.plan import parse_plan_endpoint
 from ..core.versions import Version, mm
 from ..queries import bundled_release, gate_lineage, newest_release
 
-AGAINST_KINDS = ("native", "release")
-AGAINST_HELP = (
-    "the other side: 'native' (the same binary at its own version), 'release' (the real release E: release E's "
-    "binary at its own version) or a bundled release VERSION (that release's real binary at its own version; "
-    "VERSION@E2 for that binary emulating E2). Default: release"
-)
 ROW_COLUMNS = (
     "name", "origin", "behaviour",
     "here_exists", "here_enabled", "here_stage",
@@ -75,6 +68,8 @@ def _there(catalog: Catalog, here: Side, against: str, feature_gates: str | None
     if text == "release":
         release = bundled_release(catalog, here.emulated, "the emulated release")
         return "release", _side(catalog, parse_binary_version(release), None, None, feature_gates, True, "the emulated release")
+    from ..core.plan import parse_plan_endpoint  # B or B@E, as kcompat plan --from reads it
+
     try:
         binary, emulated = parse_plan_endpoint(text)
     except KcompatError:
