@@ -118,3 +118,18 @@ def test_removed_in_a_release_names_the_behaviour_and_opens_the_gate():
     rerun(at)
     assert current_page(at) == "gate_detail"
     assert at.query_params == {"binary": "1.36", "emulated": "1.36", "gate": "APIListChunking"}
+
+
+def test_matrix_cells_are_the_cli_document(capsys):
+    import json
+
+    from dashboard.cli import main as kcompat
+    from dashboard.documents.matrix import cell_text
+
+    assert kcompat(["matrix", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    shown = table(open_app("matrix"))
+    assert list(shown.columns) == ["gate", *doc["releases"]]
+    assert shown.to_dict("records") == [
+        {"gate": g["name"], **{r: cell_text(g["releases"][r]) for r in doc["releases"]}} for g in doc["gates"]
+    ]
