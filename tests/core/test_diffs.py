@@ -174,3 +174,47 @@ def test_spec_events_of_kmsv1(m136):
     assert spec_events(feature, V("1.29"), V("1.36")) == ()
 
 
+
+
+# --- every bundled pair, against an independent reading of the manifests -----------------------
+
+
+def _independent_state(catalog, releases, binary, emulated, name, evaluation):
+    """(exists, enabled, stage) of ``name`` on a side, computed without dashboard.core.removals."""
+    g = evaluation.get(name)
+    if g is not None:
+        return (True, g.enabled, g.stage)
+    older = [r for r in releases if V(r) < V(binary) and name in catalog.manifest(r)]
+    if older:  # removed: the last spec of the newest release that listed it
+        return (False, catalog.manifest(older[-1]).by_name[name].specs[-1].default, None)
+    return None  # not introduced or back-dated: checked elsewhere
+
+
+def test_every_bundled_pair_against_the_real_release(catalog):
+    from dashboard.core.compat import rules_for
+
+    releases = catalog.usable_releases()
+    checked = 0
+    for b in releases:
+        low, high = rules_for(V(b)).emulation_range()
+        for minor in range(low.minor, high.minor + 1):
+            e = f"1.{minor}"
+            if e not in releases:
+                continue
+            result = compare(catalog, b, e, None, None, "release")
+            here = gates_for(catalog, b, e).by_name()
+            there = gates_for(catalog, e).by_name()
+            listed = {c.name: c for c in result.comparison.changes}
+            for name in sorted(set(catalog.manifest(b).by_name) | set(catalog.manifest(e).by_name)):
+                h = _independent_state(catalog, releases, b, e, name, here)
+                t = _independent_state(catalog, releases, e, e, name, there)
+                if h is None or t is None:
+                    continue
+                if h == t:
+                    assert name not in listed, (b, e, name)
+                else:
+                    c = listed[name]
+                    assert (c.here.key(), c.there.key()) == (h, t), (b, e, name)
+                    assert c.behaviour == ("same" if h[1] == t[1] else "on-here-only" if h[1] else "on-there-only")
+                checked += 1
+    assert checked > 1000
