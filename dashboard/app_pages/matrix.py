@@ -23,7 +23,8 @@ statuses = {r.release: r for r in summary.releases}
 st.subheader("Feature gates across the bundled releases", anchor=False)
 st.caption(
     "Each cell: the stage and default that release shipped (its own manifest at its own version); "
-    "— = not listed. Reconstructed releases: "
+    "— = not listed yet; removed (always on|off) = no longer registered: the feature stays in its last spec's state. "
+    "Reconstructed releases: "
     + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact))
     + ". Select a row to open the gate."
 )

@@ -76,10 +76,11 @@ def matrix_document(catalog: Catalog) -> dict:
     return build_matrix_document(bundled_matrix(catalog), gate_lineage(catalog))
 
 
-def cell_text(cell: dict | None) -> str:
-    """``Beta (on)``, ``GA (on, locked)``, ``PreAlpha``, ``—`` (not listed)."""
+def cell_text(cell: dict | None, removed: str | None = None) -> str:
+    """``Beta (on)``, ``GA (on, locked)``, ``PreAlpha``, ``removed (always on)`` (not listed any more:
+    ``removed`` is the removal's behaviour), ``—`` (not listed yet)."""
     if cell is None:
-        return "—"
+        return f"removed ({removed})" if removed else "—"
     if cell["stage"] == "PreAlpha":
         return "PreAlpha"
     extra = "on" if cell["default"] else "off"
@@ -88,11 +89,32 @@ def cell_text(cell: dict | None) -> str:
     return f"{cell['stage']} ({extra})"
 
 
+def _key(release: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in release.split("."))
+
+
+def removal_at(document: dict, name: str, release: str) -> str | None:
+    """The behaviour of ``name`` in ``release`` when the newest removal at or before it applies."""
+    found = None
+    for g in document["removedGates"]:
+        if g["name"] == name and _key(g["removedIn"]) <= _key(release):
+            if found is None or _key(g["removedIn"]) > _key(found["removedIn"]):
+                found = g
+    return found["behaviour"] if found is not None else None
+
+
 def matrix_rows(document: dict) -> list[dict]:
-    return [
-        {"gate": g["name"], "origin": g["origin"], **{rel: cell_text(g["releases"][rel]) for rel in document["releases"]}}
-        for g in document["gates"]
-    ]
+    """One row per gate: ``gate``, ``origin`` and a :func:`cell_text` per release."""
+    removed = {g["name"] for g in document["removedGates"]}
+    rows = []
+    for g in document["gates"]:
+        cells = {}
+        for rel in document["releases"]:
+            cell = g["releases"][rel]
+            gone = removal_at(document, g["name"], rel) if cell is None and g["name"] in removed else None
+            cells[rel] = cell_text(cell, gone)
+        rows.append({"gate": g["name"], "origin": g["origin"], **cells})
+    return rows
 
 
 def render(document: dict, fmt: str) -> str:

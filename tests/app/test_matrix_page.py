@@ -24,7 +24,9 @@ def test_default_load_shows_every_gate_of_every_release(matrix):
     assert list(shown["gate"]) == [r.gate for r in matrix.rows]
     row = shown.set_index("gate").loc["JobManagedBy"]
     assert (row["1.31"], row["1.32"], row["1.35"]) == ("Alpha (off)", "Beta (on)", "GA (on, locked)")
-    assert shown.set_index("gate").loc["APIListChunking", "1.33"] == "—"
+    assert shown.set_index("gate").loc["APIListChunking", "1.33"] == "removed (always on)"
+    assert shown.set_index("gate").loc["VolumeCapacityPriority", "1.36"] == "removed (always off)"
+    assert shown.set_index("gate").loc["ContainerStopSignals", "1.32"] == "—"  # not introduced yet
 
 
 def test_reconstructed_releases_are_marked(catalog):
@@ -124,12 +126,11 @@ def test_matrix_cells_are_the_cli_document(capsys):
     import json
 
     from dashboard.cli import main as kcompat
-    from dashboard.documents.matrix import cell_text
+    from dashboard.documents.matrix import matrix_rows
 
     assert kcompat(["matrix", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     shown = table(open_app("matrix"))
     assert list(shown.columns) == ["gate", *doc["releases"]]
-    assert shown.to_dict("records") == [
-        {"gate": g["name"], **{r: cell_text(g["releases"][r]) for r in doc["releases"]}} for g in doc["gates"]
-    ]
+    assert shown.to_dict("records") == [{k: v for k, v in row.items() if k != "origin"} for row in matrix_rows(doc)]
+    assert [r["gate"] for r in matrix_rows(doc)] == [g["name"] for g in doc["gates"]]
