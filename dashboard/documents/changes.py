@@ -84,6 +84,16 @@ def _there(catalog: Catalog, here: Side, against: str, feature_gates: str | None
     return "version", side
 
 
+_ECHO = 64
+
+
+def _echo(value: str | None) -> str | None:
+    """A rejected value as the document repeats it: cut past a length no version reaches."""
+    if value is None or len(value) <= _ECHO:
+        return value
+    return f"{value[:_ECHO]}… ({len(value)} characters)"
+
+
 def compare(
     catalog: Catalog,
     binary: str | None,
@@ -101,7 +111,7 @@ def compare(
             return ChangesResult(str(mm(b)), str(here.emulated), None, flags, here.selection.errors, (), None)
         kind, there = _there(catalog, here, against, flags)
     except KcompatError as exc:
-        return ChangesResult(binary, emulated, None, flags, (str(exc),), (), None)
+        return ChangesResult(_echo(binary), _echo(emulated), None, flags, (str(exc),), (), None)
     errors = [f"{side.label}: {e}" for side in (here, there) for e in side.evaluation.errors]
     warnings = [f"{side.label}: {w}" for side in (here, there) for w in side.evaluation.warnings]
     against_doc = {"kind": kind, "binary": str(there.binary), "emulated": str(there.emulated)}
