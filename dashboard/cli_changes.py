@@ -29,7 +29,7 @@ def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--binary", help="binary version, e.g. 1.33 (default: newest bundled release)")
     parser.add_argument("--emulated", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", help="--min-compatibility-version value (binaries 1.35+)")
+    parser.add_argument("--min-compat", help="--min-compatibility-version value of 'here' (binaries 1.35+); 'there' uses its binary's default")
     parser.add_argument("--feature-gates", help="--feature-gates value, applied to both sides")
     parser.add_argument("--against", default="release", metavar="native|release|VERSION[@E]", help=AGAINST_HELP)
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
