@@ -43,6 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("plan", help="stepwise upgrade path with emulation, and what each step changes")
     p.add_argument("--from", dest="start", required=True, metavar="B[@E]", help="current binary, optionally @ its emulated version, e.g. 1.33@1.32")
     p.add_argument("--to", dest="target", required=True, metavar="B", help="target binary release, e.g. 1.36")
+    p.add_argument(
+        "--allow-multi-minor",
+        action="store_true",
+        help="let a binary step skip minor releases (outside the Version Skew Policy: such steps are marked unsupported)",
+    )
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
 
     _add_optional_subcommands(sub)
@@ -64,6 +69,11 @@ def _add_optional_subcommands(sub) -> None:
     from .cli_storage import add_storage_arguments
 
     add_storage_arguments(sub.add_parser("storage", help="storage version of each built-in resource at an emulated version"))
+    from .cli_changes import add_changes_arguments
+    from .cli_matrix import add_matrix_arguments
+
+    add_changes_arguments(sub.add_parser("changes", help="gates that differ between B at E and the native binary, the real release E or another release"))
+    add_matrix_arguments(sub.add_parser("matrix", help="every gate in every bundled release, and what each release changed"))
     from .screenshots import add_screenshot_arguments
 
     add_screenshot_arguments(sub.add_parser("screenshots", help="PNG screenshots of every page (needs the test extra and chromium)"))
@@ -98,6 +108,14 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
             from .cli_storage import run_storage
 
             return run_storage(args)
+        if args.command == "changes":
+            from .cli_changes import run_changes
+
+            return run_changes(args, catalog)
+        if args.command == "matrix":
+            from .cli_matrix import run_matrix
+
+            return run_matrix(args, catalog)
         if args.command == "screenshots":
             from .screenshots import run_screenshots
 
@@ -158,13 +176,9 @@ def run_versions(args: argparse.Namespace) -> int:
 
 
 def run_plan(args: argparse.Namespace, catalog: Catalog) -> int:
-    from .core.plan import parse_plan_endpoint, plan_document, plan_markdown, plan_upgrade
+    from .documents.plan import plan_document, plan_for, plan_markdown
 
-    binary, emulated = parse_plan_endpoint(args.start)
-    target, target_emulated = parse_plan_endpoint(args.target)
-    if target_emulated is not None:
-        raise KcompatError("--to takes a binary release only; the plan ends emulating the target's own version")
-    plan = plan_upgrade(binary, emulated, target, catalog.manifest, data_dir=catalog.data_dir)
+    plan = plan_for(catalog, args.start, args.target, args.allow_multi_minor)
     if args.format == "json":
         sys.stdout.write(formats.to_json(plan_document(plan)))
     else:

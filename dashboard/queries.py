@@ -5,11 +5,14 @@ The CLI and the Streamlit pages call these and only format the answers.
 
 from __future__ import annotations
 
+import functools
+
 from .catalog import Catalog
 from .core.compat import parse_binary_version, select_versions
 from .core.errors import KcompatError
 from .core.gates import GateEvaluation, evaluate_gates
 from .core.manifest import Manifest
+from .core.removals import GateLineage
 from .core.versions import Version
 
 
@@ -44,3 +47,18 @@ def gates_for(
     selection = select_versions(binary_version, emulated, min_compat)
     return evaluate_gates(manifest, selection, feature_gates)
 
+
+
+@functools.lru_cache(maxsize=4)
+def gate_lineage(catalog: Catalog) -> GateLineage:
+    """Which bundled release lists which gate: the removals and the behaviour of unregistered gates."""
+    return GateLineage.from_manifests([(d.info.release, d.manifest) for d in catalog.all() if d.usable])
+
+
+def bundled_release(catalog: Catalog, version: Version, what: str) -> str:
+    """``version``'s release when the catalog holds usable data for it, else a clear refusal."""
+    release = f"{version.major}.{version.minor}"
+    usable = catalog.usable_releases()
+    if release not in usable:
+        raise KcompatError(f"{what} {release} has no bundled data (bundled releases: {', '.join(usable)})")
+    return release

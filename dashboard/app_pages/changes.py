@@ -1,4 +1,11 @@
-"""What changes: the binary at E against itself, against the real release E, and an emulation step."""
+"""What changes: the selected binary at its emulated version ("here") against another side ("there").
+
+Every table is the ``kcompat changes --format json`` document for the same inputs
+(:mod:`dashboard.documents.changes`): the selection's binary, emulated version, min compatibility
+and ``--feature-gates`` (applied to both sides).
+"""
+
+import shlex
 
 import pandas as pd
 import streamlit as st
@@ -7,60 +14,109 @@ from dashboard.components import data
 from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.state import binary_choices
-from dashboard.core.diffs import Comparison
+from dashboard.components.text import code, md
+from dashboard.core.versions import parse_version
+from dashboard.documents.changes import behaviour_text, side_labels
+
+MAX_MESSAGES = 20
+DIFFERENT = "behaves differently"
+ALL = "all differences"
 
 sel = current()
 opts = binary_choices(sel.binary)
+usable = data.summary().usable
 
 
-def _config(left: str, right: str) -> dict:
-    col = st.column_config
-    return {
-        "gate": col.TextColumn("gate", pinned=True),
-        "effect": col.TextColumn("effect", help=f"Going from {left} to {right}: turns on, turns off, or only stage/lock differ"),
-        "changed": col.TextColumn("differs in", help="Which properties differ (present = listed on one side only)"),
-        "left_enabled": col.CheckboxColumn(f"on · {left}"),
-        "left_stage": col.TextColumn(f"stage · {left}"),
-        "left_default": None,
-        "left_locked": col.CheckboxColumn(f"locked · {left}"),
-        "right_enabled": col.CheckboxColumn(f"on · {right}"),
-        "right_stage": col.TextColumn(f"stage · {right}"),
-        "right_default": None,
-        "right_locked": col.CheckboxColumn(f"locked · {right}"),
-        "why": col.TextColumn("why", help="What happened between the two sides, from the specs", width="large"),
-    }
+def command(against: str) -> str:
+    args = ["kcompat", "changes", "--binary", sel.binary, "--emulated", sel.emulated]
+    if sel.min_compat:
+        args += ["--min-compat", sel.min_compat]
+    if sel.feature_gates:
+        args += ["--feature-gates", sel.feature_gates]
+    return shlex.join([*args, "--against", against])
 
 
-def show(comparison: Comparison, key: str, left: str, right: str, one_sided: bool = False) -> None:
+def _stage(side: dict) -> str:
+    if not side["exists"]:
+        return "not registered"
+    return side["stage"]
+
+
+def page_frame(document: dict) -> pd.DataFrame:
+    """One row per change of the document: plain-language behaviour, each side's state, why."""
+    here, there = side_labels(document)
+    rows = [
+        {
+            "gate": c["name"],
+            "behaviour": behaviour_text(c["behaviour"], here, there),
+            "here_on": c["here"]["enabled"],
+            "here_stage": _stage(c["here"]),
+            "there_on": c["there"]["enabled"],
+            "there_stage": _stage(c["there"]),
+            "why": c["why"],
+        }
+        for c in document["changes"]
+    ]
+    return pd.DataFrame(rows, columns=["gate", "behaviour", "here_on", "here_stage", "there_on", "there_stage", "why"])
+
+
+def show(document: dict, key: str, against: str) -> None:
+    for error in document["errors"][:MAX_MESSAGES]:
+        st.error(md(error), icon=":material/error:")
+    if len(document["errors"]) > MAX_MESSAGES:
+        st.error(f"… and {len(document['errors']) - MAX_MESSAGES} more", icon=":material/error:")
+    if document["against"] is None:
+        return
+    if document["errors"]:
+        st.caption("A side that refuses the --feature-gates value would not start; it is shown at its defaults.")
+    if document["warnings"]:
+        with st.expander(f"Warnings ({len(document['warnings'])})"):
+            st.markdown("  \n".join(md(w) for w in document["warnings"][:MAX_MESSAGES]))
+    here, there = side_labels(document)
+    changes = document["changes"]
+    on_here = sum(c["behaviour"] == "on-here-only" for c in changes)
+    on_there = sum(c["behaviour"] == "on-there-only" for c in changes)
     with st.container(horizontal=True):
-        st.metric("Gates that differ", len(comparison), help="Enabled, stage, default or lock differ (or listed on one side only).")
-        if one_sided:
-            only_left = sum(d.right is None for d in comparison.diffs)
-            only_right = sum(d.left is None for d in comparison.diffs)
-            st.metric(f"Only in {left}", only_left, help=f"Listed by {left} but not by {right}.")
-            st.metric(f"Only in {right}", only_right, help=f"Listed by {right} but no longer by {left}.")
-        else:
-            st.metric("Turn on", len(comparison.turned_on), help=f"Off with {left}, on with {right}.")
-            st.metric("Turn off", len(comparison.turned_off), help=f"On with {left}, off with {right}.")
-    if not len(comparison):
+        st.metric("Behave differently", on_here + on_there, help="Features on one side and off on the other.")
+        st.metric(f"On in {here} only", on_here, help=f"On in {here}, off in {there}.")
+        st.metric(f"On in {there} only", on_there, help=f"Off in {here}, on in {there}.")
+        st.metric(
+            "Other differences",
+            len(changes) - on_here - on_there,
+            help="Same behaviour, but the gate is registered on one side only or its stage differs.",
+        )
+    st.code(command(against), language=None, width="content")
+    if not changes:
         st.success("No differences.", icon=":material/check:")
         return
-    frame = data.comparison_frame(comparison)
-    effects = sorted(set(frame["effect"]))
-    picked_effects = st.pills(
-        "Effect", effects, selection_mode="multi", key=f"{key}_effects", help="Show only gates with these effects; none = all."
+    frame = page_frame(document)
+    shown = st.segmented_control(
+        "Show", (DIFFERENT, ALL), key=f"{key}_show", default=DIFFERENT,
+        help="Gates whose feature behaves differently, or every gate whose state differs in any way.",
     )
-    if picked_effects:
-        frame = frame[frame["effect"].isin(picked_effects)]
+    if shown != ALL:
+        frame = frame[[c["behaviour"] != "same" for c in changes]]
+    if frame.empty:
+        st.success(f"Every feature behaves the same in {here} and in {there}.", icon=":material/check:")
+        return
     generation = st.session_state.setdefault(f"_{key}_generation", 0)
+    col = st.column_config
     event = st.dataframe(
         frame,
         key=f"{key}_table_{generation}",
         hide_index=True,
-        column_config=_config(left, right),
         on_select="rerun",
         selection_mode="single-row",
         height=min(36 + 35 * len(frame), 520),
+        column_config={
+            "gate": col.TextColumn("gate", pinned=True),
+            "behaviour": col.TextColumn("behaviour", help="Whether the feature is on or off on each side", width="medium"),
+            "here_on": col.CheckboxColumn(f"on in {here}"),
+            "here_stage": col.TextColumn(f"stage in {here}", help="not registered: the binary has no such gate"),
+            "there_on": col.CheckboxColumn(f"on in {there}"),
+            "there_stage": col.TextColumn(f"stage in {there}", help="not registered: the binary has no such gate"),
+            "why": col.TextColumn("why", help="What happened between the two sides", width="large"),
+        },
     )
     rows = event.selection.rows if event is not None else []
     if rows and 0 <= rows[0] < len(frame):
@@ -68,63 +124,50 @@ def show(comparison: Comparison, key: str, left: str, right: str, one_sided: boo
         open_gate(str(frame.iloc[rows[0]]["gate"]))
 
 
-st.subheader(f"What changes for a {sel.binary} binary emulating {sel.emulated}", anchor=False)
-st.caption("Comparisons use the gates' defaults; the --feature-gates value is applied on the Gates page only. Select a row to open the gate.")
+def document_for(against: str) -> dict:
+    return data.changes(sel.binary, sel.emulated, sel.min_compat, sel.feature_gates, against)
 
-tab_binary, tab_release, tab_step = st.tabs(
-    [f"{sel.binary} at {sel.emulated} vs {sel.binary} at {sel.binary}", f"vs the real release {sel.emulated}", "Emulation step"]
+
+here_label = f"{sel.binary} emulating {sel.emulated}" if sel.is_emulating else f"{sel.binary} (not emulating)"
+st.subheader(f"What changes for {here_label}", anchor=False)
+if sel.feature_gates:
+    st.caption(f"Both sides apply the selection's --feature-gates {code(sel.feature_gates)}. Select a row to open the gate.")
+else:
+    st.caption("Both sides use the gates' defaults (no --feature-gates in the selection). Select a row to open the gate.")
+st.caption(
+    "A gate a binary does not register keeps the state of its last spec: removed after GA locked on = always on, "
+    "removed while off = always off, not introduced yet = off."
 )
 
-with tab_binary:
-    left, right = f"{sel.emulated}", f"{sel.binary}"
+tab_release, tab_native, tab_other = st.tabs(
+    [f"vs a real {sel.emulated}", f"vs {sel.binary} without emulation", "vs another release or emulated version"]
+)
+
+with tab_release:
+    st.caption(
+        f"Here: the {sel.binary} binary emulating {sel.emulated}. There: a real {sel.emulated}, release {sel.emulated}'s own "
+        f"binary at its own version."
+    )
+    show(document_for("release"), "changes_release", "release")
+
+with tab_native:
     if not sel.is_emulating:
         st.info(
             f"Not emulating: pick an emulated version below {sel.binary} to see what emulation holds back.",
             icon=":material/info:",
         )
     else:
-        st.caption(
-            f"Every gate whose enabled/stage/default/lock at {sel.emulated} differs from the same binary without emulation, "
-            f"and the spec changes between {sel.emulated} and {sel.binary} that cause it."
-        )
-        show(data.vs_binary(sel.binary, sel.emulated, sel.min_compat), "changes_binary", left, right)
+        st.caption(f"Here: the {sel.binary} binary emulating {sel.emulated}. There: the same binary without emulation.")
+        show(document_for("native"), "changes_native", "native")
 
-with tab_release:
-    st.caption(
-        f"The {sel.binary} binary at {sel.emulated} against what release {sel.emulated} itself shipped (its bundled manifest at "
-        f"its own version). Differences come from gates the binary removed, gates added or back-dated later, and history "
-        "rewritten in newer manifests."
+with tab_other:
+    choices = [f"{sel.binary}@{e}" for e in reversed(opts.emulated) if e != sel.emulated] + [r for r in reversed(usable)]
+    labels = {c: (f"{sel.binary} emulating {c.split('@')[1]}" if "@" in c else f"a real {c}") for c in choices}
+    if st.session_state.get("changes_other") not in choices:
+        following = [c for c in choices if "@" in c and parse_version(c.split("@")[1]) > parse_version(sel.emulated)]
+        st.session_state["changes_other"] = following[-1] if following else choices[0]
+    picked = st.selectbox(
+        "Compare with", choices, key="changes_other", format_func=labels.get,
+        help="Another emulated version of the same binary (an emulation step), or a bundled release's real binary.",
     )
-    result = data.vs_release(sel.binary, sel.emulated, sel.min_compat)
-    if isinstance(result, str):
-        st.warning(f"Release {sel.emulated} cannot be compared: no usable bundled data.", icon=":material/warning:")
-    else:
-        show(result, "changes_release", f"{sel.binary}@{sel.emulated}", f"release {sel.emulated}", one_sided=True)
-
-with tab_step:
-    versions = tuple(reversed(opts.emulated))
-    if len(versions) < 2:
-        st.info(f"A {sel.binary} binary accepts only {versions[0]}: there is no step to compare.", icon=":material/info:")
-    else:
-        default_to = opts.emulated[min(opts.emulated.index(sel.emulated) + 1, len(opts.emulated) - 1)]
-        default_from = sel.emulated if default_to != sel.emulated else opts.emulated[-2]
-        for key, value in (("step_from", default_from), ("step_to", default_to)):
-            if st.session_state.get(key) not in versions:
-                st.session_state[key] = value
-        c_from, c_to = st.columns(2)
-        e1 = c_from.selectbox("From emulated version", versions, key="step_from", help="The emulated version before the bump.")
-        e2 = c_to.selectbox("To emulated version", versions, key="step_to", help="The emulated version after the bump.")
-        if e1 == e2:
-            st.info("Pick two different versions.", icon=":material/info:")
-        else:
-            comparison = data.step(sel.binary, e1, e2)
-            show(comparison, "changes_step", e1, e2)
-            if len(comparison):
-                on = [d.name for d in comparison.turned_on]
-                off = [d.name for d in comparison.turned_off]
-                with st.expander(f"Turned on ({len(on)}) / off ({len(off)}) by {e1} → {e2}"):
-                    st.dataframe(
-                        pd.DataFrame({"turns on": pd.Series(on, dtype=str), "turns off": pd.Series(off, dtype=str)}),
-                        hide_index=True,
-                        key="changes_step_lists",
-                    )
+    show(document_for(picked), "changes_other", picked)

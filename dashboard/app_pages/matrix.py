@@ -12,8 +12,10 @@ from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_T
 from dashboard.components.text import md
 from dashboard.core.history import TRANSITION_KINDS
 from dashboard.core.stages import Stage
+from dashboard.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS
 
 summary = data.summary()
+document = data.matrix_document()
 frame = data.matrix_frame()
 releases = [c for c in frame.columns if c != "gate"]
 statuses = {r.release: r for r in summary.releases}
@@ -21,15 +23,41 @@ statuses = {r.release: r for r in summary.releases}
 st.subheader("Feature gates across the bundled releases", anchor=False)
 st.caption(
     "Each cell: the stage and default that release shipped (its own manifest at its own version); "
-    "— = not listed. Reconstructed releases: "
+    "— = not listed yet; removed (always on|off) = no longer registered: the feature stays in its last spec's state. "
+    "Reconstructed releases: "
     + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact))
     + ". Select a row to open the gate."
 )
 
+#: "1.35:toGA" -> "graduated to GA in 1.35 (7)", newest release first
+transition_options = {
+    f"{release}:{key}": f"{TRANSITION_LABELS[key]} {release} ({len(names)})"
+    for release, kinds in reversed(document["transitions"].items())
+    for key, names in kinds.items()
+    if names
+}
+removed_behaviour = {(g["name"], g["removedIn"]): g["behaviour"] for g in document["removedGates"]}
+if st.session_state.get("matrix_transition") not in (None, *transition_options):
+    del st.session_state["matrix_transition"]
+transition = st.selectbox(
+    "Changed in a release",
+    tuple(transition_options),
+    index=None,
+    key="matrix_transition",
+    format_func=transition_options.get,
+    placeholder="any gate (pick e.g. “graduated to GA in 1.35”)",
+    help="Gates that changed from the previous bundled release to this one: new as Alpha, promoted to Beta, graduated "
+    "to GA, deprecated or removed (the same lists as `kcompat matrix --format json` \"transitions\").",
+)
 c_text, c_stage, c_rel, c_changed = st.columns([2.5, 3, 2, 1.5], vertical_alignment="bottom")
 text = c_text.text_input("Search", key="matrix_text", placeholder="gate name contains…", help="Case-insensitive substring of the gate name.")
 stages = c_stage.multiselect(
-    "Stage", STAGE_NAMES[1:], key="matrix_stages", placeholder="any stage", help="Show gates at one of these stages in the release chosen next to it."
+    "Stage",
+    STAGE_NAMES[1:],
+    key="matrix_stages",
+    placeholder="any stage",
+    help="Show gates at one of these stages in the release chosen next to it (every gate at that stage, not only the "
+    "ones that reached it in that release: see “Changed in a release” for those).",
 )
 in_release = c_rel.selectbox("in release", releases[::-1], key="matrix_release", help="The release the stage filter looks at.")
 changed_only = c_changed.toggle("Changed only", key="matrix_changed", help="Only gates whose cell differs between at least two releases.")
@@ -42,8 +70,32 @@ if stages:
     mask &= data.matrix_stages()[in_release].isin(stages)
 if changed_only:
     mask &= frame[releases].nunique(axis=1) > 1
+transition_names: list[str] = []
+if transition:
+    t_release, t_key = transition.split(":")
+    transition_names = document["transitions"][t_release][t_key]
+    mask &= frame["gate"].isin(transition_names)
 shown = frame[mask]
 st.caption(f"{len(shown)} of {len(frame)} gates")
+
+if transition:
+    name_generation = st.session_state.setdefault("_matrix_names_generation", 0)
+
+    def _name_label(name: str) -> str:
+        behaviour = removed_behaviour.get((name, t_release)) if t_key == "removed" else None
+        return f"{name} ({behaviour})" if behaviour else name
+
+    picked_name = st.pills(
+        f"{transition_options[transition]}: open a gate",
+        transition_names,
+        selection_mode="single",
+        key=f"matrix_names_{name_generation}",
+        format_func=_name_label,
+        help="A removed gate keeps the state of its last spec in every later binary: always on or always off.",
+    )
+    if picked_name:
+        st.session_state["_matrix_names_generation"] = name_generation + 1
+        open_gate(picked_name)
 
 
 def _cell_style(value: str) -> str:
@@ -87,20 +139,16 @@ with left:
     st.altair_chart(changes_chart, key="matrix_transitions_chart")
     chart_downloads(changes_chart, "release-changes", "matrix_transitions_export")
 with right:
-    counts = pd.DataFrame([{"release": t.release, "since": t.previous, **t.counts()} for t in transitions])
+    inverse = {v: k for k, v in TRANSITION_KEYS.items()}
+    counts = pd.DataFrame(
+        [
+            {"release": release, "since": t.previous, **{inverse[k]: len(names) for k, names in kinds.items()}}
+            for (release, kinds), t in zip(document["transitions"].items(), transitions)
+        ],
+        columns=["release", "since", *TRANSITION_KINDS],
+    )
     st.dataframe(counts, hide_index=True, key="matrix_counts")
     st.caption(f"{releases[0]} is the oldest bundled release: no baseline to compare with.")
-
-with st.expander("Gate names per release and change"):
-    names = pd.DataFrame(
-        [
-            {"release": t.release, "change": kind, "gates": ", ".join(t.gates(kind))}
-            for t in transitions
-            for kind in TRANSITION_KINDS
-            if t.gates(kind)
-        ]
-    )
-    st.dataframe(names, hide_index=True, key="matrix_names")
 
 st.markdown("**Gates per stage in each release**")
 counts_chart = stage_counts_chart(data.stage_counts())

@@ -1,8 +1,7 @@
 """Upgrade plan: from the selected binary and emulated version to a target binary, step by step.
 
-The path and what every step changes come from :func:`dashboard.core.plan.plan_upgrade`, the
-Markdown export from :func:`dashboard.core.plan.plan_markdown`: the same as
-``kcompat plan --from B@E --to T``. The target is kept in the URL as ``to``.
+The plan, its JSON and its Markdown export come from :mod:`dashboard.documents.plan`: the same as
+``kcompat plan --from B@E --to T [--allow-multi-minor]``. The target is kept in the URL as ``to``.
 """
 
 from __future__ import annotations
@@ -16,7 +15,8 @@ from dashboard.components import data
 from dashboard.components.selection import current
 from dashboard.components.text import code, md
 from dashboard.core.errors import KcompatError
-from dashboard.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint, plan_markdown, plan_upgrade
+from dashboard.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
+from dashboard.documents.plan import plan_command, plan_for, plan_markdown
 from dashboard.core.versions import parse_version
 
 TO = "to"
@@ -83,20 +83,17 @@ def _on_change() -> None:
 
 
 @st.cache_data(show_spinner="Planning the upgrade…", max_entries=64)
-def _plan(start: str, target: str) -> tuple[UpgradePlan, str] | str:
+def _plan(start: str, target: str, jumps: bool = False) -> tuple[UpgradePlan, str] | str:
     """(plan, Markdown) for ``kcompat plan --from <start> --to <target>``, or why there is none."""
-    cat = data.catalog()
     try:
-        binary, emulated = parse_plan_endpoint(start)
-        target_binary, _ = parse_plan_endpoint(target)
-        plan = plan_upgrade(binary, emulated, target_binary, cat.manifest, data_dir=cat.data_dir)
+        plan = plan_for(data.catalog(), start, target, jumps)
     except KcompatError as exc:
         return str(exc)
     return plan, plan_markdown(plan)
 
 
 def _skew_ok(step: PlanStep) -> bool:
-    return all(c.ok for c in step.skew_checks)
+    return all(c.ok and c.classic_ok for c in step.skew_checks)
 
 
 def _overview(plan: UpgradePlan) -> pd.DataFrame:
@@ -112,10 +109,12 @@ def _overview(plan: UpgradePlan) -> pd.DataFrame:
             "APIs": len(s.api_changes),
             "storage": len(s.storage_changes),
             "skew": "ok" if _skew_ok(s) else "out of range",
+            "supported": "yes" if s.supported else "no",
+            "rollback": "yes" if s.rollback is not None and s.rollback.supported else "no",
         }
         for s in plan.steps
     ]
-    columns = ["step", "kind", "what", "binary", "emulated", "min compat", "gates", "APIs", "storage", "skew"]
+    columns = ["step", "kind", "what", "binary", "emulated", "min compat", "gates", "APIs", "storage", "skew", "supported", "rollback"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -123,8 +122,17 @@ def _show_step(step: PlanStep) -> None:
     label, icon, color = KIND_LABELS.get(step.kind, (step.kind, ":material/circle:", "gray"))
     n = step.number
     with st.container(border=True, key=f"plan_step_{n}"):
-        st.badge(label, icon=icon, color=color)
+        with st.container(horizontal=True):
+            st.badge(label, icon=icon, color=color)
+            if not step.supported:
+                st.badge("Not supported", icon=":material/block:", color="red")
         st.markdown(f"**Step {n}: {md(step.title)}**")
+        if step.supported:
+            st.caption(f"Supported: {md(step.why)}")
+        else:
+            st.error(f"Not supported: {md(step.why)}", icon=":material/block:")
+        if step.rollback is not None:
+            st.markdown(f"Rollback: {md(step.rollback.text)}")
         after = step.after
         st.markdown(
             f"Flags after this step: binary {code(after.binary)}, {code(after.flags())}, min compatibility {code(after.min_compat)}"
@@ -154,6 +162,7 @@ def _show_step(step: PlanStep) -> None:
             [
                 {
                     "component": c.component,
+                    "binary": c.binary,
                     "at": c.version,
                     "allowed (emulation-aware)": c.allowed,
                     "emulation-aware": "ok" if c.ok else "out of range",
@@ -162,7 +171,7 @@ def _show_step(step: PlanStep) -> None:
                 }
                 for c in step.skew_checks
             ],
-            columns=["component", "at", "allowed (emulation-aware)", "emulation-aware", "allowed (classic)", "classic"],
+            columns=["component", "binary", "at", "allowed (emulation-aware)", "emulation-aware", "allowed (classic)", "classic"],
         )
         st.markdown("Skew checks during this step")
         st.dataframe(
@@ -170,17 +179,24 @@ def _show_step(step: PlanStep) -> None:
             key=f"plan_step_{n}_skew",
             hide_index=True,
             column_config={
-                "at": st.column_config.TextColumn("at", help="The version the component runs during this step"),
+                "binary": st.column_config.TextColumn("binary", help="The component's binary release during this step"),
+                "at": st.column_config.TextColumn("at", help="The version the component presents during this step (its emulated version)"),
                 "emulation-aware": st.column_config.TextColumn(
                     "emulation-aware", help="KEP-4330: skew measured against the emulated and min compatibility versions"
                 ),
-                "classic": st.column_config.TextColumn("classic", help="The version-skew policy from the binary version alone"),
+                "classic": st.column_config.TextColumn("classic", help="The Version Skew Policy, on the binaries"),
             },
         )
         for c in step.skew_checks:
             if not c.ok:
                 st.warning(
                     f"{md(c.component)} at {md(c.version)} is out of the emulation-aware range {md(c.allowed)} during this step.",
+                    icon=":material/warning:",
+                )
+            if not c.classic_ok:
+                st.warning(
+                    f"{md(c.component)} binary {md(c.binary)} is out of the Version Skew Policy range {md(c.classic_allowed)} "
+                    "during this step.",
                     icon=":material/warning:",
                 )
 
@@ -202,8 +218,9 @@ start = f"{sel.binary}@{sel.emulated}"
 st.subheader(
     f"Upgrade plan: {sel.binary} (emulating {sel.emulated}) → {target}",
     anchor=False,
-    help="Binaries first while holding the emulated version, then the emulated version one minor at a time, kubelets "
-    "when the skew requires it; what every step changes. The same plan as `kcompat plan`.",
+    help="Binaries one minor at a time (the Version Skew Policy) while holding the emulated version, then the emulated "
+    "version one minor at a time, kubelets when the skew requires it; what every step changes and how to roll it back. "
+    "The same plan as `kcompat plan`.",
 )
 with st.container(horizontal=True, vertical_alignment="bottom"):
     st.selectbox(
@@ -215,13 +232,19 @@ with st.container(horizontal=True, vertical_alignment="bottom"):
         help=f"The release to upgrade the control plane to: bundled releases from the current binary {sel.binary} on. "
         "The plan ends emulating the target's own version. The current binary and emulated version are the selection above.",
     )
+    jumps = st.toggle(
+        "Allow multi-minor binary jumps",
+        key="plan_jumps",
+        help="Let a binary step skip minor releases. Outside the Version Skew Policy: every such step is marked not "
+        "supported, with the reason (`kcompat plan --allow-multi-minor`).",
+    )
 if sel.min_compat is not None or sel.feature_gates:
     st.caption(
         "The plan uses the default min compatibility version at every step and the gates' defaults: "
         "the selection's min compatibility and --feature-gates are not applied here."
     )
 
-result = _plan(start, target)
+result = _plan(start, target, jumps)
 if isinstance(result, str):
     st.error(f"No plan: {md(result)}", icon=":material/error:")
     st.stop()
@@ -241,7 +264,7 @@ with st.container(horizontal=True, vertical_alignment="center"):
         icon=":material/download:",
         help="The whole plan as a Markdown document: what `kcompat plan --format markdown` prints.",
     )
-    st.code(shlex.join(["kcompat", "plan", "--from", start, "--to", target]), language=None, width="content")  # no syntax colours: they fail contrast
+    st.code(shlex.join(plan_command(start, target, jumps)), language=None, width="content")  # no syntax colours: they fail contrast
 
 if plan.steps:
     with st.container(horizontal=True):
@@ -261,7 +284,9 @@ if plan.steps:
             "gates": st.column_config.NumberColumn("gates", help="Feature gates whose stage, lock or value changes"),
             "APIs": st.column_config.NumberColumn("APIs", help="Kinds that start or stop being served"),
             "storage": st.column_config.NumberColumn("storage", help="Kinds whose storage version changes"),
-            "skew": st.column_config.TextColumn("skew", help="Emulation-aware skew checks during the step"),
+            "skew": st.column_config.TextColumn("skew", help="Skew checks during the step, emulation-aware and classic"),
+            "supported": st.column_config.TextColumn("supported", help="One binary minor at a time with every skew check in range"),
+            "rollback": st.column_config.TextColumn("rollback", help="Whether min compatibility allows undoing the step"),
         },
     )
     for step in plan.steps:

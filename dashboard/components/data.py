@@ -21,8 +21,9 @@ import streamlit as st
 from dashboard import formats
 from dashboard.catalog import Catalog, GateInfo, ReleaseInfo
 from dashboard.core.compat import parse_binary_version, select_versions
-from dashboard.core.diffs import TABLE_COLUMNS, Comparison, emulation_step, emulation_vs_binary, emulation_vs_release, gate_table_rows
-from dashboard.core.errors import KcompatError
+from dashboard.core.diffs import TABLE_COLUMNS, gate_table_rows
+from dashboard.documents import changes as changes_doc
+from dashboard.documents import matrix as matrix_doc
 from dashboard.core.history import (
     GateStatus,
     ReleaseMatrix,
@@ -225,38 +226,13 @@ def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def vs_binary(binary: str, emulated: str, min_compat: str | None) -> Comparison:
-    selection = select_versions(parse_binary_version(binary), emulated, min_compat)
-    return emulation_vs_binary(catalog().manifest(binary), selection)
+def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str) -> dict:
+    """The ``kcompat changes --format json`` document for these inputs (the page renders it)."""
+    return changes_doc.changes_document(changes_doc.compare(catalog(), binary, emulated, min_compat, feature_gates, against))
 
 
-@st.cache_data(show_spinner=False, max_entries=128)
-def vs_release(binary: str, emulated: str, min_compat: str | None) -> Comparison | str:
-    """The comparison, or why it cannot be made (no usable bundled data for release E)."""
-    cat = catalog()
-    try:
-        release_manifest = cat.manifest(emulated)
-    except KcompatError as exc:
-        return str(exc)
-    selection = select_versions(parse_binary_version(binary), emulated, min_compat)
-    return emulation_vs_release(cat.manifest(binary), selection, release_manifest)
-
-
-@st.cache_data(show_spinner=False, max_entries=128)
-def step(binary: str, from_emulated: str, to_emulated: str) -> Comparison:
-    version = parse_binary_version(binary)
-    manifest = catalog().manifest(binary)
-    return emulation_step(manifest, select_versions(version, from_emulated), select_versions(version, to_emulated))
-
-
-def comparison_frame(comparison: Comparison) -> pd.DataFrame:
-    columns = [
-        "gate", "effect", "changed",
-        "left_enabled", "left_stage", "left_default", "left_locked",
-        "right_enabled", "right_stage", "right_default", "right_locked",
-        "why",
-    ]
-    return pd.DataFrame(comparison.rows(), columns=columns)
+def changes_frame(document: dict) -> pd.DataFrame:
+    return pd.DataFrame(changes_doc.changes_rows(document), columns=list(changes_doc.ROW_COLUMNS))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -282,16 +258,19 @@ def transitions() -> tuple[ReleaseTransitions, ...]:
     return release_transitions(matrix())
 
 
-def cell_text(status: GateStatus | None) -> str:
-    return "—" if status is None else str(status)
+@st.cache_data(show_spinner=False)
+def matrix_document() -> dict:
+    """The ``kcompat matrix --format json`` document (the page's transition filters read it)."""
+    return matrix_doc.matrix_document(catalog())
 
 
 @st.cache_data(show_spinner=False)
 def matrix_frame() -> pd.DataFrame:
-    """Gates x releases, each cell ``Stage (on|off[, locked])`` or ``—`` (not listed)."""
-    m = matrix()
-    rows = [{"gate": r.gate, **{rel: cell_text(c) for rel, c in zip(m.releases, r.cells)}} for r in m.rows]
-    return pd.DataFrame(rows, columns=["gate", *m.releases])
+    """Gates x releases, each cell ``Stage (on|off[, locked])`` or ``—`` (not listed): the rows of
+    ``kcompat matrix`` (without its origin column)."""
+    document = matrix_document()
+    rows = matrix_doc.matrix_rows(document)
+    return pd.DataFrame(rows, columns=["gate", *document["releases"]])
 
 
 @st.cache_data(show_spinner=False)

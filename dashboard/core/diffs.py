@@ -1,32 +1,33 @@
-"""What emulation changes, gate by gate, and why.
+"""What differs between two gate sets, gate by gate, and why.
 
-Three comparisons, all pure (no I/O, no UI), all on the gates' defaults (no ``--feature-gates``):
-
-* :func:`emulation_step` — the same binary at two emulated versions (``E1 -> E2``): what the
-  bump turns on or off. :func:`emulation_vs_binary` is the step from the emulated version to the
-  binary's own release (``B at E`` against ``B at B``).
-* :func:`emulation_vs_release` — ``B at E`` against the real release ``E`` (the bundled
-  manifest of release E at its own version), including gates present on one side only.
+:func:`compare_sides` compares two binaries at their emulated versions, each with the same
+``--feature-gates`` applied (:class:`Side`): "here" is the binary the user runs (``B`` at ``E``),
+"there" the other side: the same binary without emulation, the real release ``E`` (release E's own
+binary at its own version), or any other bundled binary at an emulated version. A gate one side
+does not register is described by what that side's code does (:mod:`dashboard.core.removals`):
+removed after GA locked on = always on, removed while off = always off, not introduced = off, a
+later back-dated spec describes the older release's own behaviour.
 
 Every difference carries :class:`Reason` objects naming what happened and in which release
 (introduced, promoted, graduated, deprecated, default flipped, locked, held back by min
-compatibility, removed from the binary, history rewritten...).
+compatibility, removed from the binary, history rewritten, set by a flag).
 
-:func:`gate_table_rows` builds the effective table of the Gates page from the same pieces.
+:func:`gate_table_rows` builds the effective table of the Gates page.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .compat import VersionSelection, select_versions
-from .gates import GateEvaluation, GateState, evaluate_gates, spec_at
-from .manifest import Feature, FeatureSpec, Manifest
+from .compat import VersionSelection
+from .gates import GateEvaluation, spec_at
+from .manifest import Feature, FeatureSpec, GateState, Manifest
+from .removals import GateLineage
 from .stages import Stage
 from .versions import Version, mm
 
 #: The gate properties a comparison looks at, in display order.
-FIELDS = ("enabled", "stage", "default", "locked")
+FIELDS = ("exists", "enabled", "stage")
 
 
 @dataclass(frozen=True)
@@ -39,84 +40,6 @@ class Reason:
 
     def __str__(self) -> str:
         return self.text
-
-
-@dataclass(frozen=True)
-class GateDiff:
-    """One gate that differs between the two sides. A side is None when that side's manifest does
-    not list the gate at all (only in :func:`emulation_vs_release`)."""
-
-    name: str
-    left: GateState | None
-    right: GateState | None
-    fields: tuple[str, ...]
-    reasons: tuple[Reason, ...]
-
-    @property
-    def turned_on(self) -> bool:
-        return not _enabled(self.left) and _enabled(self.right)
-
-    @property
-    def turned_off(self) -> bool:
-        return _enabled(self.left) and not _enabled(self.right)
-
-    @property
-    def effect(self) -> str:
-        """``turns on`` / ``turns off`` / ``value unchanged`` (only stage, default or lock differ) going from left to right."""
-        if self.turned_on:
-            return "turns on"
-        if self.turned_off:
-            return "turns off"
-        return "value unchanged"
-
-    @property
-    def why(self) -> str:
-        return "; ".join(r.text for r in self.reasons)
-
-
-def _enabled(state: GateState | None) -> bool:
-    return state is not None and state.enabled
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """``left`` and ``right`` name the two sides, e.g. ``1.36 binary at 1.33``."""
-
-    left: str
-    right: str
-    diffs: tuple[GateDiff, ...]
-
-    def __len__(self) -> int:
-        return len(self.diffs)
-
-    def names(self) -> tuple[str, ...]:
-        return tuple(d.name for d in self.diffs)
-
-    def get(self, name: str) -> GateDiff | None:
-        return next((d for d in self.diffs if d.name == name), None)
-
-    @property
-    def turned_on(self) -> tuple[GateDiff, ...]:
-        return tuple(d for d in self.diffs if d.turned_on)
-
-    @property
-    def turned_off(self) -> tuple[GateDiff, ...]:
-        return tuple(d for d in self.diffs if d.turned_off)
-
-    def rows(self) -> list[dict]:
-        """Flat rows for tables and downloads (``left_*``/``right_*`` are empty when absent)."""
-        out = []
-        for d in self.diffs:
-            row: dict = {"gate": d.name, "effect": d.effect, "changed": ", ".join(d.fields)}
-            for side, state in (("left", d.left), ("right", d.right)):
-                row[f"{side}_present"] = state is not None
-                row[f"{side}_enabled"] = state.enabled if state is not None else None
-                row[f"{side}_stage"] = state.stage.value if state is not None else None
-                row[f"{side}_default"] = state.default if state is not None else None
-                row[f"{side}_locked"] = state.locked if state is not None else None
-            row["why"] = d.why
-            out.append(row)
-        return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,133 +100,168 @@ def _min_compat_reason(feature: Feature, selection: VersionSelection) -> Reason 
     )
 
 
-def _changed_fields(a: GateState | None, b: GateState | None) -> tuple[str, ...]:
-    if a is None or b is None:
-        return ("present",)
-    return tuple(f for f in FIELDS if getattr(a, f) != getattr(b, f))
+@dataclass(frozen=True)
+class Side:
+    """One side of a comparison: a binary's manifest evaluated at a selection (flags applied)."""
+
+    label: str
+    manifest: Manifest
+    evaluation: GateEvaluation
+
+    @property
+    def selection(self) -> VersionSelection:
+        return self.evaluation.selection
+
+    @property
+    def binary(self) -> Version:
+        return mm(self.selection.binary)
+
+    @property
+    def emulated(self) -> Version:
+        return self.selection.emulated
 
 
-def _defaults(manifest: Manifest, selection: VersionSelection) -> GateEvaluation:
-    return evaluate_gates(manifest, selection, None)
+@dataclass(frozen=True)
+class SideState:
+    """A gate on one side. ``exists``: the binary registers the gate (PreAlpha included, as
+    ``kcompat gates`` lists it). ``enabled`` of a gate that does not exist is what that code does."""
+
+    exists: bool
+    enabled: bool
+    stage: Stage | None
+    #: "default", "flag", "AllAlpha", "AllBeta" (registered) or "removed", "back-dated", "not-introduced"
+    source: str
+    text: str
+
+    def key(self) -> tuple:
+        return (self.exists, self.enabled, self.stage)
+
+    def document(self) -> dict:
+        return {"exists": self.exists, "enabled": self.enabled, "stage": self.stage.value if self.stage is not None else None}
 
 
-def _label(selection: VersionSelection) -> str:
-    binary = selection.binary
-    if binary is None:
-        return f"manifest at {selection.emulated}"
-    if mm(binary) == selection.emulated:
-        return f"{mm(binary)} binary (not emulating)"
-    return f"{mm(binary)} binary at {selection.emulated}"
+BEHAVIOURS = ("same", "on-here-only", "on-there-only")
 
 
-# ---------------------------------------------------------------------------------------------
-# The three comparisons.
+@dataclass(frozen=True)
+class Change:
+    """One gate whose state differs between here and there (in any of :data:`FIELDS`)."""
+
+    name: str
+    origin: str
+    here: SideState
+    there: SideState
+    reasons: tuple[Reason, ...]
+
+    @property
+    def behaviour(self) -> str:
+        """Whether the feature actually behaves differently: ``same``, ``on-here-only``, ``on-there-only``."""
+        if self.here.enabled == self.there.enabled:
+            return "same"
+        return "on-here-only" if self.here.enabled else "on-there-only"
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return tuple(f for f, a, b in zip(FIELDS, self.here.key(), self.there.key()) if a != b)
+
+    @property
+    def why(self) -> str:
+        return "; ".join(r.text for r in self.reasons)
 
 
-def emulation_step(manifest: Manifest, left: VersionSelection, right: VersionSelection) -> Comparison:
-    """The same binary (manifest) at two selections: every gate whose enabled/stage/default/lock
-    differs, with the spec changes between the two emulated versions (either direction)."""
-    a, b = _defaults(manifest, left).by_name(), _defaults(manifest, right).by_name()
-    lo, hi = sorted((left.emulated, right.emulated))
-    downward = right.emulated < left.emulated
-    diffs = []
-    for feature in manifest.features:
-        sa, sb = a[feature.name], b[feature.name]
-        fields = _changed_fields(sa, sb)
-        if not fields:
-            continue
-        reasons = list(spec_events(feature, lo, hi))
-        if downward:
-            reasons = [Reason(r.kind, r.version, f"{r.text} (not yet at {right.emulated})") for r in reasons]
-        for sel in (left, right):
-            held = _min_compat_reason(feature, sel)
+@dataclass(frozen=True)
+class SideComparison:
+    here: str
+    there: str
+    changes: tuple[Change, ...]
+
+    def __len__(self) -> int:
+        return len(self.changes)
+
+    def get(self, name: str) -> Change | None:
+        return next((c for c in self.changes if c.name == name), None)
+
+    def behaving(self, behaviour: str) -> tuple[Change, ...]:
+        return tuple(c for c in self.changes if c.behaviour == behaviour)
+
+
+def side_label(binary: Version, emulated: Version, real: bool = False) -> str:
+    """``1.33 emulating 1.31``, ``1.33 (not emulating)``, or ``a real 1.31`` for a release's own binary."""
+    b = mm(binary)
+    if b == emulated:
+        return f"a real {b}" if real else f"{b} (not emulating)"
+    return f"{b} emulating {emulated}"
+
+
+def _word_state(enabled: bool) -> str:
+    return "on" if enabled else "off"
+
+
+def _registered_text(g: GateState) -> str:
+    text = f"{g.stage.value}, {_word_state(g.enabled)}"
+    if g.locked:
+        text += ", locked"
+    if g.source != "default":
+        text += f" (set by {'--feature-gates' if g.source == 'flag' else g.source})"
+    return text
+
+
+def side_state(states: dict[str, GateState], side: Side, name: str, lineage: GateLineage) -> SideState:
+    """``name`` on ``side`` (``states``: the side's evaluation by name)."""
+    g = states.get(name)
+    if g is not None:
+        return SideState(True, g.enabled, g.stage, g.source, _registered_text(g))
+    absent = lineage.absent(name, side.binary, side.emulated)
+    return SideState(False, absent.enabled, None, absent.kind, absent.text)
+
+
+def _reasons(name: str, here: Side, there: Side, hs: SideState, ts: SideState) -> list[Reason]:
+    reasons: list[Reason] = []
+    for side, state in ((here, hs), (there, ts)):
+        if not state.exists:
+            reasons.append(Reason(state.source, None, f"{side.label}: {state.text}"))
+        elif state.source != "default":
+            reasons.append(Reason("flag", None, f"{side.label}: {state.text}"))
+    fh, ft = here.manifest.by_name.get(name), there.manifest.by_name.get(name)
+    if fh is not None and ft is not None:
+        newer, older = (here, there) if here.binary >= there.binary else (there, here)
+        feature = newer.manifest.by_name[name]
+        lo, hi = sorted((here.emulated, there.emulated))
+        reasons.extend(spec_events(feature, lo, hi))
+        if newer.binary != older.binary:
+            old_feature = older.manifest.by_name[name]
+            a = spec_at(feature, older.emulated, None, False)
+            b = spec_at(old_feature, older.emulated, None, False)
+            if (a.stage, a.default, a.lock_to_default) != (b.stage, b.default, b.lock_to_default):
+                reasons.append(
+                    Reason(
+                        "history-differs",
+                        None,
+                        f"the {newer.binary} manifest says {_status(a)} at {older.emulated}; {older.label} has {_status(b)}",
+                    )
+                )
+        for side, feature_ in ((here, fh), (there, ft)):
+            held = _min_compat_reason(feature_, side.selection)
             if held is not None:
-                reasons.append(held)
-        diffs.append(GateDiff(feature.name, sa, sb, fields, tuple(reasons)))
-    return Comparison(_label(left), _label(right), tuple(diffs))
+                reasons.append(Reason(held.kind, held.version, f"{side.label}: {held.text}"))
+    if not reasons:
+        reasons.append(Reason("state", None, f"{here.label}: {hs.text}; {there.label}: {ts.text}"))
+    return reasons
 
 
-def emulation_vs_binary(manifest: Manifest, selection: VersionSelection) -> Comparison:
-    """``B at E`` (left) against ``B at B`` (right): what emulating E holds back or brings back.
-    Read left to right it is the upgrade of the emulated version to the binary's own release."""
-    native = select_versions(selection.binary)
-    return emulation_step(manifest, selection, native)
-
-
-def emulation_vs_release(
-    binary_manifest: Manifest,
-    selection: VersionSelection,
-    release_manifest: Manifest,
-    release_selection: VersionSelection | None = None,
-) -> Comparison:
-    """``B at E`` (left) against the real release E (right): the release's own manifest at its own
-    version. Gates PreAlpha at E in the binary count as absent on the left (neither side offers
-    them); gates missing from one manifest are listed with that side None."""
-    if release_selection is None:
-        release_selection = select_versions(selection.emulated)
-    left = _defaults(binary_manifest, selection).by_name()
-    right = _defaults(release_manifest, release_selection).by_name()
-    b_label, e = mm(selection.binary) if selection.binary is not None else "custom", selection.emulated
-    diffs = []
-    for name in sorted(set(left) | set(right)):
-        sl = left.get(name)
-        sr = right.get(name)
-        feature = binary_manifest.by_name.get(name)
-        available_left = sl is not None and sl.stage is not Stage.PRE_ALPHA
-        if not available_left and sr is None:
+def compare_sides(here: Side, there: Side, lineage: GateLineage) -> SideComparison:
+    """Every gate either binary registers whose (exists, enabled, stage) differ between the sides."""
+    names = sorted(set(here.manifest.by_name) | set(there.manifest.by_name))
+    here_states, there_states = here.evaluation.by_name(), there.evaluation.by_name()
+    changes = []
+    for name in names:
+        hs = side_state(here_states, here, name, lineage)
+        ts = side_state(there_states, there, name, lineage)
+        if hs.key() == ts.key():
             continue
-        reasons: list[Reason] = []
-        if sr is None:
-            since = spec_at(feature, e, None, False).version
-            reasons.append(
-                Reason(
-                    "not-in-release",
-                    since,
-                    f"release {e} does not list it; the {b_label} manifest dates it to {since} (added or back-dated later)",
-                )
-            )
-            diffs.append(GateDiff(name, sl, None, ("present",), tuple(reasons)))
-            continue
-        if feature is None:
-            reasons.append(
-                Reason(
-                    "removed-from-binary",
-                    None,
-                    f"release {e} had it ({_state_text(sr)}); the {b_label} binary no longer registers it, so emulating {e} cannot bring it back",
-                )
-            )
-            diffs.append(GateDiff(name, None, sr, ("present",), tuple(reasons)))
-            continue
-        fields = _changed_fields(sl, sr)
-        if not fields:
-            continue
-        if not available_left:
-            first = feature.first_version
-            reasons.append(
-                Reason(
-                    "introduced-later-in-binary",
-                    first,
-                    f"the {b_label} manifest starts it in {first}, but release {e} already shipped it ({_state_text(sr)})",
-                )
-            )
-        else:
-            reasons.append(
-                Reason(
-                    "history-differs",
-                    None,
-                    f"the {b_label} manifest says {_state_text(sl)} at {e}; release {e} shipped {_state_text(sr)}",
-                )
-            )
-            held = _min_compat_reason(feature, selection)
-            if held is not None:
-                reasons.append(held)
-        diffs.append(GateDiff(name, sl, sr, fields, tuple(reasons)))
-    return Comparison(_label(selection), f"release {e} (its own data)", tuple(diffs))
-
-
-def _state_text(state: GateState) -> str:
-    text = f"{state.stage.value}, default {_word(state.default)}"
-    return text + ", locked" if state.locked else text
+        feature = here.manifest.by_name.get(name) or there.manifest.by_name[name]
+        changes.append(Change(name, feature.origin, hs, ts, tuple(_reasons(name, here, there, hs, ts))))
+    return SideComparison(here.label, there.label, tuple(changes))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -132,6 +132,8 @@ class MatrixRow:
     #: One entry per release of the matrix: the status that release shipped, None when the
     #: release's manifest does not list the gate.
     cells: tuple[GateStatus | None, ...]
+    #: "kube" or "client-go", from the newest release that lists the gate
+    origin: str = "kube"
 
     def present(self) -> tuple[bool, ...]:
         return tuple(c is not None and c.available for c in self.cells)
@@ -170,7 +172,8 @@ def release_matrix(manifests: Sequence[tuple[str, Manifest]] | Mapping[str, Mani
             }
         )
     names = sorted({name for column in columns for name in column})
-    rows = tuple(MatrixRow(name, tuple(column.get(name) for column in columns)) for name in names)
+    origins = {f.name: f.origin for _, manifest in pairs for f in manifest.features}
+    rows = tuple(MatrixRow(name, tuple(column.get(name) for column in columns), origins[name]) for name in names)
     return ReleaseMatrix(tuple(r for r, _ in pairs), rows)
 
 
@@ -182,8 +185,10 @@ class ReleaseTransitions:
     """What changed from ``previous`` to ``release`` (both bundled releases' own manifests).
 
     * new alpha: listed as Alpha, absent (or PreAlpha) in the previous release;
-    * to beta / to GA / deprecated: now at that stage, at another stage (or absent) before;
-    * removed: listed before, absent now (the KEP's "Removed" stage does not exist in code).
+    * to beta / to GA / deprecated: now at that stage, at another stage (or absent) before; "to GA"
+      in 1.35 is exactly the gates GA in release 1.35 and not GA in release 1.34;
+    * removed: listed before, absent now (the KEP's "Removed" stage does not exist in code; what the
+      feature does from then on is :class:`~dashboard.core.removals.RemovedGate`).
     """
 
     release: str

@@ -24,7 +24,9 @@ def test_default_load_shows_every_gate_of_every_release(matrix):
     assert list(shown["gate"]) == [r.gate for r in matrix.rows]
     row = shown.set_index("gate").loc["JobManagedBy"]
     assert (row["1.31"], row["1.32"], row["1.35"]) == ("Alpha (off)", "Beta (on)", "GA (on, locked)")
-    assert shown.set_index("gate").loc["APIListChunking", "1.33"] == "—"
+    assert shown.set_index("gate").loc["APIListChunking", "1.33"] == "removed (always on)"
+    assert shown.set_index("gate").loc["VolumeCapacityPriority", "1.36"] == "removed (always off)"
+    assert shown.set_index("gate").loc["ContainerStopSignals", "1.32"] == "—"  # not introduced yet
 
 
 def test_reconstructed_releases_are_marked(catalog):
@@ -79,3 +81,56 @@ def test_selecting_a_row_opens_the_gate():
     rerun(at)
     assert current_page(at) == "gate_detail"
     assert at.query_params == {"binary": "1.36", "emulated": "1.34", "gate": "JobManagedBy"}
+
+
+def _graduated(catalog, release, previous):
+    """Independently of the matrix: GA in release's own gate table, not GA (or absent) in the previous one's."""
+    from dashboard.queries import gates_for
+
+    now = {g.name for g in gates_for(catalog, release).gates if g.stage.value == "GA"}
+    before = {g.name for g in gates_for(catalog, previous).gates if g.stage.value == "GA"}
+    return sorted(now - before)
+
+
+def test_graduated_to_ga_in_1_35_is_exactly_the_gates_that_graduated_then(catalog, capsys):
+    import json
+
+    from dashboard.cli import main as kcompat
+
+    at = open_app("matrix")
+    assert at.selectbox(key="matrix_transition").format_func("1.35:toGA").startswith("graduated to GA in 1.35 (")
+    at.selectbox(key="matrix_transition").set_value("1.35:toGA")
+    rerun(at)
+    expected = _graduated(catalog, "1.35", "1.34")
+    assert "JobManagedBy" in expected and "APIServerTracing" not in expected  # GA since 1.34
+    assert list(table(at)["gate"]) == expected
+    assert kcompat(["matrix", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["transitions"]["1.35"]["toGA"] == expected
+    assert at.pills[0].options == expected
+
+
+def test_removed_in_a_release_names_the_behaviour_and_opens_the_gate():
+    at = open_app("matrix", binary="1.36", emulated="1.36")
+    at.selectbox(key="matrix_transition").set_value("1.33:removed")
+    rerun(at)
+    pills = at.pills[0]
+    assert "APIListChunking (always on)" in pills.options  # removed after GA locked on
+    assert "VolumeCapacityPriority (always off)" in pills.options  # removed while off
+    pills.set_value("APIListChunking")
+    rerun(at)
+    assert current_page(at) == "gate_detail"
+    assert at.query_params == {"binary": "1.36", "emulated": "1.36", "gate": "APIListChunking"}
+
+
+def test_matrix_cells_are_the_cli_document(capsys):
+    import json
+
+    from dashboard.cli import main as kcompat
+    from dashboard.documents.matrix import matrix_rows
+
+    assert kcompat(["matrix", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    shown = table(open_app("matrix"))
+    assert list(shown.columns) == ["gate", *doc["releases"]]
+    assert shown.to_dict("records") == [{k: v for k, v in row.items() if k != "origin"} for row in matrix_rows(doc)]
+    assert [r["gate"] for r in matrix_rows(doc)] == [g["name"] for g in doc["gates"]]

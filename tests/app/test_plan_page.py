@@ -7,13 +7,12 @@ import pytest
 
 from conftest import current_page, open_app, rerun, texts
 from dashboard.cli import main as kcompat
-from dashboard.core.plan import plan_upgrade
-from dashboard.core.versions import parse_version as V
+from dashboard.documents.plan import plan_for
 
 
 @pytest.fixture(scope="module")
 def plan(catalog):
-    return plan_upgrade(V("1.33"), V("1.32"), V("1.36"), catalog.manifest, data_dir=catalog.data_dir)
+    return plan_for(catalog, "1.33@1.32", "1.36")
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +56,7 @@ def test_each_step_shows_flags_order_changes_and_skew(at, plan):
     assert f"Feature gates that change ({len(first.gate_changes)}: {len(first.gates_turned_on)} turn on, {len(first.gates_turned_off)} turn off)" in labels
     gates = next(d.value for d in at.dataframe if list(d.value.columns) == ["gate", "before", "after"])
     assert gates.to_dict("records") == [{"gate": c.name, "before": c.before, "after": c.after} for c in first.gate_changes]
-    skews = [d.value for d in at.dataframe if list(d.value.columns)[:2] == ["component", "at"]]
+    skews = [d.value for d in at.dataframe if list(d.value.columns)[:3] == ["component", "binary", "at"]]
     assert len(skews) == len(plan.steps)
     assert [list(s["emulation-aware"]) for s in skews] == [["ok" if c.ok else "out of range" for c in s.skew_checks] for s in plan.steps]
 
@@ -93,7 +92,7 @@ def test_changing_the_target_writes_the_url(catalog):
     at.selectbox(key="plan_to").set_value("1.35")
     rerun(at)
     assert at.query_params["to"] == "1.35"
-    expected = plan_upgrade(V("1.35"), V("1.34"), V("1.35"), catalog.manifest, data_dir=catalog.data_dir)
+    expected = plan_for(catalog, "1.35@1.34", "1.35")
     assert list(overview(at)["what"]) == [s.title for s in expected.steps]
 
 
@@ -103,6 +102,8 @@ def test_changing_the_target_writes_the_url(catalog):
         ("banana", "is not a binary release"),
         ("1.32", "is older than the current 1.33 binary"),
         ("1.40", "there is no bundled release 1.40"),
+        ("2.0", "there is no bundled release 2.0"),
+        ("99.99", "there is no bundled release 99.99"),
         ("1.36@1.35", "the target is a binary release only"),
     ],
 )
@@ -119,3 +120,35 @@ def test_a_target_left_behind_by_a_binary_change_follows_silently():
     at.selectbox(key="sel_binary").set_value("1.35")
     rerun(at)
     assert at.query_params["to"] == "1.36" and not at.warning
+
+
+def test_the_page_shows_the_cli_json_plan(at, capsys):
+    import json
+
+    assert kcompat([*shlex.split(command(at))[1:], "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    shown = overview(at)
+    assert list(shown["what"]) == [s["title"] for s in doc["steps"]]
+    assert list(shown["binary"]) == [s["after"]["binary"] for s in doc["steps"]]
+    assert list(shown["supported"]) == ["yes" if s["supported"] else "no" for s in doc["steps"]]
+    assert list(shown["rollback"]) == ["yes" if s["rollback"]["supported"] else "no" for s in doc["steps"]]
+    # one binary minor per step by default
+    assert [b for b, k in zip(shown["binary"], shown["kind"]) if k == "Binary upgrade"] == ["1.34", "1.35", "1.36"]
+    markdown = texts(at.markdown)
+    for step in doc["steps"]:
+        assert f"Rollback: {step['rollback']['text']}" in markdown
+
+
+def test_multi_minor_jumps_are_opt_in_and_marked_unsupported(capsys):
+    import json
+
+    at = open_app("plan", binary="1.33", emulated="1.32", to="1.36")
+    at.toggle(key="plan_jumps").set_value(True)
+    rerun(at)
+    assert command(at) == "kcompat plan --from 1.33@1.32 --to 1.36 --allow-multi-minor"
+    assert kcompat([*shlex.split(command(at))[1:], "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    shown = overview(at)
+    assert list(shown["supported"]) == ["yes" if s["supported"] else "no" for s in doc["steps"]]
+    assert shown["supported"].iloc[0] == "no" and shown["binary"].iloc[0] == "1.35"
+    assert any(e.startswith("Not supported: the binaries jump 2 minors (1.33 -> 1.35)") for e in texts(at.error))

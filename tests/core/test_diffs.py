@@ -1,24 +1,19 @@
-"""What emulation changes (dashboard.core.diffs) on the bundled data."""
+"""What differs between two sides (dashboard.core.diffs) on the bundled data."""
 
 import pytest
 
-from dashboard.core.compat import select_versions
-from dashboard.core.diffs import (
-    TABLE_COLUMNS,
-    emulation_step,
-    emulation_vs_binary,
-    emulation_vs_release,
-    gate_table_rows,
-    spec_events,
-)
+from dashboard.core.diffs import TABLE_COLUMNS, gate_table_rows, spec_events
 from dashboard.core.reports import gate_rows
 from dashboard.core.stages import Stage
 from dashboard.core.versions import parse_version as V
+from dashboard.documents.changes import compare
 from dashboard.queries import gates_for
 
 
-def sel(binary, emulated=None, min_compat=None):
-    return select_versions(V(binary), emulated, min_compat)
+def comparison(catalog, binary, emulated=None, against="release", flags=None, min_compat=None):
+    result = compare(catalog, binary, emulated, min_compat, flags, against)
+    assert result.comparison is not None, result.errors
+    return result.comparison
 
 
 @pytest.fixture(scope="module")
@@ -27,56 +22,53 @@ def m136(catalog):
 
 
 @pytest.fixture(scope="module")
-def vs_136(m136):
-    return emulation_vs_binary(m136, sel("1.36", "1.33"))
+def vs_136(catalog):
+    return comparison(catalog, "1.36", "1.33", "native")
 
 
 # --- (a) binary at E against binary at B -----------------------------------------------------
 
 
-def test_vs_binary_labels_and_direction(vs_136):
-    assert vs_136.left == "1.36 binary at 1.33"
-    assert vs_136.right == "1.36 binary (not emulating)"
+def test_vs_native_labels(vs_136):
+    assert (vs_136.here, vs_136.there) == ("1.36 emulating 1.33", "1.36 (not emulating)")
 
 
 def test_job_managed_by_graduated_and_locked_after_1_33(vs_136):
-    d = vs_136.get("JobManagedBy")
-    assert (d.left.stage, d.left.locked) == (Stage.BETA, False)
-    assert (d.right.stage, d.right.locked) == (Stage.GA, True)
-    assert d.fields == ("stage", "locked")
-    assert d.effect == "value unchanged"
-    assert [(r.kind, str(r.version)) for r in d.reasons] == [("graduated", "1.35"), ("locked", "1.35")]
+    c = vs_136.get("JobManagedBy")
+    assert (c.here.stage, c.there.stage) == (Stage.BETA, Stage.GA)
+    assert c.behaviour == "same" and c.fields == ("stage",)
+    assert [r.kind for r in c.reasons] == ["graduated", "locked"]
 
 
-def test_gate_introduced_after_the_emulated_version_turns_on(vs_136):
-    d = vs_136.get("AuthorizePodWebsocketUpgradeCreatePermission")
-    assert d.left.stage is Stage.PRE_ALPHA and not d.left.enabled
-    assert d.right.stage is Stage.BETA and d.right.enabled
-    assert d.turned_on and d.effect == "turns on"
-    assert d.why == "introduced in 1.35 as Beta, default on"
+def test_gate_introduced_after_the_emulated_version_is_prealpha_here(vs_136):
+    c = vs_136.get("AuthorizePodWebsocketUpgradeCreatePermission")  # Beta (on) from 1.35
+    assert c.here.stage is Stage.PRE_ALPHA and not c.here.enabled
+    assert c.there.enabled and c.behaviour == "on-there-only"
+    assert c.reasons[0].kind == "introduced"
 
 
 def test_deprecated_gate_turns_off(vs_136):
-    d = vs_136.get("ChangeContainerStatusOnKubeletRestart")
-    assert d.turned_off
-    assert [r.kind for r in d.reasons] == ["deprecated"]
-    assert [x.name for x in vs_136.turned_off] == ["ChangeContainerStatusOnKubeletRestart"]
+    c = vs_136.get("ChangeContainerStatusOnKubeletRestart")
+    assert c.behaviour == "on-here-only"
+    assert [r.kind for r in c.reasons] == ["deprecated"]
 
 
-def test_unchanged_gates_are_not_listed(vs_136, m136):
+def test_unchanged_gates_are_not_listed(catalog, vs_136):
     assert vs_136.get("APIResponseCompression") is None  # Beta, on at 1.33 and 1.36
-    assert emulation_vs_binary(m136, sel("1.36")).diffs == ()
+    assert comparison(catalog, "1.36", None, "native").changes == ()
 
 
 def test_every_listed_gate_really_differs(vs_136):
-    for d in vs_136.diffs:
-        assert d.fields and d.left != d.right
-        assert d.reasons, d.name
+    for c in vs_136.changes:
+        assert c.fields and c.here.key() != c.there.key()
+        assert c.reasons, c.name
 
 
 def test_changed_column_of_the_table_matches_the_comparison(catalog, vs_136):
     rows = gate_table_rows(gates_for(catalog, "1.36", "1.33"), gates_for(catalog, "1.36"))
-    assert {r["gate"] for r in rows if r["changed"]} == set(vs_136.names())
+    changed = {r["gate"] for r in rows if r["changed"]}
+    assert {c.name for c in vs_136.changes if "stage" in c.fields} <= changed
+    assert {c.name for c in vs_136.changes} >= {r["gate"] for r in rows if r["changed"] and r["stage"] != r["binary_stage"]}
     assert all(list(r) == list(TABLE_COLUMNS) for r in rows)
 
 
@@ -95,67 +87,84 @@ def test_table_rows_agree_with_the_cli_rows(catalog):
 
 
 @pytest.fixture(scope="module")
-def vs_release_133(catalog, m136):
-    return emulation_vs_release(m136, sel("1.36", "1.33"), catalog.manifest("1.33"))
+def vs_release_133(catalog):
+    return comparison(catalog, "1.36", "1.33", "release")
 
 
-def test_gate_removed_from_the_binary(vs_release_133):
-    d = vs_release_133.get("AllowServiceLBStatusOnNonLB")
-    assert d.left is None and d.right.stage is Stage.DEPRECATED and d.right.locked
-    assert d.fields == ("present",)
-    assert d.reasons[0].kind == "removed-from-binary"
-    assert "cannot bring it back" in d.why
+def test_gate_removed_from_the_binary_keeps_its_last_state(vs_release_133):
+    c = vs_release_133.get("AllowServiceLBStatusOnNonLB")  # Deprecated, locked off; gone from 1.35
+    assert not c.here.exists and c.here.enabled is False and c.here.source == "removed"
+    assert c.there.stage is Stage.DEPRECATED and not c.there.enabled
+    assert c.behaviour == "same"
+    assert "removed in 1.35" in c.why and "always off" in c.why
 
 
-def test_gate_only_in_the_binary_is_back_dated(vs_release_133):
-    d = vs_release_133.get("AllowServiceExternalIPs")
-    assert d.right is None and d.left.stage is Stage.GA
-    assert d.reasons[0].kind == "not-in-release" and str(d.reasons[0].version) == "1.0"
+def test_api_list_chunking_at_1_33_emulating_1_31_behaves_as_in_1_31(catalog):
+    c = comparison(catalog, "1.33", "1.31", "release").get("APIListChunking")
+    assert c.here.document() == {"exists": False, "enabled": True, "stage": None}
+    assert c.there.document() == {"exists": True, "enabled": True, "stage": "GA"}
+    assert c.behaviour == "same" and "always on" in c.why
 
 
-def test_history_rewritten_in_the_newer_manifest(vs_release_133):
-    d = vs_release_133.get("TopologyManagerPolicyOptions")
-    assert d.fields == ("locked",)
-    assert d.left.locked and not d.right.locked
-    assert d.reasons[0].kind == "history-differs"
+def test_gate_only_in_the_binary_is_described_by_its_back_dated_spec(vs_release_133):
+    c = vs_release_133.get("AllowServiceExternalIPs")  # the 1.36 manifest dates it to 1.0 (GA)
+    assert not c.there.exists and c.there.source == "back-dated"
+    assert c.there.enabled == c.here.enabled and c.behaviour == "same"
 
 
-def test_prealpha_in_the_binary_and_absent_from_the_release_is_no_difference(vs_release_133):
-    # Introduced in 1.35: neither the 1.36 binary at 1.33 nor release 1.33 offers it.
-    assert vs_release_133.get("AuthorizePodWebsocketUpgradeCreatePermission") is None
-    assert vs_release_133.get("JobManagedBy") is None  # Beta, on in both
+def test_history_rewritten_in_the_newer_manifest(catalog):
+    c = comparison(catalog, "1.33", "1.31", "release").get("DisableNodeKubeProxyVersion")
+    assert (c.here.stage, c.there.stage) == (Stage.DEPRECATED, Stage.BETA)
+    assert c.behaviour == "on-there-only"
+    assert any(r.kind == "history-differs" for r in c.reasons)
 
 
-def test_gate_the_binary_starts_later_than_the_release_shipped_it(catalog):
-    comparison = emulation_vs_release(catalog.manifest("1.33"), sel("1.33", "1.31"), catalog.manifest("1.31"))
-    d = comparison.get("MutatingAdmissionPolicy")
-    assert d.left.stage is Stage.PRE_ALPHA and d.right.stage is Stage.ALPHA
-    assert d.reasons[0].kind == "introduced-later-in-binary" and str(d.reasons[0].version) == "1.32"
+def test_all_beta_false_applies_on_both_sides(catalog, gates):
+    result = compare(catalog, "1.33", "1.31", None, "AllBeta=false", "release")
+    assert result.errors == ()
+    here = gates("1.33", "1.31", None, "AllBeta=false").by_name()
+    there = gates("1.31", None, None, "AllBeta=false").by_name()
+    for c in result.comparison.changes:
+        if c.here.exists:
+            assert c.here.enabled == here[c.name].enabled, c.name
+        if c.there.exists:
+            assert c.there.enabled == there[c.name].enabled, c.name
+    # Beta (on) in a real 1.31, Deprecated (off) in the 1.33 manifest: AllBeta=false turns the 1.31 side off too
+    c = result.comparison.get("DisableNodeKubeProxyVersion")
+    assert (c.here.enabled, c.there.enabled, c.there.source) == (False, False, "AllBeta")
+    assert c.behaviour == "same"
+
+
+def test_a_side_that_refuses_the_flags_says_so_and_shows_its_defaults(catalog):
+    result = compare(catalog, "1.33", "1.31", None, "ContainerStopSignals=true", "release")
+    assert result.errors == (
+        "1.33 emulating 1.31: cannot set feature gate ContainerStopSignals to true, feature is PreAlpha at emulated version 1.31",
+        "a real 1.31: unrecognized feature gate: ContainerStopSignals",
+    )
+    assert all(c.here.source != "flag" for c in result.comparison.changes)
 
 
 def test_release_compared_with_itself_has_no_difference(catalog):
-    m = catalog.manifest("1.34")
-    assert emulation_vs_release(m, sel("1.34"), m).diffs == ()
+    assert comparison(catalog, "1.34", None, "release").changes == ()
 
 
 # --- (c) an emulation step ---------------------------------------------------------------------
 
 
-def test_step_1_33_to_1_34_lists_what_happened_in_1_34(m136):
-    step = emulation_step(m136, sel("1.36", "1.33"), sel("1.36", "1.34"))
-    d = step.get("APIServerTracing")
-    assert [(r.kind, str(r.version)) for r in d.reasons] == [("graduated", "1.34"), ("locked", "1.34")]
-    for diff in step.diffs:
-        assert all(r.version is None or V("1.33") < r.version <= V("1.34") for r in diff.reasons)
+def test_step_1_33_to_1_34_lists_what_happened_in_1_34(catalog):
+    step = comparison(catalog, "1.36", "1.33", "1.36@1.34")
+    c = step.get("APIServerTracing")
+    assert [(r.kind, str(r.version)) for r in c.reasons] == [("graduated", "1.34"), ("locked", "1.34")]
+    for change in step.changes:
+        assert all(r.version is None or V("1.33") < r.version <= V("1.34") for r in change.reasons)
     assert step.get("JobManagedBy") is None  # changes in 1.35, not in this step
 
 
-def test_step_down_is_the_mirror_of_the_step_up(m136):
-    up = emulation_step(m136, sel("1.36", "1.33"), sel("1.36", "1.34"))
-    down = emulation_step(m136, sel("1.36", "1.34"), sel("1.36", "1.33"))
-    assert up.names() == down.names()
-    assert {d.name for d in up.turned_on} == {d.name for d in down.turned_off}
-    assert all(r.text.endswith("(not yet at 1.33)") for d in down.diffs for r in d.reasons)
+def test_step_down_is_the_mirror_of_the_step_up(catalog):
+    up = comparison(catalog, "1.36", "1.33", "1.36@1.34")
+    down = comparison(catalog, "1.36", "1.34", "1.36@1.33")
+    assert [c.name for c in up.changes] == [c.name for c in down.changes]
+    assert {c.name for c in up.behaving("on-there-only")} == {c.name for c in down.behaving("on-here-only")}
 
 
 def test_spec_events_of_kmsv1(m136):
@@ -165,8 +174,47 @@ def test_spec_events_of_kmsv1(m136):
     assert spec_events(feature, V("1.29"), V("1.36")) == ()
 
 
-def test_rows_are_flat_and_complete(vs_release_133):
-    rows = vs_release_133.rows()
-    removed = next(r for r in rows if r["gate"] == "AllowServiceLBStatusOnNonLB")
-    assert removed["left_present"] is False and removed["left_stage"] is None
-    assert removed["right_stage"] == "Deprecated" and removed["why"]
+
+
+# --- every bundled pair, against an independent reading of the manifests -----------------------
+
+
+def _independent_state(catalog, releases, binary, emulated, name, evaluation):
+    """(exists, enabled, stage) of ``name`` on a side, computed without dashboard.core.removals."""
+    g = evaluation.get(name)
+    if g is not None:
+        return (True, g.enabled, g.stage)
+    older = [r for r in releases if V(r) < V(binary) and name in catalog.manifest(r)]
+    if older:  # removed: the last spec of the newest release that listed it
+        return (False, catalog.manifest(older[-1]).by_name[name].specs[-1].default, None)
+    return None  # not introduced or back-dated: checked elsewhere
+
+
+def test_every_bundled_pair_against_the_real_release(catalog):
+    from dashboard.core.compat import rules_for
+
+    releases = catalog.usable_releases()
+    checked = 0
+    for b in releases:
+        low, high = rules_for(V(b)).emulation_range()
+        for minor in range(low.minor, high.minor + 1):
+            e = f"1.{minor}"
+            if e not in releases:
+                continue
+            result = compare(catalog, b, e, None, None, "release")
+            here = gates_for(catalog, b, e).by_name()
+            there = gates_for(catalog, e).by_name()
+            listed = {c.name: c for c in result.comparison.changes}
+            for name in sorted(set(catalog.manifest(b).by_name) | set(catalog.manifest(e).by_name)):
+                h = _independent_state(catalog, releases, b, e, name, here)
+                t = _independent_state(catalog, releases, e, e, name, there)
+                if h is None or t is None:
+                    continue
+                if h == t:
+                    assert name not in listed, (b, e, name)
+                else:
+                    c = listed[name]
+                    assert (c.here.key(), c.there.key()) == (h, t), (b, e, name)
+                    assert c.behaviour == ("same" if h[1] == t[1] else "on-here-only" if h[1] else "on-there-only")
+                checked += 1
+    assert checked > 1000

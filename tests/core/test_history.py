@@ -135,3 +135,25 @@ def test_transition_counts_match_the_lists(matrix):
         for kind in TRANSITION_KINDS:
             assert counts[kind] == len(t.gates(kind))
             assert list(t.gates(kind)) == sorted(t.gates(kind))
+
+
+def test_every_transition_kind_equals_an_independent_reading_of_the_release_tables(catalog, matrix, gates):
+    """From each release's own gate table (kcompat gates --binary R): a kind lists exactly the gates
+    at that stage in R and not at it (or not available) in the previous release."""
+    from dashboard.queries import gate_lineage
+
+    def stages(release):
+        return {g.name: g.stage for g in gates(release).gates if g.stage is not Stage.PRE_ALPHA}
+
+    lineage = gate_lineage(catalog)
+    for t in release_transitions(matrix):
+        now, before = stages(t.release), stages(t.previous)
+        for stage, kind in ((Stage.BETA, "to beta"), (Stage.GA, "to GA"), (Stage.DEPRECATED, "deprecated")):
+            expected = sorted(n for n, s in now.items() if s is stage and before.get(n) is not stage)
+            assert list(t.gates(kind)) == expected, (t.release, kind)
+        assert list(t.new_alpha) == sorted(n for n, s in now.items() if s is Stage.ALPHA and n not in before)
+        assert list(t.removed) == sorted(set(before) - set(catalog.manifest(t.release).by_name))
+        # and the removals the comparisons use are the same gates
+        assert {g.name for g in lineage.removed_in(t.release)} >= set(t.removed)
+    graduated = next(t for t in release_transitions(matrix) if t.release == "1.35").to_ga
+    assert "JobManagedBy" in graduated and "APIServerTracing" not in graduated
