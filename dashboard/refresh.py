@@ -360,6 +360,47 @@ def _check_no_gate_in_both(manifests: dict[bool, UpstreamManifest], tag: str) ->
 
 
 # ---------------------------------------------------------------------------------------------
+# Dependencies (kube_features.go) and client-go's features (client-go/features/known_features.go).
+
+
+def with_dependencies(text: str, dependencies: dict[str, tuple[str, ...]]) -> str:
+    """``text`` (a manifest in the bundled layout) with each gate's ``dependencies:`` list
+    replaced by ``dependencies[gate]``: a sorted list between ``- name:`` and ``versionedSpecs:``,
+    no key for a gate without dependencies; every other line unchanged. Line by line (linear)."""
+    out: list[str] = []
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.rstrip("\r\n")
+        if stripped.rstrip() == "  dependencies:":
+            i += 1
+            while i < len(lines) and lines[i].startswith("  - "):
+                i += 1
+            continue
+        out.append(line)
+        i += 1
+        if stripped.startswith("- name:"):
+            name = stripped[len("- name:") :].split("#", 1)[0].strip().strip("\"'")
+            deps = dependencies.get(name, ())
+            if deps:
+                end = "\r\n" if line.endswith("\r\n") else "\n"
+                out.append(f"  dependencies:{end}")
+                out += [f"  - {dep}{end}" for dep in sorted(deps)]
+    return "".join(out)
+
+
+def client_go_manifest_text(header_lines: list[str], items: list[dict]) -> str:
+    """A client-go features file in the bundled manifest layout."""
+    body = yaml.safe_dump(items, sort_keys=False, default_flow_style=False)
+    return "".join(f"# {line}\n" if line else "#\n" for line in header_lines) + "\n" + body
+
+
+def client_go_file_name(minor: int) -> str:
+    return f"client-go-v1.{minor}.yaml"
+
+
+# ---------------------------------------------------------------------------------------------
 # k8s.io/api: group/versions, kinds, prerelease lifecycle.
 
 
