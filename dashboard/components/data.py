@@ -33,6 +33,7 @@ from dashboard.core.history import (
     release_transitions,
     timeline_segments,
 )
+from dashboard.core.hints import hints_for
 from dashboard.core.manifest import FeatureSpec, Manifest
 from dashboard.core.reports import GATE_COLUMNS, gate_rows, gates_document
 from dashboard.core.stages import STAGE_ORDER
@@ -111,6 +112,8 @@ class GatesView:
     flags_applied: bool
     explicit: tuple[str, ...]
     metrics: tuple[tuple[str, int], ...]
+    #: one-line explanations beside the errors (dashboard.core.hints), never inside them
+    hints: tuple[str, ...] = ()
 
     def stage_at(self) -> dict[str, str]:
         """Gate -> stage at the emulated version."""
@@ -133,8 +136,11 @@ TABLE_SCHEMA = pa.schema(
         ("locked", pa.bool_()),
         ("binary_stage", pa.string()),
         ("changed", pa.bool_()),
+        ("origin", pa.string()),
     ]
 )
+#: the Arrow table's columns: the effective-table columns and where the binary registers each gate from
+VIEW_COLUMNS = (*TABLE_COLUMNS, "origin")
 
 
 _SESSION_VIEWS = "_gates_views"
@@ -176,8 +182,8 @@ def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
     cat = catalog()
     evaluation = gates_for(cat, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates or None, manifest=manifest)
     native = gates_for(cat, sel.binary, manifest=manifest)
-    rows = gate_table_rows(evaluation, native)
-    table = pa.table({c: [r[c] for r in rows] for c in TABLE_COLUMNS}, schema=TABLE_SCHEMA)
+    rows = [dict(r, origin=evaluation.origin(r["gate"])) for r in gate_table_rows(evaluation, native)]
+    table = pa.table({c: [r[c] for r in rows] for c in VIEW_COLUMNS}, schema=TABLE_SCHEMA)
     return GatesView(
         table=table,
         emulated=str(evaluation.selection.emulated),
@@ -187,6 +193,7 @@ def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
         warnings=evaluation.warnings,
         flags_applied=evaluation.flags_applied,
         explicit=tuple(g.name for g in evaluation.gates + evaluation.meta if g.explicit),
+        hints=tuple(h.line for h in hints_for(evaluation)),
         metrics=(
             ("enabled", sum(r["enabled"] for r in rows)),
             ("changed", sum(r["changed"] for r in rows)),

@@ -176,6 +176,11 @@ class Manifest:
         )
 
     @cached_property
+    def client_go_names(self) -> frozenset[str]:
+        """The gates registered from k8s.io/client-go (``origin`` "client-go")."""
+        return frozenset(f.name for f in self.features if f.origin == "client-go")
+
+    @cached_property
     def has_dependencies(self) -> bool:
         return any(f.dependencies for f in self.features)
 

@@ -8,6 +8,7 @@ from conftest import current_page, metric, open_app, rerun
 from dashboard.cli import main as kcompat
 from dashboard.components import data
 from dashboard.core.reports import gate_rows
+from dashboard.catalog import DEFAULT_CATALOG
 from dashboard.queries import gates_for
 
 
@@ -84,7 +85,7 @@ def test_enabled_filter():
     assert table(at)["enabled"].all() and len(table(at)) == int(metric(at, "Enabled"))
     at = filtered(["off"])
     assert not table(at)["enabled"].any()
-    assert len(filtered(["on", "off"]).dataframe[0].value) == 230
+    assert len(filtered(["on", "off"]).dataframe[0].value) == len(DEFAULT_CATALOG.manifest("1.36"))
 
 
 def test_changed_only_filter():
