@@ -419,3 +419,88 @@ def client_go_features(source: str, where: str, versioned: bool) -> list[dict]:
 def resolve_names(mapping: Mapping[str, tuple[str, ...]], renames: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     """Apply gate renames (Go identifier -> flag name) to a dependency map."""
     return {renames.get(k, k): tuple(sorted(renames.get(d, d) for d in v)) for k, v in mapping.items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# k8s.io/api: register.go and zz_generated.prerelease-lifecycle.go.
+
+
+def const_string(tokens: list[Token], name: str) -> str | None:
+    """The value of ``const <name> = "..."`` (inside a const block or alone), else None."""
+    for i in range(len(tokens) - 2):
+        if tokens[i].kind == IDENT and tokens[i].text == name and tokens[i + 1].text == "=" and tokens[i + 2].kind == STRING:
+            return string_value(tokens[i + 2])
+    return None
+
+
+def known_types(tokens: list[Token], where: str) -> tuple[str, ...]:
+    """Types passed as ``&T{}`` to ``AddKnownTypes(SchemeGroupVersion, ...)``, in order; types of
+    other packages (``&metav1.Status{}``) are left out."""
+    kinds: list[str] = []
+    n = len(tokens)
+    for i in range(n - 3):
+        if not (tokens[i].text == "AddKnownTypes" and tokens[i + 1].text == "(" and tokens[i + 2].text == "SchemeGroupVersion"):
+            continue
+        end = matching_brace(tokens, i + 1, where)
+        j = i + 3
+        while j < end:
+            if tokens[j].text == "&" and j + 3 <= end and tokens[j + 1].kind == IDENT:
+                if tokens[j + 2].text == "{" and tokens[j + 3].text == "}":
+                    if tokens[j + 1].text not in kinds:
+                        kinds.append(tokens[j + 1].text)
+                    j += 4
+                    continue
+            j += 1
+    return tuple(kinds)
+
+
+@dataclass(frozen=True)
+class LifecycleFunction:
+    kind: str
+    which: str  # Introduced | Deprecated | Removed | Replacement | ...
+    body: tuple[Token, ...]  # between the braces
+
+
+def lifecycle_functions(tokens: list[Token], where: str) -> list[LifecycleFunction]:
+    """Every ``func (recv *Kind) APILifecycle<Which>(...) ... { body }``."""
+    out: list[LifecycleFunction] = []
+    n = len(tokens)
+    i = 0
+    while i < n:
+        if tokens[i].text != "func" or tokens[i].kind != IDENT or i + 1 >= n or tokens[i + 1].text != "(":
+            i += 1
+            continue
+        close = matching_brace(tokens, i + 1, where)
+        receiver = [t for t in tokens[i + 2 : close] if t.kind == IDENT]
+        if not receiver or close + 1 >= n or tokens[close + 1].kind != IDENT or not tokens[close + 1].text.startswith("APILifecycle"):
+            i = close + 1
+            continue
+        which = tokens[close + 1].text[len("APILifecycle") :]
+        j = close + 2
+        while j < n and tokens[j].text != "{":
+            j += 1
+        if j >= n:
+            raise GoSourceError(f"{where}: line {tokens[close + 1].line}: APILifecycle{which} has no body")
+        # a return type like schema.GroupVersionKind has no braces; the first '{' opens the body
+        end = matching_brace(tokens, j, where)
+        out.append(LifecycleFunction(receiver[-1].text, which, tuple(tokens[j + 1 : end])))
+        i = end + 1
+    return out
+
+
+def returned_version(body: tuple[Token, ...]) -> str | None:
+    """``return 1, 9`` -> "1.9"; None for any other body."""
+    texts = [t.text for t in body]
+    if len(texts) == 4 and texts[0] == "return" and body[1].kind == NUMBER and texts[2] == "," and body[3].kind == NUMBER \
+            and texts[1].isdigit() and texts[3].isdigit() and len(texts[1]) <= 4 and len(texts[3]) <= 4:
+        return f"{int(texts[1])}.{int(texts[3])}"
+    return None
+
+
+def returned_fields(body: tuple[Token, ...]) -> dict[str, str]:
+    """``Field: "value"`` pairs of a returned composite literal."""
+    return {
+        body[i].text: string_value(body[i + 2])
+        for i in range(len(body) - 2)
+        if body[i].kind == IDENT and body[i + 1].text == ":" and body[i + 2].kind == STRING
+    }

@@ -34,7 +34,19 @@ from pathlib import Path
 import yaml
 
 from .core.errors import KcompatError
-from .core.manifest import load_manifest_bytes, merge_features
+from .core.manifest import DEFAULT_MAX_BYTES, Feature, check_manifest_dependencies, load_manifest_bytes, merge_features
+from .gosource import (
+    MAX_GO_SOURCE_CHARS,
+    client_go_features,
+    const_string,
+    dependency_map,
+    go_tokens,
+    known_types,
+    lifecycle_functions,
+    registers_client_features_versioned,
+    returned_fields,
+    returned_version,
+)
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 FIRST_MINOR = 31  # the oldest release the dashboard covers (first with compatibility versions)
@@ -61,8 +73,13 @@ LIFECYCLE_CSV_COLUMNS = (
     "replacement", "is_list", "removed_as_of_release", "lifecycle_source",
 )  # fmt: skip
 
-_RELEASE = re.compile(r"1\.(\d+)")
-_API_VERSION = re.compile(r"v\d+(?:(alpha|beta)\d+)?")
+_RELEASE = re.compile(r"1\.(\d{1,4})")
+_API_VERSION = re.compile(r"v\d{1,4}(?:(alpha|beta)\d{1,4})?")
+#: No blob is read past these sizes (checked with ``git cat-file -s`` before reading).
+MAX_MANIFEST_BLOB_BYTES = DEFAULT_MAX_BYTES
+MAX_GO_BLOB_BYTES = MAX_GO_SOURCE_CHARS
+#: At most this many files of one imported Go package are read to resolve feature names.
+MAX_PACKAGE_FILES = 64
 
 
 class RefreshError(KcompatError):
@@ -162,8 +179,22 @@ class GitRepository:
         """All file paths at ``tag`` (restricted to ``paths`` when given)."""
         return frozenset(self.text("ls-tree", "-r", "--name-only", tag, "--", *paths).splitlines())
 
-    def read(self, tag: str, path: str) -> bytes:
-        return self.run("show", f"{tag}:{path}")
+    def size_of(self, tag: str, path: str) -> int:
+        """The size of the blob ``tag:path`` in bytes (``git cat-file -s``), without reading it."""
+        text = self.text("cat-file", "-s", f"{tag}:{path}").strip()
+        if not text.isdigit() or len(text) > 15:
+            raise RefreshError(f"git cat-file -s {tag}:{path} in {self.path}: unexpected answer {text[:40]!r}")
+        return int(text)
+
+    def read(self, tag: str, path: str, max_bytes: int = MAX_MANIFEST_BLOB_BYTES) -> bytes:
+        """The blob ``tag:path``; its size is checked first, so an oversized blob is never read."""
+        size = self.size_of(tag, path)
+        if size > max_bytes:
+            raise RefreshError(f"{tag}:{path} is {size:,} bytes, larger than the limit of {max_bytes:,} bytes; not read")
+        data = self.run("cat-file", "blob", f"{tag}:{path}")
+        if len(data) > max_bytes:  # the object changed under us
+            raise RefreshError(f"{tag}:{path} is larger than the limit of {max_bytes:,} bytes; not read")
+        return data
 
 
 def open_git_repository(path: Path | str, option: str) -> GitRepository:
@@ -200,7 +231,7 @@ def requested_minors(releases: Sequence[str] | None, tags: Iterable[str], tag_pr
     """The minors to refresh: those asked for, else every ``<prefix>N.0`` tag with N >= 31."""
     if releases:
         return sorted({minor_of_release(r) for r in releases})
-    pattern = re.compile(re.escape(tag_prefix) + r"(\d+)\.0")
+    pattern = re.compile(re.escape(tag_prefix) + r"(\d{1,4})\.0")
     found = {int(m.group(1)) for m in map(pattern.fullmatch, tags) if m}
     return sorted(n for n in found if n >= FIRST_MINOR)
 
@@ -254,14 +285,43 @@ def rename_go_identifiers(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
 
     Rewrites ``- name: <ident>`` items and ``- <ident>`` dependency items (optionally quoted);
     everything else, including the position of the gate in the list, stays as upstream wrote it.
-    """
-    done: list[tuple[str, str]] = []
-    for identifier, flag_name in GO_IDENTIFIER_TO_FLAG_NAME.items():
-        pattern = re.compile(rf"""^([ \t]*-[ \t]+(?:name:[ \t]*)?)(["']?){re.escape(identifier)}\2([ \t]*(?:#.*)?)$""", re.M)
-        text, count = pattern.subn(rf"\g<1>\g<2>{flag_name}\g<2>\g<3>", text)
-        if count:
-            done.append((identifier, flag_name))
-    return text, tuple(done)
+    Line by line with plain string operations (linear in the text)."""
+    done: dict[str, str] = {}
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        renamed = _renamed_item(line)
+        if renamed is not None:
+            lines[i], identifier = renamed
+            done[identifier] = GO_IDENTIFIER_TO_FLAG_NAME[identifier]
+    ordered = tuple((k, v) for k, v in GO_IDENTIFIER_TO_FLAG_NAME.items() if k in done)
+    return "".join(lines), ordered
+
+
+def _renamed_item(line: str) -> tuple[str, str] | None:
+    """``line`` with a Go identifier of a list item replaced by its flag name, and the identifier."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body) :]
+    indent = body[: len(body) - len(body.lstrip(" \t"))]
+    rest = body[len(indent) :]
+    if not rest.startswith("-") or rest[1:2] not in (" ", "\t"):
+        return None
+    after_dash = rest[1:]
+    lead = after_dash[: len(after_dash) - len(after_dash.lstrip(" \t"))]
+    item = after_dash[len(lead) :]
+    prefix = ""
+    if item.startswith("name:"):
+        value = item[len("name:") :]
+        prefix = "name:" + value[: len(value) - len(value.lstrip(" \t"))]
+        item = value.lstrip(" \t")
+    value, hash_, comment = item.partition("#")
+    trailing = value[len(value.rstrip(" \t")) :]
+    value = value.rstrip(" \t")
+    quote = value[0] if value[:1] in ("'", '"') and len(value) >= 2 and value[-1] == value[0] else ""
+    identifier = value[1:-1] if quote else value
+    if identifier not in GO_IDENTIFIER_TO_FLAG_NAME:
+        return None
+    flag_name = GO_IDENTIFIER_TO_FLAG_NAME[identifier]
+    return f"{indent}-{lead}{prefix}{quote}{flag_name}{quote}{trailing}{hash_}{comment}{ending}", identifier
 
 
 def prepared_manifest(repo: GitRepository, tag: str, path: str) -> UpstreamManifest:
@@ -447,54 +507,38 @@ def stage_of_api_version(version: str) -> str:
     return match.group(1) or "GA"
 
 
-_GO_STRING_OR_COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*"|`[^`]*`|//[^\n]*|/\*.*?\*/', re.S)
+def group_name_in(register_go: str, where: str = "register.go") -> str | None:
+    return const_string(go_tokens(register_go, where), "GroupName")
 
 
-def without_go_comments(source: str) -> str:
-    return _GO_STRING_OR_COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] in '"`' else " ", source)
-
-
-def group_name_in(register_go: str) -> str | None:
-    match = re.search(r'\bGroupName\s*=\s*"([^"]*)"', without_go_comments(register_go))
-    return None if match is None else match.group(1)
-
-
-def registered_kinds_in(register_go: str) -> tuple[str, ...]:
+def registered_kinds_in(register_go: str, where: str = "register.go") -> tuple[str, ...]:
     """Types passed to ``AddKnownTypes(SchemeGroupVersion, &A{}, ...)``, in order; types of
     other packages (``&metav1.Status{}``) are not kinds of this group/version."""
-    kinds: list[str] = []
-    for call in re.finditer(r"\bAddKnownTypes\(\s*SchemeGroupVersion\s*,([^)]*)\)", without_go_comments(register_go)):
-        for kind in re.findall(r"&\s*([\w.]+)\s*\{\s*\}", call.group(1)):
-            if "." not in kind and kind not in kinds:
-                kinds.append(kind)
-    return tuple(kinds)
+    return known_types(go_tokens(register_go, where), where)
 
 
-_LIFECYCLE_FUNC = re.compile(r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycle(\w+)\s*\(")
-_LIFECYCLE_VERSION = re.compile(
-    r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycle(Introduced|Deprecated|Removed)\s*\(\s*\)"
-    r"\s*\(\s*major\s*,\s*minor\s+int\s*\)\s*\{\s*return\s+(\d+)\s*,\s*(\d+)\s*\}"
-)
-_LIFECYCLE_REPLACEMENT = re.compile(
-    r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycleReplacement\s*\(\s*\)\s*schema\.GroupVersionKind\s*\{"
-    r"\s*return\s+schema\.GroupVersionKind\s*\{([^}]*)\}\s*\}"
-)
+_LIFECYCLE_VERSIONS = {"Introduced": "introduced", "Deprecated": "deprecated", "Removed": "removed"}
 
 
 def lifecycles_in(lifecycle_go: str, where: str) -> dict[str, KindLifecycle]:
     """Per kind, the ``APILifecycle*`` answers; RefreshError if a function cannot be read."""
-    source = without_go_comments(lifecycle_go)
     fields: dict[str, dict[str, str]] = {}
-    for kind, which, major, minor in _LIFECYCLE_VERSION.findall(source):
-        fields.setdefault(kind, {})[which.lower()] = f"{int(major)}.{int(minor)}"
-    for kind, body in _LIFECYCLE_REPLACEMENT.findall(source):
-        parts = dict(re.findall(r'(\w+)\s*:\s*"([^"]*)"', body))
-        group_version = f"{parts['Group']}/{parts.get('Version', '')}" if parts.get("Group") else parts.get("Version", "")
-        fields.setdefault(kind, {})["replacement"] = f"{group_version}/{parts.get('Kind', '')}"
-    declared = len(_LIFECYCLE_FUNC.findall(source))
-    parsed = sum(len(values) for values in fields.values())
-    if declared != parsed:
-        raise RefreshError(f"{where}: read {parsed} of {declared} APILifecycle functions (unexpected form)")
+    functions = lifecycle_functions(go_tokens(lifecycle_go, where), where)
+    parsed = 0
+    for fn in functions:
+        if fn.which in _LIFECYCLE_VERSIONS:
+            value = returned_version(fn.body)
+            if value is None:
+                continue
+            fields.setdefault(fn.kind, {})[_LIFECYCLE_VERSIONS[fn.which]] = value
+            parsed += 1
+        elif fn.which == "Replacement":
+            parts = returned_fields(fn.body)
+            group_version = f"{parts['Group']}/{parts.get('Version', '')}" if parts.get("Group") else parts.get("Version", "")
+            fields.setdefault(fn.kind, {})["replacement"] = f"{group_version}/{parts.get('Kind', '')}"
+            parsed += 1
+    if parsed != len(functions):
+        raise RefreshError(f"{where}: read {parsed} of {len(functions)} APILifecycle functions (unexpected form)")
     return {kind: KindLifecycle(**values) for kind, values in fields.items()}
 
 
@@ -514,9 +558,10 @@ def group_versions_at(repo: GitRepository, tag: str) -> tuple[list[GroupVersion]
     result: list[GroupVersion] = []
     notes: list[str] = []
     for directory in group_version_directories(files):
-        register_go = repo.read(tag, f"{directory}/{REGISTER_FILE}").decode("utf-8", "replace")
-        group = group_name_in(register_go)
-        kinds = registered_kinds_in(register_go)
+        where = f"{tag}:{directory}/{REGISTER_FILE}"
+        register_go = repo.read(tag, f"{directory}/{REGISTER_FILE}", MAX_GO_BLOB_BYTES).decode("utf-8", "replace")
+        group = group_name_in(register_go, where)
+        kinds = registered_kinds_in(register_go, where)
         if group is None or not kinds:
             missing = "no GroupName constant" if group is None else "no AddKnownTypes(SchemeGroupVersion, ...) types"
             notes.append(f"{tag}: left out {directory}: {missing} in {REGISTER_FILE}")
@@ -524,7 +569,7 @@ def group_versions_at(repo: GitRepository, tag: str) -> tuple[list[GroupVersion]
         lifecycle_path = f"{directory}/{LIFECYCLE_FILE}"
         has_lifecycle = lifecycle_path in files
         lifecycles = (
-            lifecycles_in(repo.read(tag, lifecycle_path).decode("utf-8", "replace"), f"{tag}:{lifecycle_path}")
+            lifecycles_in(repo.read(tag, lifecycle_path, MAX_GO_BLOB_BYTES).decode("utf-8", "replace"), f"{tag}:{lifecycle_path}")
             if has_lifecycle
             else {}
         )

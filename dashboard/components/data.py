@@ -333,6 +333,9 @@ class GateDetail:
     releases: tuple[tuple[ReleaseInfo, GateStatus | None], ...]
     info: GateInfo | None
     dependencies: tuple[str, ...]
+    #: "kube" or "client-go" (k8s.io/client-go's features, added to every kube binary's gate);
+    #: from the binary's manifest, else from the newest release that lists the gate
+    origin: str = "kube"
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -354,7 +357,16 @@ def gate_detail(binary: str, gate: str) -> GateDetail:
         releases=tuple((infos[rel], c) for rel, c in zip(m.releases, cells)),
         info=cat.gate_info.get(gate),
         dependencies=feature.dependencies if feature is not None else (),
+        origin=feature.origin if feature is not None else _origin_in_any_release(cat, gate),
     )
+
+
+def _origin_in_any_release(cat: Catalog, gate: str) -> str:
+    for release in reversed(cat.usable_releases()):
+        feature = cat.manifest(release).by_name.get(gate)
+        if feature is not None:
+            return feature.origin
+    return "kube"
 
 
 @st.cache_data(show_spinner=False)
