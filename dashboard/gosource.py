@@ -438,11 +438,14 @@ def known_types(tokens: list[Token], where: str) -> tuple[str, ...]:
     other packages (``&metav1.Status{}``) are left out."""
     kinds: list[str] = []
     n = len(tokens)
-    for i in range(n - 3):
+    i = 0
+    while i < n - 3:
         if not (tokens[i].text == "AddKnownTypes" and tokens[i + 1].text == "(" and tokens[i + 2].text == "SchemeGroupVersion"):
+            i += 1
             continue
         end = matching_brace(tokens, i + 1, where)
         j = i + 3
+        i = end + 1  # each token is looked at a bounded number of times, however calls nest
         while j < end:
             if tokens[j].text == "&" and j + 3 <= end and tokens[j + 1].kind == IDENT:
                 if tokens[j + 2].text == "{" and tokens[j + 3].text == "}":

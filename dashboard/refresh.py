@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
@@ -335,7 +335,9 @@ def prepared_manifest(repo: GitRepository, tag: str, path: str) -> UpstreamManif
     return UpstreamManifest(path, text, renames)
 
 
-def feature_file_header(release: str, repo: GitRepository, tag: str, commit: str, manifest: UpstreamManifest) -> str:
+def feature_file_header(
+    release: str, repo: GitRepository, tag: str, commit: str, manifest: UpstreamManifest, dependencies: dict | None = None
+) -> str:
     kind = "UNVERSIONED feature gates" if "unversioned" in Path(manifest.path).name else "feature-gate manifest"
     lines = [
         f"Kubernetes {release} {kind}: the upstream generated list at the release tag.",
@@ -352,8 +354,14 @@ def feature_file_header(release: str, repo: GitRepository, tag: str, commit: str
             "  (data/SOURCES.md section 9); the gates keep their upstream position in the list.",
             "Below: the upstream file, otherwise unchanged.",
         ]
-    else:
+    elif dependencies is None:
         lines.append("Below: the upstream file, unchanged.")
+    if dependencies is not None:
+        edges = sum(len(d) for d in dependencies.values())
+        lines += [
+            f"dependencies: the {edges} edges of defaultKubernetesFeatureGateDependencies in {KUBE_FEATURES_GO} at {tag}",
+            "  (registered with AddDependencies), as sorted lists between name: and versionedSpecs:; otherwise the upstream file.",
+        ]
     return "".join(f"# {line}\n" for line in lines) + "\n"
 
 
@@ -374,6 +382,7 @@ def refresh_features(kubernetes_repo: Path, out_dir: Path, releases: list[str] |
     skipped: list[SkippedRelease] = []
     renames: list[GateRename] = []
     done: list[str] = []
+    notes: list[str] = []
     for minor in minors:
         release, tag = _release(minor), f"v1.{minor}.0"
         if tag not in tags:
@@ -394,19 +403,35 @@ def refresh_features(kubernetes_repo: Path, out_dir: Path, releases: list[str] |
         except KcompatError as exc:
             skipped.append(SkippedRelease(release, f"invalid manifest at {tag}, nothing written for {release}:\n{exc}"))
             continue
-        commit = repo.commit_of(tag)
+        try:
+            go = release_go_data(repo, tag, release)
+            if go.dependencies is not None:
+                manifests[False] = replace(manifests[False], text=with_dependencies(manifests[False].text, go.dependencies))
+            commit = repo.commit_of(tag)
+            client_go_text = client_go_file_text(release, repo, tag, commit, go) if go.client_go is not None else None
+            _check_release_gate_set(manifests, client_go_text, tag, minor)
+        except KcompatError as exc:
+            skipped.append(SkippedRelease(release, f"cannot use the Go source at {tag}, nothing written for {release}:\n{exc}"))
+            continue
         for unversioned, manifest in manifests.items():
             target = out / "features" / feature_file_name(minor, unversioned)
-            write_file_atomically(target, feature_file_header(release, repo, tag, commit, manifest) + manifest.text)
+            dependencies = go.dependencies if not unversioned else None
+            write_file_atomically(target, feature_file_header(release, repo, tag, commit, manifest, dependencies) + manifest.text)
             written.append(target)
             renames += [GateRename(release, str(target.relative_to(out)), old, new) for old, new in manifest.renames]
+        if client_go_text is not None:
+            target = out / "features" / client_go_file_name(minor)
+            write_file_atomically(target, client_go_text)
+            written.append(target)
+        notes += go.notes
         stale = out / "features" / feature_file_name(minor, unversioned=True)
         if True not in manifests and stale.exists():
             stale.unlink()  # a release's gates come from one tag: an older unversioned file would be mixed in
             removed.append(stale)
         done.append(release)
-    notes = ("data/SOURCES.md is not updated by a refresh; record the new provenance there",) if done else ()
-    return RefreshReport("features", repo.path, out, tuple(written), tuple(removed), tuple(skipped), tuple(renames), notes, tuple(done))
+    if done:
+        notes.append("data/SOURCES.md and data/releases.yaml are not updated by a refresh; record the new provenance there")
+    return RefreshReport("features", repo.path, out, tuple(written), tuple(removed), tuple(skipped), tuple(renames), tuple(notes), tuple(done))
 
 
 def _check_no_gate_in_both(manifests: dict[bool, UpstreamManifest], tag: str) -> None:
@@ -458,6 +483,112 @@ def client_go_manifest_text(header_lines: list[str], items: list[dict]) -> str:
 
 def client_go_file_name(minor: int) -> str:
     return f"client-go-v1.{minor}.yaml"
+
+
+KUBE_FEATURES_GO = "pkg/features/kube_features.go"
+CLIENT_GO_FEATURES_GO = "staging/src/k8s.io/client-go/features/known_features.go"
+STAGING_PREFIX = "staging/src/"
+KUBERNETES_MODULE = "k8s.io/kubernetes/"
+
+
+@dataclass(frozen=True)
+class ReleaseGoData:
+    """What a release's Go source adds to its upstream list: the dependency map (None before
+    1.35) and client-go's features as the kube binary registers them (None when not found)."""
+
+    dependencies: dict[str, tuple[str, ...]] | None
+    client_go: tuple[dict, ...] | None
+    client_go_versioned: bool | None
+    notes: tuple[str, ...]
+
+
+def go_source_at(repo: GitRepository, tag: str, path: str) -> str:
+    return repo.read(tag, path, MAX_GO_BLOB_BYTES).decode("utf-8", "replace")
+
+
+def package_reader(repo: GitRepository, tag: str):
+    """Reads the Go files of an imported package from the checkout (staging packages under
+    ``staging/src/``), for resolving ``genericfeatures.X``-style names."""
+
+    def read(import_path: str) -> list[tuple[str, str]]:
+        if import_path.startswith(KUBERNETES_MODULE):
+            directory = import_path[len(KUBERNETES_MODULE) :]
+        elif import_path.startswith("k8s.io/"):
+            directory = STAGING_PREFIX + import_path
+        else:
+            raise RefreshError(f"{tag}: cannot read package {import_path[:200]} from a kubernetes checkout")
+        depth = directory.count("/") + 1
+        names = sorted(
+            p for p in repo.files_at(tag, directory + "/")
+            if p.count("/") == depth and p.endswith(".go") and not p.endswith("_test.go")
+        )
+        if len(names) > MAX_PACKAGE_FILES:
+            raise RefreshError(f"{tag}:{directory}: {len(names)} Go files, more than the limit of {MAX_PACKAGE_FILES}")
+        return [(f"{tag}:{name}", go_source_at(repo, tag, name)) for name in names]
+
+    return read
+
+
+def release_go_data(repo: GitRepository, tag: str, release: str) -> ReleaseGoData:
+    """The dependency map and the client-go features of a release, from its Go source."""
+    files = repo.files_at(tag, KUBE_FEATURES_GO, CLIENT_GO_FEATURES_GO)
+    if KUBE_FEATURES_GO not in files:
+        return ReleaseGoData(None, None, None, (f"{release}: no {KUBE_FEATURES_GO} at {tag}: no dependencies or client-go gates read",))
+    where = f"{tag}:{KUBE_FEATURES_GO}"
+    kube_go = go_source_at(repo, tag, KUBE_FEATURES_GO)
+    dependencies = dependency_map(kube_go, where, package_reader(repo, tag))
+    notes = []
+    if dependencies is not None:
+        edges = sum(len(d) for d in dependencies.values())
+        notes.append(f"{release}: {edges} dependency edges ({len(dependencies)} gates) from {KUBE_FEATURES_GO}")
+    versioned = registers_client_features_versioned(kube_go, where)
+    client_go = None
+    if versioned is None:
+        notes.append(f"{release}: {KUBE_FEATURES_GO} at {tag} does not register client-go's features")
+    elif CLIENT_GO_FEATURES_GO not in files:
+        notes.append(f"{release}: no {CLIENT_GO_FEATURES_GO} at {tag}: no client-go gates written")
+    else:
+        items = client_go_features(go_source_at(repo, tag, CLIENT_GO_FEATURES_GO), f"{tag}:{CLIENT_GO_FEATURES_GO}", versioned)
+        client_go = tuple(items)
+        how = "versioned" if versioned else "unversioned (at 0.0)"
+        notes.append(f"{release}: {len(items)} client-go gates, registered {how}, from {CLIENT_GO_FEATURES_GO}")
+    return ReleaseGoData(dependencies, client_go, versioned, tuple(notes))
+
+
+def client_go_file_text(release: str, repo: GitRepository, tag: str, commit: str, go: ReleaseGoData) -> str:
+    how = (
+        "versioned (clientfeatures.AddVersionedFeaturesToExistingFeatureGates: each spec at its version)"
+        if go.client_go_versioned
+        else "unversioned (clientfeatures.AddFeaturesToExistingFeatureGates: one spec, registered at 0.0)"
+    )
+    header = [
+        f"Kubernetes {release}: the k8s.io/client-go feature gates the release's kube binaries register into their own",
+        "--feature-gates (pkg/features/kube_features.go init(): clientAdapter). origin: client-go.",
+        f"Registration in {release}: {how}.",
+        "Written by `kcompat data refresh` (dashboard/refresh.py) from a kubernetes/kubernetes git checkout:",
+        f"  repository: {repo.path}",
+        f"  tag:        {tag}",
+        f"  commit:     {commit}",
+        f"  path:       {CLIENT_GO_FEATURES_GO}",
+    ]
+    return client_go_manifest_text(header, list(go.client_go or ()))
+
+
+def _check_release_gate_set(manifests: dict[bool, UpstreamManifest], client_go_text: str | None, tag: str, minor: int) -> None:
+    """The files of one release load together as the dashboard loads them: no gate twice, every
+    dependency names a registered gate and passes the AddDependencies checks."""
+    features: list[Feature] = []
+    sources: list[str] = []
+    for manifest in manifests.values():
+        source = f"{tag}:{manifest.path}"
+        features.extend(load_manifest_bytes(manifest.text, source, check_dependencies=False))
+        sources.append(source)
+    if client_go_text is not None:
+        source = f"{tag}:{CLIENT_GO_FEATURES_GO} ({client_go_file_name(minor)})"
+        features.extend(replace(f, origin="client-go") for f in load_manifest_bytes(client_go_text, source, check_dependencies=False))
+        sources.append(source)
+    merged = merge_features(features, sources)
+    check_manifest_dependencies(merged.features, " + ".join(sources))
 
 
 # ---------------------------------------------------------------------------------------------
