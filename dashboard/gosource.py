@@ -27,6 +27,8 @@ from .core.errors import KcompatError
 
 #: Go sources larger than this are refused before they are tokenized (kube_features.go is ~150 kB).
 MAX_GO_SOURCE_CHARS = 4 * 1024 * 1024
+#: At most this many tokens per file (kube_features.go has ~30,000): bounds memory for punctuation floods.
+MAX_GO_TOKENS = 500_000
 
 IDENT, STRING, NUMBER, PUNCT = "ident", "string", "number", "punct"
 
@@ -54,6 +56,8 @@ def go_tokens(source: str, where: str) -> list[Token]:
     tokens: list[Token] = []
     i, n, line = 0, len(source), 1
     while i < n:
+        if len(tokens) > MAX_GO_TOKENS:
+            raise GoSourceError(f"{where}: more than {MAX_GO_TOKENS:,} tokens: not a feature or API source file")
         c = source[i]
         if c in " \t\r\n":
             end = _SPACE_RUN.match(source, i).end()

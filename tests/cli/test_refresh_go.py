@@ -212,6 +212,7 @@ def test_a_huge_manifest_is_refused_before_it_is_read(go_repo: Path, tmp_path: P
         ('"' + "a" * 300_000, "unterminated string"),
         ("var defaultKubernetesFeatureGateDependencies = map[a]b{" + "A: {B, " * 50_000, "unbalanced braces"),
         ("var defaultKubernetesFeatureGateDependencies = map[a]b{" + " " * 1_000_000, "not closed"),
+        ("{" * 3_000_000, "more than 500,000 tokens"),
     ],
 )
 def test_pathological_go_text_fails_fast_with_a_message(text: str, message: str) -> None:
