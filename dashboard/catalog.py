@@ -102,7 +102,7 @@ def _read_releases(data_dir: Path) -> tuple[ReleaseInfo, ...]:
                     api_basis=apis.get("basis"),
                     dependencies_status=(feats.get("dependencies") or {}).get("status"),
                     dependencies_basis=(feats.get("dependencies") or {}).get("basis"),
-                    client_go_files=tuple(str(f) for f in (feats.get("clientGo") or {}).get("files") or ()),
+                    client_go_files=_file_list((feats.get("clientGo") or {}).get("files")),
                     client_go_status=(feats.get("clientGo") or {}).get("status"),
                     client_go_basis=(feats.get("clientGo") or {}).get("basis"),
                 )
@@ -111,6 +111,15 @@ def _read_releases(data_dir: Path) -> tuple[ReleaseInfo, ...]:
         except (KeyError, TypeError, AttributeError, KcompatError) as exc:
             raise KcompatError(f"{path}: releases[{i}] is malformed ({exc})") from None
     return tuple(sorted(out, key=lambda r: r.version))
+
+
+def _file_list(value: object) -> tuple[str, ...]:
+    """A ``files:`` list of releases.yaml (empty when absent)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(f, str) for f in value):
+        raise TypeError(f"files must be a list of paths, got {type(value).__name__}")
+    return tuple(value)
 
 
 @dataclass(frozen=True)

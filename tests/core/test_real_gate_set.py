@@ -170,3 +170,32 @@ def test_metrics_at_emulation_1_31_are_predicted_gate_for_gate(catalog):
         if name not in expected:
             assert not g.enabled, f"{name} is not in the list and must be off"
     assert {"WatchListClient", "InformerResourceVersion"} <= set(actual)
+
+
+def test_a_gate_in_both_lists_makes_that_release_unusable(tmp_path):
+    import shutil
+
+    from dashboard.catalog import Catalog
+
+    data = tmp_path / "data"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "data", data)
+    client_go = data / "features" / "client-go-v1.36.yaml"
+    client_go.write_text(client_go.read_text() + "- name: JobManagedBy\n  versionedSpecs:\n  - {default: false, lockToDefault: false, preRelease: Alpha, version: '1.36'}\n")
+    catalog = Catalog(data)
+    problem = catalog.load("1.36").problem
+    assert "gate JobManagedBy, field name: listed in more than one file" in problem and "client-go-v1.36.yaml" in problem
+    assert "1.35" in catalog.usable_releases() and "1.36" not in catalog.usable_releases()
+
+
+def test_a_malformed_client_go_entry_is_named(tmp_path):
+    import shutil
+
+    from dashboard.catalog import Catalog
+    from dashboard.core.errors import KcompatError
+
+    data = tmp_path / "data"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "data", data)
+    releases = data / "releases.yaml"
+    releases.write_text(releases.read_text().replace("clientGo: {files: [features/client-go-v1.33.yaml]", "clientGo: {files: features/client-go-v1.33.yaml"))
+    with pytest.raises(KcompatError, match=r"releases\[2\] is malformed \(files must be a list of paths"):
+        Catalog(data).releases
