@@ -27,6 +27,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -78,6 +79,9 @@ _API_VERSION = re.compile(r"v\d{1,4}(?:(alpha|beta)\d{1,4})?")
 #: No blob is read past these sizes (checked with ``git cat-file -s`` before reading).
 MAX_MANIFEST_BLOB_BYTES = DEFAULT_MAX_BYTES
 MAX_GO_BLOB_BYTES = MAX_GO_SOURCE_CHARS
+#: Any git command's output is bounded (a tree listing of kubernetes is ~2 MB) and so is its time.
+MAX_GIT_OUTPUT_BYTES = 64 * 1024 * 1024
+GIT_TIMEOUT_SECONDS = 120
 #: At most this many files of one imported Go package are read to resolve feature names.
 MAX_PACKAGE_FILES = 64
 
@@ -148,20 +152,34 @@ class RefreshReport:
 class GitRepository:
     path: Path
 
-    def run(self, *args: str) -> bytes:
+    def run(self, *args: str, max_output: int = MAX_GIT_OUTPUT_BYTES) -> bytes:
+        """``git <args>``'s output; refused (process stopped) past ``max_output`` bytes or
+        ``GIT_TIMEOUT_SECONDS``, so no repository can make a refresh hold unbounded memory or time."""
+        command = ["git", "-C", str(self.path), *args]
         try:
-            done = subprocess.run(
-                ["git", "-C", str(self.path), *args],
-                capture_output=True,
-                env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
-                check=False,
-            )
+            with tempfile.TemporaryFile() as errors:
+                process = subprocess.Popen(
+                    command,
+                    stdout=subprocess.PIPE,
+                    stderr=errors,
+                    env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
+                )
+                try:
+                    data = _read_bounded(process, max_output)
+                    returncode = process.wait(timeout=GIT_TIMEOUT_SECONDS)
+                except (subprocess.TimeoutExpired, _OutputTooLarge) as exc:
+                    process.kill()
+                    process.wait()
+                    what = "took too long" if isinstance(exc, subprocess.TimeoutExpired) else f"wrote more than {max_output:,} bytes"
+                    raise RefreshError(f"git {' '.join(args)[:200]} in {self.path} {what}; stopped") from None
+                errors.seek(0)
+                stderr = errors.read(4096)
         except FileNotFoundError:
             raise RefreshError("git is not installed (no 'git' on PATH)") from None
-        if done.returncode != 0:
-            message = done.stderr.decode("utf-8", "replace").strip() or f"exit status {done.returncode}"
-            raise RefreshError(f"git {' '.join(args)} in {self.path} failed: {message}")
-        return done.stdout
+        if returncode != 0:
+            message = stderr.decode("utf-8", "replace").strip() or f"exit status {returncode}"
+            raise RefreshError(f"git {' '.join(args)[:200]} in {self.path} failed: {message}")
+        return data
 
     def text(self, *args: str) -> str:
         return self.run(*args).decode("utf-8", "replace")
@@ -191,10 +209,29 @@ class GitRepository:
         size = self.size_of(tag, path)
         if size > max_bytes:
             raise RefreshError(f"{tag}:{path} is {size:,} bytes, larger than the limit of {max_bytes:,} bytes; not read")
-        data = self.run("cat-file", "blob", f"{tag}:{path}")
+        data = self.run("cat-file", "blob", f"{tag}:{path}", max_output=max_bytes)
         if len(data) > max_bytes:  # the object changed under us
             raise RefreshError(f"{tag}:{path} is larger than the limit of {max_bytes:,} bytes; not read")
         return data
+
+
+class _OutputTooLarge(Exception):
+    pass
+
+
+def _read_bounded(process: subprocess.Popen, limit: int) -> bytes:
+    chunks, total = [], 0
+    deadline = time.monotonic() + GIT_TIMEOUT_SECONDS
+    while True:
+        chunk = process.stdout.read(1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > limit:
+            raise _OutputTooLarge
+        if time.monotonic() > deadline:
+            raise subprocess.TimeoutExpired(process.args, GIT_TIMEOUT_SECONDS)
+        chunks.append(chunk)
 
 
 def open_git_repository(path: Path | str, option: str) -> GitRepository:

@@ -266,3 +266,12 @@ def test_git_is_asked_for_the_size_first(go_repo: Path) -> None:
     from dashboard.refresh import GitRepository
 
     assert GitRepository(go_repo.resolve()).size_of("v1.35.0", KUBE_FEATURES_GO) == int(size.stdout) == len(KUBE_GO_135.encode())
+
+
+def test_git_output_is_bounded(go_repo: Path) -> None:
+    from dashboard.refresh import GitRepository, RefreshError
+
+    repo = GitRepository(go_repo.resolve())
+    with pytest.raises(RefreshError, match="wrote more than 100 bytes; stopped"):
+        repo.run("cat-file", "blob", f"v1.35.0:{KUBE_FEATURES_GO}", max_output=100)
+    assert repo.read("v1.35.0", KUBE_FEATURES_GO) == KUBE_GO_135.encode()
