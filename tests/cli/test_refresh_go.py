@@ -27,7 +27,7 @@ from dashboard.refresh import (
     run_refresh,
 )
 
-from test_refresh import commit_tree, gate, git, git_identity, new_repo  # noqa: F401 (git_identity: autouse fixture)
+from test_refresh import commit_tree, gate, git_identity, new_repo  # noqa: F401 (git_identity: autouse fixture)
 
 STAGING_APISERVER = "staging/src/k8s.io/apiserver/pkg/features/kube_features.go"
 
