@@ -77,3 +77,18 @@ def test_a_flood_of_unknown_names_gets_a_bounded_number_of_hints(catalog):
 def test_valid_input_has_no_hints(catalog, capsys):
     kcompat(["gates", "--binary", "1.36", "--format", "json"])
     assert json.loads(capsys.readouterr().out)["hints"] == []
+
+
+def test_dependency_that_cannot_be_enabled_is_said_so():
+    from dashboard.core.hints import dependency_hint
+    from dashboard.core.manifest import GateState
+    from dashboard.core.stages import Stage
+
+    states = {
+        "Dep": GateState("Dep", False, Stage.DEPRECATED, False, True, False, "default"),
+        "New": GateState("New", False, Stage.PRE_ALPHA, False, False, False, "default"),
+    }
+    error = "Gate is enabled, but depends on features that are disabled: [Dep New]"
+    hint = dependency_hint(error, states, {"Gate": "flag"}, "1.34")
+    assert hint.text == "Gate depends on Dep and New; Dep is locked off at 1.34; New is not yet introduced at 1.34, so leave Gate off"
+    assert hint.error == error and hint.names == ("Dep", "New")
