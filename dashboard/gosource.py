@@ -171,7 +171,8 @@ def _string_constants(tokens: list[Token], start: int, end: int, out: dict[str, 
         elif j < end and tokens[j].kind == IDENT:
             j += 1
         if j + 1 < end and tokens[j].text == "=" and tokens[j + 1].kind == STRING:
-            out[tokens[i].text] = string_value(tokens[j + 1])
+            if "\\" not in tokens[j + 1].text:  # a string with escapes is no feature name
+                out[tokens[i].text] = string_value(tokens[j + 1])
             i = j + 2
             continue
         # Ident = featuregate.Feature("Name") (a conversion of a string literal)
@@ -180,7 +181,8 @@ def _string_constants(tokens: list[Token], start: int, end: int, out: dict[str, 
             k += 2
         if j < end and tokens[j].text == "=" and k + 3 < end and tokens[k].kind == IDENT and tokens[k + 1].text == "(" \
                 and tokens[k + 2].kind == STRING and tokens[k + 3].text == ")":
-            out[tokens[i].text] = string_value(tokens[k + 2])
+            if "\\" not in tokens[k + 2].text:
+                out[tokens[i].text] = string_value(tokens[k + 2])
             i = k + 4
             continue
         i += 1
