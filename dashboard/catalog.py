@@ -36,6 +36,10 @@ class ReleaseInfo:
     #: how faithful the gate dependencies are (1.35+): reconstructed, development, or None (none apply)
     dependencies_status: str | None = None
     dependencies_basis: str | None = None
+    #: k8s.io/client-go's features, which the release's kube binaries add to their gate (origin "client-go")
+    client_go_files: tuple[str, ...] = ()
+    client_go_status: str | None = None
+    client_go_basis: str | None = None
 
     @property
     def version(self) -> Version:
@@ -98,12 +102,24 @@ def _read_releases(data_dir: Path) -> tuple[ReleaseInfo, ...]:
                     api_basis=apis.get("basis"),
                     dependencies_status=(feats.get("dependencies") or {}).get("status"),
                     dependencies_basis=(feats.get("dependencies") or {}).get("basis"),
+                    client_go_files=_file_list((feats.get("clientGo") or {}).get("files")),
+                    client_go_status=(feats.get("clientGo") or {}).get("status"),
+                    client_go_basis=(feats.get("clientGo") or {}).get("basis"),
                 )
             )
             parse_version(out[-1].release)
         except (KeyError, TypeError, AttributeError, KcompatError) as exc:
             raise KcompatError(f"{path}: releases[{i}] is malformed ({exc})") from None
     return tuple(sorted(out, key=lambda r: r.version))
+
+
+def _file_list(value: object) -> tuple[str, ...]:
+    """A ``files:`` list of releases.yaml (empty when absent)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(f, str) for f in value):
+        raise TypeError(f"files must be a list of paths, got {type(value).__name__}")
+    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -135,6 +151,7 @@ class Catalog:
                 manifest = load_manifest_files(
                     [self.data_dir / f for f in info.feature_files],
                     registration=registration_for(info.version),
+                    client_go_paths=[self.data_dir / f for f in info.client_go_files],
                 )
                 self._cache[info.release] = ReleaseData(info, manifest)
             except KcompatError as exc:

@@ -15,6 +15,7 @@ from .core.compat import allowed_versions, parse_binary_version
 from .core.errors import KcompatError
 from .core.manifest import load_manifest_files, registration_for
 from .core.versions import mm
+from .core.hints import hints_for
 from .core.reports import GATE_COLUMNS, gate_rows, gates_document, rejected_document
 from .queries import gates_for, newest_release
 
@@ -153,7 +154,8 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
         sys.stdout.write(formats.render_rows(args.format, gate_rows(evaluation), GATE_COLUMNS))
         sel = evaluation.selection
         summary = f"binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, min compatibility {sel.min_compat}"
-        formats.report_problems(summary, evaluation.warnings, evaluation.errors, sys.stderr)
+        hints = [h.line for h in hints_for(evaluation)]
+        formats.report_problems(summary, evaluation.warnings, evaluation.errors, sys.stderr, hints)
     return 0 if evaluation.valid else 2
 
 

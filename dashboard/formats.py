@@ -66,13 +66,15 @@ def render_rows(fmt: str, rows: Sequence[Mapping[str, object]], columns: Sequenc
     return {"table": rows_to_table, "csv": rows_to_csv, "markdown": rows_to_markdown}[fmt](rows, columns)
 
 
-def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream) -> None:
-    """The lines a text-format command prints on stderr beside its table."""
+def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = ()) -> None:
+    """The lines a text-format command prints on stderr beside its table (hints after the errors)."""
     print(f"# {summary}", file=stream)
     for warning in warnings:
         print(f"warning: {warning}", file=stream)
     for error in errors:
         print(f"error: {error}", file=stream)
+    for hint in hints:
+        print(f"hint: {hint}", file=stream)
 
 
 def to_json(document: object) -> str:

@@ -27,14 +27,27 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
 
 from .core.errors import KcompatError
-from .core.manifest import load_manifest_bytes, merge_features
+from .core.manifest import DEFAULT_MAX_BYTES, Feature, check_manifest_dependencies, load_manifest_bytes, merge_features
+from .gosource import (
+    MAX_GO_SOURCE_CHARS,
+    client_go_features,
+    const_string,
+    dependency_map,
+    go_tokens,
+    known_types,
+    lifecycle_functions,
+    registers_client_features_versioned,
+    returned_fields,
+    returned_version,
+)
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 FIRST_MINOR = 31  # the oldest release the dashboard covers (first with compatibility versions)
@@ -61,8 +74,16 @@ LIFECYCLE_CSV_COLUMNS = (
     "replacement", "is_list", "removed_as_of_release", "lifecycle_source",
 )  # fmt: skip
 
-_RELEASE = re.compile(r"1\.(\d+)")
-_API_VERSION = re.compile(r"v\d+(?:(alpha|beta)\d+)?")
+_RELEASE = re.compile(r"1\.(\d{1,4})")
+_API_VERSION = re.compile(r"v\d{1,4}(?:(alpha|beta)\d{1,4})?")
+#: No blob is read past these sizes (checked with ``git cat-file -s`` before reading).
+MAX_MANIFEST_BLOB_BYTES = DEFAULT_MAX_BYTES
+MAX_GO_BLOB_BYTES = MAX_GO_SOURCE_CHARS
+#: Any git command's output is bounded (a tree listing of kubernetes is ~2 MB) and so is its time.
+MAX_GIT_OUTPUT_BYTES = 64 * 1024 * 1024
+GIT_TIMEOUT_SECONDS = 120
+#: At most this many files of one imported Go package are read to resolve feature names.
+MAX_PACKAGE_FILES = 64
 
 
 class RefreshError(KcompatError):
@@ -131,20 +152,34 @@ class RefreshReport:
 class GitRepository:
     path: Path
 
-    def run(self, *args: str) -> bytes:
+    def run(self, *args: str, max_output: int = MAX_GIT_OUTPUT_BYTES) -> bytes:
+        """``git <args>``'s output; refused (process stopped) past ``max_output`` bytes or
+        ``GIT_TIMEOUT_SECONDS``, so no repository can make a refresh hold unbounded memory or time."""
+        command = ["git", "-C", str(self.path), *args]
         try:
-            done = subprocess.run(
-                ["git", "-C", str(self.path), *args],
-                capture_output=True,
-                env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
-                check=False,
-            )
+            with tempfile.TemporaryFile() as errors:
+                process = subprocess.Popen(
+                    command,
+                    stdout=subprocess.PIPE,
+                    stderr=errors,
+                    env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
+                )
+                try:
+                    data = _read_bounded(process, max_output)
+                    returncode = process.wait(timeout=GIT_TIMEOUT_SECONDS)
+                except (subprocess.TimeoutExpired, _OutputTooLarge) as exc:
+                    process.kill()
+                    process.wait()
+                    what = "took too long" if isinstance(exc, subprocess.TimeoutExpired) else f"wrote more than {max_output:,} bytes"
+                    raise RefreshError(f"git {' '.join(args)[:200]} in {self.path} {what}; stopped") from None
+                errors.seek(0)
+                stderr = errors.read(4096)
         except FileNotFoundError:
             raise RefreshError("git is not installed (no 'git' on PATH)") from None
-        if done.returncode != 0:
-            message = done.stderr.decode("utf-8", "replace").strip() or f"exit status {done.returncode}"
-            raise RefreshError(f"git {' '.join(args)} in {self.path} failed: {message}")
-        return done.stdout
+        if returncode != 0:
+            message = stderr.decode("utf-8", "replace").strip() or f"exit status {returncode}"
+            raise RefreshError(f"git {' '.join(args)[:200]} in {self.path} failed: {message}")
+        return data
 
     def text(self, *args: str) -> str:
         return self.run(*args).decode("utf-8", "replace")
@@ -162,8 +197,41 @@ class GitRepository:
         """All file paths at ``tag`` (restricted to ``paths`` when given)."""
         return frozenset(self.text("ls-tree", "-r", "--name-only", tag, "--", *paths).splitlines())
 
-    def read(self, tag: str, path: str) -> bytes:
-        return self.run("show", f"{tag}:{path}")
+    def size_of(self, tag: str, path: str) -> int:
+        """The size of the blob ``tag:path`` in bytes (``git cat-file -s``), without reading it."""
+        text = self.text("cat-file", "-s", f"{tag}:{path}").strip()
+        if not text.isdigit() or len(text) > 15:
+            raise RefreshError(f"git cat-file -s {tag}:{path} in {self.path}: unexpected answer {text[:40]!r}")
+        return int(text)
+
+    def read(self, tag: str, path: str, max_bytes: int = MAX_MANIFEST_BLOB_BYTES) -> bytes:
+        """The blob ``tag:path``; its size is checked first, so an oversized blob is never read."""
+        size = self.size_of(tag, path)
+        if size > max_bytes:
+            raise RefreshError(f"{tag}:{path} is {size:,} bytes, larger than the limit of {max_bytes:,} bytes; not read")
+        data = self.run("cat-file", "blob", f"{tag}:{path}", max_output=max_bytes)
+        if len(data) > max_bytes:  # the object changed under us
+            raise RefreshError(f"{tag}:{path} is larger than the limit of {max_bytes:,} bytes; not read")
+        return data
+
+
+class _OutputTooLarge(Exception):
+    pass
+
+
+def _read_bounded(process: subprocess.Popen, limit: int) -> bytes:
+    chunks, total = [], 0
+    deadline = time.monotonic() + GIT_TIMEOUT_SECONDS
+    while True:
+        chunk = process.stdout.read(1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        total += len(chunk)
+        if total > limit:
+            raise _OutputTooLarge
+        if time.monotonic() > deadline:
+            raise subprocess.TimeoutExpired(process.args, GIT_TIMEOUT_SECONDS)
+        chunks.append(chunk)
 
 
 def open_git_repository(path: Path | str, option: str) -> GitRepository:
@@ -200,7 +268,7 @@ def requested_minors(releases: Sequence[str] | None, tags: Iterable[str], tag_pr
     """The minors to refresh: those asked for, else every ``<prefix>N.0`` tag with N >= 31."""
     if releases:
         return sorted({minor_of_release(r) for r in releases})
-    pattern = re.compile(re.escape(tag_prefix) + r"(\d+)\.0")
+    pattern = re.compile(re.escape(tag_prefix) + r"(\d{1,4})\.0")
     found = {int(m.group(1)) for m in map(pattern.fullmatch, tags) if m}
     return sorted(n for n in found if n >= FIRST_MINOR)
 
@@ -254,14 +322,43 @@ def rename_go_identifiers(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
 
     Rewrites ``- name: <ident>`` items and ``- <ident>`` dependency items (optionally quoted);
     everything else, including the position of the gate in the list, stays as upstream wrote it.
-    """
-    done: list[tuple[str, str]] = []
-    for identifier, flag_name in GO_IDENTIFIER_TO_FLAG_NAME.items():
-        pattern = re.compile(rf"""^([ \t]*-[ \t]+(?:name:[ \t]*)?)(["']?){re.escape(identifier)}\2([ \t]*(?:#.*)?)$""", re.M)
-        text, count = pattern.subn(rf"\g<1>\g<2>{flag_name}\g<2>\g<3>", text)
-        if count:
-            done.append((identifier, flag_name))
-    return text, tuple(done)
+    Line by line with plain string operations (linear in the text)."""
+    done: dict[str, str] = {}
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        renamed = _renamed_item(line)
+        if renamed is not None:
+            lines[i], identifier = renamed
+            done[identifier] = GO_IDENTIFIER_TO_FLAG_NAME[identifier]
+    ordered = tuple((k, v) for k, v in GO_IDENTIFIER_TO_FLAG_NAME.items() if k in done)
+    return "".join(lines), ordered
+
+
+def _renamed_item(line: str) -> tuple[str, str] | None:
+    """``line`` with a Go identifier of a list item replaced by its flag name, and the identifier."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body) :]
+    indent = body[: len(body) - len(body.lstrip(" \t"))]
+    rest = body[len(indent) :]
+    if not rest.startswith("-") or rest[1:2] not in (" ", "\t"):
+        return None
+    after_dash = rest[1:]
+    lead = after_dash[: len(after_dash) - len(after_dash.lstrip(" \t"))]
+    item = after_dash[len(lead) :]
+    prefix = ""
+    if item.startswith("name:"):
+        value = item[len("name:") :]
+        prefix = "name:" + value[: len(value) - len(value.lstrip(" \t"))]
+        item = value.lstrip(" \t")
+    value, hash_, comment = item.partition("#")
+    trailing = value[len(value.rstrip(" \t")) :]
+    value = value.rstrip(" \t")
+    quote = value[0] if value[:1] in ("'", '"') and len(value) >= 2 and value[-1] == value[0] else ""
+    identifier = value[1:-1] if quote else value
+    if identifier not in GO_IDENTIFIER_TO_FLAG_NAME:
+        return None
+    flag_name = GO_IDENTIFIER_TO_FLAG_NAME[identifier]
+    return f"{indent}-{lead}{prefix}{quote}{flag_name}{quote}{trailing}{hash_}{comment}{ending}", identifier
 
 
 def prepared_manifest(repo: GitRepository, tag: str, path: str) -> UpstreamManifest:
@@ -275,7 +372,9 @@ def prepared_manifest(repo: GitRepository, tag: str, path: str) -> UpstreamManif
     return UpstreamManifest(path, text, renames)
 
 
-def feature_file_header(release: str, repo: GitRepository, tag: str, commit: str, manifest: UpstreamManifest) -> str:
+def feature_file_header(
+    release: str, repo: GitRepository, tag: str, commit: str, manifest: UpstreamManifest, dependencies: dict | None = None
+) -> str:
     kind = "UNVERSIONED feature gates" if "unversioned" in Path(manifest.path).name else "feature-gate manifest"
     lines = [
         f"Kubernetes {release} {kind}: the upstream generated list at the release tag.",
@@ -292,8 +391,14 @@ def feature_file_header(release: str, repo: GitRepository, tag: str, commit: str
             "  (data/SOURCES.md section 9); the gates keep their upstream position in the list.",
             "Below: the upstream file, otherwise unchanged.",
         ]
-    else:
+    elif dependencies is None:
         lines.append("Below: the upstream file, unchanged.")
+    if dependencies is not None:
+        edges = sum(len(d) for d in dependencies.values())
+        lines += [
+            f"dependencies: the {edges} edges of defaultKubernetesFeatureGateDependencies in {KUBE_FEATURES_GO} at {tag}",
+            "  (registered with AddDependencies), as sorted lists between name: and versionedSpecs:; otherwise the upstream file.",
+        ]
     return "".join(f"# {line}\n" for line in lines) + "\n"
 
 
@@ -314,6 +419,7 @@ def refresh_features(kubernetes_repo: Path, out_dir: Path, releases: list[str] |
     skipped: list[SkippedRelease] = []
     renames: list[GateRename] = []
     done: list[str] = []
+    notes: list[str] = []
     for minor in minors:
         release, tag = _release(minor), f"v1.{minor}.0"
         if tag not in tags:
@@ -334,19 +440,35 @@ def refresh_features(kubernetes_repo: Path, out_dir: Path, releases: list[str] |
         except KcompatError as exc:
             skipped.append(SkippedRelease(release, f"invalid manifest at {tag}, nothing written for {release}:\n{exc}"))
             continue
-        commit = repo.commit_of(tag)
+        try:
+            go = release_go_data(repo, tag, release)
+            if go.dependencies is not None:
+                manifests[False] = replace(manifests[False], text=with_dependencies(manifests[False].text, go.dependencies))
+            commit = repo.commit_of(tag)
+            client_go_text = client_go_file_text(release, repo, tag, commit, go) if go.client_go is not None else None
+            _check_release_gate_set(manifests, client_go_text, tag, minor)
+        except KcompatError as exc:
+            skipped.append(SkippedRelease(release, f"cannot use the Go source at {tag}, nothing written for {release}:\n{exc}"))
+            continue
         for unversioned, manifest in manifests.items():
             target = out / "features" / feature_file_name(minor, unversioned)
-            write_file_atomically(target, feature_file_header(release, repo, tag, commit, manifest) + manifest.text)
+            dependencies = go.dependencies if not unversioned else None
+            write_file_atomically(target, feature_file_header(release, repo, tag, commit, manifest, dependencies) + manifest.text)
             written.append(target)
             renames += [GateRename(release, str(target.relative_to(out)), old, new) for old, new in manifest.renames]
+        if client_go_text is not None:
+            target = out / "features" / client_go_file_name(minor)
+            write_file_atomically(target, client_go_text)
+            written.append(target)
+        notes += go.notes
         stale = out / "features" / feature_file_name(minor, unversioned=True)
         if True not in manifests and stale.exists():
             stale.unlink()  # a release's gates come from one tag: an older unversioned file would be mixed in
             removed.append(stale)
         done.append(release)
-    notes = ("data/SOURCES.md is not updated by a refresh; record the new provenance there",) if done else ()
-    return RefreshReport("features", repo.path, out, tuple(written), tuple(removed), tuple(skipped), tuple(renames), notes, tuple(done))
+    if done:
+        notes.append("data/SOURCES.md and data/releases.yaml are not updated by a refresh; record the new provenance there")
+    return RefreshReport("features", repo.path, out, tuple(written), tuple(removed), tuple(skipped), tuple(renames), tuple(notes), tuple(done))
 
 
 def _check_no_gate_in_both(manifests: dict[bool, UpstreamManifest], tag: str) -> None:
@@ -357,6 +479,153 @@ def _check_no_gate_in_both(manifests: dict[bool, UpstreamManifest], tag: str) ->
         features.extend(load_manifest_bytes(manifest.text, source))
         sources.append(source)
     merge_features(features, sources)
+
+
+# ---------------------------------------------------------------------------------------------
+# Dependencies (kube_features.go) and client-go's features (client-go/features/known_features.go).
+
+
+def with_dependencies(text: str, dependencies: dict[str, tuple[str, ...]]) -> str:
+    """``text`` (a manifest in the bundled layout) with each gate's ``dependencies:`` list
+    replaced by ``dependencies[gate]``: a sorted list between ``- name:`` and ``versionedSpecs:``,
+    no key for a gate without dependencies; every other line unchanged. Line by line (linear)."""
+    out: list[str] = []
+    lines = text.splitlines(keepends=True)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        stripped = line.rstrip("\r\n")
+        if stripped.rstrip() == "  dependencies:":
+            i += 1
+            while i < len(lines) and lines[i].startswith("  - "):
+                i += 1
+            continue
+        out.append(line)
+        i += 1
+        if stripped.startswith("- name:"):
+            name = stripped[len("- name:") :].split("#", 1)[0].strip().strip("\"'")
+            deps = dependencies.get(name, ())
+            if deps:
+                end = "\r\n" if line.endswith("\r\n") else "\n"
+                out.append(f"  dependencies:{end}")
+                out += [f"  - {dep}{end}" for dep in sorted(deps)]
+    return "".join(out)
+
+
+def client_go_manifest_text(header_lines: list[str], items: list[dict]) -> str:
+    """A client-go features file in the bundled manifest layout."""
+    body = yaml.safe_dump(items, sort_keys=False, default_flow_style=False)
+    return "".join(f"# {line}\n" if line else "#\n" for line in header_lines) + "\n" + body
+
+
+def client_go_file_name(minor: int) -> str:
+    return f"client-go-v1.{minor}.yaml"
+
+
+KUBE_FEATURES_GO = "pkg/features/kube_features.go"
+CLIENT_GO_FEATURES_GO = "staging/src/k8s.io/client-go/features/known_features.go"
+STAGING_PREFIX = "staging/src/"
+KUBERNETES_MODULE = "k8s.io/kubernetes/"
+
+
+@dataclass(frozen=True)
+class ReleaseGoData:
+    """What a release's Go source adds to its upstream list: the dependency map (None before
+    1.35) and client-go's features as the kube binary registers them (None when not found)."""
+
+    dependencies: dict[str, tuple[str, ...]] | None
+    client_go: tuple[dict, ...] | None
+    client_go_versioned: bool | None
+    notes: tuple[str, ...]
+
+
+def go_source_at(repo: GitRepository, tag: str, path: str) -> str:
+    return repo.read(tag, path, MAX_GO_BLOB_BYTES).decode("utf-8", "replace")
+
+
+def package_reader(repo: GitRepository, tag: str):
+    """Reads the Go files of an imported package from the checkout (staging packages under
+    ``staging/src/``), for resolving ``genericfeatures.X``-style names."""
+
+    def read(import_path: str) -> list[tuple[str, str]]:
+        if import_path.startswith(KUBERNETES_MODULE):
+            directory = import_path[len(KUBERNETES_MODULE) :]
+        elif import_path.startswith("k8s.io/"):
+            directory = STAGING_PREFIX + import_path
+        else:
+            raise RefreshError(f"{tag}: cannot read package {import_path[:200]} from a kubernetes checkout")
+        depth = directory.count("/") + 1
+        names = sorted(
+            p for p in repo.files_at(tag, directory + "/")
+            if p.count("/") == depth and p.endswith(".go") and not p.endswith("_test.go")
+        )
+        if len(names) > MAX_PACKAGE_FILES:
+            raise RefreshError(f"{tag}:{directory}: {len(names)} Go files, more than the limit of {MAX_PACKAGE_FILES}")
+        return [(f"{tag}:{name}", go_source_at(repo, tag, name)) for name in names]
+
+    return read
+
+
+def release_go_data(repo: GitRepository, tag: str, release: str) -> ReleaseGoData:
+    """The dependency map and the client-go features of a release, from its Go source."""
+    files = repo.files_at(tag, KUBE_FEATURES_GO, CLIENT_GO_FEATURES_GO)
+    if KUBE_FEATURES_GO not in files:
+        return ReleaseGoData(None, None, None, (f"{release}: no {KUBE_FEATURES_GO} at {tag}: no dependencies or client-go gates read",))
+    where = f"{tag}:{KUBE_FEATURES_GO}"
+    kube_go = go_source_at(repo, tag, KUBE_FEATURES_GO)
+    dependencies = dependency_map(kube_go, where, package_reader(repo, tag))
+    notes = []
+    if dependencies is not None:
+        edges = sum(len(d) for d in dependencies.values())
+        notes.append(f"{release}: {edges} dependency edges ({len(dependencies)} gates) from {KUBE_FEATURES_GO}")
+    versioned = registers_client_features_versioned(kube_go, where)
+    client_go = None
+    if versioned is None:
+        notes.append(f"{release}: {KUBE_FEATURES_GO} at {tag} does not register client-go's features")
+    elif CLIENT_GO_FEATURES_GO not in files:
+        notes.append(f"{release}: no {CLIENT_GO_FEATURES_GO} at {tag}: no client-go gates written")
+    else:
+        items = client_go_features(go_source_at(repo, tag, CLIENT_GO_FEATURES_GO), f"{tag}:{CLIENT_GO_FEATURES_GO}", versioned)
+        client_go = tuple(items)
+        how = "versioned" if versioned else "unversioned (at 0.0)"
+        notes.append(f"{release}: {len(items)} client-go gates, registered {how}, from {CLIENT_GO_FEATURES_GO}")
+    return ReleaseGoData(dependencies, client_go, versioned, tuple(notes))
+
+
+def client_go_file_text(release: str, repo: GitRepository, tag: str, commit: str, go: ReleaseGoData) -> str:
+    how = (
+        "versioned (clientfeatures.AddVersionedFeaturesToExistingFeatureGates: each spec at its version)"
+        if go.client_go_versioned
+        else "unversioned (clientfeatures.AddFeaturesToExistingFeatureGates: one spec, registered at 0.0)"
+    )
+    header = [
+        f"Kubernetes {release}: the k8s.io/client-go feature gates the release's kube binaries register into their own",
+        "--feature-gates (pkg/features/kube_features.go init(): clientAdapter). origin: client-go.",
+        f"Registration in {release}: {how}.",
+        "Written by `kcompat data refresh` (dashboard/refresh.py) from a kubernetes/kubernetes git checkout:",
+        f"  repository: {repo.path}",
+        f"  tag:        {tag}",
+        f"  commit:     {commit}",
+        f"  path:       {CLIENT_GO_FEATURES_GO}",
+    ]
+    return client_go_manifest_text(header, list(go.client_go or ()))
+
+
+def _check_release_gate_set(manifests: dict[bool, UpstreamManifest], client_go_text: str | None, tag: str, minor: int) -> None:
+    """The files of one release load together as the dashboard loads them: no gate twice, every
+    dependency names a registered gate and passes the AddDependencies checks."""
+    features: list[Feature] = []
+    sources: list[str] = []
+    for manifest in manifests.values():
+        source = f"{tag}:{manifest.path}"
+        features.extend(load_manifest_bytes(manifest.text, source, check_dependencies=False))
+        sources.append(source)
+    if client_go_text is not None:
+        source = f"{tag}:{CLIENT_GO_FEATURES_GO} ({client_go_file_name(minor)})"
+        features.extend(replace(f, origin="client-go") for f in load_manifest_bytes(client_go_text, source, check_dependencies=False))
+        sources.append(source)
+    merged = merge_features(features, sources)
+    check_manifest_dependencies(merged.features, " + ".join(sources))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -406,54 +675,38 @@ def stage_of_api_version(version: str) -> str:
     return match.group(1) or "GA"
 
 
-_GO_STRING_OR_COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*"|`[^`]*`|//[^\n]*|/\*.*?\*/', re.S)
+def group_name_in(register_go: str, where: str = "register.go") -> str | None:
+    return const_string(go_tokens(register_go, where), "GroupName")
 
 
-def without_go_comments(source: str) -> str:
-    return _GO_STRING_OR_COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] in '"`' else " ", source)
-
-
-def group_name_in(register_go: str) -> str | None:
-    match = re.search(r'\bGroupName\s*=\s*"([^"]*)"', without_go_comments(register_go))
-    return None if match is None else match.group(1)
-
-
-def registered_kinds_in(register_go: str) -> tuple[str, ...]:
+def registered_kinds_in(register_go: str, where: str = "register.go") -> tuple[str, ...]:
     """Types passed to ``AddKnownTypes(SchemeGroupVersion, &A{}, ...)``, in order; types of
     other packages (``&metav1.Status{}``) are not kinds of this group/version."""
-    kinds: list[str] = []
-    for call in re.finditer(r"\bAddKnownTypes\(\s*SchemeGroupVersion\s*,([^)]*)\)", without_go_comments(register_go)):
-        for kind in re.findall(r"&\s*([\w.]+)\s*\{\s*\}", call.group(1)):
-            if "." not in kind and kind not in kinds:
-                kinds.append(kind)
-    return tuple(kinds)
+    return known_types(go_tokens(register_go, where), where)
 
 
-_LIFECYCLE_FUNC = re.compile(r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycle(\w+)\s*\(")
-_LIFECYCLE_VERSION = re.compile(
-    r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycle(Introduced|Deprecated|Removed)\s*\(\s*\)"
-    r"\s*\(\s*major\s*,\s*minor\s+int\s*\)\s*\{\s*return\s+(\d+)\s*,\s*(\d+)\s*\}"
-)
-_LIFECYCLE_REPLACEMENT = re.compile(
-    r"\bfunc\s*\(\s*\w*\s*\*?\s*(\w+)\s*\)\s*APILifecycleReplacement\s*\(\s*\)\s*schema\.GroupVersionKind\s*\{"
-    r"\s*return\s+schema\.GroupVersionKind\s*\{([^}]*)\}\s*\}"
-)
+_LIFECYCLE_VERSIONS = {"Introduced": "introduced", "Deprecated": "deprecated", "Removed": "removed"}
 
 
 def lifecycles_in(lifecycle_go: str, where: str) -> dict[str, KindLifecycle]:
     """Per kind, the ``APILifecycle*`` answers; RefreshError if a function cannot be read."""
-    source = without_go_comments(lifecycle_go)
     fields: dict[str, dict[str, str]] = {}
-    for kind, which, major, minor in _LIFECYCLE_VERSION.findall(source):
-        fields.setdefault(kind, {})[which.lower()] = f"{int(major)}.{int(minor)}"
-    for kind, body in _LIFECYCLE_REPLACEMENT.findall(source):
-        parts = dict(re.findall(r'(\w+)\s*:\s*"([^"]*)"', body))
-        group_version = f"{parts['Group']}/{parts.get('Version', '')}" if parts.get("Group") else parts.get("Version", "")
-        fields.setdefault(kind, {})["replacement"] = f"{group_version}/{parts.get('Kind', '')}"
-    declared = len(_LIFECYCLE_FUNC.findall(source))
-    parsed = sum(len(values) for values in fields.values())
-    if declared != parsed:
-        raise RefreshError(f"{where}: read {parsed} of {declared} APILifecycle functions (unexpected form)")
+    functions = lifecycle_functions(go_tokens(lifecycle_go, where), where)
+    parsed = 0
+    for fn in functions:
+        if fn.which in _LIFECYCLE_VERSIONS:
+            value = returned_version(fn.body)
+            if value is None:
+                continue
+            fields.setdefault(fn.kind, {})[_LIFECYCLE_VERSIONS[fn.which]] = value
+            parsed += 1
+        elif fn.which == "Replacement":
+            parts = returned_fields(fn.body)
+            group_version = f"{parts['Group']}/{parts.get('Version', '')}" if parts.get("Group") else parts.get("Version", "")
+            fields.setdefault(fn.kind, {})["replacement"] = f"{group_version}/{parts.get('Kind', '')}"
+            parsed += 1
+    if parsed != len(functions):
+        raise RefreshError(f"{where}: read {parsed} of {len(functions)} APILifecycle functions (unexpected form)")
     return {kind: KindLifecycle(**values) for kind, values in fields.items()}
 
 
@@ -473,9 +726,10 @@ def group_versions_at(repo: GitRepository, tag: str) -> tuple[list[GroupVersion]
     result: list[GroupVersion] = []
     notes: list[str] = []
     for directory in group_version_directories(files):
-        register_go = repo.read(tag, f"{directory}/{REGISTER_FILE}").decode("utf-8", "replace")
-        group = group_name_in(register_go)
-        kinds = registered_kinds_in(register_go)
+        where = f"{tag}:{directory}/{REGISTER_FILE}"
+        register_go = repo.read(tag, f"{directory}/{REGISTER_FILE}", MAX_GO_BLOB_BYTES).decode("utf-8", "replace")
+        group = group_name_in(register_go, where)
+        kinds = registered_kinds_in(register_go, where)
         if group is None or not kinds:
             missing = "no GroupName constant" if group is None else "no AddKnownTypes(SchemeGroupVersion, ...) types"
             notes.append(f"{tag}: left out {directory}: {missing} in {REGISTER_FILE}")
@@ -483,7 +737,7 @@ def group_versions_at(repo: GitRepository, tag: str) -> tuple[list[GroupVersion]
         lifecycle_path = f"{directory}/{LIFECYCLE_FILE}"
         has_lifecycle = lifecycle_path in files
         lifecycles = (
-            lifecycles_in(repo.read(tag, lifecycle_path).decode("utf-8", "replace"), f"{tag}:{lifecycle_path}")
+            lifecycles_in(repo.read(tag, lifecycle_path, MAX_GO_BLOB_BYTES).decode("utf-8", "replace"), f"{tag}:{lifecycle_path}")
             if has_lifecycle
             else {}
         )

@@ -63,6 +63,16 @@ detail = data.gate_detail(sel.binary, gate)
 view = data.gates_view(sel)
 
 st.subheader(md(gate), anchor=False)
+if detail.origin == "client-go":
+    st.badge(
+        "client-go gate",
+        icon=":material/hub:",
+        color="violet",
+        help="Registered from k8s.io/client-go's features: every kube binary adds them to its own --feature-gates "
+        "(pkg/features/kube_features.go init()). Not in the upstream feature list; the binary and its /metrics have it.",
+    )
+else:
+    st.badge("kube gate", icon=":material/deployed_code:", color="gray", help="From the release's own feature list (pkg/features and staging).")
 info = detail.info
 left, right = st.columns([3, 2])
 with left:
@@ -126,7 +136,7 @@ states = pd.DataFrame(
     [
         {
             "release": ri.release,
-            "data": "exact" if ri.exact else "reconstructed",
+            "data": "exact" if (ri.client_go_status == "exact" if detail.origin == "client-go" else ri.exact) else "reconstructed",
             "listed": status is not None,
             "stage": status.stage.value if status is not None else "",
             "default": status.default if status is not None else None,

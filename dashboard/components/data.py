@@ -34,6 +34,7 @@ from dashboard.core.history import (
     release_transitions,
     timeline_segments,
 )
+from dashboard.core.hints import hints_for
 from dashboard.core.manifest import FeatureSpec, Manifest
 from dashboard.core.reports import GATE_COLUMNS, gate_rows, gates_document
 from dashboard.core.stages import STAGE_ORDER
@@ -112,6 +113,8 @@ class GatesView:
     flags_applied: bool
     explicit: tuple[str, ...]
     metrics: tuple[tuple[str, int], ...]
+    #: one-line explanations beside the errors (dashboard.core.hints), never inside them
+    hints: tuple[str, ...] = ()
 
     def stage_at(self) -> dict[str, str]:
         """Gate -> stage at the emulated version."""
@@ -134,8 +137,11 @@ TABLE_SCHEMA = pa.schema(
         ("locked", pa.bool_()),
         ("binary_stage", pa.string()),
         ("changed", pa.bool_()),
+        ("origin", pa.string()),
     ]
 )
+#: the Arrow table's columns: the effective-table columns and where the binary registers each gate from
+VIEW_COLUMNS = (*TABLE_COLUMNS, "origin")
 
 
 _SESSION_VIEWS = "_gates_views"
@@ -177,8 +183,8 @@ def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
     cat = catalog()
     evaluation = gates_for(cat, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates or None, manifest=manifest)
     native = gates_for(cat, sel.binary, manifest=manifest)
-    rows = gate_table_rows(evaluation, native)
-    table = pa.table({c: [r[c] for r in rows] for c in TABLE_COLUMNS}, schema=TABLE_SCHEMA)
+    rows = [dict(r, origin=evaluation.origin(r["gate"])) for r in gate_table_rows(evaluation, native)]
+    table = pa.table({c: [r[c] for r in rows] for c in VIEW_COLUMNS}, schema=TABLE_SCHEMA)
     return GatesView(
         table=table,
         emulated=str(evaluation.selection.emulated),
@@ -188,6 +194,7 @@ def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
         warnings=evaluation.warnings,
         flags_applied=evaluation.flags_applied,
         explicit=tuple(g.name for g in evaluation.gates + evaluation.meta if g.explicit),
+        hints=tuple(h.line for h in hints_for(evaluation)),
         metrics=(
             ("enabled", sum(r["enabled"] for r in rows)),
             ("changed", sum(r["changed"] for r in rows)),
@@ -305,6 +312,9 @@ class GateDetail:
     releases: tuple[tuple[ReleaseInfo, GateStatus | None], ...]
     info: GateInfo | None
     dependencies: tuple[str, ...]
+    #: "kube" or "client-go" (k8s.io/client-go's features, added to every kube binary's gate);
+    #: from the binary's manifest, else from the newest release that lists the gate
+    origin: str = "kube"
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -326,7 +336,16 @@ def gate_detail(binary: str, gate: str) -> GateDetail:
         releases=tuple((infos[rel], c) for rel, c in zip(m.releases, cells)),
         info=cat.gate_info.get(gate),
         dependencies=feature.dependencies if feature is not None else (),
+        origin=feature.origin if feature is not None else _origin_in_any_release(cat, gate),
     )
+
+
+def _origin_in_any_release(cat: Catalog, gate: str) -> str:
+    for release in reversed(cat.usable_releases()):
+        feature = cat.manifest(release).by_name.get(gate)
+        if feature is not None:
+            return feature.origin
+    return "kube"
 
 
 @st.cache_data(show_spinner=False)

@@ -104,6 +104,11 @@ def column_config(binary: str, emulated: str) -> MappingProxyType:
         "changed": col.CheckboxColumn(
             f"changed vs {binary}", help="Stage, default or lock differ from the binary running without emulation"
         ),
+        "origin": col.TextColumn(
+            "origin",
+            help="Where the binary registers the gate from: kube = the release's own feature list; client-go = "
+            "k8s.io/client-go's features, which every kube binary adds to its --feature-gates",
+        ),
     })
 
 

@@ -168,6 +168,8 @@ def show_flag_messages(view: data.GatesView) -> None:
     """A gates view's errors and warnings (startup range errors included)."""
     for error in view.errors:
         st.error(md(error), icon=":material/block:")
+    for hint in view.hints:
+        st.info(md(hint), icon=":material/lightbulb:")
     if view.flag_errors:
         st.caption("The binary would refuse this `--feature-gates` value: nothing is applied, every gate shows its default.")
     for warning in view.warnings:

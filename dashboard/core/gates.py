@@ -33,6 +33,12 @@ class GateEvaluation:
     errors: tuple[str, ...]
     warnings: tuple[str, ...]
     flags: FeatureGateFlags
+    #: gates registered from k8s.io/client-go (``Feature.origin``); the others are the binary's own
+    client_go: frozenset[str] = frozenset()
+
+    def origin(self, name: str) -> str:
+        """Where the binary registers ``name`` from: "client-go" or "kube"."""
+        return "client-go" if name in self.client_go else "kube"
 
     @property
     def valid(self) -> bool:
@@ -103,7 +109,7 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
                 "component has alpha features enabled in emulated version, this is unsupported: "
                 f"features=[{' '.join(alpha_on)}]"
             )
-    return GateEvaluation(selection, gates, meta, tuple(errors), tuple(warnings), flags)
+    return GateEvaluation(selection, gates, meta, tuple(errors), tuple(warnings), flags, manifest.client_go_names)
 
 
 def _unset_states(manifest: Manifest, emu: tuple[int, int], mc: tuple[int, int] | None) -> list[GateState]:

@@ -13,7 +13,7 @@ file are collected before :class:`ManifestError` is raised.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import NamedTuple
@@ -176,6 +176,11 @@ class Manifest:
         )
 
     @cached_property
+    def client_go_names(self) -> frozenset[str]:
+        """The gates registered from k8s.io/client-go (``origin`` "client-go")."""
+        return frozenset(f.name for f in self.features if f.origin == "client-go")
+
+    @cached_property
     def has_dependencies(self) -> bool:
         return any(f.dependencies for f in self.features)
 
@@ -244,12 +249,14 @@ def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_
 # Schema checks.
 
 
-def parse_manifest(document: object, source: str, registration: str = FULL) -> tuple[Feature, ...]:
+def parse_manifest(document: object, source: str, registration: str = FULL, check_dependencies: bool = True) -> tuple[Feature, ...]:
     """Turn a parsed YAML document into validated features, or raise ManifestError.
 
     ``registration`` names the rules of ``AddVersioned`` to apply (see :func:`registration_for`):
     1.31/1.32 binaries only sorted each gate's specs, 1.33/1.34 required strictly increasing
-    versions and no stage regression, 1.35+ added min compatibility and the no-op/unlock rules."""
+    versions and no stage regression, 1.35+ added min compatibility and the no-op/unlock rules.
+    ``check_dependencies=False`` leaves the ``AddDependencies`` checks to the caller, for a file
+    whose dependencies name gates of another file of the same binary (client-go's)."""
     problems = _Problems(source)
     problem = problems.add
 
@@ -273,7 +280,7 @@ def parse_manifest(document: object, source: str, registration: str = FULL) -> t
         seen[feature.name] = index
         features.append(feature)
 
-    if not problems:
+    if not problems and check_dependencies:
         _check_dependencies(features, problem)
     if problems:
         raise ManifestError(problems)
@@ -531,24 +538,42 @@ def _check_dependencies(features: list[Feature], problem) -> None:
                     break
 
 
-def load_manifest_bytes(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL) -> tuple[Feature, ...]:
-    return parse_manifest(read_yaml_text(data, source, max_bytes), source, registration)
+def load_manifest_bytes(
+    data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL, check_dependencies: bool = True
+) -> tuple[Feature, ...]:
+    return parse_manifest(read_yaml_text(data, source, max_bytes), source, registration, check_dependencies)
 
 
-def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL) -> Manifest:
-    """Load one binary's manifest from one or more files (versioned + unversioned)."""
+def load_manifest_files(
+    paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL, client_go_paths: Iterable = ()
+) -> Manifest:
+    """Load one binary's manifest from one or more files (versioned + unversioned), plus the
+    files of k8s.io/client-go's features (``origin`` "client-go"), which every kube binary adds
+    to its gate (``pkg/features/kube_features.go`` ``init()``: ``clientAdapter``). Dependencies
+    are checked on the merged set, as ``AddDependencies`` sees every registered gate."""
     features: list[Feature] = []
     sources: list[str] = []
-    for path in paths:
+    for path, origin in [(p, "kube") for p in paths] + [(p, "client-go") for p in client_go_paths]:
         source = str(path)
         try:
             with open(path, "rb") as handle:
                 data = handle.read(max_bytes + 1)
         except OSError as exc:
             raise KcompatError(f"{source}: cannot read: {exc.strerror or exc}") from None
-        features.extend(load_manifest_bytes(data, source, max_bytes, registration))
+        parsed = load_manifest_bytes(data, source, max_bytes, registration, check_dependencies=False)
+        features.extend(parsed if origin == "kube" else (replace(f, origin=origin) for f in parsed))
         sources.append(source)
-    return merge_features(features, sources)
+    manifest = merge_features(features, sources)
+    check_manifest_dependencies(manifest.features, " + ".join(sources))
+    return manifest
+
+
+def check_manifest_dependencies(features: Iterable[Feature], source: str) -> None:
+    """The ``AddDependencies`` registration checks over one binary's whole gate set."""
+    problems = _Problems(source)
+    _check_dependencies(list(features), problems.add)
+    if problems:
+        raise ManifestError(problems)
 
 
 def merge_features(features: Iterable[Feature], sources: Iterable[str]) -> Manifest:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from .gates import GateEvaluation
+from .hints import hint_dicts
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 
 
 def gate_rows(evaluation: GateEvaluation) -> list[dict]:
+    """The table rows (``GATE_COLUMNS``) of ``kcompat gates``."""
     return [
         {
             "name": g.name,
@@ -22,7 +24,10 @@ def gate_rows(evaluation: GateEvaluation) -> list[dict]:
 
 
 def gates_document(evaluation: GateEvaluation) -> dict:
-    """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "features"}``."""
+    """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
+
+    ``hints`` (see :mod:`dashboard.core.hints`) explain some errors; ``errors`` keep the binary's text.
+    Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it from)."""
     sel = evaluation.selection
     return {
         "binary": str(sel.binary) if sel.binary is not None else None,
@@ -31,7 +36,8 @@ def gates_document(evaluation: GateEvaluation) -> dict:
         "valid": evaluation.valid,
         "errors": list(evaluation.errors),
         "warnings": list(evaluation.warnings),
-        "features": gate_rows(evaluation),
+        "hints": hint_dicts(evaluation),
+        "features": [dict(row, origin=evaluation.origin(row["name"])) for row in gate_rows(evaluation)],
     }
 
 
@@ -44,5 +50,6 @@ def rejected_document(binary: str | None, errors: list[str]) -> dict:
         "valid": False,
         "errors": errors,
         "warnings": [],
+        "hints": [],
         "features": [],
     }

@@ -8,6 +8,7 @@ from conftest import current_page, metric, open_app, rerun
 from dashboard.cli import main as kcompat
 from dashboard.components import data
 from dashboard.core.reports import gate_rows
+from dashboard.catalog import DEFAULT_CATALOG
 from dashboard.queries import gates_for
 
 
@@ -23,13 +24,18 @@ def table(at):
 def test_table_equals_the_cli_rows(catalog, at_133):
     shown = table(at_133)
     expected = gate_rows(gates_for(catalog, "1.36", "1.33"))
-    assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed"]
+    assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin"]
     assert shown[["gate", "enabled", "stage", "default", "locked"]].to_dict("records") == [
         {"gate": r["name"], "enabled": r["enabled"], "stage": r["stage"], "default": r["default"], "locked": r["locked"]}
         for r in expected
     ]
     native = {r["name"]: r["stage"] for r in gate_rows(gates_for(catalog, "1.36"))}
     assert dict(zip(shown["gate"], shown["binary_stage"])) == native
+    # the origin column equals the JSON's origin key
+    doc = json.loads(data.gates_download(catalog, "json", "1.36", "1.33", None, ""))
+    assert dict(zip(shown["gate"], shown["origin"])) == {f["name"]: f["origin"] for f in doc["features"]}
+    assert dict(zip(shown["gate"], shown["origin"]))["WatchListClient"] == "client-go"
+    assert dict(zip(shown["gate"], shown["origin"]))["JobManagedBy"] == "kube"
 
 
 def test_table_with_flags_equals_the_cli_rows(catalog):
@@ -84,7 +90,7 @@ def test_enabled_filter():
     assert table(at)["enabled"].all() and len(table(at)) == int(metric(at, "Enabled"))
     at = filtered(["off"])
     assert not table(at)["enabled"].any()
-    assert len(filtered(["on", "off"]).dataframe[0].value) == 230
+    assert len(filtered(["on", "off"]).dataframe[0].value) == len(DEFAULT_CATALOG.manifest("1.36"))
 
 
 def test_changed_only_filter():
@@ -101,7 +107,8 @@ def test_locked_filter():
 def test_text_search_is_case_insensitive():
     at = filtered(text="jobmanaged")
     assert list(table(at)["gate"]) == ["JobManagedBy"]
-    assert any("1 of 230 gates" in c.value for c in at.caption)
+    total = len(DEFAULT_CATALOG.manifest("1.36"))
+    assert any(f"1 of {total} gates" in c.value for c in at.caption)
 
 
 def test_filters_combine():

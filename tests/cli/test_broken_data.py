@@ -26,7 +26,8 @@ def test_other_releases_stay_usable(broken):
     problems = dict(broken.problems())
     assert "v1.34.yaml: not valid YAML (line 2" in problems["1.34"]
     assert "v1.35.yaml: cannot read" in problems["1.35"]
-    assert len(broken.manifest("1.36")) == 230
+    assert sum(f.origin == "kube" for f in broken.manifest("1.36").features) == 230
+    assert "WatchListClient" in broken.manifest("1.36")
 
 
 def test_cli_names_the_broken_release(broken, capsys):

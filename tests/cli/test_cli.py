@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from dashboard.cli import main
 
-KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "features"]
-FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit"]
+KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"]
+FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin"]
 
 
 def run(capsys, *argv):
@@ -29,7 +29,10 @@ def test_gates_json_contract(capsys):
     assert (doc["binary"], doc["emulated"], doc["minCompatibility"], doc["valid"]) == ("1.36", "1.33", "1.33", True)
     assert all(list(f) == FEATURE_KEYS for f in doc["features"])
     names = [f["name"] for f in doc["features"]]
-    assert names == sorted(names) and "AllAlpha" not in names and len(names) == 230
+    assert names == sorted(names) and "AllAlpha" not in names
+    origins = [f["origin"] for f in doc["features"]]
+    assert origins.count("kube") == 230 and {f["name"] for f in doc["features"] if f["origin"] == "client-go"} >= {"WatchListClient", "AtomicFIFO"}
+    assert doc["hints"] == []
     assert {f["stage"] for f in doc["features"]} <= {"Alpha", "Beta", "GA", "Deprecated", "PreAlpha"}
 
 
@@ -64,7 +67,7 @@ def test_manifest_replaces_bundled_data_without_range_rules(tmp_path, capsys):
     code, out, _ = run(capsys, "gates", "--manifest", str(path), "--emulated", "0.5", "--format", "json")
     doc = json.loads(out)
     assert code == 0 and doc["binary"] is None and doc["features"] == [
-        {"name": "Widget", "enabled": False, "stage": "Alpha", "default": False, "locked": False, "explicit": False}
+        {"name": "Widget", "enabled": False, "stage": "Alpha", "default": False, "locked": False, "explicit": False, "origin": "kube"}
     ]
     code, _, err = run(capsys, "gates", "--manifest", str(path))
     assert code == 2 and "emulated version is required" in err
