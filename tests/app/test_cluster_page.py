@@ -49,7 +49,7 @@ def test_disagreement_first_and_same_as_cli(inputs):
     assert disagree["name"].tolist() == ["APIServerTracing"]
     assert [m.value for m in at.metric] == ["kube-apiserver", "1.32", "1.31", "1.31"]
     gates = next(d.value for d in at.dataframe if list(d.value.columns) == ["name", "enabled", "stage", "default", "locked", "explicit"])
-    assert gates.to_dict("records") == cli["gates"]["features"]
+    assert gates.to_dict("records") == [{k: f[k] for k in gates.columns} for f in cli["gates"]["features"]]
     # config snippets: kcompat config for the selection found
     config = config_document(DEFAULT_CATALOG, "v1.32.0", "1.31")
     shown = [c.value.rstrip("\n") for c in at.code][:3]
