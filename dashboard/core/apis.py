@@ -43,9 +43,9 @@ from .apis_data import (
     not_a_resource_note,
 )
 from .compat import ReleaseRules, VersionSelection, parse_binary_version, select_versions
-from .errors import KcompatError
+from .errors import KcompatError, cut, quote_cut
 from .flags import go_trim_space, parse_go_bool
-from .versions import Version, go_quote, mm
+from .versions import Version, mm
 
 MAX_RUNTIME_CONFIG_LENGTH = 100_000
 API_ALL, API_GA, API_BETA, API_ALPHA = "api/all", "api/ga", "api/beta", "api/alpha"
@@ -82,15 +82,18 @@ def _parse_kube_version(name: str) -> tuple[int, int, int] | None:
     match = _KUBE_VERSION.fullmatch(name)
     if match is None:
         return None
-    major = int(match.group(1))
-    if major > _INT64_MAX:
+    # digits bounded before int(): anything past int64's 19 digits is out of range anyway
+    digits = match.group(1).lstrip("0") or "0"
+    if len(digits) > 19 or int(digits) > _INT64_MAX:
         return None
+    major = int(digits)
     kind = {"alpha": 0, "beta": 1, None: 2}[match.group(2)]
     minor = 0
     if kind != 2:
-        minor = int(match.group(3))
-        if minor > _INT64_MAX:
+        digits = match.group(3).lstrip("0") or "0"
+        if len(digits) > 19 or int(digits) > _INT64_MAX:
             return None
+        minor = int(digits)
     return kind, major, minor
 
 
@@ -381,7 +384,7 @@ def _version_and_resource_preferences(
         else:
             parsed = parse_go_bool(value)
             if parsed is None:
-                errors.append(f"invalid value of {key}: {value}, err: strconv.ParseBool: parsing {go_quote(value)}: invalid syntax")
+                errors.append(f"invalid value of {cut(key)}: {cut(value)}, err: strconv.ParseBool: parsing {quote_cut(value)}: invalid syntax")
                 continue
             enabled = parsed
         resource = None
@@ -389,7 +392,7 @@ def _version_and_resource_preferences(
             resource = tokens[2]
             if resource.lower() != resource:
                 errors.append(
-                    f"invalid key {key}: group/version/resource and resource is always lowercase plural, not {go_quote(resource)}"
+                    f"invalid key {cut(key)}: group/version/resource and resource is always lowercase plural, not {quote_cut(resource)}"
                 )
                 continue
         prefs.append(_Preference(key, _item_text(key, value), enabled, gv, resource))
