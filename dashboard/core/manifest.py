@@ -20,15 +20,19 @@ from typing import NamedTuple
 
 import yaml
 
-from .errors import KcompatError
+from .errors import KcompatError, cut, repr_cut, shown
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
 from .versions import Version, major_minor, parse_version, subtract_minor
 
 META_GATES = ("AllAlpha", "AllBeta")
 ZERO = major_minor(0, 0)
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
-MAX_GATES = 10_000
-MAX_SPECS_PER_GATE = 200
+#: Gates of one manifest: the largest release has about 300.
+MAX_GATES = 1_000
+#: Specs of one gate: real gates have at most 4.
+MAX_SPECS_PER_GATE = 32
+#: Dependency edges of one manifest: the 1.37 list has about 50.
+MAX_DEPENDENCIES = 2_000
 MAX_NAME_LENGTH = 256
 
 _GATE_KEYS = {"name", "versionedSpecs", "dependencies"}
@@ -123,6 +127,15 @@ class Feature:
         return i
 
 
+def spec_at(feature: Feature, emulated: Version, min_compat: Version | None, use_min_compat: bool) -> FeatureSpec:
+    """The spec in effect at (emulated, min compat): the last spec whose version is <= emulated
+    and (1.35+) whose min-compat requirement is met; PreAlpha when none applies (SPEC §3.3,
+    component-base ``featureSpecAtEmulationAndMinCompatVersion``)."""
+    mc = (min_compat.major, min_compat.minor) if (use_min_compat and min_compat is not None) else None
+    i = feature.spec_index_at((emulated.major, emulated.minor), mc)
+    return feature.specs[i] if i >= 0 else PRE_ALPHA_SPEC
+
+
 @dataclass(frozen=True)
 class ManifestProblem:
     source: str
@@ -142,9 +155,8 @@ class ManifestProblem:
 class ManifestError(KcompatError):
     def __init__(self, problems: Iterable[ManifestProblem]):
         self.problems = tuple(problems)
-        shown = "\n".join(f"  - {p}" for p in self.problems[:50])
-        more = f"\n  ... and {len(self.problems) - 50} more" if len(self.problems) > 50 else ""
-        super().__init__(f"{len(self.problems)} problem(s) in the feature manifest:\n{shown}{more}")
+        lines = "\n".join(f"  - {line}" for line in shown(str(p) for p in self.problems))
+        super().__init__(f"{len(self.problems)} problem(s) in the feature manifest:\n{lines}")
 
 
 @dataclass(frozen=True)
@@ -196,29 +208,76 @@ class Manifest:
 
 
 # ---------------------------------------------------------------------------------------------
-# YAML reading: safe, bounded, no aliases.
+# YAML reading: safe, bounded, no aliases, no duplicate keys; libyaml's C parser where installed.
+
+#: libyaml's C classes when PyYAML was built with them (about 10x faster), else pure Python.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: Nesting of collections: a manifest needs 4 levels (list, gate, specs, spec).
+MAX_YAML_DEPTH = 32
+#: Nodes (scalars and collections) of one manifest: the 1.37 list has about 6,000.
+MAX_MANIFEST_NODES = 100_000
+#: Specs of one manifest (all gates): the 1.37 list has about 900.
+MAX_MANIFEST_SPECS = 10_000
+
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_START_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_END_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """SafeLoader that refuses anchors and aliases: manifests never need them, and an alias
-    bomb (billion laughs) is refused before anything is expanded."""
-
-    def compose_node(self, parent, index):  # type: ignore[override]
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.constructor.ConstructorError(
-                None, None, "anchors and aliases are not allowed in a manifest", event.start_mark
-            )
-        event = self.peek_event()
-        if getattr(event, "anchor", None):
-            raise yaml.constructor.ConstructorError(
-                None, None, "anchors and aliases are not allowed in a manifest", event.start_mark
-            )
-        return super().compose_node(parent, index)
+def _line(event) -> str:
+    mark = event.start_mark
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "unknown line"
 
 
-def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES) -> object:
-    """Decode and parse one YAML document safely; errors name the source."""
+def _scan_events(text: str, source: str, manifest: bool) -> None:
+    """One pass over the parser's events, before anything is built: refuses anchors and aliases
+    (an alias bomb is never expanded), nesting past :data:`MAX_YAML_DEPTH`, duplicate mapping keys,
+    and, for a feature manifest, more gates, specs or nodes than any real list has."""
+    stack: list[list] = []  # per open collection: [is mapping, children so far, {key: line}]
+    nodes = gates = specs = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise KcompatError(f"{source}: anchors and aliases are not allowed ({_line(event)})")
+        if isinstance(event, _END_EVENTS):
+            stack.pop()
+            continue
+        if not isinstance(event, _NODE_EVENTS):
+            continue
+        nodes += 1
+        if stack:
+            top = stack[-1]
+            if top[0] and top[1] % 2 == 0:  # a mapping key
+                if isinstance(event, yaml.ScalarEvent):
+                    keys = top[2]
+                    if event.value in keys:
+                        raise KcompatError(
+                            f"{source}: duplicate key {repr_cut(event.value)} ({_line(event)}; first at line {keys[event.value]})"
+                        )
+                    keys[event.value] = event.start_mark.line + 1
+            top[1] += 1
+        if manifest:
+            if len(stack) == 1 and not stack[0][0]:
+                gates += 1
+                if gates > MAX_GATES:
+                    raise KcompatError(f"{source}: more than {MAX_GATES:,} gates (no Kubernetes release has more than a few hundred)")
+            elif len(stack) == 3 and isinstance(event, yaml.MappingStartEvent):
+                specs += 1
+                if specs > MAX_MANIFEST_SPECS:
+                    raise KcompatError(f"{source}: more than {MAX_MANIFEST_SPECS:,} versioned specs in all")
+            if nodes > MAX_MANIFEST_NODES:
+                raise KcompatError(f"{source}: more than {MAX_MANIFEST_NODES:,} YAML values (a feature list has a few thousand)")
+        if isinstance(event, _START_EVENTS):
+            if len(stack) >= MAX_YAML_DEPTH:
+                raise KcompatError(f"{source}: YAML nested too deeply: more than {MAX_YAML_DEPTH} levels ({_line(event)})")
+            stack.append([isinstance(event, yaml.MappingStartEvent), 0, {}])
+
+
+def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, manifest: bool = False) -> object:
+    """Decode and parse one YAML document safely; errors name the source.
+
+    Checked before anything is built, in one pass over the parser's events: the size, no
+    anchors or aliases, nesting depth, duplicate keys, and with ``manifest`` the counts of gates,
+    specs and nodes. Then libyaml's C loader (pure Python when missing) builds the document."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     if len(raw) > max_bytes:
         raise KcompatError(f"{source}: file is {len(raw):,} bytes, larger than the limit of {max_bytes:,} bytes")
@@ -229,13 +288,16 @@ def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_
     except UnicodeDecodeError as exc:
         raise KcompatError(f"{source}: not UTF-8 text (byte {exc.start}): not a YAML manifest") from None
     try:
-        return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - _NoAliasLoader is a SafeLoader
+        _scan_events(text, source, manifest)
+        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader (C or Python)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise KcompatError(f"{source}: not valid YAML{pos}: {exc.problem or exc.context}") from None
+        if "nesting depth" in str(exc.problem):  # libyaml's own depth limit
+            raise KcompatError(f"{source}: YAML nested too deeply{pos}") from None
+        raise KcompatError(f"{source}: not valid YAML{pos}: {cut(exc.problem or exc.context, 200)}") from None
     except yaml.YAMLError as exc:
-        raise KcompatError(f"{source}: not valid YAML: {exc}") from None
+        raise KcompatError(f"{source}: not valid YAML: {cut(exc, 200)}") from None
     except RecursionError:
         raise KcompatError(f"{source}: YAML nested too deeply") from None
 
@@ -486,31 +548,22 @@ def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem, registrat
 
 
 def _check_dependencies(features: list[Feature], problem) -> None:
-    """Registration checks of ``AddDependencies`` (SPEC §5.6)."""
-    from .gates import spec_at  # local import: gates depends on this module
-
+    """Registration checks of ``AddDependencies`` (SPEC §5.6): known targets, no cycle, and no
+    dependency on a less stable, default-off or unlocked gate at any of the dependent's versions."""
     by_name = {f.name: f for f in features}
+    edges = 0
     for feature in features:
+        edges += len(feature.dependencies)
         for dep in feature.dependencies:
             if dep not in by_name:
-                problem(feature.name, "dependencies", f"cannot add dependency from {feature.name} to unknown feature {dep}")
-    # cycles (self included)
-    state: dict[str, int] = {}
-
-    def visit(name: str) -> bool:
-        state[name] = 1
-        for dep in by_name[name].dependencies:
-            if dep not in by_name:
-                continue
-            if state.get(dep) == 1 or (state.get(dep) is None and visit(dep)):
-                return True
-        state[name] = 2
-        return False
-
-    for feature in features:
-        if state.get(feature.name) is None and feature.dependencies and visit(feature.name):
-            problem(feature.name, "dependencies", f"cycle detected with feature {feature.name}")
-            return
+                problem(feature.name, "dependencies", f"cannot add dependency from {feature.name} to unknown feature {cut(dep)}")
+    if edges > MAX_DEPENDENCIES:
+        problem(None, "dependencies", f"{edges:,} dependencies in all, more than the limit of {MAX_DEPENDENCIES:,}")
+        return
+    cyclic = first_cycle_root(features, by_name)
+    if cyclic is not None:
+        problem(cyclic, "dependencies", f"cycle detected with feature {cyclic}")
+        return
     for feature in features:
         for dep_name in feature.dependencies:
             dep = by_name.get(dep_name)
@@ -531,8 +584,35 @@ def _check_dependencies(features: list[Feature], problem) -> None:
                     break
 
 
+def first_cycle_root(features: Iterable[Feature], by_name: Mapping[str, Feature]) -> str | None:
+    """The first gate (in ``features`` order) from which a dependency cycle is reachable, or None.
+
+    A depth-first search with an explicit stack: a chain as long as the manifest (thousands of
+    gates) costs one pass over the edges and never recursion (no RecursionError)."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    for root in features:
+        if root.name in state or not root.dependencies:
+            continue
+        state[root.name] = 1
+        stack = [(root.name, iter(root.dependencies))]
+        while stack:
+            name, pending = stack[-1]
+            for dep in pending:
+                seen = state.get(dep)
+                if seen == 1:
+                    return root.name
+                if seen is None and dep in by_name:
+                    state[dep] = 1
+                    stack.append((dep, iter(by_name[dep].dependencies)))
+                    break
+            else:
+                state[name] = 2
+                stack.pop()
+    return None
+
+
 def load_manifest_bytes(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL) -> tuple[Feature, ...]:
-    return parse_manifest(read_yaml_text(data, source, max_bytes), source, registration)
+    return parse_manifest(read_yaml_text(data, source, max_bytes, manifest=True), source, registration)
 
 
 def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL) -> Manifest:
