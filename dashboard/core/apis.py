@@ -425,7 +425,7 @@ def merge_runtime_config(
         if value is None:
             continue
         if value not in ("true", "false"):
-            errors.append(f"invalid value {key}={value}")
+            errors.append(f"invalid value {key}={cut(value)}")
             continue
         base.set_matching_versions(_LEVEL_PATTERNS[key], Setting(value == "true", Origin.RUNTIME_CONFIG, f"{key}={value}"))
     prefs = _version_and_resource_preferences(config, registry, errors, notes)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 #: Characters of a user's value echoed back in a message.
 ECHO_LIMIT = 60
 #: Characters of one whole message (exception text included) before it is cut.
-MESSAGE_LIMIT = 1_000
+MESSAGE_LIMIT = 10_000
 #: Messages shown at once (pages and CLI text output); the rest are counted.
 MAX_SHOWN = 20
 

@@ -12,6 +12,8 @@ file are collected before :class:`ManifestError` is raised.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -354,7 +356,7 @@ def _parse_gate(item: object, index: int, problem, registration: str) -> Feature
         return None
     name = item.get("name")
     if not isinstance(name, str) or not name.strip():
-        problem(f"#{index + 1}", "name", f"expected a non-empty string, got {name!r}")
+        problem(f"#{index + 1}", "name", f"expected a non-empty string, got {_describe(name)}")
         return None
     label = name if len(name) <= MAX_NAME_LENGTH else name[:MAX_NAME_LENGTH] + "..."
     before = _count(problem)
@@ -422,7 +424,7 @@ def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version
         problem(gate, fld, str(exc))
         return None
     if len(version.components) != 2 or version.pre_release or version.build_metadata:
-        problem(gate, fld, f'expected exactly "major.minor" (no patch, no pre-release), got "{value}"')
+        problem(gate, fld, f'expected exactly "major.minor" (no patch, no pre-release), got "{cut(value)}"')
         return None
     return version
 
@@ -620,15 +622,50 @@ def load_manifest_files(paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, reg
     features: list[Feature] = []
     sources: list[str] = []
     for path in paths:
-        source = str(path)
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(max_bytes + 1)
-        except OSError as exc:
-            raise KcompatError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        source = cut(str(path), 200)
+        data = read_regular_file(path, max_bytes, source)
         features.extend(load_manifest_bytes(data, source, max_bytes, registration))
         sources.append(source)
     return merge_features(features, sources)
+
+
+def read_regular_file(path, max_bytes: int, source: str | None = None) -> bytes:
+    """At most ``max_bytes + 1`` bytes of a regular file. A FIFO, device, socket or directory is
+    refused before it is opened (``os.stat``), and the open itself cannot block (``O_NONBLOCK``,
+    then ``fstat`` again in case the path was swapped in between)."""
+    source = source or cut(str(path), 200)
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise KcompatError(f"{source}: {_file_kind(mode)}, not a regular file")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise KcompatError(f"{source}: not a regular file")
+            chunks, left = [], max_bytes + 1
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise KcompatError(f"{source}: cannot read: {exc.strerror or cut(exc)}") from None
+    except KcompatError:
+        raise
+    except ValueError as exc:  # e.g. a NUL character in the path
+        raise KcompatError(f"{source}: cannot read: {cut(exc)}") from None
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def merge_features(features: Iterable[Feature], sources: Iterable[str]) -> Manifest:
