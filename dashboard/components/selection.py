@@ -16,9 +16,11 @@ import streamlit as st
 
 from dashboard.core.errors import KcompatError, shown
 
-from . import data
+from . import data, hosting
 from .state import PARAM_KEYS, Resolved, Selection, after_change, binary_choices, resolve_selection
 from .text import md
+
+hosting.harden_server()
 
 WIDGET = {
     "binary": "sel_binary",
