@@ -254,11 +254,11 @@ def validate_runtime_config(config: RuntimeConfig, registry: ApiRegistry) -> lis
             continue
         tokens = key.split("/")
         if len(tokens) not in (2, 3):
-            return [f"runtime-config invalid key {key}"]
+            return [f"runtime-config invalid key {cut(key)}"]
         groups.append(_parse_group_version(tokens[0] + "/" + tokens[1])[0])
     unknown = [g for g in groups if not registry.is_group_registered(g) and g not in DELEGATED_GROUPS]
     if unknown:
-        return [f"unknown api groups {','.join(unknown)}"]
+        return [f"unknown api groups {cut(','.join(unknown), 200)}"]
     return []
 
 
@@ -372,12 +372,12 @@ def _version_and_resource_preferences(
         if not registry.is_group_registered(group):
             if group in DELEGATED_GROUPS:
                 if version not in DELEGATED_GROUPS[group]:
-                    errors.append(f"group version {group_version_text(group, version)} that has not been registered")
+                    errors.append(f"group version {cut(group_version_text(group, version))} that has not been registered")
                 elif notes is not None:
                     notes.append(f"--runtime-config {key} is applied by the {'apiextensions-apiserver' if group.startswith('apiextensions') else 'kube-aggregator'}; not modelled here")
             continue
         if not registry.is_version_registered(group, version):
-            errors.append(f"group version {group_version_text(group, version)} that has not been registered")
+            errors.append(f"group version {cut(group_version_text(group, version))} that has not been registered")
             continue
         if value == "":
             enabled = True
