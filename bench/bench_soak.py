@@ -6,7 +6,8 @@ Starts the real server on 127.0.0.1 and drives sessions with Streamlit's own web
 
 1. one session uploads a maximum-size manifest alone: the server's CPU time for that upload;
 2. ``--sessions`` sessions at once, each rerunning the Gates page ``--reruns`` times on varying
-   selections, ``--uploads`` of them also uploading a different maximum-size manifest midway;
+   selections (stopping at ``--max-seconds``), ``--uploads`` of them also uploading a different
+   maximum-size manifest after their fifth rerun;
 3. all sessions close; the server's RSS is sampled until it settles.
 
 Prints RSS before/after, the worst and p99 health latency, and the upload CPU time, and exits 1
@@ -221,14 +222,16 @@ def max_manifest(tag: str) -> bytes:
 # ---------------------------------------------------------------------------------------------
 
 
-def _worker(url: str, index: int, reruns: int, upload: bytes | None, errors: list, durations: list) -> None:
+def _worker(url: str, index: int, reruns: int, upload: bytes | None, errors: list, durations: list, deadline: float) -> None:
     try:
         session = Session(url)
         try:
             session.rerun(SELECTIONS[index % len(SELECTIONS)])
             for i in range(reruns):
-                if upload is not None and i == reruns // 2:
+                if upload is not None and i == min(reruns // 2, 5):
                     session.upload(f"soak-{index}.yaml", upload)
+                if time.monotonic() > deadline:
+                    break
                 start = time.perf_counter()
                 session.rerun(SELECTIONS[(index + i) % len(SELECTIONS)])
                 durations.append(time.perf_counter() - start)
@@ -244,12 +247,15 @@ def main() -> int:
     parser.add_argument("--reruns", type=int, default=50)
     parser.add_argument("--uploads", type=int, default=20)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument("--post-script-gc", choices=("config", "true", "false"), default="config",
+                        help="runner.postScriptGC for the server (default: as .streamlit/config.toml says)")
+    parser.add_argument("--max-seconds", type=float, default=240, help="sessions stop rerunning after this long (default 240)")
     args = parser.parse_args()
 
-    proc, url = start_server({
-        "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": "5",
-        "STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION": "false",
-    })
+    env = {"STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": "5", "STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION": "false"}
+    if args.post_script_gc != "config":
+        env["STREAMLIT_RUNNER_POST_SCRIPT_GC"] = args.post_script_gc
+    proc, url = start_server(env)
     probe = HealthProbe(url)
     figures: dict[str, object] = {}
     try:
@@ -272,24 +278,33 @@ def main() -> int:
         figures["upload_wall_s"] = round(time.perf_counter() - t0, 3)
         figures["upload_bytes"] = len(upload_one)
         single.close()
+        print(f"one upload alone: {figures['upload_cpu_s']} s server CPU; now {args.sessions} sessions...", flush=True)
 
         # 2. the crowd
         errors: list[str] = []
         durations: list[float] = []
         uploads = [max_manifest(chr(ord("B") + i % 20) + str(i)) if i < args.uploads else None for i in range(args.sessions)]
         threads = [
-            threading.Thread(target=_worker, args=(url, i, args.reruns, uploads[i], errors, durations))
+            threading.Thread(target=_worker, args=(url, i, args.reruns, uploads[i], errors, durations, time.monotonic() + args.max_seconds))
             for i in range(args.sessions)
         ]
         t0 = time.perf_counter()
         for t in threads:
             t.start()
-        for t in threads:
-            t.join()
+        while any(t.is_alive() for t in threads):
+            next(t for t in threads if t.is_alive()).join(timeout=15)
+            print(f"  {time.perf_counter() - t0:5.0f} s: {len(durations)} reruns done, "
+                  f"worst health so far {max(probe.latencies, default=0) * 1000:.0f} ms", flush=True)
+        figures["reruns_done"] = len(durations)
         figures["crowd_wall_s"] = round(time.perf_counter() - t0, 1)
         _, rss_peak_after = _proc_stat(proc.pid)
 
-        # 3. sessions closed: wait for their state to be dropped (TTL 5 s) and the RSS to settle
+        # 3. sessions closed: past their TTL (5 s) they are dropped; one more visitor comes and goes
+        # (Streamlit expires stored sessions when another one disconnects), then the RSS settles
+        time.sleep(6)
+        visitor = Session(url)
+        visitor.rerun(SELECTIONS[0])
+        visitor.close()
         settle_until = time.monotonic() + 30
         rss_after = rss_peak_after
         while time.monotonic() < settle_until:
@@ -321,7 +336,8 @@ def main() -> int:
           f"over {figures['health_probes']} probes ({figures['health_failures']} failed)")
     print(f"one maximum-size upload ({figures['upload_bytes']:,} bytes): {figures['upload_cpu_s']} s server CPU, "
           f"{figures['upload_wall_s']} s wall")
-    print(f"{args.sessions} sessions x {args.reruns} reruns + {args.uploads} uploads: {figures['crowd_wall_s']} s; "
+    print(f"{args.sessions} sessions x {args.reruns} reruns + {args.uploads} uploads: {figures['reruns_done']} reruns "
+          f"in {figures['crowd_wall_s']} s; "
           f"rerun p50 {figures['rerun_p50_ms']} ms, max {figures['rerun_max_ms']} ms")
     if figures["errors"]:
         print("errors:", *figures["errors"], sep="\n  ")

@@ -24,6 +24,7 @@ def test_the_configuration_turns_off_lookups_watcher_and_error_details():
     assert config["browser"]["gatherUsageStats"] is False
     assert config["client"]["showErrorDetails"] == "none"
     assert config["server"]["enableXsrfProtection"] is True
+    assert config["runner"]["postScriptGC"] is False  # see components/hosting.py
     serve = (ROOT / "scripts" / "serve.sh").read_text()
     assert "--browser.serverAddress" in serve and "--server.fileWatcherType none" in serve
 
