@@ -14,7 +14,6 @@ from .errors import KcompatError, cut
 from .flags import FeatureGateFlags, parse_feature_gates
 from .manifest import GateState, Manifest, spec_at  # noqa: F401 - spec_at is part of this module's API
 from .stages import Stage
-from .versions import Version
 
 
 @dataclass(frozen=True)

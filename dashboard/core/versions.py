@@ -12,7 +12,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from .errors import ECHO_LIMIT, KcompatError, cut, go_quote, quote_cut
+from .errors import ECHO_LIMIT, KcompatError, cut, go_quote, quote_cut  # noqa: F401 - go_quote is re-exported
 
 #: Longest version string read. Kubernetes versions are short ("v1.36.2", "1.37.0-alpha.1",
 #: "v1.30.4-eks-a737599"); a longer value is refused before any parsing beyond a linear scan.
