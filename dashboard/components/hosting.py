@@ -20,10 +20,13 @@ Applied once per process when the app's modules are first imported (the first sc
   ``gc.collect(2)`` after every script run of every session, holding the lock all threads share
   for as long as it takes to walk every live object (every session's upload included: about 9 ms
   per maximum-size upload, so 20 uploading sessions made each rerun of anyone's page pay 180 ms,
-  and the health endpoint waited behind them). Instead a janitor thread looks every 10 s: it
+  and the health endpoint waited behind them). Instead a janitor thread looks every 5 s: it
   expires disconnected sessions past ``server.disconnectedSessionTTL`` (Streamlit only does so
-  when another session disconnects) and, when sessions went away, runs one full collection, so
-  their reference cycles (and the uploads they hold) are freed within seconds.
+  when another session disconnects), shuts down the ones Streamlit dropped (Streamlit 1.67 drops
+  an expired session without ``AppSession.shutdown``, so its uploaded files stayed in the
+  runtime-wide upload manager for good), and, when sessions went away, runs one full collection, so
+  their reference cycles (and the uploads they hold) are freed within seconds, and glibc's
+  ``malloc_trim`` hands the freed pages back to the system.
 """
 
 from __future__ import annotations
@@ -34,33 +37,66 @@ import time
 
 _applied = False
 _janitor_started = False
-JANITOR_INTERVAL = 10.0
+JANITOR_INTERVAL = 5.0
 
 
-def _sessions_now() -> int | None:
-    """Live plus stored (disconnected) sessions, after expiring the stored ones past their TTL."""
-    from streamlit.runtime import Runtime
+class _Janitor:
+    """Looks after sessions that Streamlit forgets (see the module docstring)."""
 
-    if not Runtime.exists():
-        return None
-    manager = Runtime.instance()._session_mgr  # noqa: SLF001
-    stored = getattr(getattr(manager, "_session_storage", None), "_cache", None)
-    if hasattr(stored, "expire"):
-        stored.expire()
-    return len(manager.list_active_sessions()) + (len(stored) if stored is not None else 0)
+    def __init__(self) -> None:
+        self.seen: int | None = None
+        self.known: dict = {}  # session id -> (Active)SessionInfo live or stored at the last look
+
+    def tick(self) -> None:
+        from streamlit.runtime import Runtime
+
+        if not Runtime.exists():
+            return
+        runtime = Runtime.instance()
+        manager = runtime._session_mgr  # noqa: SLF001
+        storage = getattr(getattr(manager, "_session_storage", None), "_cache", None)
+        if storage is None or not hasattr(storage, "expire"):
+            return
+        storage.expire()  # Streamlit expires stored sessions only when another one is stored
+        stored = dict(storage._data)  # noqa: SLF001
+        active = {info.session.id: info for info in manager.list_active_sessions()}
+        # A session that is neither live nor stored any more was dropped by Streamlit (expired or
+        # evicted) without AppSession.shutdown(), which is what removes its uploaded files from the
+        # runtime-wide upload manager: call it. Sessions seen live at the last look count too, so
+        # one that disconnected and expired in between is not missed.
+        known = {**active, **stored}
+        gone = [info for sid, info in self.known.items() if sid not in known]
+        self.known = known
+        loop = runtime._get_async_objs().eventloop  # noqa: SLF001
+        for info in gone:
+            loop.call_soon_threadsafe(info.session.shutdown)
+        count = len(active) + len(stored)
+        if self.seen is not None and count < self.seen:
+            time.sleep(0.5)  # let the shutdowns run on the event loop first
+            gc.collect()
+            _trim_heap()
+        self.seen = count
 
 
 def _janitor() -> None:
-    seen = None
+    janitor = _Janitor()
     while True:
         time.sleep(JANITOR_INTERVAL)
         try:
-            count = _sessions_now()
+            janitor.tick()
         except Exception:  # noqa: BLE001 - another Streamlit layout: nothing to look after
             return
-        if count is not None and seen is not None and count < seen:
-            gc.collect()
-        seen = count
+
+
+def _trim_heap() -> None:
+    """Give freed heap pages back to the system (glibc ``malloc_trim``): without it the memory of
+    closed sessions stays in the process's malloc arenas and the RSS never comes down."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to do
+        pass
 
 
 def _clear_own_session_only(self) -> None:
