@@ -176,7 +176,10 @@ def custom_gates_view(sel: Selection, digest: str, manifest: Manifest) -> GatesV
     views = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {})
     view = views.get(key)
     if view is None:
-        view = views[key] = _build_gates_view(sel, manifest)
+        from .upload import UPLOAD_WORK
+
+        with UPLOAD_WORK:  # one upload's work at a time in the process (see upload.py)
+            view = views[key] = _build_gates_view(sel, manifest)
         while len(views) > _SESSION_VIEWS_MAX:
             views.pop(next(iter(views)))
     return view

@@ -11,6 +11,7 @@ it, it goes when the session ends, and many uploads cannot grow the server. A fi
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -52,13 +53,21 @@ def parse_upload(data: bytes, binary: str) -> Manifest | tuple[str, ...]:
     return _parse(data, registration)
 
 
+#: Work on uploads (parsing, the Gates view of an uploaded manifest) runs one at a time in the
+#: process: twenty sessions uploading at once then queue on this lock (waiting without holding
+#: the interpreter lock) instead of twenty CPU-bound threads starving the server's event loop,
+#: which answers /_stcore/health and every other session's messages.
+UPLOAD_WORK = threading.Lock()
+
+
 def _parse(data: bytes, registration: str) -> Manifest | tuple[str, ...]:
-    try:
-        return Manifest(load_manifest_bytes(data, "uploaded file", MAX_BYTES, registration))
-    except ManifestError as exc:
-        return tuple(str(p) for p in exc.problems)
-    except KcompatError as exc:
-        return (str(exc),)
+    with UPLOAD_WORK:
+        try:
+            return Manifest(load_manifest_bytes(data, "uploaded file", MAX_BYTES, registration))
+        except ManifestError as exc:
+            return tuple(str(p) for p in exc.problems)
+        except KcompatError as exc:
+            return (str(exc),)
 
 
 def _parsed_for(upload: _Upload, binary: str) -> Manifest | tuple[str, ...]:
