@@ -6,13 +6,14 @@ Exit status: 0 valid, 2 rejected input (with a message, never a traceback).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
 from . import formats
 from .catalog import DEFAULT_CATALOG, Catalog
 from .core.compat import allowed_versions, parse_binary_version
-from .core.errors import KcompatError
+from .core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
 from .core.manifest import load_manifest_files, registration_for
 from .core.versions import mm
 from .core.hints import hints_for
@@ -22,7 +23,8 @@ from .queries import gates_for, newest_release
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # exit 2 with a one-line message, as argparse does, but no usage dump
-        self.exit(2, f"kcompat: error: {message}\n")
+        # argparse echoes the offending value whole ("invalid choice: '…'"): cut like every echo
+        self.exit(2, f"kcompat: error: {' '.join(cut(word) for word in message.split(' '))}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,9 +128,37 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
 
             return run_refresh(args)
     except KcompatError as exc:
-        print(f"kcompat: error: {exc}", file=sys.stderr)
+        return _fail(str(exc))
+    except BrokenPipeError:  # the reader went away (`kcompat gates | head`): nothing left to say
+        _silence_stdout()
         return 2
+    except OSError as exc:
+        where = f" {cut(exc.filename, 200)}" if getattr(exc, "filename", None) else ""
+        return _fail(f"cannot use{where}: {exc.strerror or exc}")
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
+        if os.environ.get("KCOMPAT_DEBUG"):
+            raise
+        return _fail(f"unexpected {type(exc).__name__}: {exc} (set KCOMPAT_DEBUG=1 to see where)")
     return 2
+
+
+def _fail(message: str, code: int = 2) -> int:
+    """Print one error (cut: it may echo user input at any length) and return the exit status."""
+    try:
+        print(f"kcompat: error: {cut(message, MESSAGE_LIMIT)}", file=sys.stderr)
+    except OSError:
+        pass
+    return code
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
@@ -145,9 +175,12 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     except KcompatError as exc:
         if args.format != "json":
             raise
-        sys.stdout.write(formats.to_json(rejected_document(binary, [str(exc)])))
+        sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)])))
         return 2
     document = gates_document(evaluation)
+    # the JSON keeps every error and warning, each cut (text output shows the first 20)
+    document["errors"] = [cut(e, MESSAGE_LIMIT) for e in document["errors"]]
+    document["warnings"] = [cut(w, MESSAGE_LIMIT) for w in document["warnings"]]
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
@@ -155,7 +188,7 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
         sel = evaluation.selection
         summary = f"binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, min compatibility {sel.min_compat}"
         hints = [h.line for h in hints_for(evaluation)]
-        formats.report_problems(summary, evaluation.warnings, evaluation.errors, sys.stderr, hints)
+        formats.report_problems(summary, shown(evaluation.warnings), shown(evaluation.errors), sys.stderr, hints)
     return 0 if evaluation.valid else 2
 
 

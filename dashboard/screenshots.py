@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -286,11 +287,62 @@ def add_screenshot_arguments(parser: argparse.ArgumentParser) -> argparse.Argume
     return parser
 
 
-def run_screenshots(args: argparse.Namespace) -> int:
+def check_url(url: str) -> str:
+    """A dashboard address as ``--url`` takes it: http(s)://host[:port][/path], nothing else."""
+    from .core.errors import cut
+
     try:
-        written = take_screenshots(args.out, pages=getattr(args, "pages", None), url=getattr(args, "url", None))
-    except (RuntimeError, ValueError) as exc:
-        print(f"kcompat: error: {exc}", file=sys.stderr)
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
+    except ValueError as exc:
+        raise ValueError(f"--url {cut(url)!r} is not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+        raise ValueError(f"--url {cut(url)!r} is not an http(s) URL such as http://127.0.0.1:8501")
+    return url.rstrip("/")
+
+
+def check_out_dir(out: Path) -> Path:
+    """Create the output directory (and prove it is writable) before any server or browser starts."""
+    from .core.errors import cut
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".kcompat-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise ValueError(f"cannot write screenshots to {cut(str(out), 200)}: {reason}") from None
+    return out
+
+
+def _answers(url: str) -> None:
+    """Fail early, with a message, when nothing answers at ``url``."""
+    from .core.errors import cut
+
+    try:
+        with urllib.request.urlopen(url + "/_stcore/health", timeout=5) as resp:  # noqa: S310 - http(s) checked
+            resp.read(64)
+    except (OSError, ValueError) as exc:
+        raise RuntimeError(f"no dashboard answers at {cut(url)} ({cut(getattr(exc, 'reason', exc), 200)})") from None
+
+
+def run_screenshots(args: argparse.Namespace) -> int:
+    from .core.errors import MESSAGE_LIMIT, cut
+
+    try:
+        url = getattr(args, "url", None)
+        if url is not None:
+            url = check_url(url)
+        out = check_out_dir(Path(args.out))
+        if url is not None:
+            _answers(url)
+        written = take_screenshots(out, pages=getattr(args, "pages", None), url=url)
+    except (RuntimeError, ValueError, OSError) as exc:
+        print(f"kcompat: error: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - Playwright's own errors (page crashed, timeout)
+        print(f"kcompat: error: screenshots failed: {type(exc).__name__}: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
         return 2
     for path in written:
         print(path)

@@ -5,4 +5,7 @@ cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q -e .
-exec .venv/bin/streamlit run dashboard/app.py --server.port "${PORT:-8501}" "$@"
+# .streamlit/config.toml turns off the file watcher, address lookups and client error details;
+# SERVER_ADDRESS is the host name visitors use (printed at start; no lookup of it is made).
+exec .venv/bin/streamlit run dashboard/app.py --server.port "${PORT:-8501}" \
+    --browser.serverAddress "${SERVER_ADDRESS:-localhost}" --server.fileWatcherType none "$@"

@@ -148,6 +148,11 @@ _SESSION_VIEWS = "_gates_views"
 _SESSION_VIEWS_MAX = 8
 
 
+#: Longest canonical query string used as a process-wide cache key (a long --feature-gates value
+#: is answered for its session only): the cache holds at most 256 x (this + one view).
+_CACHE_KEY_MAX = 2_000
+
+
 def gates_view(sel: Selection) -> GatesView:
     """The Gates page's data for a selection: computed once per process (``st.cache_data``, keyed
     by the canonical query string); the session also keeps its last few views, so switching back
@@ -156,7 +161,7 @@ def gates_view(sel: Selection) -> GatesView:
     views = st.session_state.setdefault(_SESSION_VIEWS, {})
     view = views.get(key)
     if view is None:
-        view = views[key] = _gates_view(key)
+        view = views[key] = _gates_view(key) if len(key) <= _CACHE_KEY_MAX else _build_gates_view(sel, None)
         while len(views) > _SESSION_VIEWS_MAX:
             views.pop(next(iter(views)))
     return view
@@ -168,15 +173,23 @@ def _gates_view(query: str) -> GatesView:
     return _build_gates_view(Selection.from_query(query), None)
 
 
+_SESSION_CUSTOM_VIEWS = "_custom_gates_views"
+
+
 def custom_gates_view(sel: Selection, digest: str, manifest: Manifest) -> GatesView:
-    """The Gates page's data on an uploaded manifest (see components/upload.py)."""
-    return _custom_gates_view(sel.query, digest, manifest)
+    """The Gates page's data on an uploaded manifest (see components/upload.py): kept in this
+    session only (its last few views), never in a process-wide cache, like the upload itself."""
+    key = (sel.query, digest)
+    views = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {})
+    view = views.get(key)
+    if view is None:
+        from .upload import UPLOAD_WORK
 
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def _custom_gates_view(query: str, digest: str, _manifest: Manifest) -> GatesView:
-    # keyed by the selection and the manifest's content digest; the manifest itself is not hashed
-    return _build_gates_view(Selection.from_query(query), _manifest)
+        with UPLOAD_WORK:  # one upload's work at a time in the process (see upload.py)
+            view = views[key] = _build_gates_view(sel, manifest)
+        while len(views) > _SESSION_VIEWS_MAX:
+            views.pop(next(iter(views)))
+    return view
 
 
 def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:

@@ -14,11 +14,13 @@ import functools
 
 import streamlit as st
 
-from dashboard.core.errors import KcompatError
+from dashboard.core.errors import KcompatError, shown
 
-from . import data
+from . import data, hosting
 from .state import PARAM_KEYS, Resolved, Selection, after_change, binary_choices, resolve_selection
 from .text import md
+
+hosting.harden_server()
 
 WIDGET = {
     "binary": "sel_binary",
@@ -29,8 +31,15 @@ WIDGET = {
 SAVED = "_selection"
 
 
+#: Longest raw query (all selection values together) used as a cache key; a longer one is
+#: resolved uncached, so the memo below holds at most 256 x (2,000 characters + one Resolved).
+_MEMO_KEY_MAX = 2_000
+
+
 def _resolve(raw: tuple[tuple[str, str | None], ...]) -> Resolved:
     s = data.summary()
+    if sum(len(v) for _, v in raw if v) > _MEMO_KEY_MAX:
+        return resolve_selection(dict(raw), s.usable, s.default_binary, dict(s.broken))
     return _resolve_memo(raw, s.usable, s.default_binary, s.broken)
 
 
@@ -84,7 +93,7 @@ def selection_bar() -> Selection:
     resolved = _resolve(raw)
     for release, problem in summary.broken:
         st.error(f"The bundled data of release {md(release)} cannot be used: {md(problem)}", icon=":material/error:")
-    for problem in resolved.problems:
+    for problem in shown(resolved.problems):
         st.warning(md(problem), icon=":material/link_off:")
     sel = resolved.selection
     write_url(sel.params())
@@ -166,11 +175,11 @@ def flag_messages(sel: Selection) -> None:
 
 def show_flag_messages(view: data.GatesView) -> None:
     """A gates view's errors and warnings (startup range errors included)."""
-    for error in view.errors:
+    for error in shown(view.errors):
         st.error(md(error), icon=":material/block:")
     for hint in view.hints:
         st.info(md(hint), icon=":material/lightbulb:")
     if view.flag_errors:
         st.caption("The binary would refuse this `--feature-gates` value: nothing is applied, every gate shows its default.")
-    for warning in view.warnings:
+    for warning in shown(view.warnings):
         st.warning(md(warning), icon=":material/warning:")

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from urllib.parse import parse_qsl, urlencode
 
 from dashboard.core.compat import allowed_versions, parse_binary_version, parse_version_flag, select_versions
-from dashboard.core.errors import KcompatError
+from dashboard.core.errors import KcompatError, repr_cut
 from dashboard.core.versions import mm
 
 #: The query parameters that make up the selection, in URL order.
@@ -102,8 +102,7 @@ class Resolved:
 
 
 def _echo(value: str) -> str:
-    text = value if len(value) <= _ECHO else value[:_ECHO] + "…"
-    return repr(text)
+    return repr_cut(value, _ECHO)
 
 
 def _release_of(text: str) -> str:

@@ -47,9 +47,9 @@ from .apis_data import (
     load_api_release,
 )
 from .compat import ReleaseRules, VersionSelection, parse_binary_version, select_versions
-from .errors import KcompatError
+from .errors import KcompatError, cut, quote_cut
 from .flags import go_trim_space, parse_go_bool
-from .versions import Version, go_quote, mm
+from .versions import Version, mm
 
 MAX_RUNTIME_CONFIG_LENGTH = 100_000
 API_ALL, API_GA, API_BETA, API_ALPHA = "api/all", "api/ga", "api/beta", "api/alpha"
@@ -86,15 +86,18 @@ def _parse_kube_version(name: str) -> tuple[int, int, int] | None:
     match = _KUBE_VERSION.fullmatch(name)
     if match is None:
         return None
-    major = int(match.group(1))
-    if major > _INT64_MAX:
+    # digits bounded before int(): anything past int64's 19 digits is out of range anyway
+    digits = match.group(1).lstrip("0") or "0"
+    if len(digits) > 19 or int(digits) > _INT64_MAX:
         return None
+    major = int(digits)
     kind = {"alpha": 0, "beta": 1, None: 2}[match.group(2)]
     minor = 0
     if kind != 2:
-        minor = int(match.group(3))
-        if minor > _INT64_MAX:
+        digits = match.group(3).lstrip("0") or "0"
+        if len(digits) > 19 or int(digits) > _INT64_MAX:
             return None
+        minor = int(digits)
     return kind, major, minor
 
 
@@ -255,11 +258,11 @@ def validate_runtime_config(config: RuntimeConfig, registry: ApiRegistry) -> lis
             continue
         tokens = key.split("/")
         if len(tokens) not in (2, 3):
-            return [f"runtime-config invalid key {key}"]
+            return [f"runtime-config invalid key {cut(key)}"]
         groups.append(_parse_group_version(tokens[0] + "/" + tokens[1])[0])
     unknown = [g for g in groups if not registry.is_group_registered(g) and g not in DELEGATED_GROUPS]
     if unknown:
-        return [f"unknown api groups {','.join(unknown)}"]
+        return [f"unknown api groups {cut(','.join(unknown), 200)}"]
     return []
 
 
@@ -373,19 +376,19 @@ def _version_and_resource_preferences(
         if not registry.is_group_registered(group):
             if group in DELEGATED_GROUPS:
                 if version not in DELEGATED_GROUPS[group]:
-                    errors.append(f"group version {group_version_text(group, version)} that has not been registered")
+                    errors.append(f"group version {cut(group_version_text(group, version))} that has not been registered")
                 elif notes is not None:
                     notes.append(f"--runtime-config {key} is applied by the {'apiextensions-apiserver' if group.startswith('apiextensions') else 'kube-aggregator'}; not modelled here")
             continue
         if not registry.is_version_registered(group, version):
-            errors.append(f"group version {group_version_text(group, version)} that has not been registered")
+            errors.append(f"group version {cut(group_version_text(group, version))} that has not been registered")
             continue
         if value == "":
             enabled = True
         else:
             parsed = parse_go_bool(value)
             if parsed is None:
-                errors.append(f"invalid value of {key}: {value}, err: strconv.ParseBool: parsing {go_quote(value)}: invalid syntax")
+                errors.append(f"invalid value of {cut(key)}: {cut(value)}, err: strconv.ParseBool: parsing {quote_cut(value)}: invalid syntax")
                 continue
             enabled = parsed
         resource = None
@@ -393,7 +396,7 @@ def _version_and_resource_preferences(
             resource = tokens[2]
             if resource.lower() != resource:
                 errors.append(
-                    f"invalid key {key}: group/version/resource and resource is always lowercase plural, not {go_quote(resource)}"
+                    f"invalid key {cut(key)}: group/version/resource and resource is always lowercase plural, not {quote_cut(resource)}"
                 )
                 continue
         prefs.append(_Preference(key, _item_text(key, value), enabled, gv, resource))
@@ -426,7 +429,7 @@ def merge_runtime_config(
         if value is None:
             continue
         if value not in ("true", "false"):
-            errors.append(f"invalid value {key}={value}")
+            errors.append(f"invalid value {key}={cut(value)}")
             continue
         base.set_matching_versions(_LEVEL_PATTERNS[key], Setting(value == "true", Origin.RUNTIME_CONFIG, f"{key}={value}"))
     prefs = _version_and_resource_preferences(config, registry, errors, notes)

@@ -12,7 +12,7 @@ import functools
 import io
 from dataclasses import dataclass, field
 
-from .errors import KcompatError
+from .errors import KcompatError, cut, quote_cut, repr_cut
 from .flags import go_trim_space
 from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero, with_pre_release
 
@@ -142,13 +142,22 @@ def parse_binary_version(text: str) -> Version:
     try:
         return parse_version(text)
     except KcompatError as exc:
-        raise KcompatError(f"invalid binary version {text!r}: {exc}") from None
+        raise KcompatError(f"invalid binary version {repr_cut(text) if isinstance(text, str) else cut(repr(text))}: {exc}") from None
+
+
+#: Longest ``--emulated-version`` / ``--min-compatibility-version`` value read: a few
+#: ``component=version`` items; a longer value is refused before it is split.
+MAX_VERSION_FLAG_LENGTH = 1_000
 
 
 def read_flag_csv(value: str) -> list[str]:
     """pflag's ``readAsCSV`` for string-slice flags: the first CSV record of the value."""
     if value == "":
         return []
+    if len(value) > MAX_VERSION_FLAG_LENGTH:
+        raise KcompatError(
+            f"value {quote_cut(value)} is longer than the {MAX_VERSION_FLAG_LENGTH:,} characters a version flag may have"
+        )
     try:
         for row in csv.reader(io.StringIO(value), strict=True):
             if row:
@@ -175,13 +184,13 @@ def parse_version_flag(values: str | list[str] | tuple[str, ...], flag: str) -> 
                 component, text = (go_trim_space(part) for part in item.split("=", 1))
             version = parse_version(text)
             if version.patch != 0:
-                raise KcompatError(f"patch version not allowed, got: {component}={version}")
+                raise KcompatError(f"patch version not allowed, got: {cut(component)}={version}")
             if component in found:
-                raise KcompatError(f"duplicate version flag, {component}={found[component]} and {component}={version}")
+                raise KcompatError(f"duplicate version flag, {cut(component)}={found[component]} and {cut(component)}={version}")
             found[component] = version
     for component in found:
         if component != KUBE_COMPONENT:
-            raise KcompatError(f"component not registered: {component}")
+            raise KcompatError(f"component not registered: {cut(component)}")
     version = found.get(KUBE_COMPONENT)
     return mm(version) if version is not None else None
 
@@ -224,7 +233,19 @@ def select_versions(
     """Apply ``--emulated-version`` and ``--min-compatibility-version`` as the binary would
     (SPEC §2.2, §2.6), then validate the ranges (§2.3)."""
     key = None if binary is None else (binary.components, binary.semver, binary.pre_release, binary.build_metadata)
-    return _select_versions(key, _flag_key(emulated), _flag_key(min_compat))
+    emulated, min_compat = _flag_key(emulated), _flag_key(min_compat)
+    if _key_length(emulated) + _key_length(min_compat) > 2 * MAX_VERSION_FLAG_LENGTH:
+        # raw input is a cache key only below a length bound: a long value is answered uncached
+        return _select_versions.__wrapped__(key, emulated, min_compat)
+    return _select_versions(key, emulated, min_compat)
+
+
+def _key_length(value) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        return len(value)
+    return sum(len(v) for v in value) + len(value)
 
 
 def _flag_key(value):

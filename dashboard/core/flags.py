@@ -12,8 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .errors import KcompatError
-from .versions import go_quote
+from .errors import KcompatError, cut, quote_cut
 
 KUBE = "kube"
 MAX_FLAG_LENGTH = 100_000
@@ -79,7 +78,7 @@ def split_components(flag_values: list[str]) -> dict[str, list[str]]:
         )
     for component in by_component:
         if component not in ("", KUBE):
-            raise KcompatError(f"component not registered: {component}")
+            raise KcompatError(f"component not registered: {cut(component)}")
     return by_component
 
 
@@ -92,12 +91,12 @@ def parse_gate_value(value: str) -> dict[str, bool]:
         key, sep, raw = item.partition("=")
         key = go_trim_space(key)
         if not sep:
-            raise KcompatError(f"missing bool value for {key}")
+            raise KcompatError(f"missing bool value for {cut(key)}")
         raw = go_trim_space(raw)
         parsed = parse_go_bool(raw)
         if parsed is None:
             raise KcompatError(
-                f"invalid value of {key}={raw}, err: strconv.ParseBool: parsing {go_quote(raw)}: invalid syntax"
+                f"invalid value of {cut(key)}={cut(raw)}, err: strconv.ParseBool: parsing {quote_cut(raw)}: invalid syntax"
             )
         result[key] = parsed
     return result

@@ -10,19 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .compat import VersionSelection
-from .errors import KcompatError
+from .errors import KcompatError, cut
 from .flags import FeatureGateFlags, parse_feature_gates
-from .manifest import PRE_ALPHA_SPEC, Feature, FeatureSpec, GateState, Manifest
+from .manifest import GateState, Manifest, spec_at  # noqa: F401 - spec_at is part of this module's API
 from .stages import Stage
-from .versions import Version
-
-
-def spec_at(feature: Feature, emulated: Version, min_compat: Version | None, use_min_compat: bool) -> FeatureSpec:
-    """The spec in effect at (emulated, min compat): the last spec whose version is <= emulated
-    and (1.35+) whose min-compat requirement is met; PreAlpha when none applies."""
-    mc = (min_compat.major, min_compat.minor) if (use_min_compat and min_compat is not None) else None
-    i = feature.spec_index_at((emulated.major, emulated.minor), mc)
-    return feature.specs[i] if i >= 0 else PRE_ALPHA_SPEC
 
 
 @dataclass(frozen=True)
@@ -148,7 +139,7 @@ def _apply_flags(values, gates: list[GateState], selection: VersionSelection, re
     for key, value in values.items():
         spec = _META_STATES.get(key) or spec_by_name.get(key)
         if spec is None:
-            errors.append(f"unrecognized feature gate: {key}")
+            errors.append(f"unrecognized feature gate: {cut(key)}")
             continue
         word = "true" if value else "false"
         if spec.locked and spec.default != value:

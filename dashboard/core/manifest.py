@@ -12,6 +12,8 @@ file are collected before :class:`ManifestError` is raised.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -20,15 +22,19 @@ from typing import NamedTuple
 
 import yaml
 
-from .errors import KcompatError
+from .errors import KcompatError, cut, repr_cut, shown
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
 from .versions import Version, major_minor, parse_version, subtract_minor
 
 META_GATES = ("AllAlpha", "AllBeta")
 ZERO = major_minor(0, 0)
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
-MAX_GATES = 10_000
-MAX_SPECS_PER_GATE = 200
+#: Gates of one manifest: the largest release has about 300.
+MAX_GATES = 1_000
+#: Specs of one gate: real gates have at most 4.
+MAX_SPECS_PER_GATE = 32
+#: Dependency edges of one manifest: the 1.37 list has about 50.
+MAX_DEPENDENCIES = 2_000
 MAX_NAME_LENGTH = 256
 
 _GATE_KEYS = {"name", "versionedSpecs", "dependencies"}
@@ -123,6 +129,15 @@ class Feature:
         return i
 
 
+def spec_at(feature: Feature, emulated: Version, min_compat: Version | None, use_min_compat: bool) -> FeatureSpec:
+    """The spec in effect at (emulated, min compat): the last spec whose version is <= emulated
+    and (1.35+) whose min-compat requirement is met; PreAlpha when none applies (SPEC §3.3,
+    component-base ``featureSpecAtEmulationAndMinCompatVersion``)."""
+    mc = (min_compat.major, min_compat.minor) if (use_min_compat and min_compat is not None) else None
+    i = feature.spec_index_at((emulated.major, emulated.minor), mc)
+    return feature.specs[i] if i >= 0 else PRE_ALPHA_SPEC
+
+
 @dataclass(frozen=True)
 class ManifestProblem:
     source: str
@@ -142,9 +157,8 @@ class ManifestProblem:
 class ManifestError(KcompatError):
     def __init__(self, problems: Iterable[ManifestProblem]):
         self.problems = tuple(problems)
-        shown = "\n".join(f"  - {p}" for p in self.problems[:50])
-        more = f"\n  ... and {len(self.problems) - 50} more" if len(self.problems) > 50 else ""
-        super().__init__(f"{len(self.problems)} problem(s) in the feature manifest:\n{shown}{more}")
+        lines = "\n".join(f"  - {line}" for line in shown(str(p) for p in self.problems))
+        super().__init__(f"{len(self.problems)} problem(s) in the feature manifest:\n{lines}")
 
 
 @dataclass(frozen=True)
@@ -201,29 +215,76 @@ class Manifest:
 
 
 # ---------------------------------------------------------------------------------------------
-# YAML reading: safe, bounded, no aliases.
+# YAML reading: safe, bounded, no aliases, no duplicate keys; libyaml's C parser where installed.
+
+#: libyaml's C classes when PyYAML was built with them (about 10x faster), else pure Python.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: Nesting of collections: a manifest needs 4 levels (list, gate, specs, spec).
+MAX_YAML_DEPTH = 32
+#: Nodes (scalars and collections) of one manifest: the 1.37 list has about 6,000.
+MAX_MANIFEST_NODES = 100_000
+#: Specs of one manifest (all gates): the 1.37 list has about 900.
+MAX_MANIFEST_SPECS = 10_000
+
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_START_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_END_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """SafeLoader that refuses anchors and aliases: manifests never need them, and an alias
-    bomb (billion laughs) is refused before anything is expanded."""
-
-    def compose_node(self, parent, index):  # type: ignore[override]
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.constructor.ConstructorError(
-                None, None, "anchors and aliases are not allowed in a manifest", event.start_mark
-            )
-        event = self.peek_event()
-        if getattr(event, "anchor", None):
-            raise yaml.constructor.ConstructorError(
-                None, None, "anchors and aliases are not allowed in a manifest", event.start_mark
-            )
-        return super().compose_node(parent, index)
+def _line(event) -> str:
+    mark = event.start_mark
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "unknown line"
 
 
-def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES) -> object:
-    """Decode and parse one YAML document safely; errors name the source."""
+def _scan_events(text: str, source: str, manifest: bool) -> None:
+    """One pass over the parser's events, before anything is built: refuses anchors and aliases
+    (an alias bomb is never expanded), nesting past :data:`MAX_YAML_DEPTH`, duplicate mapping keys,
+    and, for a feature manifest, more gates, specs or nodes than any real list has."""
+    stack: list[list] = []  # per open collection: [is mapping, children so far, {key: line}]
+    nodes = gates = specs = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise KcompatError(f"{source}: anchors and aliases are not allowed ({_line(event)})")
+        if isinstance(event, _END_EVENTS):
+            stack.pop()
+            continue
+        if not isinstance(event, _NODE_EVENTS):
+            continue
+        nodes += 1
+        if stack:
+            top = stack[-1]
+            if top[0] and top[1] % 2 == 0:  # a mapping key
+                if isinstance(event, yaml.ScalarEvent):
+                    keys = top[2]
+                    if event.value in keys:
+                        raise KcompatError(
+                            f"{source}: duplicate key {repr_cut(event.value)} ({_line(event)}; first at line {keys[event.value]})"
+                        )
+                    keys[event.value] = event.start_mark.line + 1
+            top[1] += 1
+        if manifest:
+            if len(stack) == 1 and not stack[0][0]:
+                gates += 1
+                if gates > MAX_GATES:
+                    raise KcompatError(f"{source}: more than {MAX_GATES:,} gates (no Kubernetes release has more than a few hundred)")
+            elif len(stack) == 3 and isinstance(event, yaml.MappingStartEvent):
+                specs += 1
+                if specs > MAX_MANIFEST_SPECS:
+                    raise KcompatError(f"{source}: more than {MAX_MANIFEST_SPECS:,} versioned specs in all")
+            if nodes > MAX_MANIFEST_NODES:
+                raise KcompatError(f"{source}: more than {MAX_MANIFEST_NODES:,} YAML values (a feature list has a few thousand)")
+        if isinstance(event, _START_EVENTS):
+            if len(stack) >= MAX_YAML_DEPTH:
+                raise KcompatError(f"{source}: YAML nested too deeply: more than {MAX_YAML_DEPTH} levels ({_line(event)})")
+            stack.append([isinstance(event, yaml.MappingStartEvent), 0, {}])
+
+
+def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, manifest: bool = False) -> object:
+    """Decode and parse one YAML document safely; errors name the source.
+
+    Checked before anything is built, in one pass over the parser's events: the size, no
+    anchors or aliases, nesting depth, duplicate keys, and with ``manifest`` the counts of gates,
+    specs and nodes. Then libyaml's C loader (pure Python when missing) builds the document."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     if len(raw) > max_bytes:
         raise KcompatError(f"{source}: file is {len(raw):,} bytes, larger than the limit of {max_bytes:,} bytes")
@@ -234,13 +295,16 @@ def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_
     except UnicodeDecodeError as exc:
         raise KcompatError(f"{source}: not UTF-8 text (byte {exc.start}): not a YAML manifest") from None
     try:
-        return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - _NoAliasLoader is a SafeLoader
+        _scan_events(text, source, manifest)
+        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader (C or Python)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        raise KcompatError(f"{source}: not valid YAML{pos}: {exc.problem or exc.context}") from None
+        if "nesting depth" in str(exc.problem):  # libyaml's own depth limit
+            raise KcompatError(f"{source}: YAML nested too deeply{pos}") from None
+        raise KcompatError(f"{source}: not valid YAML{pos}: {cut(exc.problem or exc.context, 200)}") from None
     except yaml.YAMLError as exc:
-        raise KcompatError(f"{source}: not valid YAML: {exc}") from None
+        raise KcompatError(f"{source}: not valid YAML: {cut(exc, 200)}") from None
     except RecursionError:
         raise KcompatError(f"{source}: YAML nested too deeply") from None
 
@@ -299,7 +363,7 @@ def _parse_gate(item: object, index: int, problem, registration: str) -> Feature
         return None
     name = item.get("name")
     if not isinstance(name, str) or not name.strip():
-        problem(f"#{index + 1}", "name", f"expected a non-empty string, got {name!r}")
+        problem(f"#{index + 1}", "name", f"expected a non-empty string, got {_describe(name)}")
         return None
     label = name if len(name) <= MAX_NAME_LENGTH else name[:MAX_NAME_LENGTH] + "..."
     before = _count(problem)
@@ -367,7 +431,7 @@ def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version
         problem(gate, fld, str(exc))
         return None
     if len(version.components) != 2 or version.pre_release or version.build_metadata:
-        problem(gate, fld, f'expected exactly "major.minor" (no patch, no pre-release), got "{value}"')
+        problem(gate, fld, f'expected exactly "major.minor" (no patch, no pre-release), got "{cut(value)}"')
         return None
     return version
 
@@ -493,31 +557,22 @@ def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem, registrat
 
 
 def _check_dependencies(features: list[Feature], problem) -> None:
-    """Registration checks of ``AddDependencies`` (SPEC §5.6)."""
-    from .gates import spec_at  # local import: gates depends on this module
-
+    """Registration checks of ``AddDependencies`` (SPEC §5.6): known targets, no cycle, and no
+    dependency on a less stable, default-off or unlocked gate at any of the dependent's versions."""
     by_name = {f.name: f for f in features}
+    edges = 0
     for feature in features:
+        edges += len(feature.dependencies)
         for dep in feature.dependencies:
             if dep not in by_name:
-                problem(feature.name, "dependencies", f"cannot add dependency from {feature.name} to unknown feature {dep}")
-    # cycles (self included)
-    state: dict[str, int] = {}
-
-    def visit(name: str) -> bool:
-        state[name] = 1
-        for dep in by_name[name].dependencies:
-            if dep not in by_name:
-                continue
-            if state.get(dep) == 1 or (state.get(dep) is None and visit(dep)):
-                return True
-        state[name] = 2
-        return False
-
-    for feature in features:
-        if state.get(feature.name) is None and feature.dependencies and visit(feature.name):
-            problem(feature.name, "dependencies", f"cycle detected with feature {feature.name}")
-            return
+                problem(feature.name, "dependencies", f"cannot add dependency from {feature.name} to unknown feature {cut(dep)}")
+    if edges > MAX_DEPENDENCIES:
+        problem(None, "dependencies", f"{edges:,} dependencies in all, more than the limit of {MAX_DEPENDENCIES:,}")
+        return
+    cyclic = first_cycle_root(features, by_name)
+    if cyclic is not None:
+        problem(cyclic, "dependencies", f"cycle detected with feature {cyclic}")
+        return
     for feature in features:
         for dep_name in feature.dependencies:
             dep = by_name.get(dep_name)
@@ -538,10 +593,37 @@ def _check_dependencies(features: list[Feature], problem) -> None:
                     break
 
 
+def first_cycle_root(features: Iterable[Feature], by_name: Mapping[str, Feature]) -> str | None:
+    """The first gate (in ``features`` order) from which a dependency cycle is reachable, or None.
+
+    A depth-first search with an explicit stack: a chain as long as the manifest (thousands of
+    gates) costs one pass over the edges and never recursion (no RecursionError)."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    for root in features:
+        if root.name in state or not root.dependencies:
+            continue
+        state[root.name] = 1
+        stack = [(root.name, iter(root.dependencies))]
+        while stack:
+            name, pending = stack[-1]
+            for dep in pending:
+                seen = state.get(dep)
+                if seen == 1:
+                    return root.name
+                if seen is None and dep in by_name:
+                    state[dep] = 1
+                    stack.append((dep, iter(by_name[dep].dependencies)))
+                    break
+            else:
+                state[name] = 2
+                stack.pop()
+    return None
+
+
 def load_manifest_bytes(
     data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL, check_dependencies: bool = True
 ) -> tuple[Feature, ...]:
-    return parse_manifest(read_yaml_text(data, source, max_bytes), source, registration, check_dependencies)
+    return parse_manifest(read_yaml_text(data, source, max_bytes, manifest=True), source, registration, check_dependencies)
 
 
 def load_manifest_files(
@@ -554,12 +636,8 @@ def load_manifest_files(
     features: list[Feature] = []
     sources: list[str] = []
     for path, origin in [(p, "kube") for p in paths] + [(p, "client-go") for p in client_go_paths]:
-        source = str(path)
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read(max_bytes + 1)
-        except OSError as exc:
-            raise KcompatError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        source = cut(str(path), 200)
+        data = read_regular_file(path, max_bytes, source)
         parsed = load_manifest_bytes(data, source, max_bytes, registration, check_dependencies=False)
         features.extend(parsed if origin == "kube" else (replace(f, origin=origin) for f in parsed))
         sources.append(source)
@@ -574,6 +652,45 @@ def check_manifest_dependencies(features: Iterable[Feature], source: str) -> Non
     _check_dependencies(list(features), problems.add)
     if problems:
         raise ManifestError(problems)
+
+
+def read_regular_file(path, max_bytes: int, source: str | None = None) -> bytes:
+    """At most ``max_bytes + 1`` bytes of a regular file. A FIFO, device, socket or directory is
+    refused before it is opened (``os.stat``), and the open itself cannot block (``O_NONBLOCK``,
+    then ``fstat`` again in case the path was swapped in between)."""
+    source = source or cut(str(path), 200)
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise KcompatError(f"{source}: {_file_kind(mode)}, not a regular file")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise KcompatError(f"{source}: not a regular file")
+            chunks, left = [], max_bytes + 1
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise KcompatError(f"{source}: cannot read: {exc.strerror or cut(exc)}") from None
+    except KcompatError:
+        raise
+    except ValueError as exc:  # e.g. a NUL character in the path
+        raise KcompatError(f"{source}: cannot read: {cut(exc)}") from None
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def merge_features(features: Iterable[Feature], sources: Iterable[str]) -> Manifest:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .apis import evaluate_api_availability
 from .compat import rules_for, select_versions
-from .errors import KcompatError
+from .errors import KcompatError, repr_cut
 from .gates import GateState, evaluate_gates
 from .manifest import Manifest
 from .removals import GateLineage
@@ -164,7 +164,7 @@ def parse_plan_endpoint(text: str) -> tuple[Version, Version | None]:
         binary = mm(parse_version(binary_text))
         emulated = mm(parse_version(emulated_text)) if emulated_text else None
     except KcompatError as exc:
-        raise KcompatError(f"invalid plan endpoint {text!r} (expected B or B@E, e.g. 1.33@1.32): {exc}") from None
+        raise KcompatError(f"invalid plan endpoint {repr_cut(text)} (expected B or B@E, e.g. 1.33@1.32): {exc}") from None
     return binary, emulated
 
 

@@ -12,14 +12,22 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from .errors import KcompatError
+from .errors import ECHO_LIMIT, KcompatError, cut, go_quote, quote_cut  # noqa: F401 - go_quote is re-exported
 
-# Go's RE2 ``\s`` is ASCII whitespace without \v; ``.`` does not match a newline; ``$`` is end of text.
-_WS = "[\t\n\f\r ]"
-_VERSION_RE = re.compile(rf"\A{_WS}*v?([0-9]+(?:\.[0-9]+)*)([^\n]*)\Z")
-_IDENT = r"[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*"
-_EXTRA_RE = re.compile(rf"\A(?:-({_IDENT}))?(?:\+({_IDENT}))?{_WS}*\Z")
+#: Longest version string read. Kubernetes versions are short ("v1.36.2", "1.37.0-alpha.1",
+#: "v1.30.4-eks-a737599"); a longer value is refused before any parsing beyond a linear scan.
+MAX_VERSION_LENGTH = 128
+
+# Go's ``versionMatchRE`` is ``^\s*v?([0-9]+(?:\.[0-9]+)*)(.*)*$`` and ``extraMatchRE`` is
+# ``^(?:-(IDENT))?(?:\+(IDENT))?\s*$``. Both are matched here by linear scans: leading ASCII
+# whitespace stripped (RE2's ``\s`` is [\t\n\f\r ]), the numbers and identifiers taken greedily
+# by patterns whose pieces cannot overlap (so the engine never backtracks more than one step),
+# and ``(.*)*$`` is "the rest holds no newline" (``.`` does not match one; ``$`` is end of text).
+_WS = "\t\n\f\r "
+_NUMBERS_RE = re.compile(r"[0-9]+(?:\.[0-9]+)*")
+_IDENT_RE = re.compile(r"[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*")
 _UINT_MAX = 2**64 - 1
+_UINT_DIGITS = len(str(_UINT_MAX))
 
 
 @functools.total_ordering
@@ -107,34 +115,72 @@ def _compare(v: Version, o: Version) -> int:
     return 0
 
 
+def _match_version(text: str) -> tuple[str, str] | None:
+    """``versionMatchRE.FindStringSubmatch``: (numbers, extra), or None when it does not match."""
+    start = len(text) - len(text.lstrip(_WS))
+    if text.startswith("v", start):
+        start += 1
+    numbers = _NUMBERS_RE.match(text, start)
+    if numbers is None:
+        return None
+    extra = text[numbers.end():]
+    if "\n" in extra:
+        return None
+    return numbers.group(), extra
+
+
+def _match_extra(extra: str) -> tuple[str, str] | None:
+    """``extraMatchRE.FindStringSubmatch``: (pre-release, build metadata), or None."""
+    pos, pre, build = 0, "", ""
+    if extra.startswith("-"):
+        m = _IDENT_RE.match(extra, 1)
+        if m is None:
+            return None
+        pre, pos = m.group(), m.end()
+    if extra.startswith("+", pos):
+        m = _IDENT_RE.match(extra, pos + 1)
+        if m is None:
+            return None
+        build, pos = m.group(), m.end()
+    if extra[pos:].strip(_WS):
+        return None
+    return pre, build
+
+
+def _parse_uint(comp: str, text: str) -> int:
+    """``strconv.ParseUint(comp, 10, 0)`` on 64-bit: the digits are bounded before ``int()``."""
+    digits = comp.lstrip("0") or "0"
+    if len(digits) > _UINT_DIGITS or int(digits) > _UINT_MAX:
+        raise KcompatError(
+            f"illegal non-numeric version component {quote_cut(comp)} in {quote_cut(text)}: "
+            f"strconv.ParseUint: parsing {quote_cut(comp)}: value out of range"
+        )
+    return int(digits)
+
+
 def _parse(text: str, semver: bool) -> Version:
-    match = _VERSION_RE.match(text)
+    """apimachinery ``parse``: linear in the length of ``text``; echoes of it are cut."""
+    match = _match_version(text)
     if match is None:
-        raise KcompatError(f"could not parse {_go_quote(text)} as version")
-    numbers, extra = match.group(1), match.group(2)
+        raise KcompatError(f"could not parse {quote_cut(text)} as version")
+    numbers, extra = match
     fields = numbers.split(".")
     if (semver and len(fields) != 3) or (not semver and len(fields) < 2):
-        raise KcompatError(f"illegal version string {_go_quote(text)}")
+        raise KcompatError(f"illegal version string {quote_cut(text)}")
     components = []
     for i, comp in enumerate(fields):
         if (i == 0 or semver) and comp.startswith("0") and comp != "0":
-            raise KcompatError(f"illegal zero-prefixed version component {_go_quote(comp)} in {_go_quote(text)}")
-        value = int(comp)
-        if value > _UINT_MAX:
-            raise KcompatError(
-                f"illegal non-numeric version component {_go_quote(comp)} in {_go_quote(text)}: "
-                f"strconv.ParseUint: parsing {_go_quote(comp)}: value out of range"
-            )
-        components.append(value)
+            raise KcompatError(f"illegal zero-prefixed version component {quote_cut(comp)} in {quote_cut(text)}")
+        components.append(_parse_uint(comp, text))
     pre = build = ""
     if semver and extra:
-        extra_match = _EXTRA_RE.match(extra)
-        if extra_match is None:
-            raise KcompatError(f"could not parse pre-release/metadata ({extra}) in version {_go_quote(text)}")
-        pre, build = extra_match.group(1) or "", extra_match.group(2) or ""
+        parts = _match_extra(extra)
+        if parts is None:
+            raise KcompatError(f"could not parse pre-release/metadata ({cut(extra)}) in version {quote_cut(text)}")
+        pre, build = parts
         for comp in pre.split("."):
             if comp.isdigit() and comp.startswith("0") and comp != "0":
-                raise KcompatError(f"illegal zero-prefixed version component {_go_quote(comp)} in {_go_quote(text)}")
+                raise KcompatError(f"illegal zero-prefixed version component {quote_cut(comp)} in {quote_cut(text)}")
     return Version(tuple(components), semver, pre, build)
 
 
@@ -149,21 +195,36 @@ def parse_generic(text: str) -> Version:
 
 
 def parse_version(text: str) -> Version:
-    """``version.Parse``: semantic first, generic as the fallback (whose error is reported)."""
+    """``version.Parse``: semantic first, generic as the fallback (whose error is reported).
+
+    A string longer than :data:`MAX_VERSION_LENGTH` is refused: with the binary's own error
+    when it would reject the value too (found by the same linear scan), else with the limit."""
     if not isinstance(text, str):
-        raise KcompatError(f"a version must be a string, got {type(text).__name__} {text!r}")
-    if len(text) > 100_000:
-        raise KcompatError(f"could not parse {_go_quote(text[:40])}... as version: longer than 100,000 characters")
+        raise KcompatError(f"a version must be a string, got {type(text).__name__} {cut(repr(text))}")
+    if len(text) > MAX_VERSION_LENGTH:
+        try:
+            _parse_either(text)
+        except KcompatError as exc:
+            raise KcompatError(f"{exc} (and longer than the {MAX_VERSION_LENGTH} characters a version may have)") from None
+        raise KcompatError(
+            f"version {quote_cut(text, ECHO_LIMIT)} is longer than the {MAX_VERSION_LENGTH} characters a version "
+            "may have (Kubernetes versions look like 1.36 or v1.36.2)"
+        )
     return _parse_cached(text)
 
 
-@functools.lru_cache(maxsize=4096)
-def _parse_cached(text: str) -> Version:
-    # Versions are immutable, so a parsed string can be shared; errors are not cached.
+def _parse_either(text: str) -> Version:
     try:
         return _parse(text, True)
     except KcompatError:
         return _parse(text, False)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> Version:
+    # Keyed by the raw text, at most MAX_VERSION_LENGTH characters: the cache holds at most
+    # 4,096 x (128 characters + one Version), well under 4 MB. Errors are not cached.
+    return _parse_either(text)
 
 
 def major_minor(major: int, minor: int) -> Version:
@@ -204,28 +265,3 @@ def subtract_minor(v: Version, n: int) -> Version:
 
 def vmax(a: Version, b: Version) -> Version:
     return b if a < b else a
-
-
-_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
-
-
-def _go_quote(text: str) -> str:
-    """Render a string the way Go's ``%q`` (``strconv.Quote``) does."""
-    out = ['"']
-    for ch in text:
-        code = ord(ch)
-        if ch in _GO_ESCAPES:
-            out.append(_GO_ESCAPES[ch])
-        elif code < 0x80:
-            out.append(ch if 0x20 <= code < 0x7F else f"\\x{code:02x}")
-        elif ch.isprintable():
-            out.append(ch)
-        elif code < 0x10000:
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
-
-
-go_quote = _go_quote

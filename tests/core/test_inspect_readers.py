@@ -168,7 +168,7 @@ def test_binary_and_not_utf8():
 def test_alias_bomb_is_refused_before_expansion():
     bomb = "apiVersion: v1\nkind: Pod\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
     message = refused(bomb, "bomb.yaml")
-    assert message.startswith("bomb.yaml: not valid YAML (line 3") and "anchors and aliases are not allowed" in message
+    assert message.startswith("bomb.yaml: anchors and aliases are not allowed (line 3")
 
 
 def test_huge_yaml_document_is_refused():
@@ -182,7 +182,7 @@ def test_huge_yaml_document_is_refused():
     ("apiVersion: v1\nkind: Pod\nspec: 3\n", "d.yaml line 1: Pod has no spec.containers list"),
     ("kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nfeatureGates: [a]\n", "d.yaml line 1: featureGates must map gate names to true or false"),
     ("---\n- op: add\n  path: /spec/containers/0/command/-\n  value: --emulated-version=1.31\n", "d.yaml line 2: a JSON patch, but for which component?"),
-    ("# kubeadm config\n---\nkind: [1, 2\n---\napiVersion: v1\n", "d.yaml: not valid YAML (line 3, column 12)"),
+    ("# kubeadm config\n---\nkind: [1, 2\n---\napiVersion: v1\n", "d.yaml: not valid YAML (line "),  # libyaml marks line 4, PyYAML line 3
 ])
 def test_wrong_kinds_get_clear_messages(text, expected):
     assert refused(text, "d.yaml").startswith(expected)

@@ -129,7 +129,8 @@ def test_pre_1_33_registration_only_sorts(catalog):
         (b"\xff\xfe- name", "not UTF-8"),
         (b"- name: [unclosed\n", "not valid YAML (line"),
         (b"[" * 5000, "nested too deeply"),
-        (b"- " * 100 + b"x", "expected a mapping"),
+        (b"- " * 100 + b"x", "nested too deeply"),
+        (b"- " * 3 + b"x", "expected a mapping"),
     ],
 )
 def test_hostile_or_broken_files_are_refused_clearly(data, expected):

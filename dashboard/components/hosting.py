@@ -1,0 +1,134 @@
+"""Server-wide settings the configuration file cannot express (checked against Streamlit 1.67).
+
+Applied once per process when the app's modules are first imported (the first script run):
+
+- **No outbound lookups.** ``browser.serverAddress`` in ``.streamlit/config.toml`` stops the
+  lookup of the machine's external IP at start. A refused cross-origin websocket still walks
+  Streamlit's origin allowlist down to ``net_util.get_external_ip``, which asks
+  checkip.amazonaws.com again on every refusal when offline (the miss is not remembered), a
+  blocking call on the server's event loop. The loopback address is recorded as the known
+  "external" address instead: that adds nothing to the allowlist (127.0.0.1 is on it already)
+  and no request is ever made.
+- **Cache clearing stays per session.** Any websocket client can send the ``clear_cache``
+  message (the menu item is hidden with ``toolbarMode = "viewer"``, the message is not refused);
+  Streamlit then empties every ``st.cache_data``/``st.cache_resource`` of the process, for all
+  users. Here it clears the sender's own session state only. Should the hook not apply (another
+  Streamlit version), the process caches are cheap to rebuild: the whole bundled catalog loads
+  in well under a second with libyaml.
+- **Memory of closed sessions comes back without a full collection after every run.**
+  ``.streamlit/config.toml`` sets ``runner.postScriptGC = false``: Streamlit's default runs
+  ``gc.collect(2)`` after every script run of every session, holding the lock all threads share
+  for as long as it takes to walk every live object (every session's upload included: about 9 ms
+  per maximum-size upload, so 20 uploading sessions made each rerun of anyone's page pay 180 ms,
+  and the health endpoint waited behind them). Instead a janitor thread looks every 5 s: it
+  expires disconnected sessions past ``server.disconnectedSessionTTL`` (Streamlit only does so
+  when another session disconnects), shuts down the ones Streamlit dropped (Streamlit 1.67 drops
+  an expired session without ``AppSession.shutdown``, so its uploaded files stayed in the
+  runtime-wide upload manager for good), and, when sessions went away, runs one full collection, so
+  their reference cycles (and the uploads they hold) are freed within seconds, and glibc's
+  ``malloc_trim`` hands the freed pages back to the system.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+
+_applied = False
+_janitor_started = False
+JANITOR_INTERVAL = 5.0
+
+
+class _Janitor:
+    """Looks after sessions that Streamlit forgets (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.seen: int | None = None
+        self.known: dict = {}  # session id -> (Active)SessionInfo live or stored at the last look
+
+    def tick(self) -> None:
+        from streamlit.runtime import Runtime
+
+        if not Runtime.exists():
+            return
+        runtime = Runtime.instance()
+        manager = runtime._session_mgr  # noqa: SLF001
+        storage = getattr(getattr(manager, "_session_storage", None), "_cache", None)
+        if storage is None or not hasattr(storage, "expire"):
+            return
+        storage.expire()  # Streamlit expires stored sessions only when another one is stored
+        stored = dict(storage._data)  # noqa: SLF001
+        active = {info.session.id: info for info in manager.list_active_sessions()}
+        # A session that is neither live nor stored any more was dropped by Streamlit (expired or
+        # evicted) without AppSession.shutdown(), which is what removes its uploaded files from the
+        # runtime-wide upload manager: call it. Sessions seen live at the last look count too, so
+        # one that disconnected and expired in between is not missed.
+        known = {**active, **stored}
+        gone = [info for sid, info in self.known.items() if sid not in known]
+        self.known = known
+        loop = runtime._get_async_objs().eventloop  # noqa: SLF001
+        for info in gone:
+            loop.call_soon_threadsafe(info.session.shutdown)
+        count = len(active) + len(stored)
+        if self.seen is not None and count < self.seen:
+            time.sleep(0.5)  # let the shutdowns run on the event loop first
+            gc.collect()
+            _trim_heap()
+        self.seen = count
+
+
+def _janitor() -> None:
+    janitor = _Janitor()
+    while True:
+        time.sleep(JANITOR_INTERVAL)
+        try:
+            janitor.tick()
+        except Exception:  # noqa: BLE001 - another Streamlit layout: nothing to look after
+            return
+
+
+def _trim_heap() -> None:
+    """Give freed heap pages back to the system (glibc ``malloc_trim``): without it the memory of
+    closed sessions stays in the process's malloc arenas and the RSS never comes down."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: nothing to do
+        pass
+
+
+def _clear_own_session_only(self) -> None:
+    """``AppSession._handle_clear_cache_request``, limited to the session that asked."""
+    self._session_state.clear()
+
+
+def harden_server() -> bool:
+    """Apply both settings (idempotent). Returns whether both hooks were found."""
+    global _applied  # noqa: PLW0603
+    if _applied:
+        return True
+    found = 0
+    try:
+        from streamlit import net_util
+
+        if getattr(net_util, "_external_ip", None) is None and hasattr(net_util, "get_external_ip"):
+            net_util._external_ip = "127.0.0.1"  # noqa: SLF001
+        found += 1
+    except ImportError:  # pragma: no cover - other Streamlit layouts
+        pass
+    try:
+        from streamlit.runtime.app_session import AppSession
+
+        if hasattr(AppSession, "_handle_clear_cache_request"):
+            AppSession._handle_clear_cache_request = _clear_own_session_only  # noqa: SLF001
+            found += 1
+    except ImportError:  # pragma: no cover
+        pass
+    global _janitor_started  # noqa: PLW0603
+    if found and not _janitor_started:
+        _janitor_started = True
+        threading.Thread(target=_janitor, name="kcompat-janitor", daemon=True).start()
+    _applied = found == 2
+    return _applied

@@ -1,0 +1,56 @@
+"""Hosting settings: no outbound lookups, no file watcher, no error details to clients, and a
+client's clear_cache message cannot empty the caches other sessions use."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from types import SimpleNamespace
+
+import streamlit as st
+from streamlit import net_util
+from streamlit.runtime.app_session import AppSession
+from streamlit.runtime.state import SessionState
+
+from dashboard.components import hosting
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_configuration_turns_off_lookups_watcher_and_error_details():
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["fileWatcherType"] == "none"
+    assert config["browser"]["serverAddress"] == "localhost"  # no external-IP lookup at start
+    assert config["browser"]["gatherUsageStats"] is False
+    assert config["client"]["showErrorDetails"] == "none"
+    assert config["server"]["enableXsrfProtection"] is True
+    assert config["runner"]["postScriptGC"] is False  # see components/hosting.py
+    serve = (ROOT / "scripts" / "serve.sh").read_text()
+    assert "--browser.serverAddress" in serve and "--server.fileWatcherType none" in serve
+
+
+def test_refused_origins_never_trigger_an_external_ip_lookup():
+    assert hosting.harden_server()
+    # the allowlist walk ends at get_external_ip: it now answers from memory, with loopback
+    assert net_util.get_external_ip() == "127.0.0.1"
+
+
+_CALLS: list[int] = []
+
+
+@st.cache_data
+def _shared(x: int) -> list[int]:
+    _CALLS.append(x)
+    return [x]
+
+
+def test_clear_cache_from_a_client_clears_its_own_session_only():
+    assert hosting.harden_server()
+    _shared(1)
+    calls = len(_CALLS)
+    state = SessionState()
+    state["mine"] = 1
+    AppSession._handle_clear_cache_request(SimpleNamespace(_session_state=state))  # what a clear_cache BackMsg runs
+    assert "mine" not in state
+    _shared(1)
+    assert len(_CALLS) == calls  # the process cache other sessions use is untouched (not recomputed)
