@@ -1,4 +1,6 @@
-"""About the data: bundled releases, exact vs reconstructed, provenance, broken releases."""
+"""About the data: bundled releases, exact vs reconstructed, provenance, broken releases.
+
+In the URL: the provenance section shown (``about_section``)."""
 
 import re
 
@@ -6,7 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.components import data
-from dashboard.components.text import md
+from dashboard.components.downloads import table_csv
+from dashboard.components.text import md, or_missing
+from dashboard.components.view_state import ViewState
 
 summary = data.summary()
 counts = dict(summary.gate_counts)
@@ -18,30 +22,34 @@ st.caption(
     "(the format of Kubernetes' versioned_feature_list.yaml), descriptions, and the provenance notes below."
 )
 
-releases = pd.DataFrame(
-    [
-        {
-            "release": r.release,
-            "data": "exact" if r.exact else "reconstructed",
-            "status": r.status_text,
-            "gates": counts.get(r.release),
-            "loads": r.release not in broken,
-            "basis": r.basis,
-            "files": ", ".join(r.feature_files),
-        }
-        for r in summary.releases
-    ]
-)
-st.dataframe(
-    releases,
+rows = [
+    {
+        "release": r.release,
+        "data": "exact" if r.exact else "reconstructed",
+        "status": r.status_text,
+        "gates": counts.get(r.release),
+        "loads": r.release not in broken,
+        "basis": r.basis,
+        "files": ", ".join(r.feature_files),
+    }
+    for r in summary.releases
+]
+# A static table wraps long cells (the basis is a sentence), so nothing is cut off in a
+# screenshot; it renders Markdown, so every cell goes through md().
+st.table(
+    pd.DataFrame(
+        [
+            {
+                k: md(or_missing("yes" if v is True else "no" if v is False else v))
+                for k, v in row.items()
+            }
+            for row in rows
+        ]
+    ),
     hide_index=True,
-    key="about_releases",
-    column_config={
-        "data": st.column_config.TextColumn("data", help="exact = verified gate by gate against the release source at x.y.0"),
-        "loads": st.column_config.CheckboxColumn("loads", help="Whether the bundled files load and validate"),
-        "basis": st.column_config.TextColumn("basis", width="large"),
-    },
 )
+st.caption("data: exact = verified gate by gate against the release source at x.y.0; loads: whether the bundled files load and validate.")
+table_csv(rows, list(rows[0]) if rows else [], "kcompat-releases.csv", "about_releases_csv", help="The bundled releases above as CSV.")
 st.caption(f"Default binary: {md(summary.default_binary)} (the newest bundled release that is not a development snapshot).")
 
 if broken:
@@ -67,7 +75,15 @@ st.markdown("**Provenance** (data/SOURCES.md)")
 sections = _sources()
 if not sections:
     st.caption("data/SOURCES.md is missing.")
-for i, (title, body) in enumerate(sections):
-    with st.expander(md(title), expanded=i == 2):
+else:
+    titles = [title for title, _ in sections]
+    shown = ViewState("about").selectbox(
+        "section",
+        "Section",
+        titles,
+        default=titles[min(2, len(titles) - 1)],
+        help="A section of data/SOURCES.md; the link keeps the one shown.",
+    )
+    with st.container(border=True):
         # Project documentation shipped with the data: rendered as Markdown, never as HTML.
-        st.markdown(body)
+        st.markdown(dict(sections)[shown])

@@ -1,4 +1,6 @@
-"""Gate detail: spec history, state in every bundled release, description, owners, KEP."""
+"""Gate detail: spec history, state in every bundled release, description, owners, KEP.
+
+In the URL: the gate (``gate``) and the start of its history chart (``gate_from``)."""
 
 import re
 
@@ -6,10 +8,14 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.components import data
+from dashboard.components.chart_export import chart_downloads, selection_caption
 from dashboard.components.charts import default_x_start, timeline_chart
 from dashboard.components.selection import current
 from dashboard.components.state import GATE_PARAM
-from dashboard.components.text import md
+from dashboard.components.downloads import table_csv
+from dashboard.components.gate_table import is_phone
+from dashboard.components.text import MISSING, md, on_off
+from dashboard.components.view_state import ViewState
 from dashboard.core.versions import parse_version
 
 KEY = "detail_gate"
@@ -115,21 +121,39 @@ else:
                 "stage": s.stage.value,
                 "default": s.default,
                 "locked": s.lock_to_default,
-                "min compatibility": str(s.min_compatibility_version) if s.min_compatibility_version else "",
+                "min compatibility": str(s.min_compatibility_version) if s.min_compatibility_version else MISSING,
             }
             for s in detail.specs
         ]
     )
     st.dataframe(specs, hide_index=True, key="detail_specs")
+    table_csv(
+        specs.to_dict("records"), specs.columns, f"gate-{gate}-specs-{sel.binary}.csv", "detail_specs_csv",
+        help=f"The spec history above as CSV: the gate's versionedSpecs in the {sel.binary} manifest.",
+    )
     if detail.segments:
         binary = parse_version(sel.binary)
-        st.altair_chart(
-            timeline_chart(
-                detail.segments, binary, parse_version(view.emulated), x_start=default_x_start(detail.segments, binary, 15)
-            ),
-            key="detail_timeline",
+        starts = list(range(max(binary.minor - 20, 0), binary.minor))
+        x_start = ViewState("gate").select_slider(
+            "from",
+            "History from release",
+            starts,
+            default=default_x_start(detail.segments, binary, 15),
+            format_func=lambda m: f"1.{m}",
+            width=360,
+            help="Left end of the chart's axis; earlier history is drawn from this edge (the tooltip keeps the real start).",
         )
+        chart = timeline_chart(detail.segments, binary, parse_version(view.emulated), x_start=x_start, compact=is_phone())
+        st.altair_chart(chart, key="detail_timeline")
         st.caption("Version 0.0 / 1.0 specs mean: registered without versions / older than versioned gates.")
+        chart_downloads(
+            chart,
+            f"gate-{gate}-{binary}-emulating-{view.emulated}",
+            "detail_export",
+            title=f"{gate} in the {sel.binary} binary's manifest",
+            caption=selection_caption(sel),
+            releases=(sel.binary,),
+        )
 
 st.markdown("**State in every bundled release** (each release's own manifest at its own version)")
 states = pd.DataFrame(
@@ -138,9 +162,9 @@ states = pd.DataFrame(
             "release": ri.release,
             "data": "exact" if (ri.client_go_status == "exact" if detail.origin == "client-go" else ri.exact) else "reconstructed",
             "listed": status is not None,
-            "stage": status.stage.value if status is not None else "",
-            "default": status.default if status is not None else None,
-            "locked": status.locked if status is not None else None,
+            "stage": status.stage.value if status is not None else MISSING,
+            "default": on_off(status.default if status is not None else None),
+            "locked": ("yes" if status.locked else "no") if status is not None else MISSING,
             "provenance": ri.status_text,
         }
         for ri, status in detail.releases
@@ -154,4 +178,8 @@ st.dataframe(
         "data": st.column_config.TextColumn("data", help="exact: verified against the release source; reconstructed: see About the data"),
         "listed": st.column_config.CheckboxColumn("listed", help="Whether that release's manifest lists the gate"),
     },
+)
+table_csv(
+    states.to_dict("records"), states.columns, f"gate-{gate}-releases.csv", "detail_releases_csv",
+    help="The table above as CSV: the gate in every bundled release.",
 )

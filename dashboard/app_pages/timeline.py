@@ -1,14 +1,18 @@
-"""Timeline: every gate of the binary's manifest, its stages across releases."""
+"""Timeline: every gate of the binary's manifest, its stages across releases.
+
+The filters, the order and the start release are kept in the URL (``timeline_stages``,
+``timeline_text``, ``timeline_sort``, ``timeline_from``; see components/view_state.py)."""
 
 import streamlit as st
 
-from dashboard.components.chart_export import chart_downloads
-
 from dashboard.components import data
+from dashboard.components.chart_export import chart_downloads, selection_caption
 from dashboard.components.charts import GATE_PICK, SORTS, default_x_start, timeline_chart, timeline_order
+from dashboard.components.gate_table import is_phone, plain
 from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.stage_colors import STAGE_NAMES
+from dashboard.components.view_state import ViewState
 from dashboard.core.versions import parse_version
 
 sel = current()
@@ -16,8 +20,10 @@ binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)
 segments = data.timeline(sel.binary)
 view = data.gates_view(sel)
 stage_at = view.stage_at()
+state = ViewState("timeline")
 
-st.subheader(f"Stage history of the {sel.binary} binary's gates", anchor=False)
+title = f"Stage history of the {sel.binary} binary's gates"
+st.subheader(title, anchor=False)
 st.caption(
     f"From the {sel.binary} manifest: one row per gate, one bar per stretch with the same stage, default and lock. "
     f"Solid = default on, faded = default off, thick outline = locked. Lines mark the binary ({sel.binary}) "
@@ -25,29 +31,21 @@ st.caption(
 )
 
 c_stage, c_text, c_sort, c_from = st.columns([3, 2.5, 2, 2.5], vertical_alignment="bottom")
-stages = c_stage.multiselect(
+stages = state.multiselect(
+    "stages",
     f"Stage at {sel.emulated}",
     STAGE_NAMES,
-    key="timeline_stages",
+    target=c_stage,
+    format_func=plain,
     placeholder="all stages",
-    help="Show only gates at these stages at the emulated version (PreAlpha = introduced later).",
+    help="Show only gates at these stages at the emulated version (\"not yet introduced\" = PreAlpha in the "
+    "Kubernetes code: introduced in a later release).",
 )
-text = c_text.text_input(
-    "Search", key="timeline_text", placeholder="gate name contains…", help="Case-insensitive substring of the gate name."
+text = state.text_input(
+    "text", "Search", target=c_text, placeholder="gate name contains…", help="Case-insensitive substring of the gate name."
 )
-sort = c_sort.selectbox(
-    "Order", SORTS, key="timeline_sort", help="Row order: by first version, by name, or by stage at the emulated version."
-)
-first_choice = default_x_start(segments, binary)
-starts = list(range(max(binary.minor - 20, 0), binary.minor))
-if "timeline_from" not in st.session_state or st.session_state["timeline_from"] not in starts:
-    st.session_state["timeline_from"] = first_choice
-x_start = c_from.select_slider(
-    "From release",
-    starts,
-    key="timeline_from",
-    format_func=lambda m: f"1.{m}",
-    help="Left end of the axis; earlier history is drawn from this edge (the tooltip keeps the real start).",
+sort = state.selectbox(
+    "sort", "Order", SORTS, target=c_sort, help="Row order: by first version, by name, or by stage at the emulated version."
 )
 
 needle = (text or "").strip().lower()
@@ -57,20 +55,40 @@ keep = {
     if (not stages or stage in stages) and (not needle or needle in name.lower())
 }
 shown = tuple(s for s in segments if s.gate in keep)
+starts = list(range(max(binary.minor - 20, 0), binary.minor))
+x_start = state.select_slider(
+    "from",
+    "From release",
+    starts,
+    default=default_x_start(shown or segments, binary),  # the axis fits the rows shown
+    target=c_from,
+    format_func=lambda m: f"1.{m}",
+    help="Left end of the axis (by default where the rows shown begin); earlier history is drawn from this edge "
+    "(the tooltip keeps the real start).",
+)
+state.show_problems()
 order = timeline_order(shown, sort, stage_at)
 st.caption(f"{len(order)} of {len(stage_at)} gates")
 
 if shown:
     generation = st.session_state.setdefault("_timeline_generation", 0)
     with st.container(height=720, border=False):
-        chart = timeline_chart(shown, binary, emulated, x_start=x_start, order=order)
+        chart = timeline_chart(shown, binary, emulated, x_start=x_start, order=order, compact=is_phone())
         event = st.altair_chart(
             chart,
             key=f"timeline_chart_{generation}",
             on_select="rerun",
             selection_mode=[GATE_PICK],
         )
-    chart_downloads(chart, f"timeline-{binary}-emulating-{emulated}", "timeline_export")
+    filters = [f"stage {', '.join(map(plain, stages))}" if stages else "", f"name contains {text.strip()!r}" if needle else ""]
+    chart_downloads(
+        chart,
+        f"timeline-{binary}-emulating-{emulated}",
+        "timeline_export",
+        title=title,
+        caption=selection_caption(sel, f"{len(order)} of {len(stage_at)} gates" + "".join(f"; {f}" for f in filters if f)),
+        releases=(sel.binary,),
+    )
     picked = ((event or {}).get("selection") or {}).get(GATE_PICK) or []
     if picked and picked[0].get("gate"):
         st.session_state["_timeline_generation"] = generation + 1

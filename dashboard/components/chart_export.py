@@ -1,22 +1,72 @@
 """PNG and SVG downloads of a chart, rendered on the server without a browser or network
-(vl-convert with its bundled fonts). Each file is produced only when its button is clicked."""
+(vl-convert with its bundled fonts). Each file is produced only when its button is clicked.
+
+Exported charts carry a title and a caption: what is selected and where the data comes from
+(:func:`selection_caption`, :func:`provenance`); see :func:`dashboard.exports.export_spec`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import streamlit as st
 
+import dashboard
 from dashboard.exports import chart_png, chart_svg
 
+from . import data
+from .state import Selection
 
-def chart_downloads(chart, name: str, key: str) -> None:
-    """Two small buttons under a chart: ``<name>.png`` and ``<name>.svg``."""
+
+def selection_caption(sel: Selection, shown: str = "") -> str:
+    """``A 1.36 binary emulating 1.33 (min compatibility 1.32), --feature-gates=…; <shown>``."""
+    text = f"A {sel.binary} binary " + (f"emulating {sel.emulated}" if sel.is_emulating else "not emulating")
+    if sel.min_compat:
+        text += f" with --min-compatibility-version={sel.min_compat}"
+    if sel.feature_gates:
+        text += f", --feature-gates={sel.feature_gates}"
+    return text + (f"; {shown}" if shown else "")
+
+
+def provenance(releases: Sequence[str] = ()) -> str:
+    """Where the chart's data comes from: the bundled releases used, exact or reconstructed."""
+    try:
+        infos = {r.release: r for r in data.summary().releases}
+    except Exception:  # noqa: BLE001 - no data: say less rather than fail an export
+        infos = {}
+    used = list(releases) or list(infos)
+    kinds = ", ".join(f"{r} {'exact' if infos[r].exact else 'reconstructed'}" for r in used if r in infos)
+    version = getattr(dashboard, "__version__", "")
+    return (
+        "Data: Kubernetes feature-gate manifests (versioned_feature_list.yaml) bundled with kcompat"
+        + (f" {version}" if version else "")
+        + (f" ({kinds})" if kinds else "")
+        + "; provenance in data/SOURCES.md."
+    )
+
+
+def chart_downloads(
+    chart,
+    name: str,
+    key: str,
+    title: str | None = None,
+    caption: str | Sequence[str] = (),
+    releases: Sequence[str] = (),
+) -> None:
+    """Two small buttons under a chart: ``<name>.png`` and ``<name>.svg``, titled ``title`` (default:
+    the chart's ``usermeta`` title) with ``caption`` and the data's provenance under it."""
     spec = chart.to_dict()  # plain data: the deferred callables must not touch Streamlit
+    lines = [caption] if isinstance(caption, str) else list(caption)
+    if not lines:
+        lines = list((spec.get("usermeta") or {}).get("caption") or ())
+    lines.append(provenance(releases))
     png, svg = st.columns(2, width=320)
     png.download_button(
-        "PNG", data=lambda: chart_png(spec), file_name=f"{name}.png", mime="image/png", key=f"{key}_png",
-        on_click="ignore", icon=":material/image:", help="The chart as a PNG image (rendered on the server, 2x scale).",
+        "PNG", data=lambda: chart_png(spec, title=title, caption=lines), file_name=f"{name}.png", mime="image/png",
+        key=f"{key}_png", on_click="ignore", icon=":material/image:",
+        help="The chart as a PNG image (rendered on the server, 2x scale), with a title, the selection and the data's provenance.",
     )
     svg.download_button(
-        "SVG", data=lambda: chart_svg(spec), file_name=f"{name}.svg", mime="image/svg+xml", key=f"{key}_svg",
-        on_click="ignore", icon=":material/draw:", help="The chart as an SVG document (text stays text).",
+        "SVG", data=lambda: chart_svg(spec, title=title, caption=lines), file_name=f"{name}.svg", mime="image/svg+xml",
+        key=f"{key}_svg", on_click="ignore", icon=":material/draw:",
+        help="The chart as an SVG document (text stays text), with a title, the selection and the data's provenance.",
     )

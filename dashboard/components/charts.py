@@ -22,6 +22,14 @@ STAGE_LEGEND = "stage_legend"
 SORTS = ("introduced", "name", "stage at emulated")
 RULE_COLORS = {"binary": "#7F7F7F", "emulated": "#D55E00"}
 _VERSION_LABEL = "'1.' + datum.value"
+#: Hint appended to a legend title on the page; :mod:`dashboard.exports` drops it from exports.
+CLICK_HINT = " (click to highlight)"
+#: Gate-name labels take at most 40 % of the chart's width (a phone keeps room for the bars) and
+#: never cut a name on a wide screen; a narrow screen gets a smaller font. Exports fix both.
+GATE_LABEL_LIMIT = alt.ExprRef("clamp(containerSize()[0] * 0.4, 90, 480)")
+GATE_LABEL_SIZE = alt.ExprRef("containerSize()[0] < 600 ? 9 : 11")
+#: The neutral fill of the default/lock legend swatches: the bars' own outline grey.
+SWATCH = "#7F7F7F"
 
 
 def _x(version: Version) -> int:
@@ -88,12 +96,16 @@ def timeline_chart(
     *,
     x_start: int,
     order: Sequence[str] | None = None,
+    compact: bool = False,
 ) -> alt.LayerChart:
     """One row per gate, one bar per stretch of stage/default/lock across releases.
 
     Colour = stage; opacity = default on (solid) / off (faded); a thick outline = locked to its
     default. Vertical rules mark the binary and the emulated version. Clicking a stage in the
-    legend highlights it; clicking a bar selects the gate (selection ``gate_pick``)."""
+    legend highlights it; clicking a bar selects the gate (selection ``gate_pick``). ``compact``
+    (a phone): each legend lists its items top to bottom, in a smaller font, and the markers'
+    legend is left to the page's caption, so the legends fit in 390 px."""
+    legend = _legend_style(compact)
     x_end = _x(binary) + 1
     data = segment_frame(segments, x_start, x_end)
     if order is None:
@@ -111,25 +123,38 @@ def timeline_chart(
         .encode(
             x=alt.X("start:Q", scale=x_scale, axis=x_axis),
             x2="end:Q",
-            y=alt.Y("gate:N", sort=list(order), title=None, axis=alt.Axis(labelLimit=320, labelOverlap=False)),
-            color=alt.condition(
-                legend_pick,
-                alt.Color(
-                    "stage:N",
-                    scale=alt.Scale(domain=list(STAGE_NAMES), range=list(STAGE_RANGE)),
-                    legend=alt.Legend(title="stage (click to highlight)", orient="top", symbolStrokeWidth=0, symbolSize=150),
-                ),
-                alt.value("#D9D9D9"),
+            y=alt.Y(
+                "gate:N",
+                sort=list(order),
+                title=None,
+                axis=alt.Axis(labelLimit=GATE_LABEL_LIMIT, labelFontSize=GATE_LABEL_SIZE, labelOverlap=False),
             ),
+            color=alt.Color(
+                "stage:N",
+                scale=alt.Scale(domain=list(STAGE_NAMES), range=list(STAGE_RANGE)),
+                legend=alt.Legend(
+                    title="stage" + ("" if compact else CLICK_HINT), symbolType="square", symbolStrokeWidth=0, **legend
+                ),
+            ),
+            # the legend pick fades the other stages (opacity itself says default on/off)
+            fillOpacity=alt.condition(legend_pick, alt.value(1.0), alt.value(0.15)),
             opacity=alt.Opacity(
                 "default:N",
                 scale=alt.Scale(domain=["on", "off"], range=[1.0, 0.35]),
-                legend=alt.Legend(title="default", orient="top", symbolStrokeWidth=0, symbolSize=150),
+                # a bar's fill at that opacity: solid = default on, faded = default off
+                legend=alt.Legend(
+                    title="default", symbolType="square", symbolStrokeWidth=0, **legend,
+                    symbolFillColor=SWATCH,
+                ),
             ),
             strokeWidth=alt.StrokeWidth(
                 "locked:N",
                 scale=alt.Scale(domain=["locked", "unlocked"], range=[2.5, 0]),
-                legend=alt.Legend(title="lock to default", orient="top"),
+                # a bar's outline: thick = locked, none = unlocked
+                legend=alt.Legend(
+                    title="lock to default", symbolType="square", **legend,
+                    symbolFillColor="#D9D9D9", symbolStrokeColor=SWATCH,
+                ),
             ),
             tooltip=[
                 alt.Tooltip("gate:N"),
@@ -151,7 +176,8 @@ def timeline_chart(
             color=alt.Color(
                 "marker:N",
                 scale=alt.Scale(domain=list(RULE_COLORS), range=list(RULE_COLORS.values())),
-                legend=alt.Legend(title="marker", orient="top"),
+                # on a phone the page's caption names the two lines: no room for a fourth legend
+                legend=None if compact else alt.Legend(title="marker", symbolType="stroke", symbolStrokeWidth=2, **legend),
             ),
             strokeDash=alt.StrokeDash(
                 "marker:N",
@@ -164,8 +190,18 @@ def timeline_chart(
     return (
         alt.layer(bars, rule_layer)
         .resolve_scale(color="independent")
-        .properties(width="container", height=alt.Step(ROW_HEIGHT))
+        .properties(
+            width="container",
+            height=alt.Step(ROW_HEIGHT),
+            usermeta={"title": f"Stage history of the {_label(binary)} binary's gates"},
+        )
     )
+
+
+def _legend_style(compact: bool) -> dict:
+    if not compact:
+        return {"orient": "top", "symbolSize": 150}
+    return {"orient": "top", "direction": "vertical", "symbolSize": 80, "labelFontSize": 9, "titleFontSize": 9, "labelLimit": 80}
 
 
 def rule_frame(binary: Version, emulated: Version) -> pd.DataFrame:
@@ -206,7 +242,7 @@ def transitions_chart(transitions: Sequence[ReleaseTransitions]) -> alt.Chart:
             ),
             tooltip=[alt.Tooltip("release:N"), alt.Tooltip("kind:N", title="change"), alt.Tooltip("gates:Q")],
         )
-        .properties(width="container", height=280)
+        .properties(width="container", height=280, usermeta={"title": "Feature-gate changes per release"})
     )
 
 
@@ -227,5 +263,5 @@ def stage_counts_chart(counts: pd.DataFrame) -> alt.Chart:
             order=alt.Order("stage_rank:Q"),
             tooltip=[alt.Tooltip("release:N"), alt.Tooltip("stage:N"), alt.Tooltip("gates:Q")],
         )
-        .properties(width="container", height=280)
+        .properties(width="container", height=280, usermeta={"title": "Feature gates per stage in each release"})
     )

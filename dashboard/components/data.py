@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import streamlit as st
 
 from dashboard import formats
@@ -115,6 +116,13 @@ class GatesView:
     metrics: tuple[tuple[str, int], ...]
     #: one-line explanations beside the errors (dashboard.core.hints), never inside them
     hints: tuple[str, ...] = ()
+
+    @property
+    def longest_name(self) -> int:
+        """Characters of the longest gate name (the gate column's width follows it)."""
+        if self.table.num_rows == 0:
+            return 0
+        return int(pc.max(pc.utf8_length(self.table.column("gate"))).as_py())
 
     def stage_at(self) -> dict[str, str]:
         """Gate -> stage at the emulated version."""

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard import formats
 from dashboard.core.manifest import Manifest
 
 from . import data
 from .state import Selection
+from .text import MISSING
 
 FORMATS = {"csv": ("CSV", "csv"), "json": ("JSON", "json"), "markdown": ("Markdown", "md")}
 
@@ -52,3 +54,23 @@ def _dialog(sel: Selection, manifest: Manifest | None) -> None:
 
 def _deferred(cat, fmt: str, args, manifest: Manifest | None):
     return lambda: data.gates_download(cat, fmt, *args, manifest=manifest)
+
+
+def table_csv(rows, columns, file_name: str, key: str, help: str | None = None) -> None:
+    """One small "CSV" button for a table: its rows with ``columns`` (the CLI's names where the
+    CLI prints the table), written like the CLI writes CSV (formula-safe; a missing value is an
+    empty cell, never "None" or "—"). Produced only when clicked."""
+    rows = [dict(r) for r in rows]
+    columns = list(columns)
+
+    def text() -> str:
+        return formats.rows_to_csv([{c: _cell(r.get(c)) for c in columns} for r in rows], columns)
+
+    st.download_button(
+        "CSV", data=text, file_name=file_name, mime="text/csv", key=key, on_click="ignore",
+        icon=":material/download:", help=help or f"This table as CSV ({', '.join(columns)}).",
+    )
+
+
+def _cell(value):
+    return None if value == MISSING else value

@@ -1,12 +1,15 @@
-"""The frame every page shares: page config, navigation, the selection bar and its messages."""
+"""The frame every page shares: page config, navigation, the selection bar and its messages,
+the browser title naming the page and the selection, and the refusal state."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from .pages import all_pages
-from .selection import flag_messages, selection_bar
-from .state import GATE_PARAM
+from . import data
+from .landing import landing_intro
+from .pages import WITHOUT_SELECTION, all_pages, document_title, page_key
+from .selection import flag_messages, keep_selection, selection_bar, show_refusal
+from .state import GATE_PARAM, landing_selection
 from .upload import custom_manifest_in_use
 
 
@@ -18,9 +21,23 @@ def run_app() -> None:
         layout="wide",
     )
     page = st.navigation(all_pages(), position="top")
-    selection = selection_bar()
-    if not (page.url_path in ("", "gates") and custom_manifest_in_use()):
-        flag_messages(selection)  # with an uploaded manifest the Gates page reports its own
+    key = page_key(page.url_path)
     if page.url_path != "gate" and GATE_PARAM in st.query_params:
         del st.query_params[GATE_PARAM]  # only the gate detail page reads it
+    if key in WITHOUT_SELECTION:
+        keep_selection()
+        st.set_page_config(page_title=document_title(key))
+        page.run()
+        return
+    sel = selection_bar(_landing_intro if key == "gates" else None)
+    st.set_page_config(page_title=document_title(key, sel.binary, sel.emulated))
+    if show_refusal(sel):
+        st.stop()  # the binary would not start: no page answers for this selection
+    if not (key == "gates" and custom_manifest_in_use()):
+        flag_messages(sel)  # with an uploaded manifest the Gates page reports its own
     page.run()
+
+
+def _landing_intro(sel) -> None:
+    summary = data.summary()
+    landing_intro(sel, landing_selection(summary.usable, summary.default_binary))

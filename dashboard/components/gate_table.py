@@ -19,6 +19,7 @@ from .downloads import gate_downloads
 from .pages import open_gate
 from .stage_colors import STAGE_NAMES
 from .state import Selection
+from .view_state import ViewState
 
 #: The "show only" quick filters: value -> (column, wanted value). Within one column the chosen
 #: values are alternatives (on + off = either); different columns must all match.
@@ -36,6 +37,7 @@ class Filters:
     stages: tuple[str, ...] = ()
     quick: tuple[str, ...] = ()
     text: str = ""
+    sort: str = "gate"
 
     @property
     def active(self) -> bool:
@@ -67,37 +69,100 @@ def filter_table(table: pa.Table, f: Filters) -> pa.Table:
     return table if mask is None else table.filter(mask)
 
 
+#: Plain words for code terms in labels; the code term stays in the data and in the help texts.
+PLAIN = {"PreAlpha": "not yet introduced"}
+
+#: Row orders of the gate table (the grid's header sort is not kept in a link; this one is).
+SORTS = ("gate", "stage", "changed first")
+
+
+def plain(term: str) -> str:
+    return PLAIN.get(term, term)
+
+
 def filter_controls(prefix: str) -> Filters:
-    """Stage, show-only (enabled / changed / locked) and text filters in one row."""
+    """Stage, show-only (enabled / changed / locked), text filters and the row order in one row,
+    kept in the URL (``<prefix>_quick``, ``<prefix>_text``, ``<prefix>_sort``)."""
+    view = ViewState(prefix)
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        picked = st.pills(
+        picked = view.pills(
+            "quick",
             "Quick filters",
             STAGE_NAMES + tuple(QUICK),
-            selection_mode="multi",
-            key=f"{prefix}_quick",
-            help="Stages (at the emulated version; several = any of them) and: on/off = the value with this selection; "
-            "changed = stage, default or lock differ from the binary without emulation; locked/unlocked = locked to "
-            "the default or not. Choosing both of a pair shows both.",
-        ) or ()
+            format_func=plain,
+            help="Stages (at the emulated version; several = any of them; \"not yet introduced\" is PreAlpha in the "
+            "Kubernetes code: the gate exists in the binary but not yet at the emulated version) and: on/off = the value "
+            "with this selection; changed = stage, default or lock differ from the binary without emulation; "
+            "locked/unlocked = locked to the default or not. Choosing both of a pair shows both.",
+        )
         stages = [p for p in picked if p in STAGE_NAMES]
         quick = [p for p in picked if p in QUICK]
-        text = st.text_input(
+        text = view.text_input(
+            "text",
             "Search",
-            key=f"{prefix}_text",
             placeholder="gate name contains…",
             help="Case-insensitive substring of the gate name.",
         )
-    return Filters(tuple(stages), tuple(quick or ()), text or "")
+        sort = view.selectbox(
+            "sort", "Order", SORTS, width=150, help="Row order: by gate name, by stage at the emulated version, or changed gates first."
+        )
+    view.show_problems()
+    return Filters(tuple(stages), tuple(quick or ()), text or "", sort)
+
+
+def sort_table(table: pa.Table, sort: str) -> pa.Table:
+    """The rows in the chosen order (the table comes sorted by gate name)."""
+    if sort == "stage":
+        rank = pc.index_in(table["stage"], value_set=pa.array(list(STAGE_NAMES), pa.string()))
+        return table.append_column("_rank", rank).sort_by([("_rank", "ascending"), ("gate", "ascending")]).drop_columns(["_rank"])
+    if sort == "changed first":
+        return table.sort_by([("changed", "descending"), ("gate", "ascending")])
+    return table
+
+
+#: Column widths on a phone (px): gate, enabled and stage fit a 390 px screen beside the row picker.
+PHONE_WIDTHS = {"gate": 160, "enabled": 64, "stage": 92}
+
+
+def is_phone() -> bool:
+    """Whether the browser says it is a phone (``Mobi`` in its User-Agent, as MDN recommends).
+    Read once per session: reading the request headers costs more than a table rerun can spare."""
+    phone = st.session_state.get("_is_phone")
+    if phone is None:
+        try:
+            phone = "Mobi" in (st.context.headers.get("User-Agent") or "")
+        except Exception:  # noqa: BLE001 - no request (a test harness): not a phone
+            phone = False
+        st.session_state["_is_phone"] = phone
+    return phone
+
+
+#: Width of the gate column per character of the longest name, plus padding (the grid's 14 px
+#: font; CamelCase names average under 7.4 px a character), so no name is cut on a wide screen.
+_PX_PER_CHAR, _PX_PADDING = 7.4, 28
+
+
+def gate_column_width(longest_name: int) -> int:
+    return int(longest_name * _PX_PER_CHAR + _PX_PADDING)
 
 
 @functools.lru_cache(maxsize=64)
-def column_config(binary: str, emulated: str) -> MappingProxyType:
-    """Column labels and help of the gate table (built once per version pair; read-only)."""
+def column_config(binary: str, emulated: str, phone: bool = False, longest_name: int = 0) -> MappingProxyType:
+    """Column labels and help of the gate table (built once per version pair; read-only). On a
+    phone the essential columns (gate, enabled, stage) get widths that fit the screen; elsewhere
+    the gate column fits the longest name (``longest_name`` characters)."""
     col = st.column_config
+    widths = dict(PHONE_WIDTHS) if phone else ({"gate": gate_column_width(longest_name)} if longest_name else {})
     return MappingProxyType({
-        "gate": col.TextColumn("gate", help="Feature gate name (as in --feature-gates)", pinned=True),
-        "enabled": col.CheckboxColumn("enabled", help="Value with this selection (defaults + --feature-gates)"),
-        "stage": col.TextColumn(f"stage at {emulated}", help="Stage of the spec in effect at the emulated version"),
+        "gate": col.TextColumn("gate", help="Feature gate name (as in --feature-gates)", pinned=not phone, width=widths.get("gate")),
+        "enabled": col.CheckboxColumn(
+            "enabled", help="Value with this selection (defaults + --feature-gates)", width=widths.get("enabled")
+        ),
+        "stage": col.TextColumn(
+            f"stage at {emulated}",
+            help="Stage of the spec in effect at the emulated version (PreAlpha: not yet introduced at that version)",
+            width=widths.get("stage"),
+        ),
         "default": col.CheckboxColumn("default", help="Default at the emulated version"),
         "locked": col.CheckboxColumn("locked", help="Locked to its default: cannot be set to anything else"),
         "binary_stage": col.TextColumn(f"stage in {binary}", help="Stage in the binary's own release (no emulation)"),
@@ -112,13 +177,15 @@ def column_config(binary: str, emulated: str) -> MappingProxyType:
     })
 
 
-def gate_table(table: pa.Table, key: str, binary: str, emulated: str, height: int = 560) -> str | None:
+def gate_table(
+    table: pa.Table, key: str, binary: str, emulated: str, height: int = 560, longest_name: int = 0
+) -> str | None:
     """Draw the table; returns the gate of the selected row, if any."""
     event = st.dataframe(
         table,
         key=key,
         hide_index=True,
-        column_config=column_config(binary, emulated),
+        column_config=column_config(binary, emulated, is_phone(), longest_name),
         on_select="rerun",
         selection_mode="single-row",
         height=height,
@@ -130,7 +197,7 @@ def gate_table(table: pa.Table, key: str, binary: str, emulated: str, height: in
 
 
 def metrics_row(metrics: dict[str, int], binary: str, emulated: str) -> None:
-    """Enabled, changed vs the binary, PreAlpha and locked counts."""
+    """Enabled, changed vs the binary, not yet introduced (PreAlpha) and locked counts."""
     with st.container(horizontal=True):
         st.metric(
             f"Enabled at {emulated}",
@@ -142,7 +209,12 @@ def metrics_row(metrics: dict[str, int], binary: str, emulated: str) -> None:
             metrics["changed"],
             help=f"Gates whose stage, default or lock at {emulated} differ from the {binary} binary without emulation.",
         )
-        st.metric("PreAlpha", metrics["PreAlpha"], help=f"Gates not introduced yet at {emulated}: off, and cannot be set.")
+        st.metric(
+            "Not yet introduced",
+            metrics["PreAlpha"],
+            help=f"Gates the {binary} binary has that do not exist yet at {emulated} (stage PreAlpha in the Kubernetes "
+            "code): off, and cannot be set.",
+        )
         st.metric("Locked", metrics["locked"], help="Gates locked to their default at the emulated version.")
 
 
@@ -151,11 +223,11 @@ def gates_panel(sel: Selection, view: GatesView, manifest=None) -> None:
     the gate's detail page) and the downloads. ``view`` is :func:`data.gates_view` of ``sel``."""
     metrics_row(dict(view.metrics), sel.binary, view.emulated)
     filters = filter_controls("gates")
-    shown = filter_table(view.table, filters)
+    shown = sort_table(filter_table(view.table, filters), filters.sort)
     if filters.active:
         st.caption(f"{shown.num_rows} of {view.table.num_rows} gates match the filters")
     generation = st.session_state.setdefault("_gates_table_generation", 0)
-    picked = gate_table(shown, f"gates_table_{generation}", sel.binary, view.emulated)
+    picked = gate_table(shown, f"gates_table_{generation}", sel.binary, view.emulated, longest_name=view.longest_name)
     if picked is not None:
         st.session_state["_gates_table_generation"] = generation + 1
         open_gate(picked)

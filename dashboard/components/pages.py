@@ -24,6 +24,27 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "about": ("about.py", "About the data", ":material/database:"),
 }
 
+#: Pages whose answer does not depend on the selection: no selection bar (the selection stays in
+#: the session and the URL for the next page).
+WITHOUT_SELECTION: frozenset[str] = frozenset({"matrix", "about"})
+
+APP_NAME = "kcompat"
+
+
+def page_key(url_path: str) -> str:
+    """The key of PAGES for a page's ``url_path`` (the default page has the empty path)."""
+    return url_path if url_path in PAGES else next(iter(PAGES))
+
+
+def document_title(key: str, binary: str | None = None, emulated: str | None = None) -> str:
+    """The browser tab's title: the selection (when the page uses it), the page, the app.
+    ``1.36 emulating 1.33 · Gates · kcompat``; ``1.36 · Gates · kcompat`` when not emulating."""
+    parts = []
+    if key not in WITHOUT_SELECTION and binary:
+        parts.append(f"{binary} emulating {emulated}" if emulated and emulated != binary else binary)
+    parts += [PAGES[key][1], APP_NAME]
+    return " · ".join(parts)
+
 
 def page(key: str) -> st.Page:
     filename, title, icon = PAGES[key]

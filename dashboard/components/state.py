@@ -2,8 +2,10 @@
 and how raw URL values become a valid selection. Pure: no Streamlit import.
 
 The ranges come from the core (:func:`dashboard.core.compat.allowed_versions`,
-:func:`~dashboard.core.compat.select_versions`); this module only decides what to show when a
-URL value is not acceptable: the default, plus a message naming the bad value.
+:func:`~dashboard.core.compat.select_versions`). A value that is a version is kept as given, even
+when the binary would refuse it (out of range, no such flag, no bundled data): the pages then show
+the binary's refusal (:func:`refusal`) instead of falling back to something else. Only a value that
+is not a version at all is replaced by its default, with a message naming the value.
 """
 
 from __future__ import annotations
@@ -97,7 +99,8 @@ def binary_choices(release: str) -> BinaryChoices:
 @dataclass(frozen=True)
 class Resolved:
     selection: Selection
-    #: One message per URL value that was replaced, naming the value and what is shown instead.
+    #: One message per URL value that was replaced (it is not a version), naming the value and
+    #: what is shown instead. Versions the binary would refuse are kept: see :func:`refusal`.
     problems: tuple[str, ...] = ()
 
 
@@ -110,109 +113,151 @@ def _release_of(text: str) -> str:
     return f"{v.major}.{v.minor}"
 
 
+def _flag_value(text: str, flag: str) -> str | None:
+    """A ``--emulated-version`` / ``--min-compatibility-version`` value as ``x.y`` (None: names no
+    version). Raises :class:`KcompatError` with the binary's message when it does not parse."""
+    parsed = parse_version_flag(text, flag)
+    return f"{parsed.major}.{parsed.minor}" if parsed is not None else None
+
+
+def _choices_or_none(binary: str) -> BinaryChoices | None:
+    """The binary's ranges, or None for a release before compatibility versions (1.30 and older)."""
+    try:
+        return binary_choices(binary)
+    except KcompatError:
+        return None
+
+
+@functools.lru_cache(maxsize=256)
+def default_min_compat(binary: str, emulated: str) -> str | None:
+    """The min compatibility version a ``binary`` emulating ``emulated`` ends up with when the flag
+    is not given (the core's rule, also for an emulated version out of range); None when the
+    binary predates compatibility versions."""
+    try:
+        chosen = select_versions(parse_binary_version(binary), emulated)
+    except KcompatError:
+        return None
+    return f"{chosen.min_compat.major}.{chosen.min_compat.minor}"
+
+
+def landing_selection(usable: Sequence[str], default_binary: str) -> Selection:
+    """What an empty URL shows: the default binary emulating the release before it (emulation at
+    work), when that binary accepts it; else the binary on its own."""
+    choices = _choices_or_none(default_binary)
+    if choices is not None and len(choices.emulated) > 1:
+        return Selection(default_binary, choices.emulated[-2])
+    return Selection(default_binary, default_binary)
+
+
+@functools.lru_cache(maxsize=256)
+def startup_errors(selection: Selection) -> tuple[str, ...]:
+    """Why a binary started with this selection's version flags would exit at startup: the binary's
+    own messages (component-base's flag parsing and ``Validate``, via the core), in its order.
+    Empty when it starts. The --feature-gates value is checked separately (see the gates view)."""
+    try:
+        binary = parse_binary_version(selection.binary)
+        return select_versions(binary, selection.emulated, selection.min_compat).errors
+    except KcompatError as exc:
+        return (str(exc),)
+
+
+def missing_data(selection: Selection, usable: Sequence[str], broken: Mapping[str, str] | None = None) -> str | None:
+    """Why the bundled data cannot answer for this binary release (None when it can)."""
+    if selection.binary in usable:  # noqa: SIM102 - the common case first
+        return None
+    if broken and selection.binary in broken:
+        return f"the bundled data of release {selection.binary} cannot be used ({broken[selection.binary]})"
+    return f"there is no bundled data for release {selection.binary} (bundled: {', '.join(usable)})"
+
+
 def resolve_selection(
     raw: Mapping[str, str | None],
     usable: Sequence[str],
     default_binary: str,
     broken: Mapping[str, str] | None = None,
 ) -> Resolved:
-    """Turn raw query parameters into a valid selection.
+    """Turn raw query parameters into the selection they name.
 
     ``usable``: the releases whose bundled data loads; ``broken``: release -> why it cannot be
-    used. Every rejected value is replaced by its default and explained in ``problems``."""
-    broken = broken or {}
+    used. Every value that is a version is kept, also when the binary would refuse it or there is
+    no data for it (:func:`startup_errors`, :func:`missing_data` say so); a value that is not a
+    version is replaced by its default and explained in ``problems``. An empty URL gives
+    :func:`landing_selection`."""
     problems: list[str] = []
+    if all(raw.get(k) in (None, "") for k in ("binary", "emulated", "min_compat")):
+        landing = landing_selection(usable, default_binary)
+        return Resolved(Selection(landing.binary, landing.emulated, None, raw.get("feature_gates") or ""))
 
     binary = default_binary
     text = raw.get("binary")
     if text not in (None, ""):
         try:
-            release = _release_of(text)
+            binary = _release_of(text)
         except KcompatError as exc:
             problems.append(f"binary={_echo(text)} in the URL is not a version ({exc}); showing the {default_binary} binary.")
-        else:
-            if release in usable:
-                binary = release
-            elif release in broken:
-                problems.append(
-                    f"binary={_echo(text)} in the URL: the bundled data of release {release} cannot be used "
-                    f"({broken[release]}); showing the {default_binary} binary."
-                )
-            else:
-                problems.append(
-                    f"binary={_echo(text)} in the URL: there is no bundled release {release} "
-                    f"(bundled: {', '.join(usable)}); showing the {default_binary} binary."
-                )
-    choices = binary_choices(binary)
+    choices = _choices_or_none(binary)
 
-    emulated = choices.default_emulated
+    emulated = binary
     text = raw.get("emulated")
     if text not in (None, ""):
         try:
-            parsed = parse_version_flag(text, "emulated-version")
+            emulated = _flag_value(text, "emulated-version") or emulated
         except KcompatError as exc:
             problems.append(f"emulated={_echo(text)} in the URL is not a valid emulated version ({exc}); showing {emulated}.")
-        else:
-            value = f"{parsed.major}.{parsed.minor}" if parsed is not None else None
-            if value in choices.emulated:
-                emulated = value
-            else:
-                why = "; ".join(e for e in select_versions(parse_binary_version(binary), text).errors if "emulation" in e)
-                problems.append(
-                    f"emulated={_echo(text)} in the URL is outside what a {binary} binary accepts "
-                    f"({choices.emulated_range}{': ' + why if why else ''}); showing {emulated}."
-                )
 
     min_compat = None
-    default_mc = choices.default_min_compat[emulated]
     text = raw.get("min_compat")
     if text not in (None, ""):
-        if not choices.min_compat_flag:
+        try:
+            min_compat = _flag_value(text, "min-compatibility-version")
+        except KcompatError as exc:
+            default_mc = default_min_compat(binary, emulated)
             problems.append(
-                f"min_compat={_echo(text)} in the URL: a {binary} binary has no --min-compatibility-version flag "
-                f"(it exists from 1.35); using the derived default {default_mc}."
+                f"min_compat={_echo(text)} in the URL is not a valid min compatibility version ({exc}); "
+                f"using the default{' ' + default_mc if default_mc else ''}."
             )
         else:
-            try:
-                parsed = parse_version_flag(text, "min-compatibility-version")
-            except KcompatError as exc:
-                problems.append(
-                    f"min_compat={_echo(text)} in the URL is not a valid min compatibility version ({exc}); "
-                    f"using the default {default_mc}."
-                )
-            else:
-                value = f"{parsed.major}.{parsed.minor}" if parsed is not None else None
-                allowed = choices.min_compat[emulated]
-                if value in allowed:
-                    min_compat = None if value == default_mc else value
-                else:
-                    problems.append(
-                        f"min_compat={_echo(text)} in the URL is outside {allowed[0]}–{allowed[-1]}, what a {binary} "
-                        f"binary emulating {emulated} accepts; using the default {default_mc}."
-                    )
+            if choices is not None and choices.min_compat_flag and min_compat == default_min_compat(binary, emulated):
+                min_compat = None
 
     feature_gates = raw.get("feature_gates") or ""
     return Resolved(Selection(binary, emulated, min_compat, feature_gates), tuple(problems))
 
 
+def _canonical(text: str | None, flag: str | None) -> str | None:
+    """A typed version as ``x.y`` (``v1.30`` -> ``1.30``); text that is not a version is kept
+    as typed, so the URL shows it and the next run explains it."""
+    if text in (None, ""):
+        return None
+    try:
+        return _release_of(text) if flag is None else _flag_value(text, flag) or text
+    except KcompatError:
+        return text
+
+
 def after_change(selection: Selection, changed: str, value: str | None) -> Selection:
-    """The selection after the user changed one control: a new binary keeps the emulated and min
-    compatibility versions when it accepts them (else their defaults); a new emulated version keeps
-    min compatibility when still in range; picking the default min compatibility stores None."""
+    """The selection after the user changed one control. The changed value is kept as chosen or
+    typed (even when the binary would refuse it). A new binary keeps the emulated and min
+    compatibility versions when it accepts them (else their defaults); a new emulated version
+    keeps min compatibility when still accepted; the default min compatibility is stored as None."""
     binary, emulated, mc, fg = selection.binary, selection.emulated, selection.min_compat, selection.feature_gates
     if changed == "binary":
-        binary = value or binary
+        binary = _canonical(value, None) or binary
     elif changed == "emulated":
-        emulated = value or emulated
+        emulated = _canonical(value, "emulated-version") or emulated
     elif changed == "min_compat":
-        mc = value
+        mc = _canonical(value, "min-compatibility-version")
     elif changed == "feature_gates":
         fg = value or ""
-    choices = binary_choices(binary)
-    if emulated not in choices.emulated:
+    choices = _choices_or_none(binary)
+    if choices is None:
+        return Selection(binary, emulated, mc, fg)
+    if changed == "binary" and emulated not in choices.emulated:
         emulated = choices.default_emulated
+    accepted = choices.min_compat.get(emulated, ())
     if mc is not None and (
-        not choices.min_compat_flag or mc not in choices.min_compat[emulated] or mc == choices.default_min_compat[emulated]
+        (changed != "min_compat" and (not choices.min_compat_flag or mc not in accepted))
+        or (choices.min_compat_flag and mc == default_min_compat(binary, emulated))
     ):
         mc = None
     return Selection(binary, emulated, mc, fg)

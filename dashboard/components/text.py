@@ -34,3 +34,17 @@ def code(text: object) -> str:
         fence += "`"
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+#: What a table cell shows for "no value" (never ``None`` or an empty string).
+MISSING = "—"
+
+
+def or_missing(value: object) -> object:
+    """``value``, or :data:`MISSING` for None and empty text (for cells of tables on the pages)."""
+    return MISSING if value is None or value == "" else value
+
+
+def on_off(value: bool | None) -> str:
+    """A boolean cell as text: on / off, or :data:`MISSING`."""
+    return MISSING if value is None else ("on" if value else "off")

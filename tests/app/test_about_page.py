@@ -5,26 +5,37 @@ import shutil
 import pytest
 import streamlit as st
 
-from conftest import ROOT, current_page, open_app, texts
+from conftest import ROOT, current_page, open_app, plain, texts
 from dashboard.components import data
 
 
 def test_bundled_releases_and_their_status(catalog):
     at = open_app("about")
     assert current_page(at) == "about"
-    releases = at.dataframe[0].value
+    releases = at.table[0].value.map(plain)
     assert list(releases["release"]) == list(catalog.release_names)
     assert list(releases["data"]) == ["exact" if r.exact else "reconstructed" for r in catalog.releases]
     assert list(releases["status"]) == [r.status_text for r in catalog.releases]
-    assert releases["loads"].all()
+    assert (releases["loads"] == "yes").all()
+    assert releases["gates"].map(int).gt(100).all()
     assert texts(at.success) == ["Every bundled release loads."]
 
 
 def test_provenance_sections_of_sources_md():
     at = open_app("about")
-    labels = [plain for plain in (e.label for e in at.expander)]
+    labels = at.selectbox(key="about_section").options
     assert any("Feature files" in label for label in labels)
     assert any("What is missing" in label for label in labels)
+
+
+def test_the_provenance_section_shown_is_kept_in_the_url():
+    at = open_app("about")
+    section = next(label for label in at.selectbox(key="about_section").options if "What is missing" in label)
+    at.selectbox(key="about_section").set_value(section)
+    at.run()
+    assert at.query_params["about_section"] == section
+    again = open_app("about", about_section=section)  # a new tab from the link
+    assert again.selectbox(key="about_section").value == section
 
 
 def _serve(monkeypatch, data_dir):
@@ -69,11 +80,13 @@ def test_broken_release_is_a_banner_and_is_not_offered(broken_data_dir):
     at = open_app(binary="1.34")
     banners = texts(at.error)
     assert any(b.startswith("The bundled data of release 1.34 cannot be used") for b in banners)
-    assert "1.34" not in at.selectbox(key="sel_binary").options
-    (warning,) = texts(at.warning)
-    assert warning.startswith("binary='1.34' in the URL: the bundled data of release 1.34 cannot be used")
-    assert at.query_params["binary"] == "1.36"
+    # Kept as linked, shown in red, never replaced by another binary's answer.
+    assert [o for o in at.selectbox(key="sel_binary").options if o.startswith("1.34")] == ["1.34 (data cannot be used)"]
+    assert any(b.startswith("**Nothing to show**: the bundled data of release 1.34 cannot be used") for b in banners)
+    assert not at.warning and not at.dataframe
+    assert at.query_params["binary"] == "1.34"
     at.switch_page("app_pages/about.py").run()
     assert not at.exception
     assert any(e.startswith("1.34: ") for e in texts(at.error))
-    assert not at.dataframe[0].value.set_index("release").loc["1.34", "loads"]
+    about = at.table[0].value.map(plain).set_index("release")
+    assert about.loc["1.34", "loads"] == "no" and about.loc["1.34", "gates"] == "—"

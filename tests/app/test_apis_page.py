@@ -65,7 +65,7 @@ def cli_json(capsys, at):
 
 
 def test_default_load():
-    at = open_app("apis")
+    at = open_app("apis", binary="1.36", emulated="1.36")
     assert current_page(at) == "apis"
     assert at.subheader[0].value == "Built-in APIs of a 1.36 kube-apiserver emulating 1.36"
     expected = evaluate_api_availability("1.36")

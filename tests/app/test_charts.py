@@ -53,11 +53,13 @@ def test_minor_9_sorts_before_minor_10(catalog):
 
 
 def test_stage_colours_come_from_the_one_mapping(spec):
-    color = spec["layer"][0]["encoding"]["color"]["condition"]
+    color = spec["layer"][0]["encoding"]["color"]
     assert color["field"] == "stage"
     assert color["scale"]["domain"] == list(STAGE_NAMES)
     assert color["scale"]["range"] == list(STAGE_RANGE)
-    assert color["param"] == STAGE_LEGEND
+    # The legend pick fades the other stages through fillOpacity, so the colour (and with it
+    # every legend's swatch) stays the stage's own.
+    assert spec["layer"][0]["encoding"]["fillOpacity"]["condition"]["param"] == STAGE_LEGEND
     assert dict(zip(STAGE_NAMES, STAGE_RANGE)) == {s.value: STAGE_COLORS[s] for s in STAGE_ORDER}
 
 
@@ -154,3 +156,35 @@ def test_stage_counts_chart_uses_the_stage_colours():
     counts = pd.DataFrame([{"release": "1.36", "stage": "Beta", "gates": 3, "stage_rank": 2}])
     enc = stage_counts_chart(counts).to_dict()["encoding"]
     assert enc["color"]["scale"]["range"] == list(STAGE_RANGE)
+
+
+def test_legend_swatches_match_the_marks(spec):
+    enc = spec["layer"][0]["encoding"]
+    default, lock = enc["opacity"]["legend"], enc["strokeWidth"]["legend"]
+    # Square swatches like the bars, filled (the default legend shows the fill's opacity) and
+    # outlined like a locked bar (the lock legend shows the outline's width).
+    assert default["symbolType"] == lock["symbolType"] == enc["color"]["legend"]["symbolType"] == "square"
+    assert default["symbolFillColor"] == lock["symbolStrokeColor"] == spec["layer"][0]["mark"]["stroke"]
+    assert spec["layer"][1]["encoding"]["color"]["legend"]["symbolType"] == "stroke"
+
+
+def test_gate_labels_follow_the_width_on_the_page(spec):
+    axis = spec["layer"][0]["encoding"]["y"]["axis"]
+    assert "containerSize()[0]" in axis["labelLimit"]["expr"]
+    assert "containerSize()[0]" in axis["labelFontSize"]["expr"]
+
+
+def test_export_caption_names_the_selection_and_the_datas_provenance(catalog):
+    from dashboard.components.chart_export import provenance, selection_caption
+    from dashboard.components.state import Selection
+
+    assert selection_caption(Selection("1.36", "1.33", "1.32", "AllBeta=false"), "8 of 230 gates") == (
+        "A 1.36 binary emulating 1.33 with --min-compatibility-version=1.32, --feature-gates=AllBeta=false; 8 of 230 gates"
+    )
+    assert selection_caption(Selection("1.36", "1.36")) == "A 1.36 binary not emulating"
+    kind = "exact" if catalog.info("1.36").exact else "reconstructed"
+    assert provenance(("1.36",)) == (
+        "Data: Kubernetes feature-gate manifests (versioned_feature_list.yaml) bundled with kcompat"
+        + "".join(f" {v}" for v in [getattr(__import__("dashboard"), "__version__", "")] if v)
+        + f" (1.36 {kind}); provenance in data/SOURCES.md."
+    )

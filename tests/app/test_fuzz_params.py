@@ -1,10 +1,11 @@
-"""Fuzzing the URL: any query parameters resolve to a valid selection, and every replaced value
-is named in a message; a sample also runs through the real app (AppTest) without an exception."""
+"""Fuzzing the URL: any query parameters resolve to a selection the pages answer or one shown as
+refused (the binary's startup errors, or no bundled data), and every replaced value is named in
+a message; a sample also runs through the real app (AppTest) without an exception."""
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dashboard.components.state import resolve_selection
+from dashboard.components.state import missing_data, resolve_selection, startup_errors
 from dashboard.core.compat import parse_binary_version, select_versions
 
 USABLE = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
@@ -18,11 +19,13 @@ params = st.fixed_dictionaries({k: values for k in ("binary", "emulated", "min_c
 
 @settings(max_examples=1000, suppress_health_check=[HealthCheck.too_slow])
 @given(params)
-def test_any_url_resolves_to_a_valid_selection(raw):
+def test_any_url_is_answered_or_refused_never_silently_replaced(raw):
     resolved = resolve_selection(raw, USABLE, "1.36", {})
     sel = resolved.selection
-    assert sel.binary in USABLE
-    assert select_versions(parse_binary_version(sel.binary), sel.emulated, sel.min_compat).valid
+    refused = startup_errors(sel) or missing_data(sel, USABLE)
+    if not refused:  # the pages answer: for a selection the binary accepts, with bundled data
+        assert sel.binary in USABLE
+        assert select_versions(parse_binary_version(sel.binary), sel.emulated, sel.min_compat).valid
     for key in ("binary", "emulated"):
         value = raw.get(key)
         if value not in (None, "") and key + "=" not in " ".join(resolved.problems):

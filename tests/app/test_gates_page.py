@@ -45,19 +45,23 @@ def test_table_with_flags_equals_the_cli_rows(catalog):
     assert table(at).set_index("gate").loc["KMSv1", "enabled"]
 
 
-def test_default_load(catalog):
+def test_default_load_shows_emulation_at_work(catalog):
     at = open_app()
     assert current_page(at) == "gates"
     assert len(table(at)) == len(catalog.manifest("1.36"))
-    assert metric(at, "Changed vs 1.36") == "0"
-    assert metric(at, "PreAlpha") == "0"
-    assert [m.label for m in at.metric] == ["Enabled at 1.36", "Changed vs 1.36", "PreAlpha", "Locked"]
+    # The landing selection: 1.36 emulating 1.35, so the figures show what emulation changes.
+    assert int(metric(at, "Changed vs 1.36")) > 0
+    gates = gates_for(catalog, "1.36", "1.35").gates
+    assert metric(at, "Not yet introduced") == str(sum(g.stage.value == "PreAlpha" for g in gates))
+    assert [m.label for m in at.metric] == ["Enabled at 1.35", "Changed vs 1.36", "Not yet introduced", "Locked"]
+    # The code term is in the help text.
+    assert "PreAlpha" in next(m for m in at.metric if m.label == "Not yet introduced").help
 
 
 def test_metrics(catalog, at_133):
     gates = gates_for(catalog, "1.36", "1.33").gates
     assert metric(at_133, "Enabled") == str(sum(g.enabled for g in gates))
-    assert metric(at_133, "PreAlpha") == str(sum(g.stage.value == "PreAlpha" for g in gates))
+    assert metric(at_133, "Not yet introduced") == str(sum(g.stage.value == "PreAlpha" for g in gates))
     assert metric(at_133, "Locked") == str(sum(g.locked for g in gates))
     assert metric(at_133, "Changed vs 1.36") == str(int(table(at_133)["changed"].sum()))
     assert int(metric(at_133, "Changed vs 1.36")) > 0
@@ -82,7 +86,7 @@ def test_stage_filter():
     assert set(table(at)["stage"]) == {"Alpha", "Beta"}
     at = filtered(["PreAlpha"])
     assert set(table(at)["stage"]) == {"PreAlpha"}
-    assert len(table(at)) == int(metric(at, "PreAlpha"))
+    assert len(table(at)) == int(metric(at, "Not yet introduced"))
 
 
 def test_enabled_filter():
@@ -151,3 +155,12 @@ def test_download_is_what_the_cli_prints(catalog, capsys, fmt, flags):
     if fmt == "json":
         document = json.loads(printed)
         assert document["valid"] is (flags != "Nope=true")
+
+
+def test_the_gate_column_fits_the_longest_name(at_133):
+    from dashboard.components.gate_table import gate_column_width
+
+    longest = max(map(len, table(at_133)["gate"]))
+    gate = json.loads(at_133.dataframe[0].proto.columns)["gate"]
+    assert gate["width"] == gate_column_width(longest) >= 7 * longest  # ~7 px a character in the grid's font
+    assert gate["pinned"]

@@ -81,7 +81,7 @@ def test_default_target_is_the_newest_release():
 
 
 def test_nothing_to_do():
-    at = open_app("plan")
+    at = open_app("plan", binary="1.36", emulated="1.36")
     assert at.query_params == {"binary": "1.36", "emulated": "1.36", "to": "1.36"}
     assert any("Nothing to do" in i for i in texts(at.info))
     assert not any(list(d.value.columns)[:1] == ["step"] for d in at.dataframe)

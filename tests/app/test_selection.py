@@ -6,12 +6,13 @@ from conftest import current_page, metric, open_app, rerun, texts
 
 
 def test_default_load_writes_the_default_selection_into_the_url():
+    # The landing selection shows emulation at work: the newest release emulating the one before.
     at = open_app()
     assert current_page(at) == "gates"
-    assert at.query_params == {"binary": "1.36", "emulated": "1.36"}
+    assert at.query_params == {"binary": "1.36", "emulated": "1.35"}
     assert at.selectbox(key="sel_binary").value == "1.36"
-    assert at.selectbox(key="sel_emulated").value == "1.36"
-    assert at.selectbox(key="sel_min_compat").value == "1.35"
+    assert at.selectbox(key="sel_emulated").value == "1.35"
+    assert at.selectbox(key="sel_min_compat").value == "1.34"
     assert at.text_input(key="sel_feature_gates").value == ""
     assert not at.warning and not at.error
 
@@ -46,12 +47,14 @@ def test_min_compat_is_read_only_before_1_35():
     assert "no `--min-compatibility-version` flag" in fixed.help
 
 
-def test_invalid_binary_is_explained_and_defaulted():
+def test_binary_without_data_is_kept_and_shown_in_red():
     at = open_app(binary="9.99", emulated="1.33")
-    (warning,) = texts(at.warning)
-    assert "binary='9.99'" in warning and "no bundled release 9.99" in warning
-    # 1.33 is not in the range of the default 1.36 binary? It is: kept.
-    assert at.query_params == {"binary": "1.36", "emulated": "1.33"}
+    assert not at.warning
+    errors = texts(at.error)
+    assert any("**Nothing to show**: there is no bundled data for release 9.99" in e for e in errors), errors
+    assert at.query_params == {"binary": "9.99", "emulated": "1.33"}
+    assert at.selectbox(key="sel_binary").value == "9.99"
+    assert not at.dataframe  # no table of some other binary
 
 
 def test_invalid_emulated_is_explained_and_defaulted():
@@ -62,19 +65,24 @@ def test_invalid_emulated_is_explained_and_defaulted():
     assert at.selectbox(key="sel_emulated").value == "1.36"
 
 
-def test_emulated_out_of_range_is_explained_and_defaulted():
+def test_emulated_out_of_range_is_kept_and_refused_like_the_binary():
     at = open_app(binary="1.36", emulated="1.31")
-    (warning,) = texts(at.warning)
-    assert "emulated='1.31'" in warning and "1.33–1.36" in warning
-    assert "emulation version 1.31 is not between [1.33, 1.36.0]" in warning
-    assert at.query_params["emulated"] == "1.36"
+    assert not at.warning
+    (error,) = texts(at.error)
+    assert error.startswith("**A 1.36 binary would refuse to start** with `--emulated-version=1.31`")
+    assert "`error: emulation version 1.31 is not between [1.33, 1.36.0]`" in error
+    assert at.query_params == {"binary": "1.36", "emulated": "1.31"}
+    assert at.selectbox(key="sel_emulated").value == "1.31"
+    assert "1.31 (out of range)" in at.selectbox(key="sel_emulated").options
+    assert not at.dataframe and not at.metric  # no answer for a binary that does not start
 
 
-def test_min_compat_without_the_flag_is_explained():
+def test_min_compat_without_the_flag_is_refused_like_the_binary():
     at = open_app(binary="1.33", emulated="1.31", min_compat="1.31")
-    (warning,) = texts(at.warning)
-    assert "min_compat='1.31'" in warning and "no --min-compatibility-version flag" in warning
-    assert "min_compat" not in at.query_params
+    assert not at.warning
+    (error,) = texts(at.error)
+    assert "`error: unknown flag: --min-compatibility-version`" in error
+    assert at.query_params["min_compat"] == "1.31"
 
 
 def test_malformed_feature_gates_show_the_error_and_change_nothing():
@@ -120,10 +128,17 @@ def test_changing_the_binary_keeps_an_accepted_emulated_version():
     at.selectbox(key="sel_binary").set_value("1.35")
     rerun(at)
     assert at.query_params == {"binary": "1.35", "emulated": "1.34"}
+    assert not at.info
     at.selectbox(key="sel_binary").set_value("1.32")
     rerun(at)
     assert at.query_params == {"binary": "1.32", "emulated": "1.32"}
     assert not at.warning
+    # Not silently: the page says why the emulated version changed, once.
+    assert texts(at.info) == [
+        "A 1.32 binary does not accept --emulated-version=1.34 (it accepts 1.31–1.32): the emulated version is now 1.32."
+    ]
+    rerun(at)
+    assert not at.info
 
 
 def test_min_compat_and_feature_gates_controls_update_the_url():
@@ -145,7 +160,10 @@ def test_switching_pages_keeps_the_selection():
         at.switch_page(f"app_pages/{page}.py")
         rerun(at)
         assert at.query_params == {"binary": "1.35", "emulated": "1.33", "feature_gates": "AllBeta=false"}, page
-        assert at.selectbox(key="sel_emulated").value == "1.33"
+        if page in ("matrix", "about"):  # the selection does not change these pages: no bar
+            assert not [s for s in at.selectbox if s.key == "sel_emulated"]
+        else:
+            assert at.selectbox(key="sel_emulated").value == "1.33"
 
 
 def test_selection_is_restored_when_the_menu_drops_the_query_string():
@@ -156,7 +174,7 @@ def test_selection_is_restored_when_the_menu_drops_the_query_string():
     assert at.query_params == {"binary": "1.35", "emulated": "1.33"}
 
 
-PAGES = ["gates", "changes", "timeline", "matrix", "gate_detail", "about"]
+PAGES = ["gates", "changes", "timeline", "gate_detail"]
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -170,19 +188,47 @@ def test_every_page_follows_a_deep_link(page):
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_explains_and_defaults_invalid_values(page):
-    at = open_app(page, binary="9.99", emulated="abc", feature_gates="JobManagedBy")
+def test_every_page_explains_and_defaults_values_that_are_not_versions(page):
+    at = open_app(page, binary="abc", emulated="x.y", feature_gates="JobManagedBy")
     assert current_page(at) == page
     warnings = texts(at.warning)
-    assert any(w.startswith("binary='9.99'") for w in warnings)
-    assert any(w.startswith("emulated='abc'") for w in warnings)
+    assert any(w.startswith("binary='abc'") for w in warnings)
+    assert any(w.startswith("emulated='x.y'") for w in warnings)
     assert "missing bool value for JobManagedBy" in texts(at.error)
     assert at.query_params == {"binary": "1.36", "emulated": "1.36", "feature_gates": "JobManagedBy"}
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_explains_an_emulated_version_out_of_range(page):
+def test_every_page_refuses_an_emulated_version_out_of_range(page):
     at = open_app(page, binary="1.36", emulated="1.30", feature_gates="Nope=true")
-    assert any(w.startswith("emulated='1.30'") and "1.33–1.36" in w for w in texts(at.warning))
-    assert "unrecognized feature gate: Nope" in texts(at.error)
-    assert at.selectbox(key="sel_emulated").value == "1.36"
+    assert current_page(at) == page
+    (error,) = texts(at.error)
+    assert "A 1.36 binary would refuse to start" in error and "emulation version 1.30 is not between [1.33, 1.36.0]" in error
+    assert at.selectbox(key="sel_emulated").value == "1.30"
+    assert not at.dataframe
+
+
+@pytest.mark.parametrize("page", ["matrix", "about"])
+def test_pages_without_the_selection_keep_it_in_the_url(page):
+    at = open_app(page, binary="1.36", emulated="1.30")
+    assert at.query_params == {"binary": "1.36", "emulated": "1.30"}
+    assert not at.error and not [s for s in at.selectbox if s.key == "sel_binary"]
+
+
+def test_what_else_a_binary_change_changed_is_said():
+    from dashboard.components.selection import adjustment_notes
+    from dashboard.components.state import Selection, after_change
+
+    old = Selection("1.36", "1.33")
+    new = after_change(old, "binary", "1.37")
+    assert new == Selection("1.37", "1.37")
+    assert adjustment_notes(old, new, "binary") == (
+        "A 1.37 binary does not accept --emulated-version=1.33 (it accepts 1.34–1.37): the emulated version is now 1.37.",
+    )
+    old = Selection("1.36", "1.35", "1.33")
+    new = after_change(old, "binary", "1.37")
+    assert new == Selection("1.37", "1.35")
+    assert adjustment_notes(old, new, "binary") == (
+        "--min-compatibility-version=1.33 does not fit a 1.37 binary emulating 1.35: the default is used now.",
+    )
+    assert adjustment_notes(old, after_change(old, "binary", "1.36"), "binary") == ()

@@ -2,7 +2,16 @@
 
 import pytest
 
-from dashboard.components.state import PARAM_KEYS, Selection, after_change, binary_choices, resolve_selection
+from dashboard.components.state import (
+    PARAM_KEYS,
+    Selection,
+    after_change,
+    binary_choices,
+    landing_selection,
+    missing_data,
+    resolve_selection,
+    startup_errors,
+)
 from dashboard.components.text import code, md
 from dashboard.core.compat import allowed_versions
 from dashboard.core.versions import parse_version
@@ -14,11 +23,17 @@ def resolve(**raw):
     return resolve_selection(raw, USABLE, "1.36", {"1.30": "broken file"})
 
 
-def test_empty_url_gives_the_default_binary_not_emulating():
+def test_empty_url_gives_the_landing_selection_emulation_at_work():
     r = resolve()
-    assert r.selection == Selection("1.36", "1.36", None, "")
+    assert r.selection == Selection("1.36", "1.35", None, "")
+    assert r.selection == landing_selection(USABLE, "1.36")
     assert r.problems == ()
-    assert r.selection.params() == {"binary": "1.36", "emulated": "1.36"}
+    assert r.selection.params() == {"binary": "1.36", "emulated": "1.35"}
+    assert landing_selection(USABLE, "1.31") == Selection("1.31", "1.31")  # 1.31 emulates nothing older
+
+
+def test_a_binary_alone_is_not_emulating():
+    assert resolve(binary="1.36").selection == Selection("1.36", "1.36", None, "")
 
 
 def test_deep_link_is_kept_and_canonicalised():
@@ -28,53 +43,55 @@ def test_deep_link_is_kept_and_canonicalised():
 
 
 @pytest.mark.parametrize(
-    ("raw", "named"),
+    ("raw", "named", "shown"),
     [
-        ({"binary": "9.99"}, "binary='9.99'"),
-        ({"binary": "abc"}, "binary='abc'"),
-        ({"binary": "1.30"}, "binary='1.30'"),
-        ({"emulated": "abc"}, "emulated='abc'"),
-        ({"emulated": "1.30"}, "emulated='1.30'"),
-        ({"emulated": "1.37"}, "emulated='1.37'"),
-        ({"emulated": "1.33.2"}, "emulated='1.33.2'"),
+        ({"binary": "abc"}, "binary='abc'", Selection("1.36", "1.36")),
+        ({"binary": "1.36", "emulated": "abc"}, "emulated='abc'", Selection("1.36", "1.36")),
+        ({"binary": "1.36", "emulated": "1.33.2"}, "emulated='1.33.2'", Selection("1.36", "1.36")),
     ],
 )
-def test_bad_values_are_named_and_defaulted(raw, named):
+def test_values_that_are_not_versions_are_named_and_defaulted(raw, named, shown):
     r = resolve(**raw)
-    assert r.selection == Selection("1.36", "1.36", None, "")
+    assert r.selection == shown
     (problem,) = r.problems
     assert problem.startswith(named)
     assert "showing" in problem
 
 
-def test_broken_release_is_explained():
-    (problem,) = resolve(binary="1.30").problems
-    assert "cannot be used (broken file)" in problem
-
-
-def test_out_of_range_names_the_allowed_range_and_the_core_message():
-    (problem,) = resolve(binary="1.36", emulated="1.32").problems
-    assert "1.33–1.36" in problem
-    assert "emulation version 1.32 is not between [1.33, 1.36.0]" in problem
-
-
-def test_min_compat_without_the_flag_is_ignored_with_the_derived_default():
-    r = resolve(binary="1.34", emulated="1.32", min_compat="1.31")
-    assert r.selection == Selection("1.34", "1.32", None, "")
-    (problem,) = r.problems
-    assert "no --min-compatibility-version flag" in problem and "1.31" in problem
+@pytest.mark.parametrize(
+    ("raw", "selection", "errors", "no_data"),
+    [
+        ({"binary": "1.36", "emulated": "1.30"}, Selection("1.36", "1.30"),
+         ("emulation version 1.30 is not between [1.33, 1.36.0]",
+          "minCompatibilityVersion version 1.33 is not between [1.33, 1.30]"), None),
+        ({"binary": "1.36", "emulated": "1.37"}, Selection("1.36", "1.37"),
+         ("emulation version 1.37 is not between [1.33, 1.36.0]",), None),
+        ({"binary": "1.34", "emulated": "1.32", "min_compat": "1.31"}, Selection("1.34", "1.32", "1.31"),
+         ("unknown flag: --min-compatibility-version",), None),
+        ({"binary": "1.36", "emulated": "1.34", "min_compat": "1.35"}, Selection("1.36", "1.34", "1.35"),
+         ("minCompatibilityVersion version 1.35 is not between [1.33, 1.34]",), None),
+        ({"binary": "1.30", "emulated": "1.30"}, Selection("1.30", "1.30"),
+         ("binary version 1.30 predates compatibility versions: --emulated-version exists from 1.31",),
+         "the bundled data of release 1.30 cannot be used (broken file)"),
+        ({"binary": "9.99", "emulated": "9.99"}, Selection("9.99", "9.99"), (),
+         "there is no bundled data for release 9.99 (bundled: 1.31, 1.32, 1.33, 1.34, 1.35, 1.36, 1.37)"),
+    ],
+)
+def test_versions_the_binary_refuses_are_kept_with_its_errors(raw, selection, errors, no_data):
+    r = resolve(**raw)
+    assert r.selection == selection and r.problems == ()
+    assert startup_errors(r.selection) == errors
+    assert missing_data(r.selection, USABLE, {"1.30": "broken file"}) == no_data
 
 
 def test_min_compat_range_on_1_36():
     assert resolve(binary="1.36", emulated="1.35", min_compat="1.33").selection.min_compat == "1.33"
     # The default (emulated - 1) is stored as "no value".
     assert resolve(binary="1.36", emulated="1.35", min_compat="1.34").selection.min_compat is None
-    r = resolve(binary="1.36", emulated="1.34", min_compat="1.35")
-    assert r.selection.min_compat is None and "outside 1.33–1.34" in r.problems[0]
 
 
-def test_every_bad_value_at_once():
-    r = resolve(binary="9.99", emulated="abc", min_compat="x")
+def test_every_value_that_is_not_a_version_at_once():
+    r = resolve(binary="nine", emulated="abc", min_compat="x")
     assert len(r.problems) == 3
     assert r.selection == Selection("1.36", "1.36", None, "")
 
@@ -109,6 +126,14 @@ def test_feature_gates_and_min_compat_changes():
     assert after_change(s, "feature_gates", "A=true").feature_gates == "A=true"
     assert after_change(s, "min_compat", "1.33").min_compat == "1.33"
     assert after_change(s, "min_compat", "1.34").min_compat is None  # the default
+
+
+def test_a_typed_version_the_binary_refuses_is_kept():
+    s = Selection("1.36", "1.35")
+    assert after_change(s, "emulated", "v1.30") == Selection("1.36", "1.30")
+    assert after_change(s, "min_compat", "1.20") == Selection("1.36", "1.35", "1.20")
+    assert after_change(s, "binary", "v1.38.1") == Selection("1.38", "1.35")
+    assert after_change(s, "emulated", "abc") == Selection("1.36", "abc")  # the next run explains it
 
 
 def test_query_string_round_trip():

@@ -1,5 +1,6 @@
 """The shared selection through the real widgets: it goes into the URL, and the URL alone brings
-the same view back in a new browser context. Bad URL values give warnings, never errors."""
+the same view back in a new browser context. URL values that are not versions give warnings;
+versions the binary refuses or has no data for are kept and shown in red."""
 
 from __future__ import annotations
 
@@ -88,13 +89,23 @@ def test_widgets_write_the_url_and_the_url_restores_the_view(open_page, browser,
     assert view(again) == timeline
 
 
-def test_bad_url_values_show_warnings_and_defaults(open_page):
-    page, watch = open_page("gates", {"binary": "9.99", "emulated": "abc"})
+def test_url_values_that_are_not_versions_show_warnings_and_defaults(open_page):
+    page, watch = open_page("gates", {"binary": "nine", "emulated": "abc"})
     warnings = streamlit_problems(page, ("Warning",))
-    assert any("binary='9.99'" in w for w in warnings), warnings
+    assert any("binary='nine'" in w for w in warnings), warnings
     assert any("emulated='abc'" in w for w in warnings), warnings
     # No exception and no error: the defaults are shown and written back into the URL.
     assert streamlit_problems(page, ("Error",)) == []
-    assert page.locator(CONTROLS["binary"]).input_value() == query(page)["binary"] != "9.99"
+    assert page.locator(CONTROLS["binary"]).input_value() == query(page)["binary"] != "nine"
     assert query(page)["emulated"] != "abc"
+    assert watch.console_errors == []
+
+
+def test_a_release_without_data_is_kept_and_shown_in_red(open_page):
+    page, watch = open_page("gates", {"binary": "9.99", "emulated": "9.99"})
+    errors = streamlit_problems(page, ("Error",))
+    assert any("there is no bundled data for release 9.99" in e for e in errors), errors
+    assert page.locator(CONTROLS["binary"]).input_value() == "9.99 (no bundled data)"
+    assert query(page) == {"binary": "9.99", "emulated": "9.99"}
+    assert page.locator('[data-testid="stDataFrame"]').count() == 0
     assert watch.console_errors == []

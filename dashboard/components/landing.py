@@ -1,0 +1,33 @@
+"""The landing page's introduction: what the tool answers, what emulation is, where to read more."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from .state import Selection
+
+KEP_4330 = "https://github.com/kubernetes/enhancements/tree/master/keps/sig-architecture/4330-compatibility-versions"
+FEATURE_GATES_DOC = "https://kubernetes.io/docs/reference/command-line-tools-reference/feature-gates/"
+COMPATIBILITY_DOC = "https://kubernetes.io/docs/concepts/cluster-administration/compatibility-version/"
+
+HEADING = "What does a Kubernetes binary enable when it emulates an older release?"
+EMULATION = (
+    "A control-plane binary (kube-apiserver, kube-controller-manager, kube-scheduler) started with "
+    "`--emulated-version` behaves like that older release: its feature gates, their defaults and its "
+    "APIs follow the emulated version, so a cluster can be upgraded one step at a time and rolled back."
+)
+
+
+def landing_intro(sel: Selection, landing: Selection) -> None:
+    """Heading, one sentence on emulation and the links; ``landing`` is the default selection,
+    named as such while it is the one shown."""
+    st.title(HEADING, anchor=False)
+    st.markdown(
+        f"{EMULATION} Read more: [KEP-4330 compatibility versions]({KEP_4330}) · "
+        f"[Feature gates]({FEATURE_GATES_DOC}) · [Compatibility version]({COMPATIBILITY_DOC}) on kubernetes.io."
+    )
+    if sel == landing and sel.is_emulating:
+        st.caption(
+            f"Shown by default: a {sel.binary} binary (the newest release) emulating {sel.emulated} (the release "
+            "before). Pick another binary or emulated version below; the URL keeps the choice."
+        )

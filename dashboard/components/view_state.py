@@ -1,0 +1,191 @@
+"""A page's own view state (search, filters, sort, start release, tab) kept in the URL.
+
+The shared selection lives in the URL (:mod:`dashboard.components.selection`); so does what each
+page's own controls show, so that a copied link opens the same view in a new tab. A
+:class:`ViewState` binds a page's widgets to query parameters named ``<prefix>_<name>``:
+
+.. code-block:: python
+
+    from dashboard.components.view_state import ViewState
+
+    view = ViewState("timeline")                  # URL keys timeline_stages, timeline_text, ...
+    stages = view.multiselect("stages", "Stage", STAGE_NAMES, placeholder="all stages")  # -> list
+    text = view.text_input("text", "Search", placeholder="gate name contains…")         # -> str
+    sort = view.selectbox("sort", "Order", SORTS)  # -> an option; the default is the first one
+    start = view.select_slider("from", "From release", starts, default=first)           # -> an option
+    picked = view.pills("quick", "Quick filters", options)                              # -> list
+    tab = view.segmented_control("tab", "Show", ("Specs", "Releases"))                  # -> an option
+    view.show_problems()                          # a warning per URL value that was not an option
+
+Rules, the same for every widget:
+
+* The widget key is the URL key (``timeline_text``): ``st.session_state`` and tests can address it.
+* The URL is the source of truth. Each run the widget shows the URL's value (or ``default``);
+  a change writes the new value into the URL before the rerun (``on_change``).
+* A value equal to its default is left out of the URL, so links stay short. ``default`` may
+  change from run to run (the timeline's start follows the rows shown) until a user picks one.
+* Values travel as text: an option as ``str(option)``, a list as comma-separated items. A URL
+  value that is not an option is dropped (from the view and the URL) and named by
+  :meth:`ViewState.show_problems`; a free text is cut to :data:`MAX_TEXT` characters.
+* The navigation menu drops the query string on a page switch: the page's last view is kept in
+  the session and put back in the URL when the page is opened again without any of its keys.
+* Other keyword arguments go to the Streamlit widget unchanged (``help``, ``format_func``,
+  ``placeholder``, ``width``...); an ``on_change`` given there runs after the URL is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from .text import md
+
+#: Longest free text kept from the URL (a search box).
+MAX_TEXT = 200
+_SEP = ","
+
+
+def _text(option: object) -> str:
+    return str(option)
+
+
+class ViewState:
+    """The URL-bound controls of one page (see the module docstring)."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self.problems: list[str] = []
+        self._saved_key = f"_view_{prefix}"
+        self._restore()
+
+    # -- URL plumbing ------------------------------------------------------------------------
+
+    def key(self, name: str) -> str:
+        """The widget key and URL key of control ``name``."""
+        return f"{self.prefix}_{name}"
+
+    def _mine(self, params: dict[str, str]) -> dict[str, str]:
+        start = self.prefix + "_"
+        return {k: v for k, v in params.items() if k.startswith(start)}
+
+    def _restore(self) -> None:
+        """Put the page's last view back when the URL has none of its keys; else remember the URL's."""
+        mine = self._mine(st.query_params.to_dict())
+        saved = st.session_state.get(self._saved_key)
+        if saved and not mine:
+            for k, v in saved.items():
+                st.query_params[k] = v
+        elif mine != saved:
+            st.session_state[self._saved_key] = mine
+
+    def _save(self) -> None:
+        st.session_state[self._saved_key] = self._mine(st.query_params.to_dict())
+
+    def _write(self, key: str, text: str | None) -> None:
+        if text in (None, ""):
+            if key in st.query_params:
+                del st.query_params[key]
+        elif st.query_params.get(key) != text:
+            st.query_params[key] = text
+        self._save()
+
+    def _bind(self, name: str, value: Any, encode: Callable[[Any], str | None], kwargs: dict) -> dict:
+        """Put ``value`` in the widget's state and make its change write the URL."""
+        key = self.key(name)
+        st.session_state[key] = value
+        user_on_change = kwargs.pop("on_change", None)
+        user_args = kwargs.pop("args", ())
+
+        def on_change() -> None:
+            self._write(key, encode(st.session_state.get(key)))
+            if user_on_change is not None:
+                user_on_change(*user_args)
+
+        return {**kwargs, "key": key, "on_change": on_change}
+
+    def _reject(self, name: str, text: str, why: str) -> None:
+        shown = text if len(text) <= 60 else text[:60] + "…"
+        self.problems.append(f"{self.key(name)}={shown!r} in the URL {why}; it is ignored.")
+        self._write(self.key(name), None)
+
+    # -- values --------------------------------------------------------------------------------
+
+    def _one(self, name: str, options: Sequence[Any], default: Any) -> Any:
+        text = st.query_params.get(self.key(name))
+        if text is None:
+            return default
+        by_text = {_text(o): o for o in options}
+        if text not in by_text:
+            self._reject(name, text, "is not one of " + ", ".join(by_text)[:200])
+            return default
+        return by_text[text]
+
+    def _many(self, name: str, options: Sequence[Any], default: Sequence[Any]) -> list[Any]:
+        text = st.query_params.get(self.key(name))
+        if text is None:
+            return list(default)
+        by_text = {_text(o): o for o in options}
+        items = [t for t in text.split(_SEP) if t]
+        unknown = [t for t in items if t not in by_text]
+        if unknown:
+            self._reject(name, text, f"names {', '.join(unknown)[:120]}, not one of " + ", ".join(by_text)[:200])
+            return list(default)
+        return list(dict.fromkeys(by_text[t] for t in items))
+
+    def _one_encoder(self, default: Any) -> Callable[[Any], str | None]:
+        return lambda v: None if v is None or v == default else _text(v)
+
+    def _many_encoder(self, options: Sequence[Any], default: Sequence[Any]) -> Callable[[Any], str | None]:
+        order = {_text(o): i for i, o in enumerate(options)}
+
+        def encode(values) -> str | None:
+            values = list(values or ())
+            if sorted(map(_text, values)) == sorted(map(_text, default)):
+                return None
+            return _SEP.join(sorted(map(_text, values), key=lambda t: order.get(t, len(order)))) or _SEP
+
+        return encode
+
+    # -- widgets -------------------------------------------------------------------------------
+
+    def text_input(self, name: str, label: str, default: str = "", *, target=st, **kwargs) -> str:
+        text = st.query_params.get(self.key(name))
+        value = default if text is None else text[:MAX_TEXT]
+        bound = self._bind(name, value, lambda v: None if (v or "") == default else (v or "")[:MAX_TEXT], kwargs)
+        return target.text_input(label, **bound) or ""
+
+    def selectbox(self, name: str, label: str, options: Sequence[Any], default: Any = None, *, target=st, **kwargs) -> Any:
+        default = options[0] if default is None and options else default
+        value = self._one(name, options, default)
+        bound = self._bind(name, value, self._one_encoder(default), kwargs)
+        return target.selectbox(label, options, **bound)
+
+    def segmented_control(self, name: str, label: str, options: Sequence[Any], default: Any = None, *, target=st, **kwargs) -> Any:
+        """One choice of a few (a tab bar); clicking the chosen one again keeps it chosen."""
+        default = options[0] if default is None and options else default
+        value = self._one(name, options, default)
+        bound = self._bind(name, value, self._one_encoder(default), kwargs)
+        return target.segmented_control(label, options, selection_mode="single", **bound) or default
+
+    def select_slider(self, name: str, label: str, options: Sequence[Any], default: Any = None, *, target=st, **kwargs) -> Any:
+        default = options[0] if default is None and options else default
+        value = self._one(name, options, default)
+        bound = self._bind(name, value, self._one_encoder(default), kwargs)
+        return target.select_slider(label, options, **bound)
+
+    def multiselect(self, name: str, label: str, options: Sequence[Any], default: Sequence[Any] = (), *, target=st, **kwargs) -> list:
+        value = self._many(name, options, default)
+        bound = self._bind(name, value, self._many_encoder(options, default), kwargs)
+        return list(target.multiselect(label, options, **bound) or ())
+
+    def pills(self, name: str, label: str, options: Sequence[Any], default: Sequence[Any] = (), *, target=st, **kwargs) -> list:
+        value = self._many(name, options, default)
+        bound = self._bind(name, value, self._many_encoder(options, default), kwargs)
+        return list(target.pills(label, options, selection_mode="multi", **bound) or ())
+
+    def show_problems(self) -> None:
+        """A warning per URL value of this page that was not an option (named, and ignored)."""
+        for problem in self.problems:
+            st.warning(md(problem), icon=":material/link_off:")
