@@ -1,4 +1,4 @@
-"""`kcompat data refresh` (dashboard/refresh.py) against small real git repositories."""
+"""`kcompat data refresh` (dashboard/refresh/) against small real git repositories."""
 
 from __future__ import annotations
 
@@ -10,17 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dashboard import refresh
+from dashboard.refresh import apis as refresh_apis_module
+from dashboard.refresh import features as refresh_features_module
 from dashboard.core.manifest import load_manifest_files
-from dashboard.refresh import (
-    NEW_VERSIONED,
-    OLD_UNVERSIONED,
-    OLD_VERSIONED,
-    add_refresh_arguments,
-    refresh_apis,
-    refresh_features,
-    run_refresh,
-)
+from dashboard.refresh import add_refresh_arguments, refresh_apis, refresh_features, run_refresh
+from dashboard.refresh.features import NEW_VERSIONED, OLD_UNVERSIONED, OLD_VERSIONED
 
 BUNDLED = Path(__file__).resolve().parents[2] / "data"
 
@@ -179,9 +173,9 @@ def test_go_identifiers_become_flag_names_and_are_reported(kubernetes_repo: dict
 
 def test_rename_keeps_quotes_and_dependency_items() -> None:
     text = "- name: 'RuntimeClassInImageCriAPI'\n  dependencies:\n  - CPUCFSQuotaPeriod\n- name: CPUCFSQuotaPeriodX\n"
-    renamed, done = refresh.rename_go_identifiers(text)
+    renamed, done = refresh_features_module.rename_go_identifiers(text)
     assert renamed == "- name: 'RuntimeClassInImageCriApi'\n  dependencies:\n  - CustomCPUCFSQuotaPeriod\n- name: CPUCFSQuotaPeriodX\n"
-    assert dict(done) == refresh.GO_IDENTIFIER_TO_FLAG_NAME
+    assert dict(done) == refresh_features_module.GO_IDENTIFIER_TO_FLAG_NAME
 
 
 def test_invalid_manifest_and_missing_manifest_are_reported_not_written(kubernetes_repo: dict, tmp_path: Path) -> None:
@@ -393,9 +387,9 @@ def test_apis_written_in_the_bundled_schema(api_repo: dict, tmp_path: Path) -> N
 
 
 def test_removed_as_of_release_compares_with_the_release() -> None:
-    assert refresh.removed_as_of(25, "1.25") is True
-    assert refresh.removed_as_of(24, "1.25") is False
-    assert refresh.removed_as_of(33, None) is False
+    assert refresh_apis_module.removed_as_of(25, "1.25") is True
+    assert refresh_apis_module.removed_as_of(24, "1.25") is False
+    assert refresh_apis_module.removed_as_of(33, None) is False
 
 
 def test_lifecycle_csv_regenerated_with_the_bundled_columns(api_repo: dict, tmp_path: Path) -> None:
@@ -431,7 +425,7 @@ def test_lifecycle_csv_regenerated_with_the_bundled_columns(api_repo: dict, tmp_
 def test_regenerating_the_bundled_csv_from_the_bundled_yaml_is_exact() -> None:
     """The CSV writer reproduces data/apis/lifecycle.csv from data/apis/v1.*.yaml byte for byte."""
     documents = [yaml.safe_load(p.read_text()) for p in sorted(BUNDLED.glob("apis/v1.*.yaml"))]
-    text = refresh.lifecycle_csv_text({d["release"]: refresh.lifecycle_rows(d) for d in documents})
+    text = refresh_apis_module.lifecycle_csv_text({d["release"]: refresh_apis_module.lifecycle_rows(d) for d in documents})
     assert text.encode() == (BUNDLED / "apis/lifecycle.csv").read_bytes()
 
 
@@ -439,7 +433,7 @@ def test_bundled_api_yaml_round_trips_through_the_writer() -> None:
     """The YAML writer lays a document out exactly like the bundled files."""
     raw = (BUNDLED / "apis/v1.33.yaml").read_text()
     body = raw[raw.index("release:") :]
-    assert refresh.api_file_text(yaml.safe_load(raw), "") == body
+    assert refresh_apis_module.api_file_text(yaml.safe_load(raw), "") == body
 
 
 def test_unreadable_lifecycle_function_skips_the_release(api_repo: dict, tmp_path: Path) -> None:

@@ -12,19 +12,17 @@ import pytest
 
 from dashboard.catalog import Catalog
 from dashboard.core.manifest import load_manifest_files
-from dashboard.gosource import GoSourceError, dependency_map, go_tokens
+from dashboard.refresh.gosource import GoSourceError, dependency_map, go_tokens
 from dashboard.queries import gates_for
-from dashboard.refresh import (
+from dashboard.refresh import refresh_features, run_refresh
+from dashboard.refresh.apis import lifecycles_in, registered_kinds_in
+from dashboard.refresh.features import (
     CLIENT_GO_FEATURES_GO,
     KUBE_FEATURES_GO,
     NEW_VERSIONED,
     OLD_UNVERSIONED,
     OLD_VERSIONED,
-    lifecycles_in,
-    refresh_features,
-    registered_kinds_in,
     rename_go_identifiers,
-    run_refresh,
 )
 
 from test_refresh import commit_tree, gate, git_identity, new_repo  # noqa: F401 (git_identity: autouse fixture)

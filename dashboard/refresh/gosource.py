@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from .core.errors import KcompatError
+from ..core.errors import KcompatError
 
 #: Go sources larger than this are refused before they are tokenized (kube_features.go is ~150 kB).
 MAX_GO_SOURCE_CHARS = 4 * 1024 * 1024
