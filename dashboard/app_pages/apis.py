@@ -26,7 +26,8 @@ from dashboard import formats
 from dashboard.components import data
 from dashboard.components.selection import current
 from dashboard.components.text import md
-from dashboard.core.apis import ApiEntry, evaluate_api_availability, parse_runtime_config
+from dashboard.core.apis import ApiEntry, evaluate_api_availability
+from dashboard.core.runtime_config import parse_runtime_config
 from dashboard.core.errors import KcompatError
 from dashboard.core.skew import skew_policy
 from dashboard.core.storage import storage_versions

@@ -43,7 +43,9 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 
-from .apis import NON_REST_GROUPS, evaluate_api_availability, versions_by_priority
+from .api_versions import versions_by_priority
+from .apis import evaluate_api_availability
+from .runtime_config import NON_REST_GROUPS
 from .apis_data import (
     ApiKind,
     ApiRelease,

@@ -15,7 +15,7 @@ import shlex
 import yaml
 
 from ..catalog import Catalog
-from ..core.apis import parse_runtime_config
+from ..core.runtime_config import parse_runtime_config
 from ..core.compat import parse_binary_version
 from ..core.errors import KcompatError
 from ..core.inspect.model import CONTROL_PLANE, EMULATED, FEATURE_GATES, MIN_COMPAT, RUNTIME_CONFIG

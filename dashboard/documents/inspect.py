@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..catalog import Catalog
-from ..core.apis import parse_runtime_config
+from ..core.runtime_config import parse_runtime_config
 from ..core.compat import parse_binary_version
 from ..core.errors import KcompatError
 from ..core.inspect import Comparison, InspectError, combine_readings, compare_observed, read_input

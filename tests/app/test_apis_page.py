@@ -9,7 +9,8 @@ import pytest
 from conftest import current_page, metric, open_app, rerun, texts
 from dashboard.cli import main as kcompat
 from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows
-from dashboard.core.apis import MAX_RUNTIME_CONFIG_LENGTH, evaluate_api_availability
+from dashboard.core.apis import evaluate_api_availability
+from dashboard.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH
 from dashboard.core.skew import skew_policy
 from dashboard.core.storage import storage_versions
 

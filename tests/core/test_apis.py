@@ -6,15 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboard.core.apis import (
-    Reason,
-    compare_kube_aware_versions,
-    compare_with_binary,
-    evaluate_api_availability,
-    parse_runtime_config,
-    should_serve_removed,
-    versions_by_priority,
-)
+from dashboard.core.api_versions import compare_kube_aware_versions, versions_by_priority
+from dashboard.core.apis import Reason, compare_with_binary, evaluate_api_availability, should_serve_removed
+from dashboard.core.runtime_config import parse_runtime_config
 from dashboard.core.apis_data import (
     available_api_releases,
     default_enablement_for,
