@@ -42,6 +42,7 @@ from dashboard.core.stages import STAGE_ORDER
 from dashboard.core.versions import offset_minor
 from dashboard.queries import gates_for, newest_release
 
+from . import hosting
 from .state import Selection
 
 
@@ -57,6 +58,7 @@ def catalog() -> Catalog:
     cat = Catalog(Path(data_dir)) if data_dir else Catalog()
     cat.all()
     _ = cat.gate_info
+    hosting.freeze_long_lived()  # the catalog lives as long as the process: collections skip it
     return cat
 
 

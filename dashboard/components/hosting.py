@@ -27,6 +27,11 @@ Applied once per process when the app's modules are first imported (the first sc
   runtime-wide upload manager for good), and, when sessions went away, runs one full collection, so
   their reference cycles (and the uploads they hold) are freed within seconds, and glibc's
   ``malloc_trim`` hands the freed pages back to the system.
+- **Collections skip what lives for good.** Once the bundled catalog is loaded,
+  :func:`freeze_long_lived` moves every object alive then (modules, the parsed catalog, ~150,000
+  objects) into the collector's permanent generation (``gc.freeze``). A full collection then walks
+  only what sessions created: the janitor's collection and Python's own generation-2 collections
+  hold the lock for a fraction of the ~130 ms a walk over everything took on this 2-core machine.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import time
 
 _applied = False
 _janitor_started = False
+_frozen = False
 JANITOR_INTERVAL = 5.0
 
 
@@ -97,6 +103,19 @@ def _trim_heap() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):  # not glibc: nothing to do
         pass
+
+
+def freeze_long_lived() -> bool:
+    """Collect once, then exclude every object alive now from later collections (``gc.freeze``).
+    Called when the bundled catalog has been loaded; later calls do nothing. Returns whether this
+    call froze."""
+    global _frozen  # noqa: PLW0603
+    if _frozen:
+        return False
+    _frozen = True
+    gc.collect()
+    gc.freeze()
+    return True
 
 
 def _clear_own_session_only(self) -> None:

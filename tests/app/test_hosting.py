@@ -54,3 +54,20 @@ def test_clear_cache_from_a_client_clears_its_own_session_only():
     assert "mine" not in state
     _shared(1)
     assert len(_CALLS) == calls  # the process cache other sessions use is untouched (not recomputed)
+
+
+def test_the_catalog_and_everything_alive_with_it_is_left_out_of_later_collections():
+    import gc
+
+    from streamlit.testing.v1 import AppTest
+
+    AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60).run()  # the first run loads the catalog
+    from dashboard.components import data
+
+    frozen = gc.get_freeze_count()
+    assert frozen > 50_000  # modules and the parsed catalog
+    assert hosting.freeze_long_lived() is False  # once per process
+    assert gc.get_freeze_count() == frozen
+    # the catalog's parsed manifests are among the frozen objects: a collection does not walk them
+    manifest = data.catalog().all()[0]
+    assert not any(obj is manifest for obj in gc.get_objects())
