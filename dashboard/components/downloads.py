@@ -62,14 +62,16 @@ def table_csv(rows, columns, file_name: str, key: str, help: str | None = None) 
     empty cell, never "None" or "—"). Produced only when clicked."""
     rows = [dict(r) for r in rows]
     columns = list(columns)
-
-    def text() -> str:
-        return formats.rows_to_csv([{c: _cell(r.get(c)) for c in columns} for r in rows], columns)
-
     st.download_button(
-        "CSV", data=text, file_name=file_name, mime="text/csv", key=key, on_click="ignore",
+        "CSV", data=lambda: csv_text(rows, columns), file_name=file_name, mime="text/csv", key=key, on_click="ignore",
         icon=":material/download:", help=help or f"This table as CSV ({', '.join(columns)}).",
     )
+
+
+def csv_text(rows, columns) -> str:
+    """The text of a :func:`table_csv` button."""
+    columns = list(columns)
+    return formats.rows_to_csv([{c: _cell(dict(r).get(c)) for c in columns} for r in rows], columns)
 
 
 def _cell(value):
