@@ -70,10 +70,10 @@ def csv_downloads(monkeypatch):
     texts: dict[str, str] = {}
     original = downloads.table_csv
 
-    def recording(rows, columns, file_name, key, help=None):
+    def recording(rows, columns, file_name, key, help=None, **kwargs):
         rows = [dict(r) for r in rows]
-        texts[key] = downloads.csv_text(rows, columns)
-        original(rows, columns, file_name, key, help)
+        texts[key] = downloads.csv_text(rows, columns, **kwargs)
+        original(rows, columns, file_name, key, help, **kwargs)
 
     monkeypatch.setattr(downloads, "table_csv", recording)
     return texts
