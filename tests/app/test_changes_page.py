@@ -164,3 +164,15 @@ def test_each_table_csv_has_the_cli_columns(csv_downloads, capsys, show):
             assert csv_downloads[key] == printed  # the whole table: byte for byte the CLI's CSV
         else:
             assert len(csv_downloads[key].splitlines()) - 1 == len(table(at, key.replace("_csv", "_table_0")))
+
+
+def test_a_side_picked_for_another_selection_follows_the_new_one_silently():
+    at = open_app("changes", binary="1.36", emulated="1.33")
+    at.selectbox(key="changes_other").set_value("1.36@1.35")
+    rerun(at)
+    assert at.query_params["changes_other"] == "1.36@1.35"
+    at.selectbox(key="sel_binary").set_value("1.34")
+    rerun(at)
+    assert not at.warning
+    assert "changes_other" not in at.query_params
+    assert at.selectbox(key="changes_other").value == "1.34@1.34"  # the next emulated version again
