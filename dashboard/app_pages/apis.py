@@ -24,20 +24,24 @@ import streamlit as st
 
 from dashboard import formats
 from dashboard.components import data
+from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import md
+from dashboard.components.view_state import ViewState
 from dashboard.core.apis import ApiEntry, evaluate_api_availability
 from dashboard.core.runtime_config import parse_runtime_config
 from dashboard.core.errors import KcompatError
 from dashboard.core.skew import skew_policy
 from dashboard.core.storage import storage_versions
 from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
-from dashboard.documents.storage import RESOURCE_KEYS, storage_rows
+from dashboard.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
 PARAMS = (RC, EFC, RCEFC)
 WIDGET = {RC: "apis_runtime_config", EFC: "apis_efc", RCEFC: "apis_rcefc"}
 SAVED = "_apis_params"
+#: The core group ("") in the group filter and its URL value (no real group has this name).
+CORE = "core"
 _ECHO = 60
 
 
@@ -184,6 +188,7 @@ def _apis_view(query: str) -> dict:
     except KcompatError as exc:
         return {"failure": str(exc)}
     rows = api_rows(result)
+    differing = {e.key for e in result.differences_from_release()}
     baseline = {e.key: e for e in diff.baseline.entries}
     now = {e.key: e for e in result.entries}
     return dict(
@@ -194,6 +199,8 @@ def _apis_view(query: str) -> dict:
         warnings=result.warnings,
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
+        # the differing entries as rows of `kcompat apis --format csv`
+        difference_csv_rows=[r for r, e in zip(rows, result.entries) if e.key in differing],
         release_known=all(e.served_by_release is not None for e in result.entries),
         # served now: why it is served; no longer served: why not, at the emulated version
         enabled=_diff_frame(diff.enabled, lambda e: e.detail),
@@ -207,12 +214,13 @@ def _apis_view(query: str) -> dict:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], tuple[str, ...], pd.DataFrame]:
-    """(rule, min compatibility used, errors, warnings, table) at (emulated, min compat): the rows
-    of ``kcompat storage``."""
+def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], tuple[str, ...], pd.DataFrame, list[dict]]:
+    """(rule, min compatibility used, errors, warnings, table, rows) at (emulated, min compat):
+    the rows of ``kcompat storage``."""
     result = storage_versions(binary, emulated, min_compat or None, data_dir=data.catalog().data_dir)
-    frame = pd.DataFrame(storage_rows(result), columns=list(RESOURCE_KEYS))
-    return str(result.rule), str(result.min_compat), result.errors, result.warnings, frame
+    rows = storage_rows(result)
+    frame = pd.DataFrame(rows, columns=list(RESOURCE_KEYS))
+    return str(result.rule), str(result.min_compat), result.errors, result.warnings, frame, rows
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
@@ -282,25 +290,28 @@ def _api_config(emulated: str) -> dict:
     }
 
 
-def _short_table(frame: pd.DataFrame, key: str, empty: str, reason_help: str) -> None:
+def _short_table(frame: pd.DataFrame, key: str, empty: str, reason_help: str, file_name: str) -> None:
     if frame.empty:
         st.caption(empty)
         return
     config = _api_config("")
     config["reason"] = st.column_config.TextColumn("reason", width="large", help=reason_help)
     st.dataframe(frame, key=key, hide_index=True, column_config=config, height=min(36 + 35 * len(frame), 300))
+    table_csv(frame.to_dict("records"), frame.columns, file_name=file_name, key=f"{key}_csv")
 
 
 # ---------------------------------------------------------------------------------------------
 # The page
 
 sel = current()
+state = ViewState("apis")
 st.subheader(
     f"Built-in APIs of a {sel.binary} kube-apiserver emulating {sel.emulated}",
     anchor=False,
     help="Which REST resources of the binary's release are served, and why, and where a real binary of the emulated release answers differently; the same answer as `kcompat apis`.",
 )
 flags = flag_controls()
+url_problems = st.container()
 if sel.feature_gates:
     st.caption("--feature-gates does not change this page: feature-gated storage is not modelled.")
 
@@ -337,6 +348,10 @@ if sel.is_emulating:
         )
         config = _api_config(view.emulated)
         st.dataframe(differences, key="apis_differences", hide_index=True, column_config=config, height=min(36 + 35 * len(differences), 300))
+        table_csv(
+            view.difference_csv_rows, TABLE_COLUMNS, file_name=f"apis-{sel.binary}-emulating-{view.emulated}-differences.csv",
+            key="apis_differences_csv", help="These resources with the columns of `kcompat apis --format csv`.", as_is=True,
+        )
 
 table = view.table
 served_count = int(table["served"].sum())
@@ -369,6 +384,7 @@ if sel.is_emulating:
             "apis_enabled",
             f"Nothing is served at {view.emulated} that {sel.binary} at its own version does not serve.",
             f"Why it is served at {view.emulated}",
+            f"apis-{sel.binary}-emulating-{view.emulated}-enabled.csv",
         )
     with right:
         st.markdown(f"**Removed compared with the binary** ({len(view.removed)})")
@@ -377,42 +393,46 @@ if sel.is_emulating:
             "apis_removed",
             f"Everything {sel.binary} serves at its own version is served at {view.emulated} too.",
             f"Why it is not served at {view.emulated}",
+            f"apis-{sel.binary}-emulating-{view.emulated}-removed.csv",
         )
 else:
     st.caption(f"Not emulating: nothing to compare with the {sel.binary} binary at its own version.")
 
-tab_table, tab_storage, tab_skew = st.tabs(["API table", "Storage versions", "Version skew"])
+tab_table, tab_storage, tab_skew = state.tabs("tab", ("table", "storage", "skew"), ("API table", "Storage versions", "Version skew"))
 
 with tab_table:
     with st.container(horizontal=True, vertical_alignment="bottom"):
-        served = st.segmented_control(
+        served = state.segmented_control(
+            "served",
             "Served",
             ["served", "not served"],
-            key="apis_served",
+            optional=True,
             help="Show only served or only not served kinds; none selected = both.",
         )
-        stages = st.pills(
+        stages = state.pills(
+            "stages",
             "Stage",
             sorted(set(table["stage"])),
-            selection_mode="multi",
-            key="apis_stages",
             help="Stage of the group/version; several = any of them, none = all.",
         )
-        groups = st.multiselect(
+        groups = state.multiselect(
+            "groups",
             "Group",
-            sorted(set(table["group"])),
-            key="apis_groups",
-            format_func=lambda g: g or "(core)",
+            sorted({g or CORE for g in table["group"]}),
+            format_func=lambda g: "(core)" if g == CORE else g,
             placeholder="all groups",
             help="Show only these API groups; empty = all.",
         )
-        text = st.text_input(
+        text = state.text_input(
+            "text",
             "Search",
-            key="apis_text",
             placeholder="kind, resource or group/version contains…",
             help="Case-insensitive substring of group/version, kind or resource.",
         )
-    shown = _filter(table, served, stages or (), groups or (), text or "")
+    with url_problems:
+        state.show_problems()
+    groups = ["" if g == CORE else g for g in groups]
+    shown = _filter(table, served, stages or (), groups, text or "")
     if len(shown) != len(table):
         st.caption(f"{len(shown)} of {len(table)} resources match the filters")
     st.dataframe(shown, key="apis_table", hide_index=True, column_config=_api_config(view.emulated), height=560)
@@ -440,7 +460,7 @@ with tab_table:
 
 with tab_storage:
     mc = sel.min_compat or ""
-    rule, used_mc, storage_errors, storage_warnings, storage = _storage(sel.binary, view.emulated, mc)
+    rule, used_mc, storage_errors, storage_warnings, storage, storage_csv_rows = _storage(sel.binary, view.emulated, mc)
     st.markdown(
         f"Storage version of every REST resource at emulated {md(view.emulated)}, min compatibility {md(used_mc)}: "
         f"a per-resource override of the {md(sel.binary)} storage factory first, else the rule of a {md(sel.binary)} "
@@ -462,6 +482,10 @@ with tab_storage:
         },
         height=420,
     )
+    table_csv(
+        storage_csv_rows, STORAGE_COLUMNS, file_name=f"storage-{sel.binary}-emulating-{view.emulated}.csv", key="apis_storage_csv",
+        help="This table: what `kcompat storage --format csv` prints.", as_is=True,
+    )
     st.caption("Same as the command line:")
     storage_argv = ["kcompat", "storage", "--binary", sel.binary, "--emulated", view.emulated]
     st.code(shlex.join(storage_argv + (["--min-compat", mc] if mc else []) + ["--format", "json"]), language=None)
@@ -474,3 +498,4 @@ with tab_skew:
         f"{md(sel.binary)} alone). Ranges are inclusive; nothing enforces them."
     )
     st.dataframe(skew, key="apis_skew", hide_index=True)
+    table_csv(skew.to_dict("records"), skew.columns, file_name=f"skew-{sel.binary}-emulating-{view.emulated}.csv", key="apis_skew_csv")

@@ -11,18 +11,23 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.components import data
+from dashboard.components.downloads import table_csv
 from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.state import binary_choices
 from dashboard.components.text import code, md
+from dashboard.components.view_state import ViewState
 from dashboard.core.versions import parse_version
-from dashboard.documents.changes import behaviour_text, side_labels
+from dashboard.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
 
 MAX_MESSAGES = 20
 DIFFERENT = "behaves differently"
 ALL = "all differences"
 
 sel = current()
+#: the page's URL values of the previous run (None in a new session)
+previous_view = dict(st.session_state.get("_view_changes") or {})
+state = ViewState("changes")
 opts = binary_choices(sel.binary)
 usable = data.summary().usable
 
@@ -90,12 +95,15 @@ def show(document: dict, key: str, against: str) -> None:
         st.success("No differences.", icon=":material/check:")
         return
     frame = page_frame(document)
-    shown = st.segmented_control(
-        "Show", (DIFFERENT, ALL), key=f"{key}_show", default=DIFFERENT,
+    shown = state.segmented_control(
+        f"{key.removeprefix('changes_')}_show", "Show", (DIFFERENT, ALL),
         help="Gates whose feature behaves differently, or every gate whose state differs in any way.",
     )
+    rows = changes_rows(document)
     if shown != ALL:
-        frame = frame[[c["behaviour"] != "same" for c in changes]]
+        keep = [c["behaviour"] != "same" for c in changes]
+        frame = frame[keep]
+        rows = [r for r, k in zip(rows, keep) if k]
     if frame.empty:
         st.success(f"Every feature behaves the same in {here} and in {there}.", icon=":material/check:")
         return
@@ -118,10 +126,15 @@ def show(document: dict, key: str, against: str) -> None:
             "why": col.TextColumn("why", help="What happened between the two sides", width="large"),
         },
     )
-    rows = event.selection.rows if event is not None else []
-    if rows and 0 <= rows[0] < len(frame):
+    table_csv(
+        rows, ROW_COLUMNS, file_name=f"changes-{sel.binary}-emulating-{sel.emulated}-against-{against.replace('@', '-emulating-')}.csv",
+        key=f"{key}_csv",
+        help=f"The rows shown, with the columns of `kcompat changes --format csv` (with “{ALL}”: exactly what it prints).",
+    )
+    picked = event.selection.rows if event is not None else []
+    if picked and 0 <= picked[0] < len(frame):
         st.session_state[f"_{key}_generation"] = generation + 1
-        open_gate(str(frame.iloc[rows[0]]["gate"]))
+        open_gate(str(frame.iloc[picked[0]]["gate"]))
 
 
 def document_for(against: str) -> dict:
@@ -139,8 +152,11 @@ st.caption(
     "removed while off = always off, not introduced yet = off."
 )
 
-tab_release, tab_native, tab_other = st.tabs(
-    [f"vs a real {sel.emulated}", f"vs {sel.binary} without emulation", "vs another release or emulated version"]
+url_problems = st.container()  # warnings about this page's URL values, above the tabs
+tab_release, tab_native, tab_other = state.tabs(
+    "tab",
+    ("release", "native", "other"),
+    (f"vs a real {sel.emulated}", f"vs {sel.binary} without emulation", "vs another release or emulated version"),
 )
 
 with tab_release:
@@ -163,11 +179,15 @@ with tab_native:
 with tab_other:
     choices = [f"{sel.binary}@{e}" for e in reversed(opts.emulated) if e != sel.emulated] + [r for r in reversed(usable)]
     labels = {c: (f"{sel.binary} emulating {c.split('@')[1]}" if "@" in c else f"a real {c}") for c in choices}
-    if st.session_state.get("changes_other") not in choices:
-        following = [c for c in choices if "@" in c and parse_version(c.split("@")[1]) > parse_version(sel.emulated)]
-        st.session_state["changes_other"] = following[-1] if following else choices[0]
-    picked = st.selectbox(
-        "Compare with", choices, key="changes_other", format_func=labels.get,
+    following = [c for c in choices if "@" in c and parse_version(c.split("@")[1]) > parse_version(sel.emulated)]
+    other = st.query_params.get("changes_other")
+    if other is not None and other not in choices and previous_view.get("changes_other") == other:
+        del st.query_params["changes_other"]  # picked here for another selection: follow the new one silently
+    picked = state.selectbox(
+        "other", "Compare with", choices, default=following[-1] if following else choices[0], format_func=labels.get,
         help="Another emulated version of the same binary (an emulation step), or a bundled release's real binary.",
     )
     show(document_for(picked), "changes_other", picked)
+
+with url_problems:
+    state.show_problems()

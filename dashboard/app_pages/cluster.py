@@ -15,9 +15,11 @@ import streamlit as st
 
 from dashboard import formats
 from dashboard.components import data
+from dashboard.components.downloads import table_csv
 from dashboard.components.pages import page
 from dashboard.components.selection import current
 from dashboard.components.text import code, md
+from dashboard.components.view_state import ViewState
 from dashboard.core.reports import GATE_COLUMNS
 from dashboard.documents.config import config_document, config_for_inspection
 from dashboard.documents.inspect import DISAGREE_COLUMNS, exit_status, inspect_document
@@ -80,6 +82,10 @@ def show_disagreements(document: dict) -> None:
             icon=":material/error:",
         )
         st.dataframe(pd.DataFrame(disagree, columns=list(DISAGREE_COLUMNS)), hide_index=True, width="stretch", key="cluster_disagree")
+        table_csv(
+            disagree, DISAGREE_COLUMNS, file_name="kcompat-inspect-disagreements.csv", key="cluster_disagree_csv", as_is=True,
+            help="These gates, with the columns of the disagreements table `kcompat inspect` prints.",
+        )
     else:
         st.success(
             f"All {observed['agree']} gates kcompat knows agree with the prediction ({observed['gates']} on /metrics).",
@@ -100,6 +106,7 @@ def show_selection(document: dict) -> None:
         for key, label in SOURCE_LABELS.items() if key in document["sources"]
     ]
     st.dataframe(pd.DataFrame(rows, columns=["setting", "value", "from"]), hide_index=True, width="stretch", key="cluster_sources")
+    table_csv(rows, ["setting", "value", "from"], file_name="kcompat-inspect-selection.csv", key="cluster_sources_csv")
     for warning in document["warnings"]:
         st.warning(md(warning), icon=":material/warning:")
 
@@ -112,6 +119,10 @@ def show_prediction(document: dict) -> None:
         params["feature_gates"] = document["featureGates"]
     st.page_link(page("gates"), label="Open this selection on the Gates page", icon=":material/toggle_on:", query_params=params)
     st.dataframe(pd.DataFrame(gates["features"], columns=list(GATE_COLUMNS)), hide_index=True, width="stretch", key="cluster_gates")
+    table_csv(
+        gates["features"], GATE_COLUMNS, file_name="kcompat-inspect-gates.csv", key="cluster_gates_csv", as_is=True,
+        help="Every predicted gate, with the columns of the predicted gates table `kcompat inspect` prints.",
+    )
 
 
 def show_snippets(config: dict) -> None:
@@ -119,7 +130,7 @@ def show_snippets(config: dict) -> None:
     if not config["valid"]:
         st.error(md("; ".join(config["errors"])), icon=":material/error:")
         return
-    tabs = st.tabs(["Command line", "kubeadm (v1beta4)", "kind", "Static pod patches"])
+    tabs = view.tabs("snippet", ("cmdline", "kubeadm", "kind", "static-pod"), ("Command line", "kubeadm (v1beta4)", "kind", "Static pod patches"))
     snippets = config["snippets"]
     tabs[0].code(snippets["cmdline"], language=None)  # no syntax colours: they fail contrast
     tabs[1].code(snippets["kubeadm"], language=None)
@@ -131,6 +142,8 @@ def show_snippets(config: dict) -> None:
         tabs[3].caption("No flags to add: the selection is the binary's own defaults.")
 
 
+view = ViewState("cluster")
+url_problems = st.container()  # warnings about this page's URL values
 st.caption(
     "Paste or upload what a cluster says about its kube-apiserver (or controller-manager, or scheduler): "
     "kcompat reads the binary, emulated and min compatibility versions and the flags, predicts every gate, and "
@@ -163,3 +176,6 @@ else:
     show_snippets(
         config_document(data.catalog(), sel.binary, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None)
     )
+
+with url_problems:
+    view.show_problems()

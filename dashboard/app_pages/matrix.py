@@ -7,18 +7,21 @@ from dashboard.components.chart_export import chart_downloads
 
 from dashboard.components import data
 from dashboard.components.charts import stage_counts_chart, transitions_chart
+from dashboard.components.downloads import table_csv
 from dashboard.components.pages import open_gate
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_TEXT
 from dashboard.components.text import md
+from dashboard.components.view_state import ViewState
 from dashboard.core.history import TRANSITION_KINDS
 from dashboard.core.stages import Stage
-from dashboard.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS
+from dashboard.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_rows
 
 summary = data.summary()
 document = data.matrix_document()
 frame = data.matrix_frame()
 releases = [c for c in frame.columns if c != "gate"]
 statuses = {r.release: r for r in summary.releases}
+state = ViewState("matrix")
 
 st.subheader("Feature gates across the bundled releases", anchor=False)
 st.caption(
@@ -37,30 +40,30 @@ transition_options = {
     if names
 }
 removed_behaviour = {(g["name"], g["removedIn"]): g["behaviour"] for g in document["removedGates"]}
-if st.session_state.get("matrix_transition") not in (None, *transition_options):
-    del st.session_state["matrix_transition"]
-transition = st.selectbox(
+url_problems = st.container()
+transition = state.selectbox(
+    "transition",
     "Changed in a release",
     tuple(transition_options),
-    index=None,
-    key="matrix_transition",
+    optional=True,
     format_func=transition_options.get,
     placeholder="any gate (pick e.g. “graduated to GA in 1.35”)",
     help="Gates that changed from the previous bundled release to this one: new as Alpha, promoted to Beta, graduated "
     "to GA, deprecated or removed (the same lists as `kcompat matrix --format json` \"transitions\").",
 )
 c_text, c_stage, c_rel, c_changed = st.columns([2.5, 3, 2, 1.5], vertical_alignment="bottom")
-text = c_text.text_input("Search", key="matrix_text", placeholder="gate name contains…", help="Case-insensitive substring of the gate name.")
-stages = c_stage.multiselect(
+text = state.text_input("text", "Search", target=c_text, placeholder="gate name contains…", help="Case-insensitive substring of the gate name.")
+stages = state.multiselect(
+    "stages",
     "Stage",
     STAGE_NAMES[1:],
-    key="matrix_stages",
+    target=c_stage,
     placeholder="any stage",
     help="Show gates at one of these stages in the release chosen next to it (every gate at that stage, not only the "
     "ones that reached it in that release: see “Changed in a release” for those).",
 )
-in_release = c_rel.selectbox("in release", releases[::-1], key="matrix_release", help="The release the stage filter looks at.")
-changed_only = c_changed.toggle("Changed only", key="matrix_changed", help="Only gates whose cell differs between at least two releases.")
+in_release = state.selectbox("release", "in release", releases[::-1], target=c_rel, help="The release the stage filter looks at.")
+changed_only = state.toggle("changed", "Changed only", target=c_changed, help="Only gates whose cell differs between at least two releases.")
 
 mask = pd.Series(True, index=frame.index)
 needle = (text or "").strip().lower()
@@ -76,7 +79,19 @@ if transition:
     transition_names = document["transitions"][t_release][t_key]
     mask &= frame["gate"].isin(transition_names)
 shown = frame[mask]
-st.caption(f"{len(shown)} of {len(frame)} gates")
+with url_problems:
+    state.show_problems()
+with st.container(horizontal=True, vertical_alignment="center"):
+    st.caption(f"{len(shown)} of {len(frame)} gates")
+    shown_names = set(shown["gate"])
+    table_csv(
+        [r for r in matrix_rows(document) if r["gate"] in shown_names],
+        ["gate", "origin", *document["releases"]],
+        file_name="release-matrix.csv",
+        key="matrix_csv",
+        help="The gates shown, with the columns of `kcompat matrix --format csv` (no filter: exactly what it prints).",
+        as_is=True,
+    )
 
 if transition:
     name_generation = st.session_state.setdefault("_matrix_names_generation", 0)
@@ -148,6 +163,7 @@ with right:
         columns=["release", "since", *TRANSITION_KINDS],
     )
     st.dataframe(counts, hide_index=True, key="matrix_counts")
+    table_csv(counts.to_dict("records"), counts.columns, file_name="release-changes.csv", key="matrix_counts_csv")
     st.caption(f"{releases[0]} is the oldest bundled release: no baseline to compare with.")
 
 st.markdown("**Gates per stage in each release**")

@@ -12,8 +12,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.components import data
+from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import code, md
+from dashboard.components.view_state import ViewState
 from dashboard.core.errors import KcompatError
 from dashboard.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
 from dashboard.documents.plan import plan_command, plan_for, plan_markdown
@@ -118,7 +120,7 @@ def _overview(plan: UpgradePlan) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def _show_step(step: PlanStep) -> None:
+def _show_step(step: PlanStep, stem: str) -> None:
     label, icon, color = KIND_LABELS.get(step.kind, (step.kind, ":material/circle:", "gray"))
     n = step.number
     with st.container(border=True, key=f"plan_step_{n}"):
@@ -158,6 +160,7 @@ def _show_step(step: PlanStep) -> None:
                 continue
             with st.expander(title):
                 st.dataframe(frame, key=f"plan_step_{n}_{name}", hide_index=True, height=min(36 + 35 * len(frame), 360))
+                table_csv(frame.to_dict("records"), frame.columns, file_name=f"{stem}-step-{n}-{name}.csv", key=f"plan_step_{n}_{name}_csv")
         skew = pd.DataFrame(
             [
                 {
@@ -173,7 +176,9 @@ def _show_step(step: PlanStep) -> None:
             ],
             columns=["component", "binary", "at", "allowed (emulation-aware)", "emulation-aware", "allowed (classic)", "classic"],
         )
-        st.markdown("Skew checks during this step")
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.markdown("Skew checks during this step")
+            table_csv(skew.to_dict("records"), skew.columns, file_name=f"{stem}-step-{n}-skew.csv", key=f"plan_step_{n}_skew_csv")
         st.dataframe(
             skew,
             key=f"plan_step_{n}_skew",
@@ -222,6 +227,7 @@ st.subheader(
     "version one minor at a time, kubelets when the skew requires it; what every step changes and how to roll it back. "
     "The same plan as `kcompat plan`.",
 )
+plan_view = ViewState("plan")
 with st.container(horizontal=True, vertical_alignment="bottom"):
     st.selectbox(
         "Target binary",
@@ -232,12 +238,13 @@ with st.container(horizontal=True, vertical_alignment="bottom"):
         help=f"The release to upgrade the control plane to: bundled releases from the current binary {sel.binary} on. "
         "The plan ends emulating the target's own version. The current binary and emulated version are the selection above.",
     )
-    jumps = st.toggle(
+    jumps = plan_view.toggle(
+        "jumps",
         "Allow multi-minor binary jumps",
-        key="plan_jumps",
         help="Let a binary step skip minor releases. Outside the Version Skew Policy: every such step is marked not "
         "supported, with the reason (`kcompat plan --allow-multi-minor`).",
     )
+plan_view.show_problems()
 if sel.min_compat is not None or sel.feature_gates:
     st.caption(
         "The plan uses the default min compatibility version at every step and the gates' defaults: "
@@ -272,10 +279,11 @@ if plan.steps:
         st.metric("Binary upgrades", sum(s.kind == "binary" for s in plan.steps), help="Control-plane binary upgrades.")
         st.metric("Emulation steps", sum(s.kind == "emulation" for s in plan.steps), help="--emulated-version raised one minor.")
         st.metric("Kubelet upgrades", sum(s.kind == "nodes" for s in plan.steps), help="Node upgrades the skew requires.")
+    overview = _overview(plan)
+    stem = f"upgrade-plan-{sel.binary}-emulating-{sel.emulated}-to-{target}"
     st.dataframe(
-        _overview(plan),
-        key="plan_overview",
-        hide_index=True,
+        overview,
+        key="plan_overview",        hide_index=True,
         column_config={
             "what": st.column_config.TextColumn("what", width="large"),
             "binary": st.column_config.TextColumn("binary", help="Control-plane binary after the step"),
@@ -289,5 +297,9 @@ if plan.steps:
             "rollback": st.column_config.TextColumn("rollback", help="Whether min compatibility allows undoing the step"),
         },
     )
+    table_csv(
+        overview.to_dict("records"), overview.columns, file_name=f"{stem}-steps.csv", key="plan_overview_csv",
+        help="This table as CSV (`kcompat plan` writes JSON or Markdown only: the columns are the table's).",
+    )
     for step in plan.steps:
-        _show_step(step)
+        _show_step(step, stem)

@@ -56,20 +56,25 @@ def _deferred(cat, fmt: str, args, manifest: Manifest | None):
     return lambda: data.gates_download(cat, fmt, *args, manifest=manifest)
 
 
-def table_csv(rows, columns, file_name: str, key: str, help: str | None = None) -> None:
+def table_csv(rows, columns, file_name: str, key: str, help: str | None = None, *, as_is: bool = False) -> None:
     """One small "CSV" button for a table: its rows with ``columns`` (the CLI's names where the
     CLI prints the table), written like the CLI writes CSV (formula-safe; a missing value is an
-    empty cell, never "None" or "—"). Produced only when clicked."""
+    empty cell, never "None" or "—", unless ``as_is``: rows the CLI's own row builder made keep
+    their texts). Produced only when clicked."""
     rows = [dict(r) for r in rows]
     columns = list(columns)
-
-    def text() -> str:
-        return formats.rows_to_csv([{c: _cell(r.get(c)) for c in columns} for r in rows], columns)
-
     st.download_button(
-        "CSV", data=text, file_name=file_name, mime="text/csv", key=key, on_click="ignore",
+        "CSV", data=lambda: csv_text(rows, columns, as_is=as_is), file_name=file_name, mime="text/csv", key=key, on_click="ignore",
         icon=":material/download:", help=help or f"This table as CSV ({', '.join(columns)}).",
     )
+
+
+def csv_text(rows, columns, *, as_is: bool = False) -> str:
+    """The text of a :func:`table_csv` button."""
+    columns = list(columns)
+    if as_is:
+        return formats.rows_to_csv([dict(r) for r in rows], columns)
+    return formats.rows_to_csv([{c: _cell(dict(r).get(c)) for c in columns} for r in rows], columns)
 
 
 def _cell(value):

@@ -15,6 +15,9 @@ page's own controls show, so that a copied link opens the same view in a new tab
     start = view.select_slider("from", "From release", starts, default=first)           # -> an option
     picked = view.pills("quick", "Quick filters", options)                              # -> list
     tab = view.segmented_control("tab", "Show", ("Specs", "Releases"))                  # -> an option
+    served = view.segmented_control("served", "Served", ("yes", "no"), optional=True)    # -> an option or None
+    changed = view.toggle("changed", "Changed only")                                    # -> bool
+    a, b = view.tabs("tab", ("a", "b"), ("First tab", "Second tab"))                   # -> st.tabs containers
     view.show_problems()                          # a warning per URL value that was not an option
 
 Rules, the same for every widget:
@@ -29,6 +32,10 @@ Rules, the same for every widget:
   :meth:`ViewState.show_problems`; a free text is cut to :data:`MAX_TEXT` characters.
 * The navigation menu drops the query string on a page switch: the page's last view is kept in
   the session and put back in the URL when the page is opened again without any of its keys.
+* ``optional=True`` (selectbox, segmented_control): nothing chosen (``None``) is the default and
+  a valid state, e.g. a selectbox showing its placeholder. A toggle travels as ``true``/``false``.
+  :meth:`ViewState.tabs` keeps the chosen tab of ``st.tabs`` under a stable id (the labels may
+  name the selection), e.g. ``changes_tab=native``.
 * Other keyword arguments go to the Streamlit widget unchanged (``help``, ``format_func``,
   ``placeholder``, ``width``...); an ``on_change`` given there runs after the URL is written.
 """
@@ -156,18 +163,45 @@ class ViewState:
         bound = self._bind(name, value, lambda v: None if (v or "") == default else (v or "")[:MAX_TEXT], kwargs)
         return target.text_input(label, **bound) or ""
 
-    def selectbox(self, name: str, label: str, options: Sequence[Any], default: Any = None, *, target=st, **kwargs) -> Any:
-        default = options[0] if default is None and options else default
+    def selectbox(
+        self, name: str, label: str, options: Sequence[Any], default: Any = None, *, optional: bool = False, target=st, **kwargs
+    ) -> Any:
+        """One option; with ``optional`` nothing chosen (``None``, the placeholder) is the default."""
+        default = options[0] if default is None and options and not optional else default
         value = self._one(name, options, default)
         bound = self._bind(name, value, self._one_encoder(default), kwargs)
+        if optional:
+            bound.setdefault("index", None)
         return target.selectbox(label, options, **bound)
 
-    def segmented_control(self, name: str, label: str, options: Sequence[Any], default: Any = None, *, target=st, **kwargs) -> Any:
-        """One choice of a few (a tab bar); clicking the chosen one again keeps it chosen."""
-        default = options[0] if default is None and options else default
+    def segmented_control(
+        self, name: str, label: str, options: Sequence[Any], default: Any = None, *, optional: bool = False, target=st, **kwargs
+    ) -> Any:
+        """One choice of a few (a tab bar); clicking the chosen one again keeps it chosen, unless
+        ``optional``: then it unselects it and ``None`` (nothing chosen) is the default."""
+        default = options[0] if default is None and options and not optional else default
         value = self._one(name, options, default)
         bound = self._bind(name, value, self._one_encoder(default), kwargs)
         return target.segmented_control(label, options, selection_mode="single", **bound) or default
+
+    def toggle(self, name: str, label: str, default: bool = False, *, target=st, **kwargs) -> bool:
+        """On or off; ``true`` or ``false`` in the URL (the default stays out)."""
+        value = self._one(name, ("true", "false"), "true" if default else "false") == "true"
+        encode = lambda v: None if bool(v) == default else ("true" if v else "false")  # noqa: E731
+        bound = self._bind(name, value, encode, kwargs)
+        return bool(target.toggle(label, **bound))
+
+    def tabs(self, name: str, ids: Sequence[str], labels: Sequence[str] | None = None, default: str | None = None, *, target=st, **kwargs):
+        """``st.tabs`` that remembers the open tab: ``ids`` are the URL values (stable), ``labels``
+        the tab titles (they may change with the selection). Every tab's content still runs."""
+        ids = list(ids)
+        labels = list(labels) if labels is not None else ids
+        default = ids[0] if default is None else default
+        by_label = dict(zip(labels, ids))
+        value = self._one(name, ids, default)
+        encode = lambda label: None if by_label.get(label, default) == default else by_label[label]  # noqa: E731
+        bound = self._bind(name, labels[ids.index(value)], encode, kwargs)
+        return target.tabs(labels, **bound)
 
     def select_slider(self, name: str, label: str, options: Sequence[Any], default: Any = None, *, target=st, **kwargs) -> Any:
         default = options[0] if default is None and options else default

@@ -59,3 +59,21 @@ def current_page(at: AppTest) -> str:
 @pytest.fixture
 def app():
     return open_app
+
+
+@pytest.fixture
+def csv_downloads(monkeypatch):
+    """The texts of the pages' table CSV buttons (``components.downloads.table_csv``) by widget
+    key, as a click would produce them; the buttons are still drawn."""
+    from dashboard.components import downloads
+
+    texts: dict[str, str] = {}
+    original = downloads.table_csv
+
+    def recording(rows, columns, file_name, key, help=None, **kwargs):
+        rows = [dict(r) for r in rows]
+        texts[key] = downloads.csv_text(rows, columns, **kwargs)
+        original(rows, columns, file_name, key, help, **kwargs)
+
+    monkeypatch.setattr(downloads, "table_csv", recording)
+    return texts

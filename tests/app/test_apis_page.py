@@ -285,7 +285,57 @@ def test_skew_table():
 
 
 def test_downloads_are_the_cli_formats(at_rc):
-    buttons = at_rc.get("download_button")
+    buttons = [b for b in at_rc.get("download_button") if "apis_download_" in b.proto.id]
     assert [b.label for b in buttons] == ["CSV", "JSON", "Markdown"]
     assert all(b.proto.deferred_file_id and b.proto.ignore_rerun for b in buttons)
     assert all(f"kcompat apis --format {fmt}" in b.proto.help for fmt, b in zip(("csv", "json", "markdown"), buttons))
+
+
+def test_the_view_is_restored_from_the_url():
+    at = open_app(
+        "apis", binary="1.33", emulated="1.31", apis_tab="storage", apis_served="not served", apis_stages="beta",
+        apis_groups="core,networking.k8s.io", apis_text="cidr",
+    )
+    assert at.session_state["apis_tab"] == "Storage versions"
+    assert at.segmented_control(key="apis_served").value == "not served"
+    assert at.pills(key="apis_stages").value == ["beta"]
+    assert at.multiselect(key="apis_groups").value == ["core", "networking.k8s.io"]
+    assert at.text_input(key="apis_text").value == "cidr"
+    assert not at.warning
+    shown = api_table(at)
+    assert set(shown["group"]) <= {"", "networking.k8s.io"} and not shown["served"].any()
+
+
+def test_the_core_group_filter_travels_as_core():
+    at = open_app("apis", binary="1.33", emulated="1.31")
+    at.multiselect(key="apis_groups").set_value(["core"])
+    rerun(at)
+    assert at.query_params["apis_groups"] == "core"
+    shown = api_table(at)
+    assert len(shown) and set(shown["group"]) == {""}
+
+
+def test_invalid_view_values_warn_and_are_ignored():
+    at = open_app("apis", binary="1.33", emulated="1.31", apis_tab="nope", apis_served="maybe", apis_groups="no.such.group")
+    warnings = texts(at.warning)
+    for key in ("apis_tab", "apis_served", "apis_groups"):
+        assert any(w.startswith(f"{key}=") for w in warnings), key
+    assert at.session_state["apis_tab"] == "API table"
+    assert at.segmented_control(key="apis_served").value is None
+    assert at.query_params == {"binary": "1.33", "emulated": "1.31"}
+
+
+def test_each_table_has_a_csv_with_the_cli_columns(csv_downloads, capsys):
+    at = open_app("apis", binary="1.33", emulated="1.31", runtime_config=RC)
+    assert {"apis_differences_csv", "apis_storage_csv", "apis_skew_csv"} <= set(csv_downloads)
+    short = [k for k in ("apis_enabled_csv", "apis_removed_csv") if k in csv_downloads]
+    assert len(short) == len(diff_tables(at)) > 0  # one CSV per table shown
+    assert kcompat([*shlex.split(command(at).replace("--format json", "--format csv"))[1:]]) in (0, 2)
+    apis_csv = capsys.readouterr().out.splitlines()
+    differing = csv_downloads["apis_differences_csv"].splitlines()
+    assert differing[0] == apis_csv[0]
+    assert set(differing[1:]) <= set(apis_csv[1:]) and len(differing) - 1 == len(differences(at))
+    storage_argv = shlex.split(storage_command(at).replace("--format json", "--format csv"))[1:]
+    assert kcompat(storage_argv) in (0, 2)
+    assert csv_downloads["apis_storage_csv"] == capsys.readouterr().out
+    assert all(csv_downloads[k].splitlines()[0] == "group,version,kind,resource,stage,reason" for k in short)

@@ -114,3 +114,65 @@ def test_selecting_a_row_opens_the_gate(capsys):
     rerun(at)
     assert current_page(at) == "gate_detail"
     assert at.query_params == {"binary": "1.33", "emulated": "1.31", "gate": first}
+
+
+def test_the_view_is_restored_from_the_url():
+    at = open_app(
+        "changes", binary="1.33", emulated="1.31",
+        changes_tab="native", changes_native_show="all differences", changes_other="1.34",
+    )
+    assert at.session_state["changes_tab"] == "vs 1.33 without emulation"
+    assert at.segmented_control(key="changes_native_show").value == "all differences"
+    assert at.segmented_control(key="changes_release_show").value == "behaves differently"
+    assert at.selectbox(key="changes_other").value == "1.34"
+    assert commands(at)[-1].endswith("--against 1.34")
+    assert not at.warning
+
+
+def test_a_change_writes_the_url_and_defaults_stay_out():
+    at = open_app("changes", binary="1.33", emulated="1.31")
+    assert at.query_params == {"binary": "1.33", "emulated": "1.31"}
+    at.segmented_control(key="changes_release_show").set_value("all differences")
+    at.selectbox(key="changes_other").set_value("1.34")
+    rerun(at)
+    assert at.query_params["changes_release_show"] == "all differences"
+    assert at.query_params["changes_other"] == "1.34"
+
+
+def test_invalid_view_values_warn_and_are_ignored():
+    at = open_app("changes", binary="1.33", emulated="1.31", changes_tab="bogus", changes_other="9.99", changes_native_show="x")
+    warnings = texts(at.warning)
+    assert any(w.startswith("changes_tab='bogus' in the URL is not one of release, native, other") for w in warnings)
+    assert any(w.startswith("changes_other='9.99' in the URL is not one of") for w in warnings)
+    assert any(w.startswith("changes_native_show='x' in the URL") for w in warnings)
+    assert at.session_state["changes_tab"] == "vs a real 1.31"
+    assert at.query_params == {"binary": "1.33", "emulated": "1.31"}
+
+
+@pytest.mark.parametrize("show", ["all differences", "behaves differently"])
+def test_each_table_csv_has_the_cli_columns(csv_downloads, capsys, show):
+    at = open_app(
+        "changes", binary="1.33", emulated="1.31",
+        changes_release_show=show, changes_native_show=show, changes_other_show=show,
+    )
+    assert sorted(csv_downloads) == ["changes_native_csv", "changes_other_csv", "changes_release_csv"]
+    for cmd, key in zip(commands(at), ("changes_release_csv", "changes_native_csv", "changes_other_csv")):
+        assert kcompat([*shlex.split(cmd)[1:], "--format", "csv"]) == 0
+        printed = capsys.readouterr().out
+        assert csv_downloads[key].splitlines()[0] == printed.splitlines()[0]
+        if show == "all differences":
+            assert csv_downloads[key] == printed  # the whole table: byte for byte the CLI's CSV
+        else:
+            assert len(csv_downloads[key].splitlines()) - 1 == len(table(at, key.replace("_csv", "_table_0")))
+
+
+def test_a_side_picked_for_another_selection_follows_the_new_one_silently():
+    at = open_app("changes", binary="1.36", emulated="1.33")
+    at.selectbox(key="changes_other").set_value("1.36@1.35")
+    rerun(at)
+    assert at.query_params["changes_other"] == "1.36@1.35"
+    at.selectbox(key="sel_binary").set_value("1.34")
+    rerun(at)
+    assert not at.warning
+    assert "changes_other" not in at.query_params
+    assert at.selectbox(key="changes_other").value == "1.34@1.34"  # the next emulated version again

@@ -75,3 +75,35 @@ def test_without_inputs_config_for_the_selection_bar():
     config = config_document(DEFAULT_CATALOG, "1.36", "1.34")
     assert at.code[0].value.rstrip("\n") == config["snippets"]["cmdline"].rstrip("\n")
     assert "kube-scheduler --emulated-version=1.34" in at.code[0].value
+
+
+def test_the_snippet_tab_is_restored_from_the_url():
+    at = open_app("cluster", binary="1.36", emulated="1.34", cluster_snippet="kind")
+    assert at.session_state["cluster_snippet"] == "kind"
+    assert not at.warning
+    at = open_app("cluster", binary="1.36", emulated="1.34", cluster_snippet="static-pod")
+    assert at.session_state["cluster_snippet"] == "Static pod patches"
+
+
+def test_invalid_snippet_tab_warns_and_is_ignored():
+    at = open_app("cluster", binary="1.36", emulated="1.34", cluster_snippet="helm")
+    assert plain(at.warning[0].value).startswith("cluster_snippet='helm' in the URL is not one of cmdline, kubeadm, kind, static-pod")
+    assert at.session_state["cluster_snippet"] == "Command line"
+    assert "cluster_snippet" not in at.query_params
+
+
+def test_each_table_csv_has_the_cli_columns(inputs, csv_downloads, tmp_path, capsys):
+    from dashboard.cli import main as kcompat
+
+    paste(open_app("cluster"), *inputs)
+    assert set(csv_downloads) == {"cluster_disagree_csv", "cluster_sources_csv", "cluster_gates_csv"}
+    files = []
+    for name, text in zip(("cmdline.txt", "version.json", "metrics.txt"), inputs):
+        (tmp_path / name).write_text(text)
+        files.append(str(tmp_path / name))
+    kcompat(["inspect", *files, "--format", "markdown"])  # inspect has no CSV output: its tables' columns
+    headers = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| name |")]
+    columns = [[c.strip() for c in h.strip("|").split("|")] for h in headers]
+    assert csv_downloads["cluster_disagree_csv"].splitlines()[0].split(",") == columns[0]
+    assert csv_downloads["cluster_gates_csv"].splitlines()[0].split(",") == columns[1]
+    assert len(csv_downloads["cluster_gates_csv"].splitlines()) > 100

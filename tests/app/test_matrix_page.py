@@ -2,7 +2,7 @@
 
 import pytest
 
-from conftest import current_page, open_app, rerun
+from conftest import current_page, open_app, rerun, texts
 from dashboard.core.history import TRANSITION_KINDS, release_matrix, release_transitions
 
 
@@ -134,3 +134,53 @@ def test_matrix_cells_are_the_cli_document(capsys):
     assert list(shown.columns) == ["gate", *doc["releases"]]
     assert shown.to_dict("records") == [{k: v for k, v in row.items() if k != "origin"} for row in matrix_rows(doc)]
     assert [r["gate"] for r in matrix_rows(doc)] == [g["name"] for g in doc["gates"]]
+
+
+def test_the_view_is_restored_from_the_url():
+    at = open_app(
+        "matrix", matrix_text="job", matrix_stages="Beta,GA", matrix_release="1.34", matrix_changed="true",
+        matrix_transition="1.35:toGA",
+    )
+    assert at.text_input(key="matrix_text").value == "job"
+    assert at.multiselect(key="matrix_stages").value == ["Beta", "GA"]
+    assert at.selectbox(key="matrix_release").value == "1.34"
+    assert at.toggle(key="matrix_changed").value is True
+    assert at.selectbox(key="matrix_transition").value == "1.35:toGA"
+    assert not at.warning
+    shown = table(at)
+    assert len(shown) and all("job" in g.lower() for g in shown["gate"])
+
+
+def test_a_change_writes_the_url_and_defaults_stay_out():
+    at = open_app("matrix")
+    at.toggle(key="matrix_changed").set_value(True)
+    at.text_input(key="matrix_text").set_value("pod")
+    rerun(at)
+    assert at.query_params["matrix_changed"] == "true" and at.query_params["matrix_text"] == "pod"
+    at.toggle(key="matrix_changed").set_value(False)
+    rerun(at)
+    assert "matrix_changed" not in at.query_params
+
+
+def test_invalid_view_values_warn_and_are_ignored():
+    at = open_app("matrix", matrix_stages="Beta,Nope", matrix_release="0.1", matrix_changed="maybe", matrix_transition="x")
+    warnings = texts(at.warning)
+    for key in ("matrix_stages", "matrix_release", "matrix_changed", "matrix_transition"):
+        assert any(w.startswith(f"{key}=") for w in warnings), key
+    assert at.multiselect(key="matrix_stages").value == []
+    assert at.selectbox(key="matrix_transition").value is None
+    assert not any(k.startswith("matrix_") for k in at.query_params)
+
+
+def test_the_table_csv_is_the_cli_csv(csv_downloads, capsys):
+    from dashboard.cli import main as kcompat
+
+    assert kcompat(["matrix", "--format", "csv"]) == 0
+    printed = capsys.readouterr().out
+    open_app("matrix")
+    assert csv_downloads["matrix_csv"] == printed  # no filter: byte for byte
+    at = open_app("matrix", matrix_text="sidecar")
+    lines = csv_downloads["matrix_csv"].splitlines()
+    assert lines[0] == printed.splitlines()[0]
+    assert [line.split(",")[0] for line in lines[1:]] == list(table(at)["gate"])
+    assert csv_downloads["matrix_counts_csv"].splitlines()[0].startswith("release,since,")

@@ -62,7 +62,7 @@ def test_each_step_shows_flags_order_changes_and_skew(at, plan):
 
 
 def test_markdown_download_and_the_cli(at, plan, capsys):
-    [button] = at.get("download_button")
+    [button] = [b for b in at.get("download_button") if b.proto.id.endswith("-plan_download")]
     assert button.label == "Download as Markdown"
     assert button.proto.deferred_file_id and button.proto.ignore_rerun
     assert "kcompat plan --format markdown" in button.proto.help
@@ -152,3 +152,30 @@ def test_multi_minor_jumps_are_opt_in_and_marked_unsupported(capsys):
     assert list(shown["supported"]) == ["yes" if s["supported"] else "no" for s in doc["steps"]]
     assert shown["supported"].iloc[0] == "no" and shown["binary"].iloc[0] == "1.35"
     assert any(e.startswith("Not supported: the binaries jump 2 minors (1.33 -> 1.35)") for e in texts(at.error))
+
+
+def test_jumps_and_target_are_restored_from_the_url():
+    at = open_app("plan", binary="1.33", emulated="1.32", to="1.36", plan_jumps="true")
+    assert at.toggle(key="plan_jumps").value is True
+    assert at.selectbox(key="plan_to").value == "1.36"
+    assert command(at) == "kcompat plan --from 1.33@1.32 --to 1.36 --allow-multi-minor"
+    at.toggle(key="plan_jumps").set_value(False)
+    rerun(at)
+    assert "plan_jumps" not in at.query_params
+
+
+def test_invalid_jumps_value_warns_and_is_ignored():
+    at = open_app("plan", binary="1.33", emulated="1.32", to="1.36", plan_jumps="yes")
+    assert any(w.startswith("plan_jumps='yes' in the URL is not one of true, false") for w in texts(at.warning))
+    assert at.toggle(key="plan_jumps").value is False
+    assert "plan_jumps" not in at.query_params
+
+
+def test_each_table_has_a_csv_with_its_columns(csv_downloads, plan):
+    at = open_app("plan", binary="1.33", emulated="1.32")
+    shown = overview(at)
+    lines = csv_downloads["plan_overview_csv"].splitlines()
+    assert lines[0].split(",") == list(shown.columns) and len(lines) == len(shown) + 1
+    step_csvs = [k for k in csv_downloads if k.startswith("plan_step_")]
+    assert len(at.dataframe) == 1 + len(step_csvs)  # the overview, then one CSV per step table
+    assert {f"plan_step_{s.number}_skew_csv" for s in plan.steps} <= set(step_csvs)
