@@ -34,6 +34,7 @@ from pathlib import Path
 
 import yaml
 
+from .bundle import rebuild_after_refresh
 from .core.errors import KcompatError
 from .core.manifest import DEFAULT_MAX_BYTES, Feature, check_manifest_dependencies, load_manifest_bytes, merge_features
 from .gosource import (
@@ -953,4 +954,5 @@ def run_refresh(args: argparse.Namespace) -> int:
         return 2
     for report in reports:
         print("\n".join(report.summary_lines()))
+    print(rebuild_after_refresh(out))  # data/bundle.json, compiled from what was just written
     return 0
