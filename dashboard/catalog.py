@@ -16,7 +16,7 @@ from .core.errors import KcompatError
 from .core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
 from .core.versions import Version, parse_version
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+from . import DATA_DIR  # noqa: E402 - data/ of the checkout, or of the installed package
 STATUS_TEXT = {
     "exact": "exact: verified gate by gate against the release source at x.y.0",
     "regenerated": "reconstructed: regenerated from a later patch release's source",

@@ -70,11 +70,12 @@ COMMANDS = (
 )
 
 
-def _command_of(argv: list[str] | None) -> str | None:
-    """The subcommand named on the command line (its first word), or None."""
+def _command_of(argv: list[str] | None) -> str:
+    """The subcommand named on the command line (its first word), or "" for none (``--version``,
+    ``--help``, a misspelt command: no subcommand's arguments are needed to answer those)."""
     words = sys.argv[1:] if argv is None else argv
-    first = next((w for w in words if not w.startswith("-")), None)
-    return first if first in dict(COMMANDS) else None
+    first = next((w for w in words if not w.startswith("-")), "")
+    return first if first in dict(COMMANDS) else ""
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

@@ -50,7 +50,7 @@ from .gosource import (
     returned_version,
 )
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+from . import DATA_DIR  # noqa: E402 - data/ of the checkout, or of the installed package
 FIRST_MINOR = 31  # the oldest release the dashboard covers (first with compatibility versions)
 
 NEW_VERSIONED = "test/compatibility_lifecycle/reference/versioned_feature_list.yaml"
