@@ -70,7 +70,8 @@ def _pct(values, p):
 
 
 class ServerTimes:
-    """The server's run times file: ``take()`` returns the completed runs written since the last call."""
+    """The server's run times file: ``take()`` returns the runs written since the last call (every
+    outcome: a run Streamlit stopped to start another one cost server time too)."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -82,7 +83,14 @@ class ServerTimes:
             f.seek(self.offset)
             text = f.read()
             self.offset = f.tell()
-        return [run for run in (json.loads(line) for line in text.splitlines() if line.strip()) if run["outcome"] == "ok"]
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _count(runs: list[dict]) -> dict:
+    counts: dict = {}
+    for run in runs:
+        counts[run["outcome"]] = counts.get(run["outcome"], 0) + 1
+    return counts
 
 
 def _line(name: str, values: list[float]) -> str:
@@ -93,6 +101,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--alone-rounds", type=int, default=20, help="reruns of the one session alone (the baseline)")
     parser.add_argument("--check", action="store_true", help=f"exit 1 when the server-side p95 ratio is over {GOAL}")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
@@ -119,9 +128,10 @@ def main() -> int:
             # one session alone first (baseline), then all at once
             server.take()  # the first loads
             alone = []
-            for r in range(args.rounds):
+            for r in range(args.alone_rounds):
                 alone += _round(pages[:1], [options[0][r % len(options[0])]])
-            server_alone = [run["ms"] for run in server.take()]
+            server_alone_runs = server.take()
+            server_alone = [run["ms"] for run in server_alone_runs]
             loaded = []
             for r in range(args.rounds):
                 loaded += _round(pages, [o[(r + 1) % len(o)] for o in options])
@@ -142,6 +152,9 @@ def main() -> int:
     print(_line("  one session alone", server_alone))
     print(_line(f"  {args.sessions} sessions at once", server_loaded))
     print(_line(f"  {args.sessions} sessions, thread CPU only", cpu_loaded))
+    for name, runs in (("alone", server_alone_runs), ("loaded", server_runs)):
+        outcomes = _count(runs)
+        print(f"  runs {name}: " + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())))
     ratio = _pct(server_loaded, 95) / _pct(server_alone, 95)
     print(f"  ratio p50 {statistics.median(server_loaded) / statistics.median(server_alone):.2f}, p95 {ratio:.2f} (goal p95 <= {GOAL:g})")
     return 1 if args.check and ratio > GOAL else 0
