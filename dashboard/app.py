@@ -4,6 +4,7 @@ Navigation and the shared frame (selection bar) are built by
 :func:`dashboard.components.frame.run_app`; each page lives in ``dashboard/app_pages/``.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -12,4 +13,9 @@ if "dashboard" not in sys.modules:  # run as a script by Streamlit: make the pro
 
 from dashboard.components.frame import run_app  # noqa: E402
 
-run_app()
+if os.environ.get("KCOMPAT_RUN_TIMES"):  # benchmarks only: server-side time of each run (run_timing.py)
+    from dashboard.run_timing import timed_run  # noqa: E402
+
+    timed_run(run_app, os.environ["KCOMPAT_RUN_TIMES"])
+else:
+    run_app()

@@ -16,7 +16,7 @@ from .core.errors import KcompatError
 from .core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
 from .core.versions import Version, parse_version
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+from . import DATA_DIR  # noqa: E402 - data/ of the checkout, or of the installed package
 STATUS_TEXT = {
     "exact": "exact: verified gate by gate against the release source at x.y.0",
     "regenerated": "reconstructed: regenerated from a later patch release's source",
@@ -127,11 +127,23 @@ class Catalog:
     """The bundled data of every release. Immutable; loads each release once."""
 
     data_dir: Path = DATA_DIR
+    #: read ``data_dir/bundle.json`` where it matches the YAML files (see :mod:`dashboard.bundle`)
+    use_bundle: bool = True
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
+    def bundle(self):
+        """The compiled bundle of ``data_dir``, or None (none, unreadable, or not wanted)."""
+        if not self.use_bundle:
+            return None
+        from .bundle import read_bundle
+
+        return read_bundle(self.data_dir)
+
+    @cached_property
     def releases(self) -> tuple[ReleaseInfo, ...]:
-        return _read_releases(self.data_dir)
+        compiled = self.bundle.releases() if self.bundle is not None else None
+        return compiled if compiled is not None else _read_releases(self.data_dir)
 
     @property
     def release_names(self) -> tuple[str, ...]:
@@ -148,11 +160,13 @@ class Catalog:
         info = self.info(release)
         if info.release not in self._cache:
             try:
-                manifest = load_manifest_files(
-                    [self.data_dir / f for f in info.feature_files],
-                    registration=registration_for(info.version),
-                    client_go_paths=[self.data_dir / f for f in info.client_go_files],
-                )
+                manifest = self.bundle.manifest(info) if self.bundle is not None else None
+                if manifest is None:
+                    manifest = load_manifest_files(
+                        [self.data_dir / f for f in info.feature_files],
+                        registration=registration_for(info.version),
+                        client_go_paths=[self.data_dir / f for f in info.client_go_files],
+                    )
                 self._cache[info.release] = ReleaseData(info, manifest)
             except KcompatError as exc:
                 self._cache[info.release] = ReleaseData(info, None, str(exc))

@@ -21,17 +21,77 @@ from .core.reports import GATE_COLUMNS, gate_rows, gates_document, rejected_docu
 from .queries import gates_for, newest_release
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, sized as ``shutil.get_terminal_size`` would, without importing
+    shutil (and lzma, bz2...) on every start: argparse builds a formatter for each argument."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            width = _terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _terminal_columns() -> int:
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # exit 2 with a one-line message, as argparse does, but no usage dump
         # argparse echoes the offending value whole ("invalid choice: '…'"): cut like every echo
         self.exit(2, f"kcompat: error: {' '.join(cut(word) for word in message.split(' '))}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="kcompat", description="Kubernetes compatibility versions: what a binary emulating an older release enables.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+#: Every subcommand and its one-line help, in the order ``kcompat --help`` lists them.
+COMMANDS = (
+    ("gates", "effective feature gates of a binary at an emulated version"),
+    ("versions", "allowed emulated and min compatibility versions of a binary"),
+    ("plan", "stepwise upgrade path with emulation, and what each step changes"),
+    ("apis", "built-in APIs served at an emulated version"),
+    ("inspect", "what a cluster's files say, the prediction, and where /metrics disagrees"),
+    ("config", "flags and kubeadm/kind/static pod snippets for a selection"),
+    ("storage", "storage version of each built-in resource at an emulated version"),
+    ("changes", "gates that differ between B at E and the native binary, the real release E or another release"),
+    ("matrix", "every gate in every bundled release, and what each release changed"),
+    ("screenshots", "PNG screenshots of every page (needs the test extra and chromium)"),
+    ("data", "the bundled data"),
+)
 
-    g = sub.add_parser("gates", help="effective feature gates of a binary at an emulated version")
+
+def _command_of(argv: list[str] | None) -> str:
+    """The subcommand named on the command line (its first word), or "" for none (``--version``,
+    ``--help``, a misspelt command: no subcommand's arguments are needed to answer those)."""
+    words = sys.argv[1:] if argv is None else argv
+    first = next((w for w in words if not w.startswith("-")), "")
+    return first if first in dict(COMMANDS) else ""
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or with ``only`` a parser whose other subcommands carry their help line
+    but no arguments: a command then imports the modules of its own arguments and nothing else."""
+    parser = _Parser(prog="kcompat", description="Kubernetes compatibility versions: what a binary emulating an older release enables.")
+    parser.add_argument("--version", action=_VersionAction, help="print the version and the bundled releases, then exit")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, help_text in COMMANDS:
+        command = sub.add_parser(name, help=help_text)
+        if only is None or only == name:
+            _ADD_ARGUMENTS[name](command)
+    return parser
+
+
+def _add_gates(g: argparse.ArgumentParser) -> None:
     g.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
     g.add_argument("--emulated", action="append", help="--emulated-version value (default: the binary's own release)")
     g.add_argument("--min-compat", action="append", help="--min-compatibility-version value (binaries 1.35+)")
@@ -39,11 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--manifest", type=Path, help="a versioned_feature_list.yaml replacing the bundled data")
     g.add_argument("--format", choices=formats.FORMATS, default="table")
 
-    v = sub.add_parser("versions", help="allowed emulated and min compatibility versions of a binary")
+
+def _add_versions(v: argparse.ArgumentParser) -> None:
     v.add_argument("--binary", required=True)
     v.add_argument("--format", choices=("table", "json"), default="table")
 
-    p = sub.add_parser("plan", help="stepwise upgrade path with emulation, and what each step changes")
+
+def _add_plan(p: argparse.ArgumentParser) -> None:
     p.add_argument("--from", dest="start", required=True, metavar="B[@E]", help="current binary, optionally @ its emulated version, e.g. 1.33@1.32")
     p.add_argument("--to", dest="target", required=True, metavar="B", help="target binary release, e.g. 1.36")
     p.add_argument(
@@ -53,45 +115,89 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
 
-    _add_optional_subcommands(sub)
-    return parser
+
+def _add_apis(parser: argparse.ArgumentParser) -> None:
+    from .cli_apis import add_apis_arguments
+
+    add_apis_arguments(parser)
 
 
-def _add_optional_subcommands(sub) -> None:
-    """Subcommands whose modules live beside this one (APIs, data refresh)."""
-    try:
-        from .cli_apis import add_apis_arguments
-    except ImportError:  # pragma: no cover - during development only
-        add_apis_arguments = None
-    if add_apis_arguments is not None:
-        add_apis_arguments(sub.add_parser("apis", help="built-in APIs served at an emulated version"))
-    from .cli_inspect import add_config_arguments, add_inspect_arguments
+def _add_inspect(parser: argparse.ArgumentParser) -> None:
+    from .cli_inspect import add_inspect_arguments
 
-    add_inspect_arguments(sub.add_parser("inspect", help="what a cluster's files say, the prediction, and where /metrics disagrees"))
-    add_config_arguments(sub.add_parser("config", help="flags and kubeadm/kind/static pod snippets for a selection"))
+    add_inspect_arguments(parser)
+
+
+def _add_config(parser: argparse.ArgumentParser) -> None:
+    from .cli_inspect import add_config_arguments
+
+    add_config_arguments(parser)
+
+
+def _add_storage(parser: argparse.ArgumentParser) -> None:
     from .cli_storage import add_storage_arguments
 
-    add_storage_arguments(sub.add_parser("storage", help="storage version of each built-in resource at an emulated version"))
+    add_storage_arguments(parser)
+
+
+def _add_changes(parser: argparse.ArgumentParser) -> None:
     from .cli_changes import add_changes_arguments
+
+    add_changes_arguments(parser)
+
+
+def _add_matrix(parser: argparse.ArgumentParser) -> None:
     from .cli_matrix import add_matrix_arguments
 
-    add_changes_arguments(sub.add_parser("changes", help="gates that differ between B at E and the native binary, the real release E or another release"))
-    add_matrix_arguments(sub.add_parser("matrix", help="every gate in every bundled release, and what each release changed"))
+    add_matrix_arguments(parser)
+
+
+def _add_screenshots(parser: argparse.ArgumentParser) -> None:
     from .screenshots import add_screenshot_arguments
 
-    add_screenshot_arguments(sub.add_parser("screenshots", help="PNG screenshots of every page (needs the test extra and chromium)"))
-    try:
-        from .refresh import add_refresh_arguments
-    except ImportError:  # pragma: no cover
-        add_refresh_arguments = None
-    if add_refresh_arguments is not None:
-        data = sub.add_parser("data", help="the bundled data")
-        data_sub = data.add_subparsers(dest="data_command", required=True, parser_class=_Parser)
-        add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from Kubernetes git checkouts"))
+    add_screenshot_arguments(parser)
+
+
+def _add_data(parser: argparse.ArgumentParser) -> None:
+    data_sub = parser.add_subparsers(dest="data_command", required=True, parser_class=_Parser)
+    from .refresh import add_refresh_arguments
+
+    add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from Kubernetes git checkouts"))
+    from .bundle import add_compile_arguments
+
+    add_compile_arguments(data_sub.add_parser("compile", help="rebuild data/bundle.json, the precomputed form of the YAML data"))
+
+
+_ADD_ARGUMENTS = {
+    "gates": _add_gates,
+    "versions": _add_versions,
+    "plan": _add_plan,
+    "apis": _add_apis,
+    "inspect": _add_inspect,
+    "config": _add_config,
+    "storage": _add_storage,
+    "changes": _add_changes,
+    "matrix": _add_matrix,
+    "screenshots": _add_screenshots,
+    "data": _add_data,
+}
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the package version and the releases of the bundled data."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .bundle import version_text
+
+        parser._print_message(version_text(), sys.stdout)  # on stdout, as argparse's own "version" action
+        parser.exit(0)
 
 
 def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(_command_of(argv)).parse_args(argv)
     try:
         if args.command == "gates":
             return run_gates(args, catalog)
@@ -124,6 +230,10 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
 
             return run_screenshots(args)
         if args.command == "data":
+            if args.data_command == "compile":
+                from .bundle import run_compile
+
+                return run_compile(args)
             from .refresh import run_refresh
 
             return run_refresh(args)

@@ -12,8 +12,11 @@ from .core.compat import parse_binary_version, select_versions
 from .core.errors import KcompatError
 from .core.gates import GateEvaluation, evaluate_gates
 from .core.manifest import Manifest
-from .core.removals import GateLineage
 from .core.versions import Version
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:  # imported where used: the CLI's gates path needs no lineage
+    from .core.removals import GateLineage
 
 
 def newest_release(catalog: Catalog) -> str:
@@ -52,6 +55,8 @@ def gates_for(
 @functools.lru_cache(maxsize=4)
 def gate_lineage(catalog: Catalog) -> GateLineage:
     """Which bundled release lists which gate: the removals and the behaviour of unregistered gates."""
+    from .core.removals import GateLineage
+
     return GateLineage.from_manifests([(d.info.release, d.manifest) for d in catalog.all() if d.usable])
 
 

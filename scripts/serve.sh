@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+# the distribution was called "dashboard" before it became "kcompat": drop a stale copy
+.venv/bin/python -m pip uninstall -q -y dashboard >/dev/null 2>&1 || true
 .venv/bin/python -m pip install -q -e .
 # .streamlit/config.toml turns off the file watcher, address lookups and client error details;
 # SERVER_ADDRESS is the host name visitors use (printed at start; no lookup of it is made).

@@ -13,6 +13,8 @@ fi
 PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
+# the distribution was called "dashboard" before it became "kcompat": drop a stale copy
+.venv/bin/python -m pip uninstall -q -y dashboard >/dev/null 2>&1 || true
 .venv/bin/python -m pip install -q -e ".[test]"
 
 exec .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"

@@ -30,7 +30,7 @@ from .errors import KcompatError
 from .manifest import read_yaml_text
 from .versions import Version, major_minor, mm, parse_version
 
-DATA_DIR = Path(__file__).resolve().parent.parent.parent / "data"
+from .. import DATA_DIR  # noqa: E402 - data/ of the checkout, or of the installed package
 DEFAULT_ENABLEMENT_FILE = "default-enablement.yaml"
 RESOURCES_DIR = "resources"
 STORAGE_OVERRIDES_FILE = "storage-overrides.yaml"

@@ -18,9 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
-from typing import NamedTuple
-
-import yaml
+from collections import namedtuple
 
 from .errors import KcompatError, cut, repr_cut, shown
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
@@ -70,17 +68,14 @@ class FeatureSpec:
 PRE_ALPHA_SPEC = FeatureSpec(version=ZERO, default=False, lock_to_default=False, stage=Stage.PRE_ALPHA)
 
 
-class GateState(NamedTuple):
-    """One gate at the selected versions after the flags (SPEC §4)."""
+# (collections.namedtuple rather than typing.NamedTuple: the same tuple class, without importing
+# ``typing`` on the CLI's start-up path)
+class GateState(namedtuple("GateState", ("name", "enabled", "stage", "default", "locked", "explicit", "source"))):
+    """One gate at the selected versions after the flags (SPEC §4): ``name`` (str), ``enabled``,
+    ``stage`` (Stage), ``default``, ``locked``, ``explicit`` (bools) and ``source``, why it has its
+    value: "default", "flag", "AllAlpha" or "AllBeta"."""
 
-    name: str
-    enabled: bool
-    stage: Stage
-    default: bool
-    locked: bool
-    explicit: bool
-    #: why it has its value: "default", "flag", "AllAlpha" or "AllBeta"
-    source: str
+    __slots__ = ()
 
 
 def default_state(name: str, spec: FeatureSpec) -> GateState:
@@ -217,18 +212,37 @@ class Manifest:
 # ---------------------------------------------------------------------------------------------
 # YAML reading: safe, bounded, no aliases, no duplicate keys; libyaml's C parser where installed.
 
-#: libyaml's C classes when PyYAML was built with them (about 10x faster), else pure Python.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# PyYAML is imported on first use (``_import_yaml``): loading the compiled bundle
+# (dashboard/bundle.py) needs no YAML at all, and a CLI call then starts faster.
+#: The YAML names set by ``_import_yaml``: ``yaml``, ``_LOADER`` (libyaml's C classes when PyYAML
+#: was built with them, about 10x faster, else pure Python) and the event classes.
+_YAML_NAMES = ("yaml", "_LOADER", "_NODE_EVENTS", "_START_EVENTS", "_END_EVENTS")
+
+
+def _import_yaml() -> None:
+    import yaml
+
+    names = globals()
+    names["yaml"] = yaml
+    names["_LOADER"] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    names["_NODE_EVENTS"] = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    names["_START_EVENTS"] = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    names["_END_EVENTS"] = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def __getattr__(name: str):  # PEP 562: ``manifest._LOADER`` and friends, imported on first use
+    if name in _YAML_NAMES:
+        _import_yaml()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: Nesting of collections: a manifest needs 4 levels (list, gate, specs, spec).
 MAX_YAML_DEPTH = 32
 #: Nodes (scalars and collections) of one manifest: the 1.37 list has about 6,000.
 MAX_MANIFEST_NODES = 100_000
 #: Specs of one manifest (all gates): the 1.37 list has about 900.
 MAX_MANIFEST_SPECS = 10_000
-
-_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
-_START_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
-_END_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
 def _line(event) -> str:
@@ -285,6 +299,8 @@ def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_
     Checked before anything is built, in one pass over the parser's events: the size, no
     anchors or aliases, nesting depth, duplicate keys, and with ``manifest`` the counts of gates,
     specs and nodes. Then libyaml's C loader (pure Python when missing) builds the document."""
+    if "yaml" not in globals():
+        _import_yaml()
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     if len(raw) > max_bytes:
         raise KcompatError(f"{source}: file is {len(raw):,} bytes, larger than the limit of {max_bytes:,} bytes")

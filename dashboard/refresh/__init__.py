@@ -27,6 +27,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from .. import DATA_DIR  # data/ of the checkout, or of the installed package
+from ..bundle import rebuild_after_refresh
 from ..core.errors import KcompatError
 from .apis import refresh_apis
 from .common import (
@@ -45,8 +47,6 @@ __all__ = [
     "GitRepository", "RefreshError", "RefreshReport", "add_refresh_arguments", "refresh_apis", "refresh_features",
     "run_refresh",
 ]  # fmt: skip
-
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 # ---------------------------------------------------------------------------------------------
 # CLI wiring (the lead's ``kcompat data refresh`` calls these).
@@ -101,4 +101,5 @@ def run_refresh(args: argparse.Namespace) -> int:
         return 2
     for report in reports:
         print("\n".join(report.summary_lines()))
+    print(rebuild_after_refresh(out))  # data/bundle.json, compiled from what was just written
     return 0

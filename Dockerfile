@@ -1,0 +1,40 @@
+# The kcompat dashboard (Streamlit) for a team. Build and run:
+#   docker build -t kcompat .
+#   docker run --rm -p 8501:8501 --read-only --tmpfs /tmp kcompat
+# The image also holds the CLI: docker run --rm kcompat kcompat gates --binary 1.36 --emulated 1.33
+FROM python:3.12-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    # Streamlit writes under $HOME (~/.streamlit: machine id, credentials prompt state); with a
+    # read-only root filesystem the only writable place is the /tmp volume, so HOME lives there.
+    HOME=/tmp \
+    # where browsers should reach the app (printed at start; Streamlit looks nothing up)
+    SERVER_ADDRESS=localhost
+
+WORKDIR /app
+# Dependencies first (the [project] dependencies of pyproject.toml): this layer is rebuilt only
+# when pyproject.toml changes.
+COPY pyproject.toml ./
+RUN python -c "import subprocess, sys, tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; subprocess.check_call([sys.executable, '-m', 'pip', 'install', *deps])"
+
+COPY .streamlit .streamlit
+COPY dashboard dashboard
+COPY data data
+# The package itself (the kcompat and kubectl-kcompat commands); data/ stays beside it in /app.
+# Bytecode compiled at build time: the root filesystem is read-only when running.
+RUN pip install --no-deps . && python -m compileall -q dashboard \
+    && rm -rf build *.egg-info \
+    && groupadd --gid 10001 kcompat \
+    && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /tmp --shell /usr/sbin/nologin kcompat
+
+# Numeric user, so Kubernetes' runAsNonRoot can verify it without reading /etc/passwd.
+USER 10001:10001
+EXPOSE 8501
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD python -c "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status == 200 else 1)"
+
+# Run from /app so .streamlit/config.toml applies (headless, XSRF on, uploads capped, no telemetry).
+CMD ["sh", "-c", "exec streamlit run dashboard/app.py --server.address 0.0.0.0 --server.port 8501 --browser.serverAddress \"$SERVER_ADDRESS\""]

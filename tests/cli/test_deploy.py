@@ -1,0 +1,84 @@
+"""Dockerfile and deploy/: every manifest uses APIs served (GA, not removed) at every bundled
+release, according to the project's own API data; probes, security context and image settings."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dashboard.core.apis import evaluate_api_availability
+from dashboard.core.apis_data import available_api_releases
+
+ROOT = Path(__file__).resolve().parents[2]
+MANIFESTS = sorted((ROOT / "deploy").glob("*.yaml"))
+HEALTH = "/_stcore/health"
+
+
+def _documents():
+    return [(path.name, doc) for path in MANIFESTS for doc in yaml.safe_load_all(path.read_text()) if doc]
+
+
+def _by_kind(kind):
+    found = [doc for _, doc in _documents() if doc["kind"] == kind]
+    assert len(found) == 1, kind
+    return found[0]
+
+
+def test_the_manifests_exist():
+    kinds = {doc["kind"] for _, doc in _documents()}
+    assert {"Deployment", "Service", "Ingress"} <= kinds
+
+
+@pytest.mark.parametrize("release", [str(r) for r in available_api_releases()])
+def test_every_manifest_api_is_served_ga_at_every_bundled_release(release):
+    availability = evaluate_api_availability(release)
+    assert availability.valid
+    for name, doc in _documents():
+        group, _, version = doc["apiVersion"].rpartition("/")
+        entry = availability.entry(group, version, doc["kind"])
+        assert entry is not None, f"{name}: {doc['apiVersion']} {doc['kind']} unknown at {release}"
+        assert entry.served, f"{name}: {doc['apiVersion']} {doc['kind']} not served at {release} ({entry.reason})"
+        assert entry.stage == "GA" and entry.removed is None, f"{name}: {doc['apiVersion']} {doc['kind']} is {entry.stage}, removed {entry.removed}"
+
+
+def test_there_is_api_data_for_several_releases():
+    assert len(available_api_releases()) >= 7
+
+
+def test_the_deployment_probes_health_and_runs_locked_down():
+    spec = _by_kind("Deployment")["spec"]["template"]["spec"]
+    (container,) = spec["containers"]
+    for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+        assert container[probe]["httpGet"]["path"] == HEALTH, probe
+    assert spec["securityContext"]["runAsNonRoot"] is True
+    security = container["securityContext"]
+    assert security["readOnlyRootFilesystem"] is True and security["allowPrivilegeEscalation"] is False
+    assert security["capabilities"]["drop"] == ["ALL"]
+    assert container["resources"]["requests"]["memory"] and container["resources"]["limits"]["memory"]
+    mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    assert "emptyDir" in volumes[mounts["/tmp"]]
+    assert {e["name"]: e["value"] for e in container["env"]}["HOME"] == "/tmp"
+    assert container["ports"][0]["containerPort"] == 8501
+
+
+def test_service_and_ingress_keep_a_browser_on_one_replica():
+    assert _by_kind("Service")["spec"]["sessionAffinity"] == "ClientIP"
+    annotations = _by_kind("Ingress")["metadata"]["annotations"]
+    assert annotations["nginx.ingress.kubernetes.io/affinity"] == "cookie"
+
+
+def test_the_dockerfile_runs_as_a_user_with_a_health_check():
+    text = (ROOT / "Dockerfile").read_text()
+    assert text.startswith("#") and "\nFROM python:3.12-slim\n" in text
+    assert "\nUSER 10001:10001\n" in text  # numeric: runAsNonRoot can check it
+    assert "HEALTHCHECK" in text and f"127.0.0.1:8501{HEALTH}" in text
+    assert "HOME=/tmp" in text and "EXPOSE 8501" in text
+    user = _by_kind("Deployment")["spec"]["template"]["spec"]["securityContext"]["runAsUser"]
+    assert user == 10001
+
+
+def test_the_dockerignore_keeps_the_image_small_and_clean():
+    ignored = set((ROOT / ".dockerignore").read_text().split())
+    assert {".git", ".venv", "tests", "bench", "**/__pycache__"} <= ignored
+    assert not {"dashboard", "data", ".streamlit", "pyproject.toml"} & ignored

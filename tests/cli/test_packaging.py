@@ -1,0 +1,64 @@
+"""The distribution: name kcompat, one version, both commands, the data installed beside the code."""
+
+import importlib.metadata
+import shutil
+import subprocess
+import venv
+from pathlib import Path
+
+import pytest
+
+import dashboard
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_installed_metadata_names_kcompat_with_the_package_version():
+    dist = importlib.metadata.distribution("kcompat")
+    assert dist.version == dashboard.__version__
+    scripts = {ep.name: ep.value for ep in dist.entry_points if ep.group == "console_scripts"}
+    assert scripts == {"kcompat": "dashboard.cli:main", "kubectl-kcompat": "dashboard.cli_kubectl:main"}
+
+
+def test_the_version_is_written_once():
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "dashboard.__version__"}' in pyproject
+    assert "\nversion = " not in pyproject.split("[project]")[1].split("[")[0]
+
+
+def test_the_data_files_list_every_bundled_file():
+    """pyproject's data-files patterns cover every file the catalog and the API data read."""
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    listed = {p for target in patterns.values() for pattern in target for p in ROOT.glob(pattern)}
+    data = {p for p in (ROOT / "data").rglob("*") if p.is_file()}
+    assert data <= listed, sorted(str(p.relative_to(ROOT)) for p in data - listed)
+
+
+def test_pip_install_gives_both_commands_and_the_data(tmp_path):
+    """`pip install .` into a fresh venv (no dependencies: the compiled bundle needs none for
+    these commands). Built from a copy, so no build/ or egg-info lands in the checkout."""
+    source = tmp_path / "src"
+    source.mkdir()
+    shutil.copy(ROOT / "pyproject.toml", source)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "dashboard", source / "dashboard", ignore=ignore)
+    shutil.copytree(ROOT / "data", source / "data", ignore=ignore)
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    bin_dir = env_dir / "bin"
+    done = subprocess.run([bin_dir / "python", "-m", "pip", "install", "-q", "--no-deps", str(source)], capture_output=True, text=True, timeout=300)
+    if done.returncode != 0 and ("No matching distribution" in done.stderr or "Could not find a version" in done.stderr):
+        pytest.skip(f"no package index to build with: {done.stderr[-300:]}")
+    assert done.returncode == 0, done.stderr
+    assert (bin_dir / "kcompat").exists() and (bin_dir / "kubectl-kcompat").exists()
+    shown = subprocess.run([bin_dir / "python", "-m", "pip", "show", "kcompat"], capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert f"Version: {dashboard.__version__}" in shown.stdout
+    version = subprocess.run([bin_dir / "kcompat", "--version"], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    assert version.startswith(f"kcompat {dashboard.__version__}\n") and "1.36 (regenerated)" in version
+    assert str(env_dir / "share" / "kcompat" / "data") in version and "compiled bundle up to date" in version
+    gates = subprocess.run([bin_dir / "kubectl-kcompat", "gates", "--binary", "1.36", "--emulated", "1.33", "--format", "json"],
+                           capture_output=True, text=True, cwd=tmp_path)
+    assert gates.returncode == 0, gates.stderr
+    assert '"emulated": "1.33"' in gates.stdout
