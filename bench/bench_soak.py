@@ -8,7 +8,8 @@ Starts the real server on 127.0.0.1 and drives sessions with Streamlit's own web
 2. ``--sessions`` sessions at once, each rerunning the Gates page ``--reruns`` times on varying
    selections (stopping at ``--max-seconds``), ``--uploads`` of them also uploading a different
    maximum-size manifest after their fifth rerun;
-3. all sessions close; the server's RSS is sampled until it settles.
+3. all sessions close; the server's RSS is sampled until it settles. ``--crowds N`` repeats 2-3
+   N times (do later crowds reuse the memory the first one left behind?).
 
 Prints RSS before/after, the worst and p99 health latency, and the upload CPU time, and exits 1
 when a target is missed (worst health latency < 1 s, RSS back within 50 MB, upload <= 1 s CPU).
@@ -246,6 +247,8 @@ def main() -> int:
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--reruns", type=int, default=50)
     parser.add_argument("--uploads", type=int, default=20)
+    parser.add_argument("--crowds", type=int, default=1,
+                        help="how many crowds come and go one after the other (default 1)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument("--post-script-gc", choices=("config", "true", "false"), default="config",
                         help="runner.postScriptGC for the server (default: as .streamlit/config.toml says)")
@@ -280,38 +283,50 @@ def main() -> int:
         single.close()
         print(f"one upload alone: {figures['upload_cpu_s']} s server CPU; now {args.sessions} sessions...", flush=True)
 
-        # 2. the crowd
+        # 2. the crowd, and 3. it leaves; --crowds repeats both, to see whether later crowds reuse
+        # the memory the first one left with the allocator
         errors: list[str] = []
         durations: list[float] = []
-        uploads = [max_manifest(chr(ord("B") + i % 20) + str(i)) if i < args.uploads else None for i in range(args.sessions)]
-        threads = [
-            threading.Thread(target=_worker, args=(url, i, args.reruns, uploads[i], errors, durations, time.monotonic() + args.max_seconds))
-            for i in range(args.sessions)
-        ]
-        t0 = time.perf_counter()
-        for t in threads:
-            t.start()
-        while any(t.is_alive() for t in threads):
-            next(t for t in threads if t.is_alive()).join(timeout=15)
-            print(f"  {time.perf_counter() - t0:5.0f} s: {len(durations)} reruns done, "
-                  f"worst health so far {max(probe.latencies, default=0) * 1000:.0f} ms", flush=True)
-        figures["reruns_done"] = len(durations)
-        figures["crowd_wall_s"] = round(time.perf_counter() - t0, 1)
-        _, rss_peak_after = _proc_stat(proc.pid)
+        rss_after_crowds: list[float] = []
+        rss_peak_after = rss_after = rss_before
+        t_all = time.perf_counter()
+        for crowd in range(args.crowds):
+            uploads = [
+                max_manifest(chr(ord("B") + i % 20) + str(i) + "c" + str(crowd)) if i < args.uploads else None
+                for i in range(args.sessions)
+            ]
+            threads = [
+                threading.Thread(
+                    target=_worker,
+                    args=(url, i, args.reruns, uploads[i], errors, durations, time.monotonic() + args.max_seconds),
+                )
+                for i in range(args.sessions)
+            ]
+            t0 = time.perf_counter()
+            for t in threads:
+                t.start()
+            while any(t.is_alive() for t in threads):
+                next(t for t in threads if t.is_alive()).join(timeout=15)
+                print(f"  crowd {crowd + 1}, {time.perf_counter() - t0:5.0f} s: {len(durations)} reruns done, "
+                      f"worst health so far {max(probe.latencies, default=0) * 1000:.0f} ms", flush=True)
+            rss_peak_after = max(rss_peak_after, _proc_stat(proc.pid)[1])
 
-        # 3. sessions closed: past their TTL (5 s) they are dropped; one more visitor comes and goes
-        # (Streamlit expires stored sessions when another one disconnects), then the RSS settles
-        time.sleep(6)
-        visitor = Session(url)
-        visitor.rerun(SELECTIONS[0])
-        visitor.close()
-        settle_until = time.monotonic() + 30
-        rss_after = rss_peak_after
-        while time.monotonic() < settle_until:
-            time.sleep(2)
-            _, rss_after = _proc_stat(proc.pid)
-            if rss_after - rss_before < 50 * 2**20:
-                break
+            # sessions closed: past their TTL (5 s) they are dropped; one more visitor comes and goes
+            # (Streamlit expires stored sessions when another one disconnects), then the RSS settles
+            time.sleep(6)
+            visitor = Session(url)
+            visitor.rerun(SELECTIONS[0])
+            visitor.close()
+            settle_until = time.monotonic() + 30
+            while time.monotonic() < settle_until:
+                time.sleep(2)
+                _, rss_after = _proc_stat(proc.pid)
+                if rss_after - rss_before < 50 * 2**20:
+                    break
+            rss_after_crowds.append(round(rss_after / 2**20, 1))
+            print(f"  crowd {crowd + 1} gone: RSS {rss_after_crowds[-1]} MB", flush=True)
+        figures["reruns_done"] = len(durations)
+        figures["crowd_wall_s"] = round(time.perf_counter() - t_all, 1)
         probe.stop()
 
         lat = sorted(probe.latencies)
@@ -323,7 +338,8 @@ def main() -> int:
             health_worst_ms=round(lat[-1] * 1000, 1) if lat else None,
             health_p99_ms=round(lat[int(len(lat) * 0.99) - 1] * 1000, 1) if lat else None,
             rss_before_mb=round(rss_before / 2**20, 1), rss_with_sessions_mb=round(rss_peak_after / 2**20, 1),
-            rss_after_close_mb=round(rss_after / 2**20, 1), errors=errors[:5],
+            rss_after_close_mb=round(rss_after / 2**20, 1), rss_after_each_crowd_mb=rss_after_crowds,
+            crowds=args.crowds, errors=errors[:5],
         )
     finally:
         if probe.is_alive():
@@ -331,12 +347,13 @@ def main() -> int:
         stop_server(proc)
 
     print(f"server RSS: {figures['rss_before_mb']} MB before, {figures['rss_with_sessions_mb']} MB with sessions, "
-          f"{figures['rss_after_close_mb']} MB after they closed")
+          f"{figures['rss_after_close_mb']} MB after they closed"
+          + (f" (after each crowd: {', '.join(map(str, figures['rss_after_each_crowd_mb']))} MB)" if args.crowds > 1 else ""))
     print(f"/_stcore/health: worst {figures['health_worst_ms']} ms, p99 {figures['health_p99_ms']} ms "
           f"over {figures['health_probes']} probes ({figures['health_failures']} failed)")
     print(f"one maximum-size upload ({figures['upload_bytes']:,} bytes): {figures['upload_cpu_s']} s server CPU, "
           f"{figures['upload_wall_s']} s wall")
-    print(f"{args.sessions} sessions x {args.reruns} reruns + {args.uploads} uploads: {figures['reruns_done']} reruns "
+    print(f"{args.crowds} x {args.sessions} sessions x {args.reruns} reruns + {args.uploads} uploads: {figures['reruns_done']} reruns "
           f"in {figures['crowd_wall_s']} s; "
           f"rerun p50 {figures['rerun_p50_ms']} ms, max {figures['rerun_max_ms']} ms")
     if figures["errors"]:
