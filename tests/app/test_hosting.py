@@ -56,18 +56,34 @@ def test_clear_cache_from_a_client_clears_its_own_session_only():
     assert len(_CALLS) == calls  # the process cache other sessions use is untouched (not recomputed)
 
 
-def test_the_catalog_and_everything_alive_with_it_is_left_out_of_later_collections():
+def test_freezing_leaves_what_is_alive_out_of_later_collections(monkeypatch):
+    import gc
+
+    monkeypatch.setattr(hosting, "_frozen", False)
+    alive = [{"gate": n} for n in range(1000)]  # tracked objects, alive for good
+    try:
+        assert hosting.freeze_long_lived() is True
+        assert gc.get_freeze_count() >= len(alive)
+        tracked = {id(o) for o in gc.get_objects()}
+        assert not any(id(o) in tracked for o in alive)
+        assert hosting.freeze_long_lived() is False  # once per process
+    finally:
+        gc.unfreeze()
+
+
+def test_loading_the_catalog_freezes_it(monkeypatch):
     import gc
 
     from streamlit.testing.v1 import AppTest
 
-    AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60).run()  # the first run loads the catalog
     from dashboard.components import data
 
-    frozen = gc.get_freeze_count()
-    assert frozen > 50_000  # modules and the parsed catalog
-    assert hosting.freeze_long_lived() is False  # once per process
-    assert gc.get_freeze_count() == frozen
-    # the catalog's parsed manifests are among the frozen objects: a collection does not walk them
-    manifest = data.catalog().all()[0]
-    assert not any(obj is manifest for obj in gc.get_objects())
+    monkeypatch.setattr(hosting, "_frozen", False)
+    data.catalog.clear()
+    try:
+        AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60).run()  # loads the catalog
+        assert hosting._frozen is True
+        manifest = data.catalog().all()[0]
+        assert not any(obj is manifest for obj in gc.get_objects())
+    finally:
+        gc.unfreeze()
