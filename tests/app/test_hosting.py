@@ -74,16 +74,14 @@ def test_freezing_leaves_what_is_alive_out_of_later_collections(monkeypatch):
 def test_loading_the_catalog_freezes_it(monkeypatch):
     import gc
 
-    from streamlit.testing.v1 import AppTest
-
     from dashboard.components import data
 
-    monkeypatch.setattr(hosting, "_frozen", False)
+    monkeypatch.setattr(data.hosting, "_frozen", False)
+    monkeypatch.delenv("KCOMPAT_DATA_DIR", raising=False)
     data.catalog.clear()
     try:
-        AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60).run()  # loads the catalog
-        assert hosting._frozen is True
         manifest = data.catalog().all()[0]
+        assert data.hosting._frozen is True
         assert not any(obj is manifest for obj in gc.get_objects())
     finally:
         gc.unfreeze()
