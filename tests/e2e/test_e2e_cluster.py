@@ -37,8 +37,8 @@ def test_upload_shows_disagreement_and_snippets(browser, server_url, tmp_path):
         [error] = streamlit_problems(page, ("Error",))
         assert error.splitlines()[-1].startswith("1 of ") and error.endswith("gates on /metrics disagree with the prediction.")
         main = page.locator('[data-testid="stMain"]')
-        # the grid draws its cells after the script run ends: wait for the name, do not count at once
-        main.get_by_text("APIServerTracing").first.wait_for(timeout=30_000)
+        # the grid fills its (hidden, accessible) cell table after the run: wait for the name
+        main.get_by_text("APIServerTracing").first.wait_for(state="attached", timeout=30_000)
         # the snippets have copy buttons (st.code's built-in one)
         page.locator('[data-testid="stCode"]').first.hover()
         page.locator('[data-testid="stCode"] button').first.wait_for(timeout=10_000)
