@@ -121,10 +121,19 @@ def test_storage_json_contract(capsys):
 
 
 def test_storage_min_compat_and_bad_input(capsys):
-    code, out, _ = run_storage_cli(capsys, "--binary", "1.34", "--emulated", "1.33", "--min-compat", "1.33", "--format", "json")
+    code, out, _ = run_storage_cli(capsys, "--binary", "1.36", "--emulated", "1.34", "--min-compat", "1.33", "--format", "json")
     doc = json.loads(out)
     cidr = next(r for r in doc["resources"] if r["resource"] == "servicecidrs")
     assert code == 0 and doc["minCompatibility"] == "1.33" and cidr["storageVersion"] == "networking.k8s.io/v1"
+    # a 1.34 kube-apiserver has no --min-compatibility-version, even at its default value: it exits,
+    # as `kcompat gates` says; the document shows the binary's defaults
+    for value in ("1.33", "1.32"):
+        code, out, _ = run_storage_cli(capsys, "--binary", "1.34", "--emulated", "1.33", "--min-compat", value, "--format", "json")
+        doc = json.loads(out)
+        assert code == 2 and doc["errors"] == ["unknown flag: --min-compatibility-version"]
+        assert (doc["emulated"], doc["minCompatibility"], doc["valid"]) == ("1.34", "1.33", False)
+    code, _, err = run_storage_cli(capsys, "--binary", "1.34", "--min-compat", "1.33")
+    assert code == 2 and "unknown flag: --min-compatibility-version" in err
     code, out, _ = run_storage_cli(capsys, "--binary", "1.33", "--emulated", "1.30", "--format", "json")
     assert code == 2 and "emulation version 1.30 is not between [1.31, 1.33.0]" in json.loads(out)["errors"]
     code, out, _ = run_storage_cli(capsys, "--binary", "nope", "--format", "json")
