@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 import streamlit as st
 from streamlit import net_util
 from streamlit.runtime.app_session import AppSession
@@ -85,3 +86,11 @@ def test_loading_the_catalog_freezes_it(monkeypatch):
         assert not any(obj is manifest for obj in gc.get_objects())
     finally:
         gc.unfreeze()
+
+
+def test_the_served_app_hands_the_interpreter_lock_over_sooner():
+    import sys
+
+    hosting.harden_server()
+    assert hosting._janitor_started  # the served app's first run applied the settings
+    assert sys.getswitchinterval() == pytest.approx(hosting.SWITCH_INTERVAL) and hosting.SWITCH_INTERVAL < 0.005
