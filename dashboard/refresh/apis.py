@@ -21,7 +21,6 @@ from .gosource import (
     returned_version,
 )
 from .common import (
-    FIRST_MINOR,
     GitRepository,
     RefreshError,
     RefreshReport,
@@ -29,7 +28,7 @@ from .common import (
     release_of_minor,
     checked_out_dir,
     open_git_repository,
-    requested_minors,
+    release_tags,
     write_file_atomically,
 )
 from .features import MAX_GO_BLOB_BYTES
@@ -275,19 +274,11 @@ def refresh_apis(api_repo: Path, out_dir: Path, releases: list[str] | None = Non
     """Extract ``apis/v1.N.yaml`` from each ``v0.N.0`` tag of k8s.io/api and regenerate lifecycle.csv."""
     repo = open_git_repository(api_repo, "--api-repo")
     out = checked_out_dir(out_dir)
-    tags = repo.tags()
-    minors = requested_minors(releases, tags, "v0.")
-    if not minors:
-        raise RefreshError(f"--api-repo {repo.path}: no release tags v0.N.0 with N >= {FIRST_MINOR} (k8s.io/api tags)")
+    found, skipped = release_tags(repo, releases, "v0.", "--api-repo", " (k8s.io/api tags)")
     written: list[Path] = []
-    skipped: list[SkippedRelease] = []
     notes: list[str] = []
     documents: dict[str, dict] = {}
-    for minor in minors:
-        release, tag = release_of_minor(minor), f"v0.{minor}.0"
-        if tag not in tags:
-            skipped.append(SkippedRelease(release, f"no tag {tag} in the repository"))
-            continue
+    for minor, release, tag in found:
         try:
             group_versions, left_out = group_versions_at(repo, tag)
         except KcompatError as exc:

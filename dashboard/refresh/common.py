@@ -10,6 +10,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 from ..core.errors import KcompatError
@@ -212,6 +213,32 @@ def requested_minors(releases: Sequence[str] | None, tags: Iterable[str], tag_pr
 
 def release_of_minor(minor: int) -> str:
     return f"1.{minor}"
+
+
+class ReleaseTag(NamedTuple):
+    minor: int
+    release: str  # "1.N"
+    tag: str  # the repository's tag for it
+
+
+def release_tags(
+    repo: GitRepository, releases: Sequence[str] | None, tag_prefix: str, option: str, which: str = ""
+) -> tuple[list[ReleaseTag], list[SkippedRelease]]:
+    """The releases to refresh and their tags (``<prefix>N.0``), and the asked-for ones whose tag
+    the repository lacks. No release at all is an error naming ``option``."""
+    tags = repo.tags()
+    minors = requested_minors(releases, tags, tag_prefix)
+    if not minors:
+        raise RefreshError(f"{option} {repo.path}: no release tags {tag_prefix}N.0 with N >= {FIRST_MINOR}{which}")
+    found: list[ReleaseTag] = []
+    skipped: list[SkippedRelease] = []
+    for minor in minors:
+        release, tag = release_of_minor(minor), f"{tag_prefix}{minor}.0"
+        if tag in tags:
+            found.append(ReleaseTag(minor, release, tag))
+        else:
+            skipped.append(SkippedRelease(release, f"no tag {tag} in the repository"))
+    return found, skipped
 
 
 # ---------------------------------------------------------------------------------------------

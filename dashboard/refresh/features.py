@@ -18,16 +18,14 @@ from .gosource import (
     registers_client_features_versioned,
 )
 from .common import (
-    FIRST_MINOR,
     GateRename,
     GitRepository,
     RefreshError,
     RefreshReport,
     SkippedRelease,
-    release_of_minor,
     checked_out_dir,
     open_git_repository,
-    requested_minors,
+    release_tags,
     write_file_atomically,
 )
 
@@ -159,21 +157,13 @@ def refresh_features(kubernetes_repo: Path, out_dir: Path, releases: list[str] |
     """Copy the feature-gate manifests at each ``v1.N.0`` tag into ``out_dir/features``."""
     repo = open_git_repository(kubernetes_repo, "--kubernetes-repo")
     out = checked_out_dir(out_dir)
-    tags = repo.tags()
-    minors = requested_minors(releases, tags, "v1.")
-    if not minors:
-        raise RefreshError(f"--kubernetes-repo {repo.path}: no release tags v1.N.0 with N >= {FIRST_MINOR}")
+    found, skipped = release_tags(repo, releases, "v1.", "--kubernetes-repo")
     written: list[Path] = []
     removed: list[Path] = []
-    skipped: list[SkippedRelease] = []
     renames: list[GateRename] = []
     done: list[str] = []
     notes: list[str] = []
-    for minor in minors:
-        release, tag = release_of_minor(minor), f"v1.{minor}.0"
-        if tag not in tags:
-            skipped.append(SkippedRelease(release, f"no tag {tag} in the repository"))
-            continue
+    for minor, release, tag in found:
         files = repo.files_at(tag, *VERSIONED_PATHS, *UNVERSIONED_PATHS)
         versioned_path = first_present(VERSIONED_PATHS, files)
         unversioned_path = first_present(UNVERSIONED_PATHS, files)
