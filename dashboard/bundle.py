@@ -179,14 +179,14 @@ def bundle_text(document: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_bundle(data_dir: Path) -> Path:
-    """Compile and write ``data_dir/bundle.json`` (atomically: a reader never sees half a file)."""
+def write_bundle(data_dir: Path, text: str | None = None) -> Path:
+    """Write ``data_dir/bundle.json`` (compiled now unless ``text`` is given), atomically: a reader
+    never sees half a file."""
+    from .refresh.common import write_file_atomically
+
     data_dir = Path(data_dir)
-    text = bundle_text(compile_bundle(data_dir))
     path = data_dir / BUNDLE_NAME
-    tmp = path.with_name(f".{BUNDLE_NAME}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_file_atomically(path, bundle_text(compile_bundle(data_dir)) if text is None else text)
     return path
 
 
@@ -229,7 +229,7 @@ def run_compile(args: argparse.Namespace) -> int:
             return 1
         print(f"{path}: up to date")
         return 0
-    write_bundle(data_dir)
+    write_bundle(data_dir, text)
     print(f"wrote {path}")
     return 0
 
