@@ -6,8 +6,10 @@ Exit status: 0 valid, 2 rejected input (with a message, never a traceback).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import formats
@@ -116,46 +118,28 @@ def _add_plan(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
 
 
-def _add_apis(parser: argparse.ArgumentParser) -> None:
-    from .cli_apis import add_apis_arguments
+@dataclass(frozen=True)
+class _Lazy:
+    """A subcommand whose module is imported only when it is used."""
 
-    add_apis_arguments(parser)
+    module: str
+    add_arguments: str  # the module's function that adds the subcommand's arguments
+    run: str  # the module's function that runs it
+    takes_catalog: bool = False
 
-
-def _add_inspect(parser: argparse.ArgumentParser) -> None:
-    from .cli_inspect import add_inspect_arguments
-
-    add_inspect_arguments(parser)
-
-
-def _add_config(parser: argparse.ArgumentParser) -> None:
-    from .cli_inspect import add_config_arguments
-
-    add_config_arguments(parser)
+    def function(self, name: str):
+        return getattr(importlib.import_module(self.module, __package__), name)
 
 
-def _add_storage(parser: argparse.ArgumentParser) -> None:
-    from .cli_storage import add_storage_arguments
-
-    add_storage_arguments(parser)
-
-
-def _add_changes(parser: argparse.ArgumentParser) -> None:
-    from .cli_changes import add_changes_arguments
-
-    add_changes_arguments(parser)
-
-
-def _add_matrix(parser: argparse.ArgumentParser) -> None:
-    from .cli_matrix import add_matrix_arguments
-
-    add_matrix_arguments(parser)
-
-
-def _add_screenshots(parser: argparse.ArgumentParser) -> None:
-    from .screenshots import add_screenshot_arguments
-
-    add_screenshot_arguments(parser)
+_LAZY_COMMANDS = {
+    "apis": _Lazy(".cli_apis", "add_apis_arguments", "run_apis"),
+    "inspect": _Lazy(".cli_inspect", "add_inspect_arguments", "run_inspect", takes_catalog=True),
+    "config": _Lazy(".cli_inspect", "add_config_arguments", "run_config", takes_catalog=True),
+    "storage": _Lazy(".cli_storage", "add_storage_arguments", "run_storage"),
+    "changes": _Lazy(".cli_changes", "add_changes_arguments", "run_changes", takes_catalog=True),
+    "matrix": _Lazy(".cli_matrix", "add_matrix_arguments", "run_matrix", takes_catalog=True),
+    "screenshots": _Lazy(".screenshots", "add_screenshot_arguments", "run_screenshots"),
+}
 
 
 def _add_data(parser: argparse.ArgumentParser) -> None:
@@ -172,14 +156,8 @@ _ADD_ARGUMENTS = {
     "gates": _add_gates,
     "versions": _add_versions,
     "plan": _add_plan,
-    "apis": _add_apis,
-    "inspect": _add_inspect,
-    "config": _add_config,
-    "storage": _add_storage,
-    "changes": _add_changes,
-    "matrix": _add_matrix,
-    "screenshots": _add_screenshots,
     "data": _add_data,
+    **{name: (lambda parser, lazy=lazy: lazy.function(lazy.add_arguments)(parser)) for name, lazy in _LAZY_COMMANDS.items()},
 }
 
 
@@ -205,30 +183,10 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
             return run_versions(args)
         if args.command == "plan":
             return run_plan(args, catalog)
-        if args.command == "apis":
-            from .cli_apis import run_apis
-
-            return run_apis(args)
-        if args.command in ("inspect", "config"):
-            from .cli_inspect import run_config, run_inspect
-
-            return (run_inspect if args.command == "inspect" else run_config)(args, catalog)
-        if args.command == "storage":
-            from .cli_storage import run_storage
-
-            return run_storage(args)
-        if args.command == "changes":
-            from .cli_changes import run_changes
-
-            return run_changes(args, catalog)
-        if args.command == "matrix":
-            from .cli_matrix import run_matrix
-
-            return run_matrix(args, catalog)
-        if args.command == "screenshots":
-            from .screenshots import run_screenshots
-
-            return run_screenshots(args)
+        if args.command in _LAZY_COMMANDS:
+            lazy = _LAZY_COMMANDS[args.command]
+            run = lazy.function(lazy.run)
+            return run(args, catalog) if lazy.takes_catalog else run(args)
         if args.command == "data":
             if args.data_command == "compile":
                 from .bundle import run_compile
