@@ -24,17 +24,18 @@ def run_storage(args: argparse.Namespace, *, data_dir: Path | str | None = None)
     # imported here: building the parser for another subcommand does not load the engine
     from dataclasses import replace
 
-    from .core.compat import UNKNOWN_MIN_COMPAT_FLAG, rules_for
+    from .core.compat import parse_binary_version, select_versions
     from .core.storage import storage_versions
     from .documents.storage import TABLE_COLUMNS, rejected_storage_document, storage_document, storage_rows
 
     try:
-        result = storage_versions(args.binary, args.emulated or None, args.min_compat or None, data_dir=data_dir)
-        if args.min_compat and not rules_for(result.binary).has_min_compat_flag:
-            # the binary has no such flag (before 1.35) and exits: nothing of the flags applies,
-            # as `kcompat gates` answers; the storage shown is that of its defaults
-            refused = storage_versions(args.binary, data_dir=data_dir)
-            result = replace(refused, errors=(UNKNOWN_MIN_COMPAT_FLAG,))
+        binary = parse_binary_version(args.binary)
+        # the flags as the binary reads them, as `kcompat gates` does: a flag it does not have
+        # (--min-compatibility-version before 1.35) or a value it cannot parse is its startup
+        # error, and the storage shown is that of its defaults
+        selection = select_versions(binary, args.emulated or None, args.min_compat or None)
+        stored = storage_versions(binary, selection.emulated, selection.min_compat, data_dir=data_dir)
+        result = replace(stored, errors=selection.errors)
     except KcompatError as exc:
         if args.format != "json":
             print(f"kcompat: error: {exc}", file=sys.stderr)

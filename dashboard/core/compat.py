@@ -225,10 +225,6 @@ class VersionSelection:
         return not self.errors
 
 
-#: What a binary without ``--min-compatibility-version`` (before 1.35) says when given it.
-UNKNOWN_MIN_COMPAT_FLAG = "unknown flag: --min-compatibility-version"
-
-
 def select_versions(
     binary: Version | None,
     emulated: str | Version | list[str] | None = None,
@@ -274,7 +270,7 @@ def _select_versions(binary_key, emulated, min_compat) -> VersionSelection:
     try:
         emu = parse_version_flag(emulated, "emulated-version") if emulated else None
         if min_compat and not rules.has_min_compat_flag:
-            raise KcompatError(UNKNOWN_MIN_COMPAT_FLAG)
+            raise KcompatError("unknown flag: --min-compatibility-version")
         mc = parse_version_flag(min_compat, "min-compatibility-version") if min_compat else None
     except KcompatError as exc:
         return VersionSelection(rules, default_emu, default_mc, (str(exc),), flags_rejected=True)
