@@ -280,7 +280,7 @@ def show_refusal(sel: Selection) -> bool:
     if no_data is not None:
         st.error(f"**Nothing to show**: {md(no_data)}.", icon=":material/error:")
     if errors:
-        rng = binary_choices(sel.binary).emulated_range if missing_data(sel, summary.usable) is None else None
+        rng = binary_choices(sel.binary).emulated_range if no_data is None else None
         st.caption(
             "No gate, API or change is shown for a selection the binary refuses"
             + (f": pick an emulated version in {rng} above." if rng else ".")

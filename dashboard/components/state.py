@@ -4,7 +4,7 @@ and how raw URL values become a valid selection. Pure: no Streamlit import.
 The ranges come from the core (:func:`dashboard.core.compat.allowed_versions`,
 :func:`~dashboard.core.compat.select_versions`). A value that is a version is kept as given, even
 when the binary would refuse it (out of range, no such flag, no bundled data): the pages then show
-the binary's refusal (:func:`refusal`) instead of falling back to something else. Only a value that
+the binary's refusal (:func:`startup_errors`, :func:`missing_data`) instead of falling back to something else. Only a value that
 is not a version at all is replaced by its default, with a message naming the value.
 """
 
@@ -100,7 +100,7 @@ def binary_choices(release: str) -> BinaryChoices:
 class Resolved:
     selection: Selection
     #: One message per URL value that was replaced (it is not a version), naming the value and
-    #: what is shown instead. Versions the binary would refuse are kept: see :func:`refusal`.
+    #: what is shown instead. Versions the binary would refuse are kept: see :func:`startup_errors`.
     problems: tuple[str, ...] = ()
 
 

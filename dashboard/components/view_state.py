@@ -47,6 +47,8 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard.core.errors import repr_cut
+
 from .text import md
 
 #: Longest free text kept from the URL (a search box).
@@ -113,8 +115,7 @@ class ViewState:
         return {**kwargs, "key": key, "on_change": on_change}
 
     def _reject(self, name: str, text: str, why: str) -> None:
-        shown = text if len(text) <= 60 else text[:60] + "…"
-        self.problems.append(f"{self.key(name)}={shown!r} in the URL {why}; it is ignored.")
+        self.problems.append(f"{self.key(name)}={repr_cut(text)} in the URL {why}; it is ignored.")
         self._write(self.key(name), None)
 
     # -- values --------------------------------------------------------------------------------
