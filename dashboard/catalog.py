@@ -12,11 +12,11 @@ from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
+from . import DATA_DIR  # data/ of the checkout, or of the installed package
 from .core.errors import KcompatError
 from .core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
 from .core.versions import Version, parse_version
 
-from . import DATA_DIR  # noqa: E402 - data/ of the checkout, or of the installed package
 STATUS_TEXT = {
     "exact": "exact: verified gate by gate against the release source at x.y.0",
     "regenerated": "reconstructed: regenerated from a later patch release's source",

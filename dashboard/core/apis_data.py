@@ -26,11 +26,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
+from .. import DATA_DIR  # data/ of the checkout, or of the installed package
 from .errors import KcompatError
 from .manifest import read_yaml_text
 from .versions import Version, major_minor, mm, parse_version
 
-from .. import DATA_DIR  # noqa: E402 - data/ of the checkout, or of the installed package
 DEFAULT_ENABLEMENT_FILE = "default-enablement.yaml"
 RESOURCES_DIR = "resources"
 STORAGE_OVERRIDES_FILE = "storage-overrides.yaml"
