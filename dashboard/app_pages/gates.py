@@ -4,20 +4,23 @@ The landing page. The frame draws its heading and the selection bar; the page go
 the figures and the table. The advanced "Custom manifest" button comes after the answer; while
 an uploaded manifest is in use, its notice comes first, since it changes the answer."""
 
-from dashboard.components.data import custom_gates_view, gates_view
+from dashboard.components.data import gates_view
 from dashboard.components.gate_table import gates_panel
 from dashboard.components.selection import current, show_flag_messages
-from dashboard.components.upload import custom_manifest_box, custom_manifest_in_use
+from dashboard.components.upload import custom_gates_view, custom_manifest_box, custom_manifest_in_use, show_problems
 
 sel = current()
 if not custom_manifest_in_use():
     gates_panel(sel, gates_view(sel))
-    custom_manifest_box(sel.binary)  # only its button: nothing is uploaded
+    custom_manifest_box(sel)  # only its button: nothing is uploaded
 else:
-    custom = custom_manifest_box(sel.binary)
+    custom = custom_manifest_box(sel)
     if custom is None:
         gates_panel(sel, gates_view(sel))
     else:
-        view = custom_gates_view(sel, custom.digest, custom.manifest)
-        show_flag_messages(view)
-        gates_panel(sel, view, custom.manifest)
+        view = custom_gates_view(sel, custom)
+        if isinstance(view, tuple):
+            show_problems(view)
+        else:
+            show_flag_messages(view)
+            gates_panel(sel, view, custom)

@@ -15,14 +15,10 @@ from pathlib import Path
 from types import MappingProxyType
 
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 import streamlit as st
 
-from dashboard import formats
 from dashboard.catalog import Catalog, GateInfo, ReleaseInfo
 from dashboard.core.compat import parse_binary_version, select_versions
-from dashboard.core.diffs import TABLE_COLUMNS, gate_table_rows
 from dashboard.documents import changes as changes_doc
 from dashboard.documents import matrix as matrix_doc
 from dashboard.core.history import (
@@ -35,12 +31,11 @@ from dashboard.core.history import (
     release_transitions,
     timeline_segments,
 )
-from dashboard.core.hints import hints_for
 from dashboard.core.manifest import FeatureSpec, Manifest
-from dashboard.core.reports import GATE_COLUMNS, gate_rows, gates_document
 from dashboard.core.stages import STAGE_ORDER
 from dashboard.core.versions import offset_minor
-from dashboard.queries import gates_for, newest_release
+from dashboard.queries import newest_release
+from dashboard.gates_view import GatesView, build_gates_view, gates_download  # noqa: F401 - gates_download: for downloads.py
 
 from . import hosting
 from .state import Selection
@@ -101,57 +96,6 @@ def summary() -> CatalogSummary:
 # Gates page
 
 
-@dataclass(frozen=True)
-class GatesView:
-    """Everything the Gates page shows for one selection. ``table`` is an Arrow table (columns
-    :data:`~dashboard.core.diffs.TABLE_COLUMNS`): cheap to unpickle from the cache and handed to
-    ``st.dataframe`` without a pandas conversion on every rerun."""
-
-    table: pa.Table
-    emulated: str
-    min_compat: str
-    errors: tuple[str, ...]
-    flag_errors: tuple[str, ...]
-    warnings: tuple[str, ...]
-    flags_applied: bool
-    explicit: tuple[str, ...]
-    metrics: tuple[tuple[str, int], ...]
-    #: one-line explanations beside the errors (dashboard.core.hints), never inside them
-    hints: tuple[str, ...] = ()
-
-    @property
-    def longest_name(self) -> int:
-        """Characters of the longest gate name (the gate column's width follows it)."""
-        if self.table.num_rows == 0:
-            return 0
-        return int(pc.max(pc.utf8_length(self.table.column("gate"))).as_py())
-
-    def stage_at(self) -> dict[str, str]:
-        """Gate -> stage at the emulated version."""
-        return dict(zip(self.table.column("gate").to_pylist(), self.table.column("stage").to_pylist()))
-
-    def row(self, gate: str) -> dict | None:
-        names = self.table.column("gate").to_pylist()
-        if gate not in names:
-            return None
-        i = names.index(gate)
-        return {c: self.table.column(c)[i].as_py() for c in self.table.column_names}
-
-
-TABLE_SCHEMA = pa.schema(
-    [
-        ("gate", pa.string()),
-        ("enabled", pa.bool_()),
-        ("stage", pa.string()),
-        ("default", pa.bool_()),
-        ("locked", pa.bool_()),
-        ("binary_stage", pa.string()),
-        ("changed", pa.bool_()),
-        ("origin", pa.string()),
-    ]
-)
-#: the Arrow table's columns: the effective-table columns and where the binary registers each gate from
-VIEW_COLUMNS = (*TABLE_COLUMNS, "origin")
 
 
 _SESSION_VIEWS = "_gates_views"
@@ -183,68 +127,11 @@ def _gates_view(query: str) -> GatesView:
     return _build_gates_view(Selection.from_query(query), None)
 
 
-_SESSION_CUSTOM_VIEWS = "_custom_gates_views"
-
-
-def custom_gates_view(sel: Selection, digest: str, manifest: Manifest) -> GatesView:
-    """The Gates page's data on an uploaded manifest (see components/upload.py): kept in this
-    session only (its last few views), never in a process-wide cache, like the upload itself."""
-    key = (sel.query, digest)
-    views = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {})
-    view = views.get(key)
-    if view is None:
-        from .upload import UPLOAD_WORK
-
-        with UPLOAD_WORK:  # one upload's work at a time in the process (see upload.py)
-            view = views[key] = _build_gates_view(sel, manifest)
-        while len(views) > _SESSION_VIEWS_MAX:
-            views.pop(next(iter(views)))
-    return view
-
-
 def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
-    cat = catalog()
-    evaluation = gates_for(cat, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates or None, manifest=manifest)
-    native = gates_for(cat, sel.binary, manifest=manifest)
-    rows = [dict(r, origin=evaluation.origin(r["gate"])) for r in gate_table_rows(evaluation, native)]
-    table = pa.table({c: [r[c] for r in rows] for c in VIEW_COLUMNS}, schema=TABLE_SCHEMA)
-    return GatesView(
-        table=table,
-        emulated=str(evaluation.selection.emulated),
-        min_compat=str(evaluation.selection.min_compat),
-        errors=evaluation.errors,
-        flag_errors=evaluation.flag_errors,
-        warnings=evaluation.warnings,
-        flags_applied=evaluation.flags_applied,
-        explicit=tuple(g.name for g in evaluation.gates + evaluation.meta if g.explicit),
-        hints=tuple(h.line for h in hints_for(evaluation)),
-        metrics=(
-            ("enabled", sum(r["enabled"] for r in rows)),
-            ("changed", sum(r["changed"] for r in rows)),
-            ("PreAlpha", sum(r["stage"] == "PreAlpha" for r in rows)),
-            ("locked", sum(r["locked"] for r in rows)),
-            ("gates", len(rows)),
-        ),
-    )
+    return build_gates_view(catalog(), sel.binary, sel.emulated, sel.min_compat, sel.feature_gates, manifest)
 
 
 DOWNLOAD_FORMATS = {"csv": "text/csv", "json": "application/json", "markdown": "text/markdown"}
-
-
-def gates_download(
-    cat: Catalog, fmt: str, binary: str, emulated: str, min_compat: str | None, feature_gates: str, manifest: Manifest | None = None
-) -> str:
-    """The text ``kcompat gates --format <fmt>`` prints for the same selection (``--manifest`` for an
-    uploaded one). Not cached and free of Streamlit calls: a download button runs it when clicked."""
-    evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None, manifest=manifest)
-    if fmt == "json":
-        return formats.to_json(gates_document(evaluation))
-    rows = gate_rows(evaluation)
-    if fmt == "csv":
-        return formats.rows_to_csv(rows, GATE_COLUMNS)
-    if fmt == "markdown":
-        return formats.rows_to_markdown(rows, GATE_COLUMNS)
-    raise ValueError(f"unknown download format {fmt!r}")
 
 
 def download_args(sel: Selection) -> tuple[str, str, str | None, str]:

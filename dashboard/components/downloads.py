@@ -7,7 +7,6 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import formats
-from dashboard.core.manifest import Manifest
 
 from . import data
 from .state import Selection
@@ -20,18 +19,19 @@ def file_name(sel: Selection, fmt: str) -> str:
     return f"gates-{sel.binary}-emulating-{sel.emulated}.{FORMATS[fmt][1]}"
 
 
-def gate_downloads(sel: Selection, manifest: Manifest | None = None) -> None:
+def gate_downloads(sel: Selection, custom=None) -> None:
+    """The "Download…" button (``custom``: an uploaded manifest, :class:`upload.CustomManifest`)."""
     if st.button(
         "Download…",
         key="download_open",
         icon=":material/download:",
         help="Every gate of this selection as CSV, JSON or Markdown: the same files `kcompat gates --format …` writes.",
     ):
-        _dialog(sel, manifest)
+        _dialog(sel, custom)
 
 
 @st.dialog("Download the gate table")
-def _dialog(sel: Selection, manifest: Manifest | None) -> None:
+def _dialog(sel: Selection, custom) -> None:
     st.caption(
         f"All gates of a {sel.binary} binary emulating {sel.emulated}, with this selection's --feature-gates; "
         "byte for byte what `kcompat gates` prints with the same flags."
@@ -41,7 +41,7 @@ def _dialog(sel: Selection, manifest: Manifest | None) -> None:
     for fmt, (label, _) in FORMATS.items():
         st.download_button(
             label,
-            data=_deferred(cat, fmt, args, manifest),
+            data=_deferred(cat, fmt, args, custom),
             file_name=file_name(sel, fmt),
             mime=data.DOWNLOAD_FORMATS[fmt],
             key=f"download_{fmt}",
@@ -52,8 +52,12 @@ def _dialog(sel: Selection, manifest: Manifest | None) -> None:
         )
 
 
-def _deferred(cat, fmt: str, args, manifest: Manifest | None):
-    return lambda: data.gates_download(cat, fmt, *args, manifest=manifest)
+def _deferred(cat, fmt: str, args, custom):
+    if custom is None:
+        return lambda: data.gates_download(cat, fmt, *args)
+    from .upload import custom_download
+
+    return lambda: custom_download(custom, fmt, args)
 
 
 def table_csv(rows, columns, file_name: str, key: str, help: str | None = None, *, as_is: bool = False) -> None:

@@ -218,7 +218,7 @@ def metrics_row(metrics: dict[str, int], binary: str, emulated: str) -> None:
         st.metric("Locked", metrics["locked"], help="Gates locked to their default at the emulated version.")
 
 
-def gates_panel(sel: Selection, view: GatesView, manifest=None) -> None:
+def gates_panel(sel: Selection, view: GatesView, custom=None) -> None:
     """The whole effective-table widget: metrics, quick filters, the table (a selected row opens
     the gate's detail page) and the downloads. ``view`` is :func:`data.gates_view` of ``sel``."""
     metrics_row(dict(view.metrics), sel.binary, view.emulated)
@@ -231,4 +231,4 @@ def gates_panel(sel: Selection, view: GatesView, manifest=None) -> None:
     if picked is not None:
         st.session_state["_gates_table_generation"] = generation + 1
         open_gate(picked)
-    gate_downloads(sel, manifest)
+    gate_downloads(sel, custom)

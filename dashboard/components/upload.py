@@ -2,10 +2,15 @@
 bundled data, and used by the Gates page instead of the binary's bundled gates.
 
 Everything about an upload lives in this session's state only (``st.session_state``): the
-file's bytes (at most :data:`MAX_BYTES`) and its parsed result for the binary rules in use (at
-most :data:`_PARSED_KEEP` rule sets). Nothing is kept process-wide, so other sessions never see
-it, it goes when the session ends, and many uploads cannot grow the server. A file is counted
-(gates, specs, YAML nodes) before it is fully parsed; libyaml's C loader parses the rest.
+file's bytes (at most :data:`MAX_BYTES`), what checking it found for the binary rules in use (a
+gate count or the problems; at most :data:`_PARSED_KEEP` rule sets) and its views. Nothing is
+kept process-wide, so other sessions never see it and it goes when the session ends.
+
+The file is parsed and evaluated in a short-lived process of its own
+(:mod:`dashboard.upload_worker`), never in the server: its millions of short-lived objects would
+otherwise leave the server's heap fragmented (110 MB kept after a crowd of uploads had gone), and
+the child's CPU limit bounds what a hostile file can cost. A file is counted (gates, specs, YAML
+nodes) before it is fully parsed; libyaml's C loader parses the rest.
 """
 
 from __future__ import annotations
@@ -17,70 +22,104 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from dashboard.core.compat import parse_binary_version
-from dashboard.core.errors import KcompatError, MAX_SHOWN, cut, shown
-from dashboard.core.manifest import Manifest, ManifestError, load_manifest_bytes, registration_for
+from dashboard.core.errors import MAX_SHOWN, cut, shown
+from dashboard.core.manifest import registration_for
 from dashboard.core.versions import mm
+from dashboard.gates_view import GatesView, view_from_fields
+from dashboard.upload_worker import MAX_BYTES, ask
 
+from .state import Selection
 from .text import md
 
-#: Largest manifest accepted (the real 1.37 list is about 60 kB); the server refuses above 5 MB.
-MAX_BYTES = 2 * 1024 * 1024
 WIDGET = "custom_manifest_file"
-#: Parsed results kept per session (one per registration rule set: 1.31, 1.33, 1.35).
+#: Results kept per session (one per registration rule set: 1.31, 1.33, 1.35).
 _PARSED_KEEP = 3
 
 
 @dataclass(frozen=True)
 class CustomManifest:
+    """A valid upload: the file (the worker parses it again for each view) and its gate count."""
+
     name: str
     digest: str
-    manifest: Manifest
+    data: bytes
+    gates: int
 
 
 @dataclass
 class _Upload:
-    """This session's upload: the file and its parsed result per registration rule set."""
+    """This session's upload: the file and, per registration rule set, its gate count or problems."""
 
     name: str
     data: bytes
     digest: str
-    parsed: dict[str, Manifest | tuple[str, ...]] = field(default_factory=dict)
+    parsed: dict[str, int | tuple[str, ...]] = field(default_factory=dict)
 
 
-def parse_upload(data: bytes, binary: str) -> Manifest | tuple[str, ...]:
-    """The manifest, or every problem found (file, gate, field), with the binary's registration rules."""
-    registration = registration_for(mm(parse_binary_version(binary)))
-    return _parse(data, registration)
-
-
-#: Work on uploads (parsing, the Gates view of an uploaded manifest) runs one at a time in the
-#: process: twenty sessions uploading at once then queue on this lock (waiting without holding
-#: the interpreter lock) instead of twenty CPU-bound threads starving the server's event loop,
-#: which answers /_stcore/health and every other session's messages.
+#: Work on uploads (checking a file, the Gates view of an uploaded manifest) runs one at a time
+#: in the process: twenty sessions uploading at once then queue on this lock (waiting without
+#: holding the interpreter lock) instead of twenty worker processes competing for 2 cores with
+#: the server's event loop, which answers /_stcore/health and every other session's messages.
 UPLOAD_WORK = threading.Lock()
 
 
-def _parse(data: bytes, registration: str) -> Manifest | tuple[str, ...]:
-    with UPLOAD_WORK:
-        try:
-            return Manifest(load_manifest_bytes(data, "uploaded file", MAX_BYTES, registration))
-        except ManifestError as exc:
-            return tuple(str(p) for p in exc.problems)
-        except KcompatError as exc:
-            return (str(exc),)
-
-
-def _parsed_for(upload: _Upload, binary: str) -> Manifest | tuple[str, ...]:
-    """The upload parsed with the binary's rules, memoised in the session."""
+def _parsed_for(upload: _Upload, sel: Selection) -> int | tuple[str, ...]:
+    """The upload checked with the binary's rules (its gate count, or every problem found: file,
+    gate, field), memoised in the session. Checking builds the view of ``sel`` in the same worker
+    run, so a new upload costs one process, not two."""
     if len(upload.data) > MAX_BYTES:
         return (f"the file is {len(upload.data):,} bytes, more than the limit of {MAX_BYTES:,} bytes",)
-    registration = registration_for(mm(parse_binary_version(binary)))
+    registration = registration_for(mm(parse_binary_version(sel.binary)))
     result = upload.parsed.get(registration)
     if result is None:
-        result = upload.parsed[registration] = _parse(upload.data, registration)
+        answer = _work(("view", upload.data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
+        if answer[0] == "view":
+            view = view_from_fields(answer[1])
+            _keep_view((sel.query, upload.digest), view)
+            result = dict(view.metrics)["gates"]
+        else:
+            result = answer[1]
+        upload.parsed[registration] = result
         while len(upload.parsed) > _PARSED_KEEP:
             upload.parsed.pop(next(iter(upload.parsed)))
     return result
+
+
+def _work(request: tuple) -> tuple:
+    with UPLOAD_WORK:  # one upload's work at a time in the process
+        return ask(request)
+
+
+_SESSION_CUSTOM_VIEWS = "_custom_gates_views"
+_SESSION_VIEWS_MAX = 8
+
+
+def _keep_view(key: tuple[str, str], view: GatesView) -> None:
+    views = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {})
+    views[key] = view
+    while len(views) > _SESSION_VIEWS_MAX:
+        views.pop(next(iter(views)))
+
+
+def custom_gates_view(sel: Selection, custom: CustomManifest) -> GatesView | tuple[str, ...]:
+    """The Gates page's data on an uploaded manifest, built by the upload worker; kept in this
+    session only (its last few views), never in a process-wide cache, like the upload itself.
+    A tuple holds the problems found instead."""
+    key = (sel.query, custom.digest)
+    view = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {}).get(key)
+    if view is None:
+        kind, value = _work(("view", custom.data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
+        if kind != "view":
+            return value
+        view = view_from_fields(value)
+        _keep_view(key, view)
+    return view
+
+
+def custom_download(custom: CustomManifest, fmt: str, args: tuple) -> str:
+    """``kcompat gates --manifest FILE --format fmt`` for the upload, written by the upload worker."""
+    kind, text = _work(("download", custom.data, *args, fmt))
+    return text if kind == "text" else "\n".join(text) + "\n"
 
 
 SESSION = "_custom_manifest_upload"
@@ -91,24 +130,25 @@ def custom_manifest_in_use() -> bool:
     return st.session_state.get(SESSION) is not None
 
 
-def custom_manifest_box(binary: str) -> CustomManifest | None:
+def custom_manifest_box(sel: Selection) -> CustomManifest | None:
     """A button opening the upload dialog, and the state of this session's upload. Returns the
     valid custom manifest, if any. Only the button runs on an ordinary rerun."""
     upload = st.session_state.get(SESSION)
     if upload is None:
         # label only (no tooltip): this button is drawn on every rerun of the Gates page
         if st.button("Custom manifest…", key="custom_manifest_open", icon=":material/upload_file:"):
-            _upload_dialog(binary)
+            _upload_dialog(sel.binary)
         return None
     name = cut(upload.name)
-    result = _parsed_for(upload, binary)
+    result = _parsed_for(upload, sel)
+    binary = sel.binary
     left, right = st.columns([5, 1], vertical_alignment="center")
     if isinstance(result, tuple):
         left.error(f"{md(name)} cannot be used: {len(result):,} problem(s).", icon=":material/error:")
         st.text("\n".join(shown(result, MAX_SHOWN)))
     else:
         left.info(
-            f"Using the uploaded manifest {md(name)} ({len(result)} gates) instead of the bundled {md(binary)} gates, "
+            f"Using the uploaded manifest {md(name)} ({result} gates) instead of the bundled {md(binary)} gates, "
             "in this session only.",
             icon=":material/upload_file:",
         )
@@ -117,7 +157,7 @@ def custom_manifest_box(binary: str) -> CustomManifest | None:
         st.rerun()
     if isinstance(result, tuple):
         return None
-    return CustomManifest(name, upload.digest, result)
+    return CustomManifest(name, upload.digest, upload.data, result)
 
 
 @st.dialog("Custom feature manifest")
@@ -138,3 +178,10 @@ def _upload_dialog(binary: str) -> None:
         data = uploaded.getvalue()
         st.session_state[SESSION] = _Upload(uploaded.name, data, hashlib.sha256(data).hexdigest())
         st.rerun()
+
+
+def show_problems(problems: tuple[str, ...]) -> None:
+    """What stopped the upload worker from building a view (every message cut, at most
+    :data:`~dashboard.core.errors.MAX_SHOWN` of them)."""
+    st.error(f"The uploaded manifest cannot be shown: {len(problems):,} problem(s).", icon=":material/error:")
+    st.text("\n".join(shown(problems, MAX_SHOWN)))
