@@ -4,7 +4,8 @@ measures ``/_stcore/health`` latency (what a load balancer sees).
 Starts the real server on 127.0.0.1 and drives sessions with Streamlit's own websocket protocol
 (the BackMsg/ForwardMsg protobufs a browser sends; no browser, so 2 cores suffice):
 
-1. one session uploads a maximum-size manifest alone: the server's CPU time for that upload;
+1. one session uploads a maximum-size manifest alone: the CPU time of the server and of the
+   upload worker processes it starts (dashboard/upload_worker.py) for that upload;
 2. ``--sessions`` sessions at once, each rerunning the Gates page ``--reruns`` times on varying
    selections (stopping at ``--max-seconds``), ``--uploads`` of them also uploading a different
    maximum-size manifest after their fifth rerun;
@@ -55,9 +56,10 @@ RUN_TIMEOUT = 60.0
 
 
 def _proc_stat(pid: int) -> tuple[float, int]:
-    """(CPU seconds used, RSS bytes) of a process, from /proc."""
+    """(CPU seconds used, RSS bytes) of a process, from /proc. The CPU time includes that of its
+    finished children (the upload worker processes the server starts and waits for)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    ticks = int(fields[11]) + int(fields[12])  # utime + stime
+    ticks = sum(int(f) for f in fields[11:15])  # utime + stime + cutime + cstime
     rss_pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
     import os
 
@@ -281,7 +283,7 @@ def main() -> int:
         figures["upload_wall_s"] = round(time.perf_counter() - t0, 3)
         figures["upload_bytes"] = len(upload_one)
         single.close()
-        print(f"one upload alone: {figures['upload_cpu_s']} s server CPU; now {args.sessions} sessions...", flush=True)
+        print(f"one upload alone: {figures['upload_cpu_s']} s CPU (server and its upload workers); now {args.sessions} sessions...", flush=True)
 
         # 2. the crowd, and 3. it leaves; --crowds repeats both, to see whether later crowds reuse
         # the memory the first one left with the allocator
@@ -351,7 +353,7 @@ def main() -> int:
           + (f" (after each crowd: {', '.join(map(str, figures['rss_after_each_crowd_mb']))} MB)" if args.crowds > 1 else ""))
     print(f"/_stcore/health: worst {figures['health_worst_ms']} ms, p99 {figures['health_p99_ms']} ms "
           f"over {figures['health_probes']} probes ({figures['health_failures']} failed)")
-    print(f"one maximum-size upload ({figures['upload_bytes']:,} bytes): {figures['upload_cpu_s']} s server CPU, "
+    print(f"one maximum-size upload ({figures['upload_bytes']:,} bytes): {figures['upload_cpu_s']} s CPU (server and its upload workers), "
           f"{figures['upload_wall_s']} s wall")
     print(f"{args.crowds} x {args.sessions} sessions x {args.reruns} reruns + {args.uploads} uploads: {figures['reruns_done']} reruns "
           f"in {figures['crowd_wall_s']} s; "
