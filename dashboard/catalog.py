@@ -192,6 +192,19 @@ class Catalog:
         return MappingProxyType(load_gate_info(self.data_dir / "features" / "descriptions.yaml"))
 
 
+#: Environment variable naming another data directory (same layout as data/) to read.
+DATA_DIR_ENV = "KCOMPAT_DATA_DIR"
+
+
+def catalog_from_environment() -> Catalog:
+    """The catalog of ``$KCOMPAT_DATA_DIR`` if set, else of the bundled data (what the app and its
+    upload worker read)."""
+    import os
+
+    data_dir = os.environ.get(DATA_DIR_ENV)
+    return Catalog(Path(data_dir)) if data_dir else Catalog()
+
+
 def _release_key(release: str) -> str:
     try:
         v = parse_version(release)

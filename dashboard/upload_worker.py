@@ -35,8 +35,6 @@ MAX_BYTES = 2 * 1024 * 1024
 CPU_SECONDS = 10
 #: Seconds the server waits for an answer.
 TIMEOUT = 30.0
-#: Environment variable naming another data directory (as the app reads it).
-DATA_DIR_ENV = "KCOMPAT_DATA_DIR"
 
 Answer = tuple
 
@@ -65,7 +63,7 @@ def ask(request: tuple) -> Answer:
 
 def answer(request: tuple) -> Answer:
     """The answer to one request, computed in this process (what the child runs)."""
-    from dashboard.catalog import Catalog
+    from dashboard.catalog import catalog_from_environment
     from dashboard.core.compat import parse_binary_version
     from dashboard.core.errors import KcompatError
     from dashboard.core.manifest import Manifest, ManifestError, load_manifest_bytes, registration_for
@@ -81,8 +79,7 @@ def answer(request: tuple) -> Answer:
         return ("problems", (str(exc),))
     if kind == "check":
         return ("gates", len(manifest))
-    data_dir = os.environ.get(DATA_DIR_ENV)
-    cat = Catalog(Path(data_dir)) if data_dir else Catalog()
+    cat = catalog_from_environment()
     emulated, min_compat, feature_gates, *fmt = rest
     from dashboard.gates_view import gates_download, view_fields
 

@@ -8,16 +8,14 @@ computed by the core (:mod:`dashboard.queries`, :mod:`dashboard.core.diffs`,
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from types import MappingProxyType
 
 import pandas as pd
 import streamlit as st
 
-from dashboard.catalog import Catalog, GateInfo, ReleaseInfo
+from dashboard.catalog import Catalog, GateInfo, ReleaseInfo, catalog_from_environment
 from dashboard.core.compat import parse_binary_version, select_versions
 from dashboard.documents import changes as changes_doc
 from dashboard.documents import matrix as matrix_doc
@@ -35,22 +33,19 @@ from dashboard.core.manifest import FeatureSpec, Manifest
 from dashboard.core.stages import STAGE_ORDER
 from dashboard.core.versions import offset_minor
 from dashboard.queries import newest_release
-from dashboard.gates_view import GatesView, build_gates_view, gates_download  # noqa: F401 - gates_download: for downloads.py
+from dashboard.gates_view import GatesView, build_gates_view
 
 from . import hosting
 from .state import Selection
 
 
-#: Environment variable naming another data directory (same layout as data/) to serve.
-DATA_DIR_ENV = "KCOMPAT_DATA_DIR"
 
 
 @st.cache_resource(show_spinner=False)
 def catalog() -> Catalog:
     """The bundled releases, every manifest parsed once (broken releases keep their problem).
-    ``$KCOMPAT_DATA_DIR`` points the app at another data directory."""
-    data_dir = os.environ.get(DATA_DIR_ENV)
-    cat = Catalog(Path(data_dir)) if data_dir else Catalog()
+    ``$KCOMPAT_DATA_DIR`` points the app at another data directory (``catalog_from_environment``)."""
+    cat = catalog_from_environment()
     cat.all()
     _ = cat.gate_info
     hosting.freeze_long_lived()  # the catalog lives as long as the process: collections skip it

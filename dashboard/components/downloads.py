@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import formats
+from dashboard.gates_view import gates_download
 
 from . import data
 from .state import Selection
@@ -54,7 +55,7 @@ def _dialog(sel: Selection, custom) -> None:
 
 def _deferred(cat, fmt: str, args, custom):
     if custom is None:
-        return lambda: data.gates_download(cat, fmt, *args)
+        return lambda: gates_download(cat, fmt, *args)
     from .upload import custom_download
 
     return lambda: custom_download(custom, fmt, args)

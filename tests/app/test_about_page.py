@@ -6,6 +6,7 @@ import pytest
 import streamlit as st
 
 from conftest import ROOT, current_page, open_app, plain, texts
+from dashboard.catalog import DATA_DIR_ENV
 from dashboard.components import data
 
 
@@ -40,7 +41,7 @@ def test_the_provenance_section_shown_is_kept_in_the_url():
 
 def _serve(monkeypatch, data_dir):
     """Point the app at ``data_dir`` (``$KCOMPAT_DATA_DIR``) with every cache emptied."""
-    monkeypatch.setenv(data.DATA_DIR_ENV, str(data_dir))
+    monkeypatch.setenv(DATA_DIR_ENV, str(data_dir))
     _clear_caches()
 
 
@@ -58,7 +59,7 @@ def broken_data_dir(tmp_path, monkeypatch):
     (copy / "features" / "v1.34.yaml").write_text("- name: [unclosed\n", encoding="utf-8")
     _serve(monkeypatch, copy)
     yield copy
-    monkeypatch.delenv(data.DATA_DIR_ENV)
+    monkeypatch.delenv(DATA_DIR_ENV)
     _clear_caches()
 
 
@@ -66,7 +67,7 @@ def broken_data_dir(tmp_path, monkeypatch):
 def empty_data_dir(tmp_path, monkeypatch):
     _serve(monkeypatch, tmp_path)
     yield tmp_path
-    monkeypatch.delenv(data.DATA_DIR_ENV)
+    monkeypatch.delenv(DATA_DIR_ENV)
     _clear_caches()
 
 

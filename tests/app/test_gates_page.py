@@ -6,9 +6,9 @@ import pytest
 
 from conftest import current_page, metric, open_app, rerun
 from dashboard.cli import main as kcompat
-from dashboard.components import data
 from dashboard.core.reports import gate_rows
 from dashboard.catalog import DEFAULT_CATALOG
+from dashboard.gates_view import gates_download
 from dashboard.queries import gates_for
 
 
@@ -32,7 +32,7 @@ def test_table_equals_the_cli_rows(catalog, at_133):
     native = {r["name"]: r["stage"] for r in gate_rows(gates_for(catalog, "1.36"))}
     assert dict(zip(shown["gate"], shown["binary_stage"])) == native
     # the origin column equals the JSON's origin key
-    doc = json.loads(data.gates_download(catalog, "json", "1.36", "1.33", None, ""))
+    doc = json.loads(gates_download(catalog, "json", "1.36", "1.33", None, ""))
     assert dict(zip(shown["gate"], shown["origin"])) == {f["name"]: f["origin"] for f in doc["features"]}
     assert dict(zip(shown["gate"], shown["origin"]))["WatchListClient"] == "client-go"
     assert dict(zip(shown["gate"], shown["origin"]))["JobManagedBy"] == "kube"
@@ -151,7 +151,7 @@ def test_download_is_what_the_cli_prints(catalog, capsys, fmt, flags):
         argv += ["--feature-gates", flags]
     kcompat(argv, catalog=catalog)
     printed = capsys.readouterr().out
-    assert data.gates_download(catalog, fmt, "1.36", "1.33", None, flags or "") == printed
+    assert gates_download(catalog, fmt, "1.36", "1.33", None, flags or "") == printed
     if fmt == "json":
         document = json.loads(printed)
         assert document["valid"] is (flags != "Nope=true")
