@@ -94,7 +94,8 @@ def summary() -> CatalogSummary:
 
 
 _SESSION_VIEWS = "_gates_views"
-_SESSION_VIEWS_MAX = 8
+#: Views a session keeps (a session switching back and forth does not rebuild them).
+SESSION_VIEWS_MAX = 8
 
 
 #: Longest canonical query string used as a process-wide cache key (a long --feature-gates value
@@ -110,9 +111,16 @@ def gates_view(sel: Selection) -> GatesView:
     views = st.session_state.setdefault(_SESSION_VIEWS, {})
     view = views.get(key)
     if view is None:
-        view = views[key] = _gates_view(key) if len(key) <= _CACHE_KEY_MAX else _build_gates_view(sel, None)
-        while len(views) > _SESSION_VIEWS_MAX:
-            views.pop(next(iter(views)))
+        view = keep_last(views, key, _gates_view(key) if len(key) <= _CACHE_KEY_MAX else _build_gates_view(sel, None))
+    return view
+
+
+def keep_last(views: dict, key, view):
+    """Store ``view`` under ``key`` in a session's dict of views, dropping the oldest past
+    :data:`SESSION_VIEWS_MAX`; returns ``view``."""
+    views[key] = view
+    while len(views) > SESSION_VIEWS_MAX:
+        views.pop(next(iter(views)))
     return view
 
 

@@ -28,6 +28,7 @@ from dashboard.core.versions import mm
 from dashboard.gates_view import GatesView, view_from_fields
 from dashboard.upload_worker import MAX_BYTES, ask
 
+from .data import keep_last
 from .state import Selection
 from .text import md
 
@@ -72,14 +73,8 @@ def _parsed_for(upload: _Upload, sel: Selection) -> int | tuple[str, ...]:
     registration = registration_for(mm(parse_binary_version(sel.binary)))
     result = upload.parsed.get(registration)
     if result is None:
-        answer = _work(("view", upload.data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
-        if answer[0] == "view":
-            view = view_from_fields(answer[1])
-            _keep_view((sel.query, upload.digest), view)
-            result = dict(view.metrics)["gates"]
-        else:
-            result = answer[1]
-        upload.parsed[registration] = result
+        view = _view(sel, upload.data, upload.digest)
+        result = upload.parsed[registration] = view if isinstance(view, tuple) else dict(view.metrics)["gates"]
         while len(upload.parsed) > _PARSED_KEEP:
             upload.parsed.pop(next(iter(upload.parsed)))
     return result
@@ -91,29 +86,26 @@ def _work(request: tuple) -> tuple:
 
 
 _SESSION_CUSTOM_VIEWS = "_custom_gates_views"
-_SESSION_VIEWS_MAX = 8
 
 
-def _keep_view(key: tuple[str, str], view: GatesView) -> None:
+def _view(sel: Selection, data: bytes, digest: str) -> GatesView | tuple[str, ...]:
+    """The view of ``sel`` on the uploaded file: this session's (its last few views, never a
+    process-wide cache, like the upload itself) or the upload worker's. A tuple holds the problems
+    found instead."""
+    key = (sel.query, digest)
     views = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {})
-    views[key] = view
-    while len(views) > _SESSION_VIEWS_MAX:
-        views.pop(next(iter(views)))
+    view = views.get(key)
+    if view is None:
+        kind, value = _work(("view", data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
+        if kind != "view":
+            return value
+        view = keep_last(views, key, view_from_fields(value))
+    return view
 
 
 def custom_gates_view(sel: Selection, custom: CustomManifest) -> GatesView | tuple[str, ...]:
-    """The Gates page's data on an uploaded manifest, built by the upload worker; kept in this
-    session only (its last few views), never in a process-wide cache, like the upload itself.
-    A tuple holds the problems found instead."""
-    key = (sel.query, custom.digest)
-    view = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {}).get(key)
-    if view is None:
-        kind, value = _work(("view", custom.data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
-        if kind != "view":
-            return value
-        view = view_from_fields(value)
-        _keep_view(key, view)
-    return view
+    """The Gates page's data on a valid upload (see :func:`_view`)."""
+    return _view(sel, custom.data, custom.digest)
 
 
 def custom_download(custom: CustomManifest, fmt: str, args: tuple) -> str:
@@ -141,14 +133,12 @@ def custom_manifest_box(sel: Selection) -> CustomManifest | None:
         return None
     name = cut(upload.name)
     result = _parsed_for(upload, sel)
-    binary = sel.binary
     left, right = st.columns([5, 1], vertical_alignment="center")
     if isinstance(result, tuple):
-        left.error(f"{md(name)} cannot be used: {len(result):,} problem(s).", icon=":material/error:")
-        st.text("\n".join(shown(result, MAX_SHOWN)))
+        show_problems(result, f"{md(name)} cannot be used", left)
     else:
         left.info(
-            f"Using the uploaded manifest {md(name)} ({result} gates) instead of the bundled {md(binary)} gates, "
+            f"Using the uploaded manifest {md(name)} ({result} gates) instead of the bundled {md(sel.binary)} gates, "
             "in this session only.",
             icon=":material/upload_file:",
         )
@@ -180,8 +170,8 @@ def _upload_dialog(binary: str) -> None:
         st.rerun()
 
 
-def show_problems(problems: tuple[str, ...]) -> None:
-    """What stopped the upload worker from building a view (every message cut, at most
-    :data:`~dashboard.core.errors.MAX_SHOWN` of them)."""
-    st.error(f"The uploaded manifest cannot be shown: {len(problems):,} problem(s).", icon=":material/error:")
+def show_problems(problems: tuple[str, ...], heading: str = "The uploaded manifest cannot be shown", where=st) -> None:
+    """What the upload worker found wrong: ``heading`` and the count in ``where``, then the
+    messages (every one cut, at most :data:`~dashboard.core.errors.MAX_SHOWN` of them)."""
+    where.error(f"{heading}: {len(problems):,} problem(s).", icon=":material/error:")
     st.text("\n".join(shown(problems, MAX_SHOWN)))
