@@ -12,9 +12,9 @@ server. The server keeps only the results: a gate count or the problems found, a
 
 Requests and answers are pickled tuples of plain values over the child's stdin and stdout:
 
-- ``("check", data, binary)`` -> ``("gates", n)`` or ``("problems", (message, ...))``
 - ``("view", data, binary, emulated, min_compat, feature_gates)`` -> ``("view", fields)`` (the
-  :class:`~dashboard.gates_view.GatesView` in plain values: see ``gates_view.view_fields``) or problems
+  :class:`~dashboard.gates_view.GatesView` in plain values: see ``gates_view.view_fields``) or
+  ``("problems", (message, ...))``
 - ``("download", data, binary, emulated, min_compat, feature_gates, fmt)`` -> ``("text", str)`` or problems
 
 ``data`` is the file's bytes; the binary's registration rules apply (as ``kcompat gates
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -36,10 +37,7 @@ CPU_SECONDS = 10
 #: Seconds the server waits for an answer.
 TIMEOUT = 30.0
 
-Answer = tuple
-
-
-def ask(request: tuple) -> Answer:
+def ask(request: tuple) -> tuple:
     """Run one request in a fresh child process; any failure of the child becomes a problem."""
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -55,13 +53,13 @@ def ask(request: tuple) -> Answer:
         return ("problems", (f"the uploaded file could not be checked: {exc.strerror or exc}",))
     if done.returncode != 0 or not done.stdout:
         reason = f"signal {-done.returncode}" if done.returncode < 0 else f"exit status {done.returncode}"
-        if done.returncode == -9 or b"CPU" in done.stderr[-300:]:
+        if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # RLIMIT_CPU's soft, then hard limit
             reason += f" (more than {CPU_SECONDS} s of CPU)"
         return ("problems", (f"checking the uploaded file failed: the worker ended with {reason}",))
     return pickle.loads(done.stdout)  # noqa: S301 - our own child's answer, plain values only
 
 
-def answer(request: tuple) -> Answer:
+def answer(request: tuple) -> tuple:
     """The answer to one request, computed in this process (what the child runs)."""
     from dashboard.catalog import catalog_from_environment
     from dashboard.core.compat import parse_binary_version
@@ -77,8 +75,6 @@ def answer(request: tuple) -> Answer:
         return ("problems", tuple(str(p) for p in exc.problems))
     except KcompatError as exc:
         return ("problems", (str(exc),))
-    if kind == "check":
-        return ("gates", len(manifest))
     cat = catalog_from_environment()
     emulated, min_compat, feature_gates, *fmt = rest
     from dashboard.gates_view import gates_download, view_fields
