@@ -17,8 +17,12 @@ from .core.errors import KcompatError
 from .core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
 from .core.versions import Version, parse_version
 
+#: statuses of data that is the release itself: verified at x.y.0, or read from the release's running code
+EXACT_STATUSES = frozenset({"exact", "release"})
+
 STATUS_TEXT = {
     "exact": "exact: verified gate by gate against the release source at x.y.0",
+    "release": "exact: read from the running code of the release",
     "regenerated": "reconstructed: regenerated from a later patch release's source",
     "development": "reconstructed: a development snapshot, not a release",
 }
@@ -40,6 +44,10 @@ class ReleaseInfo:
     client_go_files: tuple[str, ...] = ()
     client_go_status: str | None = None
     client_go_basis: str | None = None
+    #: the patch release the data was read from ("1.35.8"): a plain "1.35" means this patch
+    patch: str | None = None
+    #: how every other recorded patch's gates differ from ``patch`` (features/patches-v1.N.yaml)
+    patches_file: str | None = None
 
     @property
     def version(self) -> Version:
@@ -47,11 +55,17 @@ class ReleaseInfo:
 
     @property
     def exact(self) -> bool:
-        return self.status == "exact"
+        return self.status in EXACT_STATUSES
 
     @property
     def status_text(self) -> str:
-        return STATUS_TEXT.get(self.status, self.status)
+        text = STATUS_TEXT.get(self.status, self.status)
+        return f"{text} (v{self.patch})" if self.patch else text
+
+    @property
+    def named(self) -> str:
+        """The release with the patch its data is: "1.35 (v1.35.8)", or "1.35" when no patch is known."""
+        return f"{self.release} (v{self.patch})" if self.patch else self.release
 
 
 @dataclass(frozen=True)
@@ -105,12 +119,92 @@ def _read_releases(data_dir: Path) -> tuple[ReleaseInfo, ...]:
                     client_go_files=_file_list((feats.get("clientGo") or {}).get("files")),
                     client_go_status=(feats.get("clientGo") or {}).get("status"),
                     client_go_basis=(feats.get("clientGo") or {}).get("basis"),
+                    patch=str(feats["patch"]) if feats.get("patch") is not None else None,
+                    patches_file=str(feats["patches"]) if feats.get("patches") is not None else None,
                 )
             )
             parse_version(out[-1].release)
         except (KeyError, TypeError, AttributeError, KcompatError) as exc:
             raise KcompatError(f"{path}: releases[{i}] is malformed ({exc})") from None
     return tuple(sorted(out, key=lambda r: r.version))
+
+
+@dataclass(frozen=True)
+class PatchLevel:
+    """One recorded patch release: the gates that differ from the base patch, and those it lacks."""
+
+    name: str  # "1.35.2"
+    kubernetes: str  # the module it was read from, "v1.35.2"
+    gates: tuple  # manifest items (whole entries with origin)
+    absent: tuple[str, ...]
+
+    @property
+    def number(self) -> int:
+        return int(self.name.split(".")[2])
+
+
+@dataclass(frozen=True)
+class PatchLevels:
+    """The recorded patches of one release (empty when only one patch, or none, is known)."""
+
+    base: str | None = None
+    levels: tuple[PatchLevel, ...] = ()
+
+    def base_patch_numbers(self) -> tuple[int, ...]:
+        return (int(self.base.split(".")[2]),) if self.base else ()
+
+    def names(self) -> tuple[str, ...]:
+        names = [lv.name for lv in self.levels] + ([self.base] if self.base else [])
+        return tuple(sorted(names, key=lambda n: int(n.split(".")[2])))
+
+    def nearest(self, patch: int) -> PatchLevel | None:
+        """The recorded patch ``patch``, else the newest recorded one before it (the base patch
+        is returned as a PatchLevel without differences)."""
+        candidates = [lv for lv in self.levels if lv.number <= patch]
+        if self.base and int(self.base.split(".")[2]) <= patch:
+            candidates.append(PatchLevel(self.base, "v" + self.base, (), ()))
+        return max(candidates, key=lambda lv: lv.number) if candidates else None
+
+    def differing(self) -> tuple[PatchLevel, ...]:
+        return tuple(lv for lv in self.levels if lv.gates or lv.absent)
+
+
+def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
+    if not info.patches_file:
+        return PatchLevels(info.patch, ())
+    path = data_dir / info.patches_file
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the patch levels: {exc.strerror or exc}") from None
+    doc = read_yaml_text(raw, str(path), max_bytes=16 * 1024 * 1024)
+    try:
+        levels = tuple(
+            PatchLevel(str(item["patch"]), str(item.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
+            for item in doc["patches"]
+        )
+        return PatchLevels(str(doc["base"]), levels)
+    except (KeyError, TypeError) as exc:
+        raise KcompatError(f"{path}: malformed patch levels ({exc})") from None
+
+
+def _apply_patch(base: Manifest, level: PatchLevel, registration: str) -> Manifest:
+    """``base`` with the gates of ``level`` replaced, added or removed, checked as the binary would."""
+    from dataclasses import replace
+
+    from .core.manifest import check_manifest_dependencies, merge_features, parse_manifest
+
+    source = f"patch {level.name} ({level.kubernetes})"
+    items = [{k: v for k, v in g.items() if k != "origin"} for g in level.gates]
+    parsed = parse_manifest(items, source, registration, check_dependencies=False)
+    origins = {g["name"]: g.get("origin", "kube") for g in level.gates}
+    changed = {f.name: replace(f, origin=origins[f.name]) for f in parsed}
+    drop = set(level.absent)
+    features = [changed.pop(f.name, f) for f in base.features if f.name not in drop]
+    features += changed.values()
+    manifest = merge_features(features, (*base.sources, source))
+    check_manifest_dependencies(manifest.features, source)
+    return manifest
 
 
 def _file_list(value: object) -> tuple[str, ...]:
@@ -178,6 +272,43 @@ class Catalog:
             raise KcompatError(f"the bundled data for {data.info.release} cannot be used: {data.problem}")
         return data.manifest
 
+    def patches(self, release: str) -> PatchLevels:
+        """The recorded patch levels of ``release`` and how each differs from its base patch."""
+        info = self.info(release)
+        key = ("patches", info.release)
+        if key not in self._cache:
+            self._cache[key] = _read_patch_levels(self.data_dir, info)
+        return self._cache[key]
+
+    def manifest_for(self, binary: Version) -> tuple[Manifest, str | None]:
+        """The gates of a binary of version ``binary``, at its patch level where the data knows
+        patches: ``1.35.2`` answers as v1.35.2 registered its gates, ``1.35`` as the release's
+        base patch. The second value is a note when the patch is not recorded (the nearest
+        earlier recorded patch answers) or None."""
+        release = f"{binary.major}.{binary.minor}"
+        base = self.manifest(release)
+        if len(binary.components) < 3:
+            return base, None
+        levels = self.patches(release)
+        if not levels.base:
+            return base, None
+        patch = binary.components[2]
+        if patch in levels.base_patch_numbers():
+            return base, None
+        chosen = levels.nearest(patch)
+        note = None
+        if chosen is None or chosen.number != patch:
+            known = ", ".join(levels.names())
+            used = chosen.name if chosen is not None else levels.base
+            note = (f"{release}.{patch} is not a recorded patch release (recorded: {known}); "
+                    f"answered as {used}, the nearest earlier recorded patch")
+            if chosen is None or chosen.name == levels.base:
+                return base, note
+        key = ("patch", chosen.name)
+        if key not in self._cache:
+            self._cache[key] = _apply_patch(base, chosen, registration_for(self.info(release).version))
+        return self._cache[key], note
+
     def all(self) -> tuple[ReleaseData, ...]:
         return tuple(self.load(r.release) for r in self.releases)
 
@@ -236,3 +367,8 @@ def load_gate_info(path: Path) -> dict[str, GateInfo]:
 
 
 DEFAULT_CATALOG = Catalog()
+
+
+def catalog_for(data_dir: Path | str | None) -> Catalog:
+    """The catalog of ``data_dir``, the bundled one for None."""
+    return DEFAULT_CATALOG if data_dir is None else Catalog(Path(data_dir))

@@ -19,6 +19,11 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.33 or v1.33.2")
     parser.add_argument("--emulated", action="append", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
+    parser.add_argument("--min-compat", action="append", help="--min-compatibility-version value (1.35+)")
+    parser.add_argument(
+        "--feature-gates", action="append",
+        help="--feature-gates value: decides the REST storage kube-apiserver installs only while a gate is on (repeatable)",
+    )
     parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (1.33+)")
     parser.add_argument(
         "--runtime-config-emulation-forward-compatible",
@@ -30,7 +35,9 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
     # imported here: building the parser for another subcommand does not load the engine
+    from .catalog import catalog_for
     from .core.apis import evaluate_api_availability
+    from .queries import api_gate_states
     from .documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
 
     try:
@@ -40,7 +47,9 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             args.runtime_config,
             emulation_forward_compatible=bool(args.emulation_forward_compatible),
             runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
+            min_compat=args.min_compat or None,
             data_dir=data_dir,
+            gate_states=api_gate_states(catalog_for(data_dir), args.feature_gates),
         )
     except KcompatError as exc:
         if args.format != "json":

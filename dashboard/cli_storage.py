@@ -25,7 +25,9 @@ def run_storage(args: argparse.Namespace, *, data_dir: Path | str | None = None)
     from dataclasses import replace
 
     from .core.compat import parse_binary_version, select_versions
+    from .catalog import catalog_for
     from .core.storage import storage_versions
+    from .queries import api_gate_states
     from .documents.storage import TABLE_COLUMNS, rejected_storage_document, storage_document, storage_rows
 
     try:
@@ -34,7 +36,8 @@ def run_storage(args: argparse.Namespace, *, data_dir: Path | str | None = None)
         # (--min-compatibility-version before 1.35) or a value it cannot parse is its startup
         # error, and the storage shown is that of its defaults
         selection = select_versions(binary, args.emulated or None, args.min_compat or None)
-        stored = storage_versions(binary, selection.emulated, selection.min_compat, data_dir=data_dir)
+        stored = storage_versions(binary, selection.emulated, selection.min_compat, data_dir=data_dir,
+                                  gate_states=api_gate_states(catalog_for(data_dir)))
         result = replace(stored, errors=selection.errors)
     except KcompatError as exc:
         if args.format != "json":

@@ -5,6 +5,7 @@ The CLI and the Streamlit pages call these and only format the answers.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 from .catalog import Catalog
@@ -29,7 +30,8 @@ def newest_release(catalog: Catalog) -> str:
 
 
 def manifest_for_binary(catalog: Catalog, binary: Version) -> Manifest:
-    return catalog.manifest(f"{binary.major}.{binary.minor}")
+    """The binary's gates: at its patch level when the binary names one the data records."""
+    return catalog.manifest_for(binary)[0]
 
 
 def gates_for(
@@ -43,13 +45,25 @@ def gates_for(
     """What a binary with these flags enables. With ``manifest`` the bundled data is replaced;
     without ``binary`` no range rule applies and ``emulated`` is required."""
     binary_version = parse_binary_version(binary) if binary else None
+    note = None
     if manifest is None:
         if binary_version is None:
             raise KcompatError("a binary version is required unless a manifest is given")
-        manifest = manifest_for_binary(catalog, binary_version)
+        manifest, note = catalog.manifest_for(binary_version)
     selection = select_versions(binary_version, emulated, min_compat)
-    return evaluate_gates(manifest, selection, feature_gates)
+    evaluation = evaluate_gates(manifest, selection, feature_gates)
+    if note:
+        evaluation = dataclasses.replace(evaluation, warnings=(note, *evaluation.warnings))
+    return evaluation
 
+
+
+def api_gate_states(catalog: Catalog, feature_gates: str | list[str] | None = None):
+    """The gate states the API answers need (feature-gated REST storage), from the catalog's gates
+    at each binary's patch level and one ``--feature-gates`` value."""
+    from .core.apis import gate_resolver
+
+    return gate_resolver(lambda binary: catalog.manifest_for(binary)[0], feature_gates)
 
 
 @functools.lru_cache(maxsize=4)

@@ -183,6 +183,7 @@ def _apis_view(query: str) -> dict:
             runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
             min_compat=values["min_compat"] or None,
             data_dir=data.catalog().data_dir,
+            gate_states=api_gate_states(data.catalog()),
         )
         diff = result.compared_with_binary()
     except KcompatError as exc:
@@ -217,7 +218,8 @@ def _apis_view(query: str) -> dict:
 def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], tuple[str, ...], pd.DataFrame, list[dict]]:
     """(rule, min compatibility used, errors, warnings, table, rows) at (emulated, min compat):
     the rows of ``kcompat storage``."""
-    result = storage_versions(binary, emulated, min_compat or None, data_dir=data.catalog().data_dir)
+    result = storage_versions(binary, emulated, min_compat or None, data_dir=data.catalog().data_dir,
+                              gate_states=api_gate_states(data.catalog()))
     rows = storage_rows(result)
     frame = pd.DataFrame(rows, columns=list(RESOURCE_KEYS))
     return str(result.rule), str(result.min_compat), result.errors, result.warnings, frame, rows

@@ -160,7 +160,7 @@ states = pd.DataFrame(
     [
         {
             "release": ri.release,
-            "data": "exact" if (ri.client_go_status == "exact" if detail.origin == "client-go" else ri.exact) else "reconstructed",
+            "data": "exact" if (ri.client_go_status in ("exact", "release") if detail.origin == "client-go" else ri.exact) else "reconstructed",
             "listed": status is not None,
             "stage": status.stage.value if status is not None else MISSING,
             "default": on_off(status.default if status is not None else None),

@@ -24,14 +24,18 @@ entry also says whether a real binary of the emulated release (its own version, 
 
 The version priority is in :mod:`.api_versions`, steps 1-2 in :mod:`.runtime_config`.
 
-Modelling limits: every resource of a listed group/version is taken as having REST storage
-in that binary (feature-gated storage is not modelled); the ``KUBE_APISERVER_*`` environment
-variables are taken as unset.
+REST storage: a resource of a listed group/version has storage unless the binary has none for it
+(``ApiKind.storage_code``: no recorded run of the real binary ever served it) or kube-apiserver
+installs it only while a feature gate is on (``ApiKind.storage_gate``, pkg/registry) and that gate
+is off at the emulated version with the ``--feature-gates`` given: the caller passes the gate
+states as ``gate_states`` (a resolver, since the gates live in the catalog, not here); without it,
+feature-gated storage is not checked and a warning says so. The ``KUBE_APISERVER_*``
+environment variables are taken as unset.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -47,6 +51,8 @@ from .apis_data import (
 )
 from .compat import ReleaseRules, VersionSelection, parse_binary_version, select_versions
 from .errors import KcompatError
+from .gates import evaluate_gates
+from .manifest import Manifest
 from .versions import Version, mm
 from .api_versions import compare_kube_aware_versions, is_alpha_version, versions_by_priority
 from .runtime_config import (
@@ -110,6 +116,8 @@ class Reason(str, Enum):
     KEPT_BY_EMULATION_FORWARD_COMPATIBLE = "kept-by-emulation-forward-compatible"
     KEPT_BY_RUNTIME_CONFIG_FORWARD_COMPATIBLE = "kept-by-runtime-config-emulation-forward-compatible"
     NOT_IN_DEFAULT_LISTS = "not-in-default-lists"
+    FEATURE_GATE_OFF = "storage-feature-gate-off"
+    NO_STORAGE_IN_BINARY = "no-storage-in-binary"
 
     def __str__(self) -> str:
         return self.value
@@ -161,6 +169,7 @@ class ApiAvailability:
     emulation_forward_compatible: bool = False
     runtime_config_emulation_forward_compatible: bool = False
     data_dir: str | None = field(default=None, compare=False)
+    gate_states: GateResolver | None = field(default=None, compare=False, repr=False)
 
     @property
     def valid(self) -> bool:
@@ -223,6 +232,8 @@ class _KindState:
     introduced_ok: bool = True
     kept_by: Reason | None = None
     kept_note: str = ""
+    #: why there is no storage although the group/version is listed (gate off, none in the binary)
+    storage_reason: Reason | None = None
 
 
 def evaluate_api_availability(
@@ -235,6 +246,7 @@ def evaluate_api_availability(
     min_compat: str | Sequence[str] | None = None,
     data_dir: Path | str | None = None,
     compare_with_release: bool = True,
+    gate_states: GateResolver | None = None,
 ) -> ApiAvailability:
     """Which built-in APIs a kube-apiserver ``binary`` serves with ``--emulated-version``,
     ``--runtime-config`` and the forward-compatibility flags (SPEC §6.2-§6.7).
@@ -272,11 +284,12 @@ def evaluate_api_availability(
         warnings.extend(widen_notes)
 
     listed = {split_group_version(gv) for gv in choice.enablement.listed_group_versions()}
-    states = _filter_kinds(api, registry, merged, listed, binary_version, emu, rules, efc, rcefc, errors)
+    gate_on = _gate_lookup(gate_states, binary_version, selection, api, warnings)
+    states = _filter_kinds(api, registry, merged, listed, binary_version, emu, rules, efc, rcefc, errors, gate_on)
     warnings.extend(_alpha_while_emulating_warnings(api, merged, binary_version, emu, rules))
     entries = tuple(_entry_for(s, emu, binary_version, choice.enablement) for s in states)
     if compare_with_release:
-        release_served, release_warnings = _served_by_release(binary_version, emu, rc_values, entries, data_dir)
+        release_served, release_warnings = _served_by_release(binary_version, emu, rc_values, entries, data_dir, gate_states)
         warnings.extend(release_warnings)
         entries = tuple(replace(e, served_by_release=release_served(e)) for e in entries)
     return ApiAvailability(
@@ -291,11 +304,51 @@ def evaluate_api_availability(
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
         data_dir=str(data_dir) if data_dir is not None else None,
+        gate_states=gate_states,
     )
 
 
+#: (binary, emulated, min compatibility) -> every gate's state with the caller's --feature-gates;
+#: raises KcompatError when that binary would refuse those flags
+GateResolver = Callable[[Version, Version, Version], Mapping[str, bool]]
+
+
+def gate_resolver(manifest_for: Callable[[Version], Manifest], feature_gates: str | Sequence[str] | None = None) -> GateResolver:
+    """A :data:`GateResolver` from the binary's gates (``manifest_for(binary)``) and one
+    ``--feature-gates`` value; refused flags raise :class:`KcompatError` with the binary's errors."""
+
+    def resolve(binary: Version, emulated: Version, min_compat: Version) -> Mapping[str, bool]:
+        rules = select_versions(binary).rules
+        selection = select_versions(binary, str(emulated), str(min_compat) if rules.has_min_compat_flag else None)
+        evaluation = evaluate_gates(manifest_for(binary), selection, list(feature_gates) if isinstance(feature_gates, (list, tuple)) else feature_gates)
+        if evaluation.errors:
+            raise KcompatError("; ".join(evaluation.errors))
+        return {g.name: g.enabled for g in evaluation.gates}
+
+    return resolve
+
+
+def _gate_lookup(
+    resolver: GateResolver | None, binary: Version, selection: VersionSelection, api: ApiRelease, warnings: list[str]
+) -> Callable[[str], bool] | None:
+    """Whether each storage gate is on, or None when unknown (no resolver, or refused flags)."""
+    gated = sorted({k.storage_gate for k in api.kinds() if k.storage_gate})
+    if not gated:
+        return None
+    if resolver is None:
+        warnings.append(f"feature-gated REST storage not checked (gates {', '.join(gated)}): no gate states given")
+        return None
+    try:
+        states = resolver(binary, selection.emulated, selection.min_compat)
+    except KcompatError as exc:
+        warnings.append(f"feature-gated REST storage not checked: the gates cannot be evaluated ({exc})")
+        return None
+    return lambda gate: bool(states.get(gate, False))
+
+
 def _served_by_release(
-    binary: Version, emu: Version, runtime_config: list[str], entries: Sequence[ApiEntry], data_dir: Path | str | None
+    binary: Version, emu: Version, runtime_config: list[str], entries: Sequence[ApiEntry], data_dir: Path | str | None,
+    gate_states: GateResolver | None = None,
 ) -> tuple[Callable[[ApiEntry], bool | None], list[str]]:
     """What a real binary of the emulated release serves with the same ``--runtime-config``
     (``servedByRelease``). The same binary release answers for itself; a release without
@@ -306,7 +359,8 @@ def _served_by_release(
     if mm(emu) not in available_api_releases(data_dir):
         return (lambda e: None), [f"no bundled API data for Kubernetes {mm(emu)}: servedByRelease is null"]
     try:
-        release = evaluate_api_availability(mm(emu), None, runtime_config, data_dir=data_dir, compare_with_release=False)
+        release = evaluate_api_availability(mm(emu), None, runtime_config, data_dir=data_dir, compare_with_release=False,
+                                            gate_states=gate_states)
     except KcompatError as exc:
         return (lambda e: None), [f"cannot evaluate a real {mm(emu)} binary with this --runtime-config ({exc}): servedByRelease is null"]
     if release.errors:
@@ -321,7 +375,8 @@ def compare_with_binary(availability: ApiAvailability) -> ApiDiff:
     """What emulation changes: the same binary and ``--runtime-config`` at the binary's own
     version (forward-compatibility flags dropped: they are rejected there) against the result."""
     baseline = evaluate_api_availability(
-        availability.binary, None, list(availability.runtime_config), data_dir=availability.data_dir, compare_with_release=False
+        availability.binary, None, list(availability.runtime_config), data_dir=availability.data_dir, compare_with_release=False,
+        gate_states=availability.gate_states,
     )
     at_emu, at_bin = availability.served_keys(), baseline.served_keys()
     enabled = tuple(e for e in availability.entries if e.served and e.key not in at_bin)
@@ -358,6 +413,7 @@ def _filter_kinds(
     efc: bool,
     rcefc: bool,
     errors: list[str],
+    gate_on: Callable[[str], bool] | None = None,
 ) -> list[_KindState]:
     """Storage, removal filter, then introduced filter per group (lowest priority first)."""
     ordered: list[_KindState] = []
@@ -373,7 +429,12 @@ def _filter_kinds(
                     continue  # not a REST resource of its own (List, options, subresource bodies)
                 gvr = (group, version, kind.resource)
                 storage = (group, version) in listed and group not in NON_REST_GROUPS
-                state = _KindState(kind, storage, config.resource_setting(gvr))
+                storage_reason = None
+                if storage and not kind.storage_code:
+                    storage, storage_reason = False, Reason.NO_STORAGE_IN_BINARY
+                elif storage and kind.storage_gate and gate_on is not None and not gate_on(kind.storage_gate):
+                    storage, storage_reason = False, Reason.FEATURE_GATE_OFF
+                state = _KindState(kind, storage, config.resource_setting(gvr), storage_reason=storage_reason)
                 state.removed_ok = should_serve_removed(kind.removed, emu, binary)
                 states.append(state)
             group_states[version] = states
@@ -505,6 +566,13 @@ def _entry_for(state: _KindState, emu: Version, binary: Version, enablement: Def
 def _decide(state: _KindState, emu: Version, binary: Version, enablement: DefaultEnablement) -> tuple[bool, Reason, str]:
     kind = state.kind
     gv = kind.group_version
+    if state.storage_reason is Reason.NO_STORAGE_IN_BINARY:
+        return False, Reason.NO_STORAGE_IN_BINARY, f"the binary has no REST storage for {kind.resource} in {gv}: never served by it"
+    if state.storage_reason is Reason.FEATURE_GATE_OFF:
+        return False, Reason.FEATURE_GATE_OFF, (
+            f"REST storage is installed only while feature gate {kind.storage_gate} is on, and it is off at emulated version {mm(emu)}"
+            f" (enable it with --feature-gates={kind.storage_gate}=true where the binary allows)"
+        )
     if not state.has_storage:
         return False, Reason.NOT_IN_DEFAULT_LISTS, (
             f"{gv} is in none of the {enablement.release} kube-apiserver API lists: no REST storage, not served"
@@ -573,6 +641,7 @@ __all__ = [
     "compare_kube_aware_versions",
     "compare_with_binary",
     "evaluate_api_availability",
+    "gate_resolver",
     "is_alpha_binary",
     "merge_runtime_config",
     "parse_runtime_config",

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .apis import evaluate_api_availability
+from .apis import evaluate_api_availability, gate_resolver
 from .compat import rules_for, select_versions
 from .errors import KcompatError, repr_cut
 from .gates import GateState, evaluate_gates
@@ -350,12 +350,14 @@ def plan_upgrade(
         ev = evaluate_gates(manifest_for(release), select_versions(p.binary, str(p.emulated)))
         return ev.by_name()
 
+    resolver = gate_resolver(lambda b: manifest_for(f"{b.major}.{b.minor}"))
+
     def apis_at(p: Point) -> set[str]:
-        av = evaluate_api_availability(p.binary, p.emulated, data_dir=data_dir, compare_with_release=False)
+        av = evaluate_api_availability(p.binary, p.emulated, data_dir=data_dir, compare_with_release=False, gate_states=resolver)
         return {f"{e.group_version}/{e.kind}" for e in av.served()}
 
     def storage_at(p: Point) -> dict[str, str]:
-        sv = storage_versions(p.binary, p.emulated, p.min_compat, data_dir=data_dir)
+        sv = storage_versions(p.binary, p.emulated, p.min_compat, data_dir=data_dir, gate_states=resolver)
         return {f"{c.group or 'core'}/{c.kind}": c.group_version for c in sv.choices}
 
     steps = []

@@ -44,7 +44,7 @@ from enum import Enum
 from pathlib import Path
 
 from .api_versions import versions_by_priority
-from .apis import evaluate_api_availability
+from .apis import GateResolver, evaluate_api_availability
 from .runtime_config import NON_REST_GROUPS
 from .apis_data import (
     ApiKind,
@@ -181,6 +181,7 @@ def storage_versions(
     min_compat: Version | str | None = None,
     *,
     data_dir: Path | str | None = None,
+    gate_states: GateResolver | None = None,
 ) -> StorageVersions:
     """Storage version of every REST resource of the groups the binary has storage for, at
     (emulated, min compat). ``emulated`` defaults to the binary's release, ``min_compat`` to
@@ -208,7 +209,7 @@ def storage_versions(
         )
     if overrides is None:
         warnings.append(f"no storage-version override list for Kubernetes {mm(binary_version)} is bundled; overrides are not applied")
-    served = _served_resources(binary_version, emu, data_dir, warnings)
+    served = _served_resources(binary_version, emu, data_dir, warnings, gate_states)
     groups = _storage_groups(binary_version, data_dir)
     picked: dict[tuple[str, str], tuple[str, str]] = {}
     choices = []
@@ -270,10 +271,12 @@ def _without_foreign_version(choice: StorageChoice, api: ApiRelease, emu: Versio
     return replace(choice, version=None, explanation=why)
 
 
-def _served_resources(binary: Version, emu: Version, data_dir: Path | str | None, warnings: list[str]) -> set[tuple[str, str]]:
+def _served_resources(
+    binary: Version, emu: Version, data_dir: Path | str | None, warnings: list[str], gate_states: GateResolver | None = None
+) -> set[tuple[str, str]]:
     """(group, resource) served in any version at (binary, emulated), default ``--runtime-config``."""
     try:
-        availability = evaluate_api_availability(binary, str(emu), data_dir=data_dir, compare_with_release=False)
+        availability = evaluate_api_availability(binary, str(emu), data_dir=data_dir, compare_with_release=False, gate_states=gate_states)
     except KcompatError as exc:
         warnings.append(f"cannot tell which resources are served: {exc}")
         return set()
@@ -288,9 +291,10 @@ def storage_version_for(
     min_compat: Version | str | None = None,
     *,
     data_dir: Path | str | None = None,
+    gate_states: GateResolver | None = None,
 ) -> StorageChoice:
     """The storage version of one group/kind (see :func:`storage_versions`)."""
-    result = storage_versions(binary, emulated, min_compat, data_dir=data_dir)
+    result = storage_versions(binary, emulated, min_compat, data_dir=data_dir, gate_states=gate_states)
     choice = result.choice(group, kind)
     if choice is None:
         raise KcompatError(f"no stored resource kind {kind} in group {group or 'core'} for Kubernetes {mm(result.binary)}")

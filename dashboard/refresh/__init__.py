@@ -62,6 +62,11 @@ def _release_argument(text: str) -> str:
 def add_refresh_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kubernetes-repo", metavar="PATH", type=Path, help="kubernetes/kubernetes git checkout (tags v1.N.0)")
     parser.add_argument("--api-repo", metavar="PATH", type=Path, help="k8s.io/api git checkout (tags v0.N.0 = Kubernetes 1.N)")
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help="rewrite the feature files of every release recorded in data/oracle/ (oracle/record.py: the real code's answers)",
+    )
     parser.add_argument("--out", metavar="DIR", type=Path, default=DATA_DIR, help=f"data folder to write into (default: {DATA_DIR})")
     parser.add_argument(
         "--release",
@@ -78,8 +83,9 @@ def run_refresh(args: argparse.Namespace) -> int:
     api_repo = getattr(args, "api_repo", None)
     releases = list(getattr(args, "release", None) or []) or None
     try:
-        if kubernetes_repo is None and api_repo is None:
-            raise RefreshError("nothing to refresh: give --kubernetes-repo PATH and/or --api-repo PATH")
+        oracle = bool(getattr(args, "oracle", False))
+        if kubernetes_repo is None and api_repo is None and not oracle:
+            raise RefreshError("nothing to refresh: give --oracle, --kubernetes-repo PATH and/or --api-repo PATH")
         out = checked_out_dir(getattr(args, "out", None) or DATA_DIR)
         for release in releases or []:
             minor_of_release(release)
@@ -89,6 +95,12 @@ def run_refresh(args: argparse.Namespace) -> int:
         if api_repo is not None:
             open_git_repository(api_repo, "--api-repo")
         reports = []
+        written = []
+        if oracle:
+            from .oracle import recorded_minors, refresh_apis_from_oracle, refresh_from_oracle
+
+            minors = [minor_of_release(r) for r in releases] if releases else recorded_minors(out)
+            written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors)
         if kubernetes_repo is not None:
             reports.append(refresh_features(kubernetes_repo, out, releases))
         if api_repo is not None:
@@ -99,6 +111,8 @@ def run_refresh(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"kcompat data refresh: cannot write: {exc}", file=sys.stderr)
         return 2
+    for name in written:
+        print(f"wrote {name} (from the oracle's recordings)")
     for report in reports:
         print("\n".join(report.summary_lines()))
     print(rebuild_after_refresh(out))  # data/bundle.json, compiled from what was just written

@@ -80,7 +80,8 @@ def test_subresources_are_the_release_clients_own():
 
 @pytest.mark.parametrize("release", ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"])
 def test_no_non_resource_kind_is_listed(release):
-    kinds = {e.kind for e in apis(release).entries}
+    # lifecycle.k8s.io/v1alpha1 Eviction (1.37, resource evictions) is a resource of its own; core's Eviction is a pods/eviction body
+    kinds = {e.kind for e in apis(release).entries if e.group != "lifecycle.k8s.io"}
     non_resources = {"List", "PodStatusResult", "RangeAllocation", "SerializedReference", "Scale", "Eviction", "TokenRequest",
                      "DeploymentRollback", "PodLogOptions", "PodExecOptions", "NodeProxyOptions", "AdmissionReview", "ImageReview"}
     assert not kinds & non_resources
@@ -110,21 +111,28 @@ def test_served_by_release_is_null_without_data_for_the_emulated_release(kep_dat
     assert any("no bundled API data for Kubernetes 1.31" in w for w in result.warnings)
 
 
-def test_each_release_1_31_to_1_36_has_its_own_default_lists():
+def test_each_release_1_31_to_1_37_has_its_own_default_lists():
     entries = {str(e.release): e.source_id for e in load_default_enablements()}
-    assert list(entries) == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36"]
+    assert list(entries) == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert entries["1.37"] == "oracle-v1.37.2"  # printed by the release's running code
     choice = default_enablement_for("1.33")
     assert choice.exact and choice.enablement.source_id == entries["1.33"]
 
 
-def test_1_37_has_no_list_and_says_so():
+def test_1_37_serves_storagemigration_v1_and_the_chained_apiservers_resources():
+    """1.37's default lists come from the real v1.37.2 code: storagemigration.k8s.io/v1 is GA and
+    on; CRDs (apiextensions-apiserver) and APIServices (kube-aggregator) are listed and served."""
     choice = default_enablement_for("1.37")
-    assert not choice.exact and str(choice.enablement.release) == "1.36"
+    assert choice.exact and str(choice.enablement.release) == "1.37"
     result = apis("1.37")
-    assert str(result.default_enablement_release) == "1.36" and not result.default_enablement_exact
-    assert result.valid and "no default API enablement list for Kubernetes 1.37" in result.warnings[0]
-    assert any("storagemigration.k8s.io/v1" in w for w in result.warnings)
-    assert apis("1.36").warnings == ()
+    assert result.valid and not any("no default API enablement list" in w for w in result.warnings)
+    served = {(e.group_version, e.resource) for e in result.served()}
+    assert ("storagemigration.k8s.io/v1", "storageversionmigrations") in served
+    assert ("apiextensions.k8s.io/v1", "customresourcedefinitions") in served
+    assert ("apiregistration.k8s.io/v1", "apiservices") in served
+    assert ("v1", "bindings") in served
+    # without gate states the gated storage is not checked, and the answer says so
+    assert any("feature-gated REST storage not checked" in w for w in result.warnings)
 
 
 def test_malformed_api_data_names_the_file_and_entry():

@@ -84,11 +84,12 @@ def test_min_compat_zero_disables_the_lifecycle_checks():
     assert result.errors == ("minCompatibilityVersion version 0.0 is not between [1.31, 1.32]",)
 
 
-def test_real_data_head_pass_two_picks_an_alpha():
-    """DeviceTaintRule: v1 (1.37), v1beta2 (1.36), v1alpha3 (1.33). With emu = mc = 1.34 the 1.37
-    rule finds no non-alpha version by 1.34 and falls to pass 2 (introduced by emu 1.34)."""
+def test_real_data_override_beats_the_picker():
+    """DeviceTaintRule: v1 (1.37), v1beta2 (1.36), v1alpha3 (1.33). The real v1.37.2 storage factory
+    overrides it to v1beta2 (its ResourceEncodingOverrides), which the picker never consults;
+    1.36 has no override, and with emu = mc = 1.34 it picks the alpha introduced by 1.34."""
     head = storage_versions("1.37", "1.34", "1.34").choice("resource.k8s.io", "DeviceTaintRule")
-    assert head.version == "v1alpha3" and "no non-alpha version" in head.explanation
+    assert head.version == "v1beta2" and "override" in head.explanation
     assert storage_versions("1.36", "1.34", "1.34").choice("resource.k8s.io", "DeviceTaintRule").version == "v1alpha3"
 
 
@@ -127,8 +128,13 @@ def test_events_k8s_io_events_are_stored_as_core_v1_events():
     assert choice.group_version == "v1" and "cohabiting" in choice.explanation
 
 
-def test_1_37_has_no_override_list_and_says_so():
-    assert any("no storage-version override list for Kubernetes 1.37" in w for w in storage_versions("1.37").warnings)
+def test_1_37_overrides_come_from_the_release_and_name_crds_stored_as_v1beta1():
+    """apiextensions-apiserver stores CRDs as v1beta1 (the hash its discovery reports), so the 1.37
+    list carries it; no warning about a missing list."""
+    result = storage_versions("1.37")
+    assert not any("no storage-version override list" in w for w in result.warnings)
+    crd = result.for_resource("apiextensions.k8s.io", "customresourcedefinitions")
+    assert crd.group_version == "apiextensions.k8s.io/v1beta1"
 
 
 def _pairs():
@@ -164,4 +170,4 @@ def test_scheme_priority_not_kube_aware_order_decides():
     # 1.34 prefers v1beta2 over v1 for storage
     with_zero = storage_versions("1.34", "1.34", "0.0").choice("resource.k8s.io", "DeviceClass")
     assert with_zero.version == "v1beta2" and "0.0 disables" in with_zero.explanation
-    assert any("no scheme version priority for Kubernetes 1.37" in w for w in storage_versions("1.37").warnings)
+    assert not any("no scheme version priority" in w for w in storage_versions("1.37").warnings)
