@@ -274,7 +274,7 @@ def evaluate_api_availability(
         warnings.extend(_new_group_versions_note(api, choice.enablement, data_dir))
     warnings.extend(config.notes)
     efc, rcefc = _forward_compat_flags(rules, selection, emulation_forward_compatible, runtime_config_emulation_forward_compatible, errors)
-    errors.extend(validate_runtime_config(config, registry))
+    errors.extend(validate_runtime_config(config, registry, rules.unknown_api_groups_as_group_versions))
 
     merged, merge_errors, merge_notes = merge_runtime_config(default_config(choice.enablement), config, registry)
     errors.extend(merge_errors)

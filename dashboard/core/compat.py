@@ -58,6 +58,12 @@ class ReleaseRules:
         return self._at_least(36)
 
     @property
+    def unknown_api_groups_as_group_versions(self) -> bool:
+        """1.36+ ``APIEnablementOptions.Validate`` names unknown group/versions, sorted and once each
+        (``sets.List``); before, the bare groups in the flag map's (random) order."""
+        return self._at_least(36)
+
+    @property
     def warns_alpha_while_emulating(self) -> bool:
         return self._at_least(34)
 

@@ -162,9 +162,10 @@ def _parse_group_version(text: str) -> GV:
     return group, version
 
 
-def validate_runtime_config(config: RuntimeConfig, registry: ApiRegistry) -> list[str]:
+def validate_runtime_config(config: RuntimeConfig, registry: ApiRegistry, group_versions: bool = True) -> list[str]:
     """``APIEnablementOptions.Validate`` (startup): only ``api/all=false``; keys with other than
-    two or three path segments; groups no registry knows."""
+    two or three path segments; groups no registry knows, named as sorted unique group/versions
+    (1.36+, ``group_versions``) or as bare groups in the order given (before)."""
     if config.get(API_ALL) == "false" and len(config.items) == 1:
         return [f"invalid runtime-config with only {API_ALL}=false"]
     groups: list[str] = []
@@ -174,10 +175,12 @@ def validate_runtime_config(config: RuntimeConfig, registry: ApiRegistry) -> lis
         tokens = key.split("/")
         if len(tokens) not in (2, 3):
             return [f"runtime-config invalid key {cut(key)}"]
-        groups.append(_parse_group_version(tokens[0] + "/" + tokens[1])[0])
-    unknown = [g for g in groups if not registry.is_group_registered(g) and g not in DELEGATED_GROUPS]
+        group, version = _parse_group_version(tokens[0] + "/" + tokens[1])
+        groups.append((group, version))
+    unknown = [(g, v) for g, v in groups if not registry.is_group_registered(g) and g not in DELEGATED_GROUPS]
     if unknown:
-        return [f"unknown api groups {cut(','.join(unknown), 200)}"]
+        names = sorted({f"{g}/{v}" if g else v for g, v in unknown}) if group_versions else [g for g, _ in unknown]
+        return [f"unknown api groups {cut(','.join(names), 200)}"]
     return []
 
 

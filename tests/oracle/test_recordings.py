@@ -1,0 +1,202 @@
+"""kcompat against the real Kubernetes: every recording under data/oracle/ (oracle/record.py).
+
+Each live recording is one real kube-apiserver of a pinned release, started at one (emulated,
+min compatibility) pair (or with every API on, or with every gate on), as it answered:
+``/version``, the ``kubernetes_feature_enabled`` lines of ``/metrics`` and its discovery
+documents. Each refusal is the binary started with an input it refuses: its exit status and
+its error line. kcompat must give the same answer for every one of them; where it does not,
+the difference is listed in README.md ("Agreement with the real Kubernetes") and here as an
+expected difference. No Go and no kube-apiserver is needed: the recordings are in the repository.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from dashboard import DATA_DIR
+from dashboard.catalog import DEFAULT_CATALOG as CATALOG
+from dashboard.core.apis import evaluate_api_availability
+from dashboard.core.storage import storage_versions
+from dashboard.queries import api_gate_states, gates_for
+
+ORACLE = DATA_DIR / "oracle"
+LIVE = sorted(ORACLE.glob("v*/live/*.json"))
+REFUSALS = sorted(ORACLE.glob("v*/refusals.json"))
+#: /metrics labels -> kcompat's stage names
+STAGES = {"": "GA", "ALPHA": "Alpha", "BETA": "Beta", "DEPRECATED": "Deprecated"}
+META_GATES = {"AllAlpha", "AllBeta"}
+
+
+def _id(path: Path) -> str:
+    return f"{path.parent.parent.name}:{path.stem}"
+
+
+def _record(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def _flags(args: list[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for arg in args:
+        key, _, value = arg[2:].partition("=")
+        out.setdefault(key, []).append(value)
+    return out
+
+
+def _inputs(record: dict) -> tuple[str, list[str] | None, list[str] | None, list[str] | None, list[str] | None]:
+    flags = _flags(record["flags"])
+    return (record["binary"], flags.get("emulated-version"), flags.get("min-compatibility-version"),
+            flags.get("feature-gates"), flags.get("runtime-config"))
+
+
+def test_there_are_recordings_of_every_release_the_issue_names():
+    releases = {p.parent.parent.name[: len("v1.3x")] for p in LIVE}
+    assert {"v1.37", "v1.36", "v1.35"} <= releases
+    assert len(LIVE) >= 40 and REFUSALS
+
+
+@pytest.mark.parametrize("path", LIVE, ids=_id)
+def test_gates_agree_with_the_metrics_of_the_real_apiserver(path):
+    record = _record(path)
+    binary, emulated, min_compat, feature_gates, _ = _inputs(record)
+    evaluation = gates_for(CATALOG, binary, emulated, min_compat, feature_gates)
+    assert evaluation.valid, evaluation.errors
+    predicted = {g.name: g for g in evaluation.gates}
+    observed = {name: value for name, value in record["gates"].items() if name not in META_GATES}
+    wrong = []
+    for name, (stage, enabled) in observed.items():
+        gate = predicted.get(name)
+        if gate is None or gate.enabled != bool(enabled) or gate.stage.value != STAGES.get(stage, stage):
+            wrong.append((name, stage, enabled, gate and (gate.stage.value, gate.enabled)))
+    assert not wrong
+    # /metrics lists every gate that is not PreAlpha at this version, and nothing else
+    shown = {g.name for g in evaluation.gates if g.stage.value != "PreAlpha"}
+    assert shown == set(observed)
+
+
+@pytest.mark.parametrize("path", LIVE, ids=_id)
+def test_version_document_agrees(path):
+    record = _record(path)
+    binary, emulated, min_compat, feature_gates, _ = _inputs(record)
+    selection = gates_for(CATALOG, binary, emulated, min_compat, feature_gates).selection
+    version = record["version"]
+    assert version["gitVersion"] == binary
+    assert f"{version['emulationMajor']}.{version['emulationMinor']}" == str(selection.emulated)
+    assert f"{version['minCompatibilityMajor']}.{version['minCompatibilityMinor']}" == str(selection.min_compat)
+
+
+def _discovered(record: dict) -> dict[tuple[str, str, str], dict]:
+    out = {}
+    for gv, resources in record["discovery"].items():
+        group, _, version = gv.rpartition("/")
+        for r in resources:
+            if "/" not in r["name"]:
+                subs = sorted(x["name"].split("/", 1)[1] for x in resources if x["name"].startswith(r["name"] + "/"))
+                out[(group, version, r["name"])] = dict(r, subresources=subs)
+    return out
+
+
+def _availability(record: dict):
+    binary, emulated, min_compat, feature_gates, runtime_config = _inputs(record)
+    return evaluate_api_availability(binary, emulated, runtime_config, min_compat=min_compat,
+                                      gate_states=api_gate_states(CATALOG, feature_gates), compare_with_release=False)
+
+
+@pytest.mark.parametrize("path", LIVE, ids=_id)
+def test_served_resources_and_subresources_agree_with_discovery(path):
+    record = _record(path)
+    result = _availability(record)
+    assert result.valid, result.errors
+    predicted = {(e.group, e.version, e.resource): e for e in result.served()}
+    observed = _discovered(record)
+    assert sorted(set(predicted) - set(observed)) == []
+    assert sorted(set(observed) - set(predicted)) == []
+    wrong = [(k, predicted[k].subresources, v["subresources"]) for k, v in observed.items() if tuple(v["subresources"]) != predicted[k].subresources]
+    assert not wrong
+
+
+def storage_version_hash(group: str, version: str, kind: str) -> str:
+    """apiserver ``discovery.StorageVersionHash``."""
+    return base64.b64encode(hashlib.sha256(f"{group}/{version}/{kind}".encode()).digest()[:8]).decode()
+
+
+def test_the_storage_version_hash_is_the_apiservers():
+    # from a recording: core v1 pods are stored as v1
+    record = _record(LIVE[0])
+    pods = next(r for r in record["discovery"]["v1"] if r["name"] == "pods")
+    assert storage_version_hash("", "v1", "Pod") == pods["storageVersionHash"]
+
+
+@pytest.mark.parametrize("path", LIVE, ids=_id)
+def test_storage_versions_agree_with_the_hash_discovery_reports(path):
+    record = _record(path)
+    version = record["version"]
+    emulated = f"{version['emulationMajor']}.{version['emulationMinor']}"
+    min_compat = f"{version['minCompatibilityMajor']}.{version['minCompatibilityMinor']}"
+    flags = _flags(record["flags"])
+    result = storage_versions(record["binary"], emulated, min_compat, gate_states=api_gate_states(CATALOG, flags.get("feature-gates")))
+    predicted = {(c.group, c.resource): storage_version_hash(c.storage_group, c.version, c.kind) for c in result.choices if c.version}
+    wrong = []
+    for (group, _, name), resource in _discovered(record).items():
+        if resource.get("storageVersionHash") and predicted.get((group, name)) != resource["storageVersionHash"]:
+            wrong.append((group, name))
+    assert not wrong
+
+
+def _refusal_cases():
+    for path in REFUSALS:
+        for name, case in sorted(json.loads(path.read_text()).items()):
+            yield pytest.param(path.parent.name, case, id=f"{path.parent.name}:{name}")
+
+
+def binary_error(line: str) -> str:
+    """The message of kube-apiserver's ``"command failed" err="..."`` line."""
+    match = re.search(r'err="(.*)"$', line)
+    assert match, line
+    return match.group(1).replace('\\"', '"')
+
+
+def aggregate(errors: list[str]) -> str:
+    """``utilerrors.NewAggregate(errs).Error()``: one message alone, several in brackets."""
+    return errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+
+
+@pytest.mark.parametrize("release, case", list(_refusal_cases()))
+def test_refusals_are_the_binarys_own_words(release, case):
+    assert case["exitStatus"] == 1
+    flags = _flags(case["flags"])
+    emulated, min_compat = flags.get("emulated-version"), flags.get("min-compatibility-version")
+    feature_gates, runtime_config = flags.get("feature-gates"), flags.get("runtime-config")
+    errors = list(gates_for(CATALOG, release, emulated, min_compat, feature_gates).errors)
+    if not errors:  # the API checks run once the versions and gates are accepted
+        result = evaluate_api_availability(release, emulated, runtime_config, min_compat=min_compat,
+                                           gate_states=api_gate_states(CATALOG, feature_gates), compare_with_release=False)
+        errors = list(result.errors)
+    assert errors, "kcompat accepts what the binary refused"
+    assert aggregate(errors) == binary_error(case["errorLines"][0])
+
+
+@pytest.mark.parametrize("path", sorted(ORACLE.glob("v*/gates.json")), ids=lambda p: p.parent.name)
+def test_every_recorded_patch_answers_as_itself(path):
+    """``--binary 1.N.P`` evaluates exactly the gates v1.N.P registered (specs, origin, dependencies)."""
+    patch = path.parent.name[1:]
+    recorded = {g["name"]: g for g in json.loads(path.read_text())} if re.fullmatch(r"1\.\d+\.\d+", patch) else None
+    if recorded is None:
+        pytest.skip("a pre-release, not a patch")
+    manifest, note = CATALOG.manifest_for(gates_for(CATALOG, patch).selection.binary)
+    assert note is None
+    assert set(manifest.by_name) == set(recorded)
+    for name, gate in recorded.items():
+        feature = manifest.by_name[name]
+        assert feature.origin == gate["origin"]
+        assert tuple(sorted(feature.dependencies)) == tuple(sorted(gate.get("dependencies") or ()))
+        specs = [(str(s.version), s.default, s.lock_to_default, s.stage.value,
+                  str(s.min_compatibility_version) if s.min_compatibility_version else "") for s in feature.specs]
+        assert specs == [(s["version"], s["default"], s["lockToDefault"], s["preRelease"], s.get("minCompatibilityVersion", ""))
+                         for s in gate["versionedSpecs"]], name
