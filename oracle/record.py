@@ -87,7 +87,8 @@ def build(release: str, bindir: Path) -> dict[str, float]:
     bindir.mkdir(parents=True, exist_ok=True)
     flags = ldflags(release)
     times = {}
-    for name, target in (("kube-apiserver", "k8s.io/kubernetes/cmd/kube-apiserver"), ("oracle", "."), ("etcd", "./etcd")):
+    for name, target in (("kube-apiserver", "k8s.io/kubernetes/cmd/kube-apiserver"), ("oracle", "."), ("etcd", "./etcd"),
+                         ("kubectl", "k8s.io/kubernetes/cmd/kubectl"), ("gates", "./gates")):
         start = time.monotonic()
         subprocess.run(["go", "build", f"-modfile=modfiles/{release}.mod", "-ldflags", flags, "-o", str(bindir / name), target],
                        cwd=HERE, check=True)
@@ -453,6 +454,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--bin", default=os.environ.get("KCOMPAT_ORACLE_BIN", "/tmp/kcompat-oracle-bin"),
                         help="where the binaries are built (default: $KCOMPAT_ORACLE_BIN or /tmp/kcompat-oracle-bin)")
     parser.add_argument("--skip-build", action="store_true", help="use binaries already built in --bin")
+    parser.add_argument("--build-only", action="store_true", help="build kube-apiserver, etcd, kubectl and the oracles, record nothing")
     parser.add_argument("--only", default="gates,live,refusals", help="what to record: gates (oracle JSON), live, refusals")
     parser.add_argument("--gates-only", action="store_true",
                         help="build and run only the small gates program (oracle/gates): gates.json of a patch release")
@@ -474,15 +476,16 @@ def main(argv: list[str]) -> int:
             write(meta_path, meta)
             print(f"{release}: {len(gates)} gates", file=sys.stderr)
             continue
+        if args.build_only:
+            build(release, bindir)
+            continue
         if not args.skip_build:
             meta["buildSeconds"] = build(release, bindir)
         oracle = bindir / "oracle"
         answers = {}
         for what in ("gates", "apis", "ranges"):
             answers[what] = json.loads(subprocess.run([str(oracle), what], capture_output=True, text=True, check=True).stdout)
-        if (bindir / "gates").exists() or not args.skip_build:
-            if not args.skip_build:
-                build_gates(release, bindir)
+        if (bindir / "gates").exists():
             light = json.loads(subprocess.run([str(bindir / "gates")], capture_output=True, text=True, check=True).stdout)
             if light != answers["gates"]:
                 raise SystemExit(f"{release}: oracle/gates and the full oracle disagree; fix oracle/gates before recording patches")

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Regenerates every recording in data/oracle/ and the data built from them, in one command:
+#   oracle/regenerate.sh
+# For each minor release with modfiles in oracle/modfiles/, the newest patch is built whole
+# (kube-apiserver, etcd, kubectl, the oracles: about 10 minutes of a cold build on 2 cores) and
+# recorded live; the other patches run the small gates program only. Then
+# `kcompat data refresh --oracle` rewrites data/features and data/apis from the recordings.
+# Add a release first with: oracle/gen_mod.sh v1.N.P && (cd oracle && go mod tidy -e -modfile=modfiles/v1.N.P.mod)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mapfile -t all < <(ls oracle/modfiles/*.mod | xargs -n1 basename | sed 's/\.mod$//' | grep -E '^v1\.[0-9]+\.[0-9]+$' | sort -V)
+declare -A newest
+for v in "${all[@]}"; do minor="${v%.*}"; newest[$minor]="$v"; done
+full=(); patches=()
+for v in "${all[@]}"; do
+  if [ "${newest[${v%.*}]}" = "$v" ]; then full+=("$v"); else patches+=("$v"); fi
+done
+python3 oracle/record.py "${full[@]}"
+python3 oracle/record.py --gates-only "${patches[@]}"
+PY="${PYTHON:-.venv/bin/python}"
+"$PY" -m dashboard data refresh --oracle
