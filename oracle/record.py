@@ -401,6 +401,7 @@ RESOURCE_IF = re.compile(r'^\s*if resource := "([a-z0-9]+)"; apiResourceConfigSo
 GATE_IF = re.compile(r'^\s*if utilfeature\.DefaultFeatureGate\.Enabled\((\w+)\.(\w+)\)\s*\{\s*$')
 IMPORT = re.compile(r'^\s*(\w+)\s+"k8s\.io/(api|kubernetes/pkg/apis)/([a-z0-9]+/v[a-z0-9]+)"\s*$')
 GROUP_NAME = re.compile(r'^const GroupName = "([^"]*)"', re.M)
+SUBRESOURCE = re.compile(r'^\s*storage\[resource\s*\+\s*"/([a-z]+)"\]\s*=')
 
 
 def module_dir(release: str, module: str) -> Path:
@@ -427,19 +428,29 @@ def gated_resources(release: str, gate_names: set[str]) -> list[dict]:
             m = IMPORT.match(line)
             if m:
                 aliases[m.group(1)] = (api if m.group(2) == "api" else kube / "pkg" / "apis", m.group(3))
+        block = None  # (resource, group, version) of the `if resource := ...` block we are in
         for i, line in enumerate(lines):
+            g = GATE_IF.match(line)
+            sub = SUBRESOURCE.match(lines[i + 1]) if g and i + 1 < len(lines) else None
+            if g and sub and block is not None:  # a subresource installed only while a gate is on
+                if g.group(2) not in gate_names:
+                    raise SystemExit(f"{path}:{i + 1}: gate identifier {g.group(2)} is no registered gate name")
+                found.append({"group": block[1], "version": block[2], "resource": block[0], "subresource": sub.group(1),
+                              "gate": g.group(2), "source": f"{path.relative_to(kube)}:{i + 1}"})
+                continue
             m = RESOURCE_IF.match(line)
             if not m or m.group(2) not in aliases:
                 continue
             nxt = next((ln for ln in lines[i + 1:] if ln.strip()), "")
             g = GATE_IF.match(nxt)
-            if not g:
-                continue
             root, directory = aliases[m.group(2)]
             register = root / directory / "register.go"
             group = GROUP_NAME.search(register.read_text()) if register.is_file() else None
             if group is None:
                 raise SystemExit(f"{path}:{i + 1}: no GroupName in {register}")
+            block = (m.group(1), group.group(1), directory.rsplit("/", 1)[1])
+            if not g:
+                continue
             gate = g.group(2)
             if gate not in gate_names:
                 raise SystemExit(f"{path}:{i + 2}: gate identifier {gate} is no registered gate name")

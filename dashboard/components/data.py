@@ -8,6 +8,7 @@ computed by the core (:mod:`dashboard.queries`, :mod:`dashboard.core.diffs`,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -17,6 +18,7 @@ import streamlit as st
 
 from dashboard.catalog import Catalog, GateInfo, ReleaseInfo, catalog_from_environment
 from dashboard.core.compat import parse_binary_version, select_versions
+from dashboard.core.errors import KcompatError
 from dashboard.documents import changes as changes_doc
 from dashboard.documents import matrix as matrix_doc
 from dashboard.core.history import (
@@ -79,7 +81,7 @@ def summary() -> CatalogSummary:
         gate_counts=tuple((d.info.release, len(d.manifest)) for d in data if d.usable),
         labels=MappingProxyType(
             {
-                d.info.release: f"{d.info.release} (development snapshot)" if d.info.status == "development" else d.info.release
+                d.info.release: f"{d.info.release} (development snapshot)" if d.info.status == "development" else d.info.named
                 for d in data
                 if d.usable
             }
@@ -131,14 +133,14 @@ def _gates_view(query: str) -> GatesView:
 
 
 def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
-    return build_gates_view(catalog(), sel.binary, sel.emulated, sel.min_compat, sel.feature_gates, manifest)
+    return build_gates_view(catalog(), sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest)
 
 
 DOWNLOAD_FORMATS = {"csv": "text/csv", "json": "application/json", "markdown": "text/markdown"}
 
 
 def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
-    return (sel.binary, sel.emulated, sel.min_compat, sel.feature_gates)
+    return (sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -265,3 +267,14 @@ def _origin_in_any_release(cat: Catalog, gate: str) -> str:
 def all_gate_names() -> tuple[str, ...]:
     """Every gate any bundled release lists (the detail page can show removed gates too)."""
     return tuple(r.gate for r in matrix().rows)
+
+
+@functools.lru_cache(maxsize=32)
+def patch_options(release: str) -> tuple[str, ...]:
+    """The recorded patch numbers of ``release``, oldest first, the newest (the release's data) last;
+    empty when the release is not bundled or has no patch data."""
+    try:
+        levels = catalog().patches(release)
+    except KcompatError:
+        return ()
+    return tuple(name.rsplit(".", 1)[1] for name in levels.names())

@@ -40,6 +40,7 @@ WIDGET = {
     "emulated": "sel_emulated",
     "min_compat": "sel_min_compat",
     "feature_gates": "sel_feature_gates",
+    "patch": "sel_patch",
 }
 SAVED = "_selection"
 NOTES = "_selection_notes"
@@ -188,6 +189,20 @@ def selection_bar(intro: Callable[[Selection], None] | None = None) -> Selection
             help="The release the kube-apiserver / controller-manager / scheduler binary was built from. "
             "The listed releases have bundled data; another version can be typed.",
         )
+        patches = data.patch_options(sel.binary)
+        if len(patches) > 1:
+            state[WIDGET["patch"]] = sel.patch or ""
+            st.selectbox(
+                "Patch",
+                ("", *patches[:-1]) if sel.patch in (None, "", *patches[:-1]) else ("", sel.patch, *patches[:-1]),
+                key=WIDGET["patch"],
+                format_func=lambda n: f"v{sel.binary}.{patches[-1]} (newest recorded)" if n == "" else f"v{sel.binary}.{n}",
+                on_change=_on_change,
+                args=("patch",),
+                width=150,
+                help=f"The binary's patch release: gate defaults can change between patches. Recorded from the real "
+                f"releases: {', '.join(f'v{sel.binary}.{n}' for n in patches)}; a plain {sel.binary} means the newest.",
+            )
         st.selectbox(
             "Emulated version",
             with_current(emulated_opts, sel.emulated),

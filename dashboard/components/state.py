@@ -21,7 +21,7 @@ from dashboard.core.errors import KcompatError, repr_cut
 from dashboard.core.versions import mm
 
 #: The query parameters that make up the selection, in URL order.
-PARAM_KEYS = ("binary", "emulated", "min_compat", "feature_gates")
+PARAM_KEYS = ("binary", "emulated", "min_compat", "feature_gates", "patch")
 #: The gate shown by the gate detail page.
 GATE_PARAM = "gate"
 #: Longest raw value echoed back in a message.
@@ -37,6 +37,13 @@ class Selection:
     emulated: str
     min_compat: str | None = None
     feature_gates: str = ""
+    #: the binary's patch level ("2" for v1.35.2); None: the release's newest recorded patch
+    patch: str | None = None
+
+    @property
+    def binary_version(self) -> str:
+        """The binary as the engine takes it: the release, or release.patch when a patch is chosen."""
+        return f"{self.binary}.{self.patch}" if self.patch else self.binary
 
     def params(self) -> dict[str, str]:
         """The query parameters reproducing this selection (defaults left out, binary and emulated
@@ -46,6 +53,8 @@ class Selection:
             out["min_compat"] = self.min_compat
         if self.feature_gates:
             out["feature_gates"] = self.feature_gates
+        if self.patch:
+            out["patch"] = self.patch
         return out
 
     @property
@@ -61,7 +70,7 @@ class Selection:
     def from_query(cls, query: str) -> Selection:
         """Inverse of :attr:`query` (for canonical strings only; no validation)."""
         values = dict(parse_qsl(query, keep_blank_values=True))
-        return cls(values["binary"], values["emulated"], values.get("min_compat"), values.get("feature_gates", ""))
+        return cls(values["binary"], values["emulated"], values.get("min_compat"), values.get("feature_gates", ""), values.get("patch"))
 
 
 @dataclass(frozen=True)
@@ -189,10 +198,12 @@ def resolve_selection(
         return Resolved(Selection(landing.binary, landing.emulated, None, raw.get("feature_gates") or ""))
 
     binary = default_binary
+    patch = None
     text = raw.get("binary")
     if text not in (None, ""):
         try:
             binary = _release_of(text)
+            patch = _patch_of(text)
         except KcompatError as exc:
             problems.append(f"binary={_echo(text)} in the URL is not a version ({exc}); showing the {default_binary} binary.")
     choices = _choices_or_none(binary)
@@ -221,7 +232,19 @@ def resolve_selection(
                 min_compat = None
 
     feature_gates = raw.get("feature_gates") or ""
-    return Resolved(Selection(binary, emulated, min_compat, feature_gates), tuple(problems))
+    text = raw.get("patch")
+    if text not in (None, ""):
+        if text.isascii() and text.isdigit() and len(text) <= 4:
+            patch = str(int(text))
+        else:
+            problems.append(f"patch={_echo(text)} in the URL is not a patch number; showing the newest recorded patch.")
+    return Resolved(Selection(binary, emulated, min_compat, feature_gates, patch), tuple(problems))
+
+
+def _patch_of(text: str) -> str | None:
+    """The patch of a binary typed as x.y.z ("2" for v1.35.2), None for x.y."""
+    v = parse_binary_version(text)
+    return str(v.components[2]) if len(v.components) > 2 else None
 
 
 def _canonical(text: str | None, flag: str | None) -> str | None:
@@ -241,8 +264,15 @@ def after_change(selection: Selection, changed: str, value: str | None) -> Selec
     compatibility versions when it accepts them (else their defaults); a new emulated version
     keeps min compatibility when still accepted; the default min compatibility is stored as None."""
     binary, emulated, mc, fg = selection.binary, selection.emulated, selection.min_compat, selection.feature_gates
+    patch = selection.patch
     if changed == "binary":
         binary = _canonical(value, None) or binary
+        try:
+            patch = _patch_of(value) if value else None
+        except KcompatError:
+            patch = None
+    elif changed == "patch":
+        patch = value or None
     elif changed == "emulated":
         emulated = _canonical(value, "emulated-version") or emulated
     elif changed == "min_compat":
@@ -251,7 +281,7 @@ def after_change(selection: Selection, changed: str, value: str | None) -> Selec
         fg = value or ""
     choices = _choices_or_none(binary)
     if choices is None:
-        return Selection(binary, emulated, mc, fg)
+        return Selection(binary, emulated, mc, fg, patch)
     if changed == "binary" and emulated not in choices.emulated:
         emulated = choices.default_emulated
     accepted = choices.min_compat.get(emulated, ())
@@ -260,4 +290,4 @@ def after_change(selection: Selection, changed: str, value: str | None) -> Selec
         or (choices.min_compat_flag and mc == default_min_compat(binary, emulated))
     ):
         mc = None
-    return Selection(binary, emulated, mc, fg)
+    return Selection(binary, emulated, mc, fg, patch)

@@ -234,6 +234,8 @@ class _KindState:
     kept_note: str = ""
     #: why there is no storage although the group/version is listed (gate off, none in the binary)
     storage_reason: Reason | None = None
+    #: the subresources installed (those behind a gate that is off dropped)
+    subresources: tuple[str, ...] = ()
 
 
 def evaluate_api_availability(
@@ -434,7 +436,9 @@ def _filter_kinds(
                     storage, storage_reason = False, Reason.NO_STORAGE_IN_BINARY
                 elif storage and kind.storage_gate and gate_on is not None and not gate_on(kind.storage_gate):
                     storage, storage_reason = False, Reason.FEATURE_GATE_OFF
-                state = _KindState(kind, storage, config.resource_setting(gvr), storage_reason=storage_reason)
+                off = {sub for sub, gate in kind.subresource_gates if gate_on is not None and not gate_on(gate)}
+                subs = tuple(sub for sub in kind.subresources if sub not in off)
+                state = _KindState(kind, storage, config.resource_setting(gvr), storage_reason=storage_reason, subresources=subs)
                 state.removed_ok = should_serve_removed(kind.removed, emu, binary)
                 states.append(state)
             group_states[version] = states
@@ -559,7 +563,7 @@ def _entry_for(state: _KindState, emu: Version, binary: Version, enablement: Def
         detail=detail,
         introduced=kind.introduced,
         removed=kind.removed,
-        subresources=kind.subresources,
+        subresources=state.subresources,
     )
 
 

@@ -67,6 +67,8 @@ class ApiKind:
     storage_gate: str | None = None
     #: False when the binary has no REST storage for it at all (no recorded run ever served it)
     storage_code: bool = True
+    #: (subresource, gate): subresources installed only while that gate is on
+    subresource_gates: tuple[tuple[str, str], ...] = ()
 
     @property
     def group_version(self) -> str:
@@ -200,7 +202,7 @@ class ResourceNames:
 
     release: str
     source: str
-    names: Mapping[tuple[str, str, str], tuple[str, tuple[str, ...], str | None, bool]]
+    names: Mapping[tuple[str, str, str], tuple[str, tuple[str, ...], str | None, bool, tuple[tuple[str, str], ...]]]
 
 
 def load_api_resources(release: Version | str, data_dir: Path | str | None = None) -> ResourceNames:
@@ -230,7 +232,7 @@ def parse_api_resources(document: object, source: str, expected_release: str | N
     items = doc.get("groupVersions")
     if not isinstance(items, list):
         raise KcompatError(f"{source}: groupVersions must be a list")
-    names: dict[tuple[str, str, str], tuple[str, tuple[str, ...], str | None, bool]] = {}
+    names: dict[tuple[str, str, str], tuple[str, tuple[str, ...], str | None, bool, tuple[tuple[str, str], ...]]] = {}
     for index, item in enumerate(items):
         where = f"{source}: groupVersions[{index}]"
         gv = _mapping(item, where)
@@ -244,14 +246,16 @@ def parse_api_resources(document: object, source: str, expected_release: str | N
             r_where = f"{where} ({group_version_text(group, version)}) resources[{r_index}]"
             r = _mapping(r_item, r_where)
             kind, plural, subs = r.get("kind"), r.get("resource"), r.get("subresources", [])
-            gate, storage = r.get("gate"), r.get("storage", True)
+            gate, storage, sub_gates = r.get("gate"), r.get("storage", True), r.get("subresourceGates") or {}
             if gate is not None and (not isinstance(gate, str) or not gate) or not isinstance(storage, bool):
                 raise KcompatError(f"{r_where}: gate must be a gate name and storage true or false")
+            if not isinstance(sub_gates, dict) or not all(isinstance(k, str) and isinstance(v, str) and k in subs for k, v in sub_gates.items()):
+                raise KcompatError(f"{r_where}: subresourceGates must map listed subresources to gate names")
             if not isinstance(kind, str) or not kind or not isinstance(plural, str) or not _RESOURCE_RE.fullmatch(plural):
                 raise KcompatError(f"{r_where}: kind must be a non-empty string and resource a lowercase plural")
             if not isinstance(subs, list) or not all(isinstance(x, str) and _RESOURCE_RE.fullmatch(x) for x in subs):
                 raise KcompatError(f"{r_where} ({kind}): subresources must be a list of lowercase names")
-            names[(group, version, kind)] = (plural, tuple(subs), gate, storage)
+            names[(group, version, kind)] = (plural, tuple(subs), gate, storage, tuple(sorted(sub_gates.items())))
     src = doc.get("source")
     source_text = ""
     if isinstance(src, dict):
@@ -266,7 +270,10 @@ def with_resources(api: ApiRelease, names: ResourceNames) -> ApiRelease:
         kinds = []
         for k in gv.kinds:
             found = names.names.get((k.group, k.version, k.kind))
-            kinds.append(replace(k, resource=found[0], subresources=found[1], storage_gate=found[2], storage_code=found[3]) if found else k)
+            kinds.append(
+                replace(k, resource=found[0], subresources=found[1], storage_gate=found[2], storage_code=found[3], subresource_gates=found[4])
+                if found else k
+            )
         group_versions.append(replace(gv, kinds=tuple(kinds)))
     return replace(api, group_versions=tuple(group_versions))
 

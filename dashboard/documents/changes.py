@@ -55,10 +55,14 @@ def _side(
     what: str = "binary",
 ) -> Side:
     release = bundled_release(catalog, binary, what)
-    manifest = catalog.manifest(release)
+    manifest = catalog.manifest_for(binary)[0]
     selection = select_versions(binary, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates or None)
-    return Side(side_label(binary, selection.emulated, real), manifest, evaluation)
+    label = side_label(binary, selection.emulated, real)
+    info = catalog.info(release)
+    if real and info.patch and len(binary.components) < 3:
+        label += f" (v{info.patch})"  # "a real 1.35" names the patch its data is
+    return Side(label, manifest, evaluation)
 
 
 def _there(catalog: Catalog, here: Side, against: str, feature_gates: str | None) -> tuple[str, Side]:

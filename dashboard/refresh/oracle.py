@@ -245,7 +245,12 @@ def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:
                 seen.setdefault((group, version, kind), (name, set()))
     observed = set(seen)
     gated_file = folder / "gated-resources.json"
-    gated = {(g["group"], g["version"], g["resource"]): g["gate"] for g in json.loads(gated_file.read_text())} if gated_file.is_file() else {}
+    gated_items = json.loads(gated_file.read_text()) if gated_file.is_file() else []
+    gated = {(g["group"], g["version"], g["resource"]): g["gate"] for g in gated_items if "subresource" not in g}
+    gated_subs: dict[tuple[str, str, str], dict[str, str]] = {}
+    for g in gated_items:
+        if "subresource" in g:
+            gated_subs.setdefault((g["group"], g["version"], g["resource"]), {})[g["subresource"]] = g["gate"]
     kept = 0
     for item in (previous or {}).get("groupVersions", []):
         for r in item.get("resources", []):
@@ -258,6 +263,9 @@ def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:
         entry: dict = {"kind": kind, "resource": name, "subresources": sorted(subs)}
         if (group, version, name) in gated:
             entry["gate"] = gated[(group, version, name)]
+        gated_here = {sub: gate for sub, gate in gated_subs.get((group, version, name), {}).items() if sub in subs}
+        if gated_here:
+            entry["subresourceGates"] = dict(sorted(gated_here.items()))
         if (group, version, kind) not in observed:
             entry["storage"] = False
         by_gv.setdefault((group, version), []).append(entry)
@@ -398,7 +406,8 @@ def refresh_apis_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
             f"{res_doc['observed']} kinds observed; {res_doc['keptFromPrevious']} kinds no run served keep the previous file's entry",
             "(k8s.io/client-go typed clients) with storage: false (the binary has no REST storage for them).",
             "gate: the feature gate without which kube-apiserver installs no storage for the resource (pkg/registry/<group>/rest,",
-            "read from the module's source by oracle/record.py: data/oracle/<release>/gated-resources.json).",
+            "read from the module's source by oracle/record.py: data/oracle/<release>/gated-resources.json); subresourceGates:",
+            "the same for subresources (pods/resize only while InPlacePodVerticalScaling is on).",
         ]) + yaml.safe_dump(res_doc, sort_keys=False, default_flow_style=False, width=1000)
         write_file_atomically(res_path, res_text)
         written.append(f"apis/resources/v{release}.yaml")

@@ -200,3 +200,23 @@ def test_every_recorded_patch_answers_as_itself(path):
                   str(s.min_compatibility_version) if s.min_compatibility_version else "") for s in feature.specs]
         assert specs == [(s["version"], s["default"], s["lockToDefault"], s["preRelease"], s.get("minCompatibilityVersion", ""))
                          for s in gate["versionedSpecs"]], name
+
+
+def agreement_rows() -> list[str]:
+    """The README's agreement table, counted from the recordings (every answer the tests above compare)."""
+    rows = []
+    for folder in sorted({p.parent.parent for p in LIVE}, key=lambda f: tuple(int(x) for x in f.name[1:].split("."))):
+        runs = [_record(p) for p in sorted((folder / "live").glob("*.json"))]
+        gates = sum(len(set(r["gates"]) - META_GATES) for r in runs)
+        resources = sum(len(_discovered(r)) for r in runs)
+        hashes = sum(1 for r in runs for v in _discovered(r).values() if v.get("storageVersionHash"))
+        refusals = len(json.loads((folder / "refusals.json").read_text())) if (folder / "refusals.json").is_file() else 0
+        total = gates + resources + hashes + refusals + len(runs)
+        rows.append(f"| {folder.name} | {len(runs)} | {gates:,} | {resources:,} | {hashes:,} | {refusals} | {total:,} of {total:,} |")
+    return rows
+
+
+def test_the_readme_states_the_agreement_the_recordings_give():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for row in agreement_rows():
+        assert row in readme, f"README.md lacks the row: {row}"
