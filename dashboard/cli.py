@@ -18,9 +18,8 @@ from .core.compat import allowed_versions, parse_binary_version
 from .core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
 from .core.manifest import load_manifest_files, registration_for
 from .core.versions import mm
-from .core.hints import hints_for
 from .core.reports import GATE_COLUMNS, gate_rows, gates_document, rejected_document
-from .queries import gates_for, newest_release
+from .queries import gate_lineage, gates_for, newest_release
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -245,7 +244,8 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
             raise
         sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)])))
         return 2
-    document = gates_document(evaluation)
+    lineage = (lambda: gate_lineage(catalog)) if manifest is None else None
+    document = gates_document(evaluation, lineage)
     # the JSON keeps every error and warning, each cut (text output shows the first 20)
     document["errors"] = [cut(e, MESSAGE_LIMIT) for e in document["errors"]]
     document["warnings"] = [cut(w, MESSAGE_LIMIT) for w in document["warnings"]]
@@ -255,7 +255,7 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
         sys.stdout.write(formats.render_rows(args.format, gate_rows(evaluation), GATE_COLUMNS))
         sel = evaluation.selection
         summary = f"binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, min compatibility {sel.min_compat}"
-        hints = [h.line for h in hints_for(evaluation)]
+        hints = [h["text"] if h["kind"] != "unknown-gate" else f"{h['gate']}: {h['text']}" for h in document["hints"]]
         formats.report_problems(summary, shown(evaluation.warnings), shown(evaluation.errors), sys.stderr, hints)
     return 0 if evaluation.valid else 2
 

@@ -58,5 +58,8 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             f"{differing} differ from a real {result.emulated} binary; "
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
-        formats.report_problems(summary, result.warnings, result.errors, sys.stderr)
+        from .core.hints import api_hints
+
+        hints = [h.line for h in api_hints(result, data_dir)]
+        formats.report_problems(summary, result.warnings, result.errors, sys.stderr, hints)
     return 0 if result.valid else 2

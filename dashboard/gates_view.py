@@ -15,7 +15,7 @@ from dashboard.core.diffs import TABLE_COLUMNS, gate_table_rows
 from dashboard.core.hints import hints_for
 from dashboard.core.manifest import Manifest
 from dashboard.core.reports import GATE_COLUMNS, gate_rows, gates_document
-from dashboard.queries import gates_for
+from dashboard.queries import gate_lineage, gates_for
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def view_fields(
         warnings=evaluation.warnings,
         flags_applied=evaluation.flags_applied,
         explicit=tuple(g.name for g in evaluation.gates + evaluation.meta if g.explicit),
-        hints=tuple(h.line for h in hints_for(evaluation)),
+        hints=tuple(h.line for h in hints_for(evaluation, (lambda: gate_lineage(cat)) if manifest is None else None)),
         metrics=(
             ("enabled", sum(r["enabled"] for r in rows)),
             ("changed", sum(r["changed"] for r in rows)),
@@ -131,7 +131,7 @@ def gates_download(
     uploaded one). Not cached and free of Streamlit calls: a download button runs it when clicked."""
     evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None, manifest=manifest)
     if fmt == "json":
-        return formats.to_json(gates_document(evaluation))
+        return formats.to_json(gates_document(evaluation, (lambda: gate_lineage(cat)) if manifest is None else None))
     rows = gate_rows(evaluation)
     if fmt == "csv":
         return formats.rows_to_csv(rows, GATE_COLUMNS)

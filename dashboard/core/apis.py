@@ -161,6 +161,8 @@ class ApiAvailability:
     emulation_forward_compatible: bool = False
     runtime_config_emulation_forward_compatible: bool = False
     data_dir: str | None = field(default=None, compare=False)
+    #: the version selection the flags gave (the remedies beside range errors read it)
+    selection: VersionSelection | None = field(default=None, compare=False, repr=False)
 
     @property
     def valid(self) -> bool:
@@ -291,6 +293,7 @@ def evaluate_api_availability(
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
         data_dir=str(data_dir) if data_dir is not None else None,
+        selection=selection,
     )
 
 

@@ -23,11 +23,12 @@ def gate_rows(evaluation: GateEvaluation) -> list[dict]:
     ]
 
 
-def gates_document(evaluation: GateEvaluation) -> dict:
+def gates_document(evaluation: GateEvaluation, lineage=None) -> dict:
     """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
 
     ``hints`` (see :mod:`dashboard.core.hints`) explain some errors; ``errors`` keep the binary's text.
-    Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it from)."""
+    ``lineage`` (a callable giving the bundled releases' :class:`~dashboard.core.removals.GateLineage`)
+    lets the hints name a removed gate's release. Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it from)."""
     sel = evaluation.selection
     return {
         "binary": str(sel.binary) if sel.binary is not None else None,
@@ -36,7 +37,7 @@ def gates_document(evaluation: GateEvaluation) -> dict:
         "valid": evaluation.valid,
         "errors": list(evaluation.errors),
         "warnings": list(evaluation.warnings),
-        "hints": hint_dicts(evaluation),
+        "hints": hint_dicts(evaluation, lineage),
         "features": [dict(row, origin=evaluation.origin(row["name"])) for row in gate_rows(evaluation)],
     }
 
