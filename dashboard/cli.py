@@ -94,11 +94,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def _add_gates(g: argparse.ArgumentParser) -> None:
     g.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
-    g.add_argument("--emulated", action="append", help="--emulated-version value (default: the binary's own release)")
-    g.add_argument("--min-compat", action="append", help="--min-compatibility-version value (binaries 1.35+)")
+    g.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
+    g.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
     g.add_argument("--feature-gates", action="append", help="--feature-gates value, e.g. 'AllAlpha=true,Foo=false'")
     g.add_argument("--manifest", type=Path, help="a versioned_feature_list.yaml replacing the bundled data")
     g.add_argument("--format", choices=formats.FORMATS, default="table")
+    g.add_argument("--show-defaults", action="store_true",
+                   help="print the gate table even when the binary would refuse the input (JSON always has it)")
+    from .cli_cmdline import add_command_line_argument
+
+    add_command_line_argument(g)
 
 
 def _add_versions(v: argparse.ArgumentParser) -> None:
@@ -173,9 +178,21 @@ class _VersionAction(argparse.Action):
         parser.exit(0)
 
 
+#: The subcommands that take a pasted command line after ``--``.
+_TAKE_COMMAND_LINE = ("gates", "apis", "config")
+
+
 def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    if not words:  # no arguments: the usage and the subcommands, not an argparse error
+        build_parser("").print_help(sys.stdout)
+        return 0
     args = build_parser(_command_of(argv)).parse_args(argv)
     try:
+        if args.command in _TAKE_COMMAND_LINE:
+            from .cli_cmdline import apply_command_line
+
+            apply_command_line(args, args.command)
         if args.command == "gates":
             return run_gates(args, catalog)
         if args.command == "versions":
@@ -252,10 +269,13 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
-        sys.stdout.write(formats.render_rows(args.format, gate_rows(evaluation), GATE_COLUMNS))
+        if evaluation.valid or args.show_defaults:
+            sys.stdout.write(formats.render_rows(args.format, gate_rows(evaluation), GATE_COLUMNS))
         sel = evaluation.selection
         summary = f"binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, min compatibility {sel.min_compat}"
         hints = [h["text"] if h["kind"] != "unknown-gate" else f"{h['gate']}: {h['text']}" for h in document["hints"]]
+        if not evaluation.valid and not args.show_defaults:
+            summary += f" (refused: no gate table; --show-defaults prints the {len(evaluation.gates)} gates it keeps)"
         formats.report_problems(summary, shown(evaluation.warnings), shown(evaluation.errors), sys.stderr, hints)
     return 0 if evaluation.valid else 2
 

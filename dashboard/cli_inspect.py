@@ -37,11 +37,14 @@ def add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binary", required=True, help="binary version, e.g. 1.36 or v1.36.2")
-    parser.add_argument("--emulated", help="--emulated-version value")
-    parser.add_argument("--min-compat", help="--min-compatibility-version value (binaries 1.35+)")
+    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value")
+    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (binaries 1.35+)")
     parser.add_argument("--feature-gates", help="--feature-gates value, e.g. 'Foo=true,Bar=false'")
     parser.add_argument("--runtime-config", help="--runtime-config value (kube-apiserver)")
     parser.add_argument("--format", choices=CONFIG_FORMATS, default="cmdline")
+    from .cli_cmdline import add_command_line_argument
+
+    add_command_line_argument(parser)
 
 
 def _kubectl_raw(path: str, args: argparse.Namespace) -> bytes:
