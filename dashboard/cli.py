@@ -99,6 +99,8 @@ def _add_gates(g: argparse.ArgumentParser) -> None:
     g.add_argument("--feature-gates", action="append", help="--feature-gates value, e.g. 'AllAlpha=true,Foo=false'")
     g.add_argument("--manifest", type=Path, help="a versioned_feature_list.yaml replacing the bundled data")
     g.add_argument("--format", choices=formats.FORMATS, default="table")
+    g.add_argument("--search", metavar="TEXT",
+                   help="only the gates TEXT finds: part of the name, an abbreviation (DRA), a KEP number (4381, KEP-4381) or description words")
     g.add_argument("--show-defaults", action="store_true",
                    help="print the gate table even when the binary would refuse the input (JSON always has it)")
     from .cli_cmdline import add_command_line_argument
@@ -266,11 +268,16 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     # the JSON keeps every error and warning, each cut (text output shows the first 20)
     document["errors"] = [cut(e, MESSAGE_LIMIT) for e in document["errors"]]
     document["warnings"] = [cut(w, MESSAGE_LIMIT) for w in document["warnings"]]
+    rows = gate_rows(evaluation)
+    if args.search is not None:
+        found = set(_search(catalog, args.search, [r["name"] for r in rows]))
+        rows = [r for r in rows if r["name"] in found]
+        document["features"] = [f for f in document["features"] if f["name"] in found]
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
         if evaluation.valid or args.show_defaults:
-            sys.stdout.write(formats.render_rows(args.format, gate_rows(evaluation), GATE_COLUMNS))
+            sys.stdout.write(formats.render_rows(args.format, rows, GATE_COLUMNS))
         sel = evaluation.selection
         summary = f"binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, min compatibility {sel.min_compat}"
         hints = [h["text"] if h["kind"] != "unknown-gate" else f"{h['gate']}: {h['text']}" for h in document["hints"]]
@@ -278,6 +285,13 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
             summary += f" (refused: no gate table; --show-defaults prints the {len(evaluation.gates)} gates it keeps)"
         formats.report_problems(summary, shown(evaluation.warnings), shown(evaluation.errors), sys.stderr, hints)
     return 0 if evaluation.valid else 2
+
+
+def _search(catalog: Catalog, query: str, names: list[str]) -> tuple[str, ...]:
+    from .core.search import GateText, search_gates
+
+    texts = {name: GateText(info.description, info.kep) for name, info in catalog.gate_info.items()}
+    return search_gates(query, names, texts)
 
 
 def run_versions(args: argparse.Namespace) -> int:

@@ -32,6 +32,7 @@ from dashboard.core.history import (
 from dashboard.core.manifest import FeatureSpec, Manifest
 from dashboard.core.stages import STAGE_ORDER
 from dashboard.core.versions import offset_minor
+from dashboard.core.search import GateText
 from dashboard.queries import newest_release
 from dashboard.gates_view import GatesView, build_gates_view
 
@@ -50,6 +51,12 @@ def catalog() -> Catalog:
     _ = cat.gate_info
     hosting.freeze_long_lived()  # the catalog lives as long as the process: collections skip it
     return cat
+
+
+@st.cache_resource(show_spinner=False)
+def gate_texts() -> Mapping[str, GateText]:
+    """What the gate search finds gates by besides their names: descriptions and KEP links."""
+    return MappingProxyType({name: GateText(info.description, info.kep) for name, info in catalog().gate_info.items()})
 
 
 @dataclass(frozen=True)
