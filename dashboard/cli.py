@@ -198,7 +198,7 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
         if args.command == "gates":
             return run_gates(args, catalog)
         if args.command == "versions":
-            return run_versions(args)
+            return run_versions(args, catalog)
         if args.command == "plan":
             return run_plan(args, catalog)
         if args.command in _LAZY_COMMANDS:
@@ -294,13 +294,24 @@ def _search(catalog: Catalog, query: str, names: list[str]) -> tuple[str, ...]:
     return search_gates(query, names, texts)
 
 
-def run_versions(args: argparse.Namespace) -> int:
-    info = allowed_versions(parse_binary_version(args.binary))
+def run_versions(args: argparse.Namespace, catalog: Catalog = DEFAULT_CATALOG) -> int:
+    binary = parse_binary_version(args.binary)
+    info = allowed_versions(binary)
+    usable = catalog.usable_releases()
+    # the ranges are rules of the code (floor = binary - 3, ...): for a release without bundled data
+    # they are the newest bundled release's rules carried forward, and the answer says so
+    info["bundled"] = info["release"] in usable
+    info["warnings"] = [] if info["bundled"] else [
+        f"release {info['release']} has no bundled data (bundled: {', '.join(usable)}): these ranges apply the rules of "
+        f"the newest bundled release ({usable[-1] if usable else 'none'}) to {info['release']}, not checked against its code"
+    ]
     if args.format == "json":
         sys.stdout.write(formats.to_json(info))
         return 0
     low, high = info["emulatedRange"]
-    print(f"binary {info['binary']} (release {info['release']})")
+    for warning in info["warnings"]:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"binary {info['binary']} (release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
     print(f"--emulated-version: {low}..{high} (default {info['defaultEmulated']})")
     flag = "yes" if info["minCompatibilityFlag"] else "no (fixed to the default)"
     print(f"--min-compatibility-version flag: {flag}")
