@@ -13,6 +13,7 @@ from dashboard import formats
 from dashboard.catalog import Catalog
 from dashboard.core.diffs import TABLE_COLUMNS, gate_table_rows
 from dashboard.core.hints import hints_for
+from dashboard.core.history import introduced_text
 from dashboard.core.manifest import Manifest
 from dashboard.core.reports import GATE_COLUMNS, gate_rows, gates_document
 from dashboard.queries import gate_lineage, gates_for
@@ -57,8 +58,9 @@ class GatesView:
         return {c: self.table.column(c)[i].as_py() for c in self.table.column_names}
 
 
-#: the Arrow table's columns: the effective-table columns and where the binary registers each gate from
-VIEW_COLUMNS = (*TABLE_COLUMNS, "origin")
+#: the Arrow table's columns: the effective-table columns, where the binary registers each gate
+#: from, and where its history starts ("1.33", or a 0.0 / 1.0 placeholder said as one)
+VIEW_COLUMNS = (*TABLE_COLUMNS, "origin", "history_from")
 
 
 def table_schema() -> pa.Schema:
@@ -75,6 +77,7 @@ def table_schema() -> pa.Schema:
             ("binary_stage", pa.string()),
             ("changed", pa.bool_()),
             ("origin", pa.string()),
+            ("history_from", pa.string()),
         ]
     )
 
@@ -102,7 +105,11 @@ def view_fields(
     upload worker sends back: no pyarrow needed to build it)."""
     evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None, manifest=manifest)
     native = gates_for(cat, binary, manifest=manifest)
-    rows = [dict(r, origin=evaluation.origin(r["gate"])) for r in gate_table_rows(evaluation, native)]
+    features = evaluation.manifest.by_name if evaluation.manifest is not None else {}
+    rows = [
+        dict(r, origin=evaluation.origin(r["gate"]), history_from=introduced_text(features[r["gate"]]) if r["gate"] in features else None)
+        for r in gate_table_rows(evaluation, native)
+    ]
     return dict(
         columns={c: [r[c] for r in rows] for c in VIEW_COLUMNS},
         emulated=str(evaluation.selection.emulated),

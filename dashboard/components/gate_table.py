@@ -176,6 +176,11 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
         "changed": col.CheckboxColumn(
             f"changed vs {binary}", help="Stage, default or lock differ from the binary running without emulation"
         ),
+        "history_from": col.TextColumn(
+            "history from",
+            help="The first version of the gate's specs in the binary's list: the release it appeared in, or 0.0 / 1.0, "
+            "placeholders for behaviour older than the gate (0.0 = registered without versions, 1.0 = older than versioned gates)",
+        ),
         "origin": col.TextColumn(
             "origin",
             help="Where the binary registers the gate from: kube = the release's own feature list; client-go = "

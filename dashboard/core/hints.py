@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from .compat import VersionSelection
 from .gates import GateEvaluation
+from .history import is_placeholder
 from .manifest import META_GATES, Feature, FeatureSpec, GateState
 from .stages import Stage
 from .versions import Version, major_minor, mm, parse_version, subtract_minor
@@ -194,15 +195,6 @@ def hints_for(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | N
 
 PRE_ALPHA_ERROR = re.compile(r"^cannot set feature gate (\S+) to (true|false), feature is PreAlpha at emulated version ")
 LOCKED_ERROR = re.compile(r"^cannot set feature gate (\S+) to (true|false), feature is locked to (true|false)$")
-#: Versions the gate lists use as placeholders for behaviour that predates the gate itself.
-PLACEHOLDER_VERSIONS = (major_minor(0, 0), major_minor(1, 0))
-
-
-def is_placeholder(version: Version) -> bool:
-    """Whether a spec's version is a placeholder (0.0 or 1.0): the behaviour predates the gate."""
-    return mm(version) in PLACEHOLDER_VERSIONS
-
-
 def since_text(version: Version) -> str:
     """``since 1.30``, or the placeholder said as such."""
     if is_placeholder(version):

@@ -24,7 +24,7 @@ def table(at):
 def test_table_equals_the_cli_rows(catalog, at_133):
     shown = table(at_133)
     expected = gate_rows(gates_for(catalog, "1.36", "1.33"))
-    assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin"]
+    assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin", "history_from"]
     assert shown[["gate", "enabled", "stage", "default", "locked"]].to_dict("records") == [
         {"gate": r["name"], "enabled": r["enabled"], "stage": r["stage"], "default": r["default"], "locked": r["locked"]}
         for r in expected
