@@ -18,7 +18,7 @@ from dashboard.components import data
 from dashboard.components.downloads import table_csv
 from dashboard.components.pages import page
 from dashboard.components.selection import SAVED, current, write_url
-from dashboard.components.state import Selection
+from dashboard.components.state import Selection, missing_data, startup_errors
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
 from dashboard.core.reports import GATE_COLUMNS
@@ -141,7 +141,12 @@ def follow_selection(document: dict, inputs: list[tuple[str, bytes | str]]) -> N
     st.session_state[FOLLOWED] = key
     sources = document["sources"]
     min_compat = None if sources.get("minCompatibility", "default").startswith("default") else document["minCompatibility"]
-    wanted = Selection(document["binary"], document["emulated"], min_compat, document.get("featureGates") or "")
+    # a refused --feature-gates value stays on this page (the bar would repeat its errors above it)
+    gates_refused = document.get("gates") is not None and not document["gates"]["valid"]
+    wanted = Selection(document["binary"], document["emulated"], min_compat, "" if gates_refused else document.get("featureGates") or "")
+    summary = data.summary()
+    if startup_errors(wanted) or missing_data(wanted, summary.usable, dict(summary.broken)) is not None:
+        return  # the bar would refuse it and hide this page's answer: the refusal is shown below instead
     if current() != wanted:
         st.session_state[SAVED] = wanted
         write_url(wanted.params())

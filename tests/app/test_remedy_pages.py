@@ -113,3 +113,20 @@ def test_version_disagreement_is_shown_on_the_page():
     at = check(at, ps)
     assert any("emulationMajor 1, emulationMinor 34 but the flags give emulated 1.35" in plain(e.value) for e in at.error)
     assert selection_bar(at) == {"Binary release": "1.36", "Emulated version": "1.35"}
+
+
+def test_a_refused_gate_or_version_stays_on_this_page_not_in_the_bar(capsys):
+    """The bar follows only a selection it can show: a refused --feature-gates value or an
+    out-of-range emulated version is shown (with its remedy) on the page, not hidden behind the
+    bar's own refusal."""
+    at = check(open_app("cluster"), manifest(binary="v1.34.1", emulated="1.32", flags=("--feature-gates=DRAPrioritizedList=true",)))
+    [error] = texts(at.error)
+    assert "cannot set feature gate DRAPrioritizedList to true, feature is PreAlpha at emulated version 1.32" in error
+    assert texts(at.info)[0].startswith("DRAPrioritizedList appears in 1.33 (Alpha): emulate 1.33 or later")
+    assert selection_bar(at) == {"Binary release": "1.34", "Emulated version": "1.32"}
+    assert "feature_gates" not in at.query_params  # the bar does not repeat the refused value
+    at = check(open_app("cluster", binary="1.36", emulated="1.35"), manifest(emulated="1.29", flags=()))
+    [error] = texts(at.error)
+    assert "emulation version 1.29 is not between [1.31, 1.33.0]" in error
+    assert texts(at.info)[0].startswith("a 1.33 binary emulates 1.31 to 1.33: set --emulated-version=1.31")
+    assert selection_bar(at) == {"Binary release": "1.36", "Emulated version": "1.35"}  # unchanged
