@@ -386,6 +386,7 @@ API_RESOURCE_INTRODUCED_ERROR = re.compile(
     r"^cannot enable resource (\S+), Resource=(\S+) in runtime-config because it is introduced at (\S+) after the current version (\S+)\."
 )
 API_NOT_REGISTERED_ERROR = re.compile(r"^group version (\S+) that has not been registered$")
+API_UNKNOWN_GROUPS_ERROR = re.compile(r"^unknown api groups (\S+)$")
 API_ALPHA_WARNING = re.compile(r"^alpha api enabled with emulated version (\S+) instead of the binary's version (\S+),.* api=(\S+)$")
 FORWARD_COMPAT_SAME_VERSION = re.compile(r"^ServerRunOptions\.(\w+) cannot be set to true if the emulation version is the same as the binary version$")
 UNKNOWN_FORWARD_COMPAT_FLAG = re.compile(r"^unknown flag: --(\S+) \(a (\S+) binary has no such flag")
@@ -453,6 +454,17 @@ def _api_error_hint(error: str, availability: ApiAvailability, binary: Version, 
     match = API_NOT_REGISTERED_ERROR.match(error)
     if match:
         return _unregistered_hint(error, match.group(1), availability, binary, data_dir)
+    match = API_UNKNOWN_GROUPS_ERROR.match(error)
+    if match:
+        groups = tuple(g for g in match.group(1).split(",") if g)
+        known = dict.fromkeys(e.group for e in availability.entries if e.group)
+        guesses = [f"{g}: did you mean {' or '.join(names)}?" for g in groups for names in [closest_names(g, known)] if names]
+        text = (
+            f"{', '.join(groups)} {'is not a group' if len(groups) == 1 else 'are not groups'} a {binary} kube-apiserver serves "
+            "(--runtime-config cannot enable a CRD's or an aggregated API's group): drop "
+            f"{'it' if len(groups) == 1 else 'them'} from --runtime-config" + ("; " + "; ".join(guesses) if guesses else "")
+        )
+        return Hint("runtime-config", error, None, text, groups)
     match = FORWARD_COMPAT_SAME_VERSION.match(error)
     if match:
         flag = _FORWARD_COMPAT_FLAG_NAMES.get(match.group(1), match.group(1))

@@ -140,3 +140,19 @@ def test_text_output_prints_the_binarys_line_then_the_remedy(capsys, fmt):
     err = capsys.readouterr().err.splitlines()
     i = err.index("error: cannot set feature gate DRAPrioritizedList to true, feature is PreAlpha at emulated version 1.32")
     assert err[i + 1].startswith("hint: DRAPrioritizedList appears in 1.33")
+
+
+def test_runtime_config_of_an_unknown_group_names_the_closest_group(capsys):
+    status, doc = run_json(capsys, "apis", "--binary", "1.34", "--runtime-config", "networkin.k8s.io/v1=true")
+    assert status == 2 and doc["errors"] == ["unknown api groups networkin.k8s.io"]
+    hint = the_hint(doc, "runtime-config")
+    assert hint["names"] == ["networkin.k8s.io"]
+    assert hint["text"].endswith("drop it from --runtime-config; networkin.k8s.io: did you mean networking.k8s.io?")
+    assert run_json(capsys, "apis", "--binary", "1.34", "--runtime-config", "networking.k8s.io/v1=true")[0] == 0
+
+
+def test_forward_compatibility_flag_on_a_binary_without_it(capsys):
+    status, doc = run_json(capsys, "apis", "--binary", "1.32", "--emulated", "1.31", "--emulation-forward-compatible")
+    assert status == 2
+    hint = the_hint(doc, "runtime-config")
+    assert hint["text"] == "--emulation-forward-compatible exists from 1.33: drop it from a 1.32 binary's flags"
