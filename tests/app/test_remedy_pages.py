@@ -130,3 +130,29 @@ def test_a_refused_gate_or_version_stays_on_this_page_not_in_the_bar(capsys):
     assert "emulation version 1.29 is not between [1.31, 1.33.0]" in error
     assert texts(at.info)[0].startswith("a 1.33 binary emulates 1.31 to 1.33: set --emulated-version=1.31")
     assert selection_bar(at) == {"Binary release": "1.36", "Emulated version": "1.35"}  # unchanged
+
+
+@pytest.mark.parametrize(
+    "binary, emulated, runtime_config, refused",
+    [
+        ("1.34", "1.33", "networking.k8s.io/v1alpha1=true", True),  # removed after 1.33
+        ("1.34", "1.33", "storagemigration.k8s.io/v1alpha1=true", False),  # alpha under emulation: a warning
+        ("1.34", "1.34", "networkin.k8s.io/v1=true", True),  # unknown group
+    ],
+    ids=["removed-api", "alpha-under-emulation", "unknown-group"],
+)
+def test_apis_page_shows_every_runtime_config_remedy(capsys, binary, emulated, runtime_config, refused):
+    doc = cli_json(capsys, "apis", "--binary", binary, "--emulated", emulated, "--runtime-config", runtime_config)
+    at = open_app("apis", binary=binary, emulated=emulated, runtime_config=runtime_config)
+    [hint] = doc["hints"]
+    assert hint["text"] in texts(at.info)
+    assert (hint["error"] in texts(at.error)) is refused
+    assert (hint["error"] in texts(at.warning)) is not refused
+
+
+def test_min_compatibility_out_of_range_on_the_page(capsys):
+    doc = cli_json(capsys, "gates", "--binary", "1.36", "--emulated", "1.34", "--min-compat", "1.35")
+    at = open_app(binary="1.36", emulated="1.34", min_compat="1.35")
+    [hint] = doc["hints"]
+    assert hint["text"] in texts(at.info)
+    assert "set --min-compatibility-version=1.34 (the nearest valid value)" in hint["text"]
