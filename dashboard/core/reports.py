@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .gates import GateEvaluation
 from .hints import hint_dicts
+from .history import introduced_text
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 
@@ -38,8 +39,17 @@ def gates_document(evaluation: GateEvaluation, lineage=None) -> dict:
         "errors": list(evaluation.errors),
         "warnings": list(evaluation.warnings),
         "hints": hint_dicts(evaluation, lineage),
-        "features": [dict(row, origin=evaluation.origin(row["name"])) for row in gate_rows(evaluation)],
+        "features": [
+            dict(row, origin=evaluation.origin(row["name"]), historyFrom=_history_from(evaluation, row["name"])) for row in gate_rows(evaluation)
+        ],
     }
+
+
+def _history_from(evaluation: GateEvaluation, name: str) -> str | None:
+    """Where the gate's specs start: "1.33", or "placeholder 1.0 (older than the gate)" for the
+    0.0 / 1.0 versions the lists use for behaviour older than the gate."""
+    feature = evaluation.manifest.by_name.get(name) if evaluation.manifest is not None else None
+    return introduced_text(feature) if feature is not None else None
 
 
 def rejected_document(binary: str | None, errors: list[str]) -> dict:
