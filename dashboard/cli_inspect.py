@@ -41,6 +41,9 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (binaries 1.35+)")
     parser.add_argument("--feature-gates", help="--feature-gates value, e.g. 'Foo=true,Bar=false'")
     parser.add_argument("--runtime-config", help="--runtime-config value (kube-apiserver)")
+    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (kube-apiserver 1.33+)")
+    parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
+                        help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
     parser.add_argument("--format", choices=CONFIG_FORMATS, default="cmdline")
     from .cli_cmdline import add_command_line_argument
 
@@ -167,13 +170,18 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
 def run_config(args: argparse.Namespace, catalog: Catalog) -> int:
     from .documents.config import config_document
 
-    document = config_document(catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config)
+    document = config_document(
+        catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
+        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible,
+    )
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
         return 0 if document["valid"] else 2
     if not document["valid"]:
         for error in document["errors"]:
             print(f"kcompat: error: {error}", file=sys.stderr)
+        for hint in document.get("hints", []):
+            print(f"hint: {hint_line(hint)}", file=sys.stderr)
         return 2
     snippet = document["snippets"][args.format]
     if isinstance(snippet, dict):

@@ -156,3 +156,10 @@ def test_min_compatibility_out_of_range_on_the_page(capsys):
     [hint] = doc["hints"]
     assert hint["text"] in texts(at.info)
     assert "set --min-compatibility-version=1.34 (the nearest valid value)" in hint["text"]
+
+
+def test_forward_compatibility_remedy_gives_a_snippet_with_the_flag(capsys):
+    flags = ("--runtime-config=resource.k8s.io/v1beta1=true", "--runtime-config-emulation-forward-compatible=true")
+    at = check(open_app("cluster"), manifest(flags=flags))
+    assert not at.error
+    assert at.code[0].value.splitlines()[0].endswith("--runtime-config-emulation-forward-compatible=true")

@@ -134,3 +134,27 @@ def test_a_scheduler_gets_no_apiserver_checks(capsys, tmp_path):
     doc = json.loads(out)
     assert status == 2 and doc["startup"] == "this kube-scheduler would exit at start-up"
     assert len(doc["errors"]) == 1 and "PreAlpha" in doc["errors"][0]
+
+
+def test_config_refuses_flags_the_apiserver_would_refuse(capsys):
+    """kcompat config gives no snippet for a --runtime-config the apiserver refuses at start-up."""
+    argv = ["config", "--binary", "1.33", "--emulated-version", "1.31", "--runtime-config", "resource.k8s.io/v1beta1=true"]
+    status, _, err = run(capsys, *argv)
+    assert status == 2
+    assert f"kcompat: error: {REFUSAL}" in err and "hint: resource.k8s.io/v1beta1 appears in 1.32" in err
+    status, out, _ = run(capsys, *argv, "--format", "json")
+    doc = json.loads(out)
+    assert status == 2 and doc["errors"] == [REFUSAL] and doc["hints"][0]["kind"] == "runtime-config"
+    # the remedy's third option: the forward-compatibility flag, carried into the snippets
+    status, out, _ = run(capsys, *argv, "--runtime-config-emulation-forward-compatible")
+    assert status == 0
+    assert out.splitlines()[0] == (
+        "kube-apiserver --emulated-version=1.31 --runtime-config=resource.k8s.io/v1beta1=true "
+        "--runtime-config-emulation-forward-compatible=true"
+    )
+
+
+def test_config_refused_gate_gets_its_remedy(capsys):
+    status, out, _ = run(capsys, "config", "--binary", "1.34", "--emulated", "1.32", "--feature-gates", "DRAPrioritizedList=true", "--format", "json")
+    doc = json.loads(out)
+    assert status == 2 and doc["hints"][0]["text"].startswith("DRAPrioritizedList appears in 1.33 (Alpha)")
