@@ -18,9 +18,8 @@ from .core.compat import allowed_versions, parse_binary_version
 from .core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
 from .core.manifest import load_manifest_files, registration_for
 from .core.versions import mm
-from .core.hints import hints_for
 from .core.reports import GATE_COLUMNS, gate_rows, gates_document, rejected_document
-from .queries import gates_for, newest_release
+from .queries import gate_lineage, gates_for, newest_release
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -95,11 +94,18 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def _add_gates(g: argparse.ArgumentParser) -> None:
     g.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
-    g.add_argument("--emulated", action="append", help="--emulated-version value (default: the binary's own release)")
-    g.add_argument("--min-compat", action="append", help="--min-compatibility-version value (binaries 1.35+)")
+    g.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
+    g.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
     g.add_argument("--feature-gates", action="append", help="--feature-gates value, e.g. 'AllAlpha=true,Foo=false'")
     g.add_argument("--manifest", type=Path, help="a versioned_feature_list.yaml replacing the bundled data")
     g.add_argument("--format", choices=formats.FORMATS, default="table")
+    g.add_argument("--search", metavar="TEXT",
+                   help="only the gates TEXT finds: part of the name, an abbreviation (DRA), a KEP number (4381, KEP-4381) or description words")
+    g.add_argument("--show-defaults", action="store_true",
+                   help="print the gate table even when the binary would refuse the input (JSON always has it)")
+    from .cli_cmdline import add_command_line_argument
+
+    add_command_line_argument(g)
 
 
 def _add_versions(v: argparse.ArgumentParser) -> None:
@@ -174,13 +180,25 @@ class _VersionAction(argparse.Action):
         parser.exit(0)
 
 
+#: The subcommands that take a pasted command line after ``--``.
+_TAKE_COMMAND_LINE = ("gates", "apis", "config")
+
+
 def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    if not words:  # no arguments: the usage and the subcommands, not an argparse error
+        build_parser("").print_help(sys.stdout)
+        return 0
     args = build_parser(_command_of(argv)).parse_args(argv)
     try:
+        if args.command in _TAKE_COMMAND_LINE:
+            from .cli_cmdline import apply_command_line
+
+            apply_command_line(args, args.command)
         if args.command == "gates":
             return run_gates(args, catalog)
         if args.command == "versions":
-            return run_versions(args)
+            return run_versions(args, catalog)
         if args.command == "plan":
             return run_plan(args, catalog)
         if args.command in _LAZY_COMMANDS:
@@ -245,28 +263,55 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
             raise
         sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)])))
         return 2
-    document = gates_document(evaluation)
+    lineage = (lambda: gate_lineage(catalog)) if manifest is None else None
+    document = gates_document(evaluation, lineage)
     # the JSON keeps every error and warning, each cut (text output shows the first 20)
     document["errors"] = [cut(e, MESSAGE_LIMIT) for e in document["errors"]]
     document["warnings"] = [cut(w, MESSAGE_LIMIT) for w in document["warnings"]]
+    rows = gate_rows(evaluation)
+    if args.search is not None:
+        found = set(_search(catalog, args.search, [r["name"] for r in rows]))
+        rows = [r for r in rows if r["name"] in found]
+        document["features"] = [f for f in document["features"] if f["name"] in found]
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
-        sys.stdout.write(formats.render_rows(args.format, gate_rows(evaluation), GATE_COLUMNS))
+        if evaluation.valid or args.show_defaults:
+            sys.stdout.write(formats.render_rows(args.format, rows, GATE_COLUMNS))
         sel = evaluation.selection
         summary = f"binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, min compatibility {sel.min_compat}"
-        hints = [h.line for h in hints_for(evaluation)]
+        hints = [h["text"] if h["kind"] != "unknown-gate" else f"{h['gate']}: {h['text']}" for h in document["hints"]]
+        if not evaluation.valid and not args.show_defaults:
+            summary += f" (refused: no gate table; --show-defaults prints the {len(evaluation.gates)} gates it keeps)"
         formats.report_problems(summary, shown(evaluation.warnings), shown(evaluation.errors), sys.stderr, hints)
     return 0 if evaluation.valid else 2
 
 
-def run_versions(args: argparse.Namespace) -> int:
-    info = allowed_versions(parse_binary_version(args.binary))
+def _search(catalog: Catalog, query: str, names: list[str]) -> tuple[str, ...]:
+    from .core.search import GateText, search_gates
+
+    texts = {name: GateText(info.description, info.kep) for name, info in catalog.gate_info.items()}
+    return search_gates(query, names, texts)
+
+
+def run_versions(args: argparse.Namespace, catalog: Catalog = DEFAULT_CATALOG) -> int:
+    binary = parse_binary_version(args.binary)
+    info = allowed_versions(binary)
+    usable = catalog.usable_releases()
+    # the ranges are rules of the code (floor = binary - 3, ...): for a release without bundled data
+    # they are the newest bundled release's rules carried forward, and the answer says so
+    info["bundled"] = info["release"] in usable
+    info["warnings"] = [] if info["bundled"] else [
+        f"release {info['release']} has no bundled data (bundled: {', '.join(usable)}): these ranges apply the rules of "
+        f"the newest bundled release ({usable[-1] if usable else 'none'}) to {info['release']}, not checked against its code"
+    ]
     if args.format == "json":
         sys.stdout.write(formats.to_json(info))
         return 0
     low, high = info["emulatedRange"]
-    print(f"binary {info['binary']} (release {info['release']})")
+    for warning in info["warnings"]:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"binary {info['binary']} (release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
     print(f"--emulated-version: {low}..{high} (default {info['defaultEmulated']})")
     flag = "yes" if info["minCompatibilityFlag"] else "no (fixed to the default)"
     print(f"--min-compatibility-version flag: {flag}")

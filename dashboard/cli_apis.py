@@ -17,9 +17,8 @@ from .core.errors import KcompatError
 
 def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.33 or v1.33.2")
-    parser.add_argument("--emulated", action="append", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
-    parser.add_argument("--min-compat", action="append", help="--min-compatibility-version value (1.35+)")
     parser.add_argument(
         "--feature-gates", action="append",
         help="--feature-gates value: decides the REST storage kube-apiserver installs only while a gate is on (repeatable)",
@@ -30,7 +29,13 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="set --runtime-config-emulation-forward-compatible=true (1.33+)",
     )
+    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    parser.add_argument("--show-defaults", action="store_true",
+                        help="print the API table even when kube-apiserver would refuse the flags (JSON always has it)")
+    from .cli_cmdline import add_command_line_argument
+
+    add_command_line_argument(parser)
 
 
 def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
@@ -60,12 +65,16 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
     if args.format == "json":
         sys.stdout.write(formats.to_json(apis_document(result)))
     else:
-        sys.stdout.write(formats.render_rows(args.format, api_rows(result), TABLE_COLUMNS))
+        if result.valid or getattr(args, "show_defaults", False):
+            sys.stdout.write(formats.render_rows(args.format, api_rows(result), TABLE_COLUMNS))
         differing = len(result.differences_from_release())
         summary = (
             f"binary {result.binary}, emulated {result.emulated}: {len(result.served())} of {len(result.entries)} resources served; "
             f"{differing} differ from a real {result.emulated} binary; "
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
-        formats.report_problems(summary, result.warnings, result.errors, sys.stderr)
+        from .core.hints import api_hints
+
+        hints = [h.line for h in api_hints(result, data_dir)]
+        formats.report_problems(summary, result.warnings, result.errors, sys.stderr, hints)
     return 0 if result.valid else 2

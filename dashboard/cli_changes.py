@@ -28,8 +28,8 @@ def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
         "with the same --feature-gates applied to both; 'behaviour' says whether the feature really behaves differently."
     )
     parser.add_argument("--binary", help="binary version, e.g. 1.33 (default: newest bundled release)")
-    parser.add_argument("--emulated", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", help="--min-compatibility-version value of 'here' (binaries 1.35+); 'there' uses its binary's default")
+    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value of 'here' (binaries 1.35+); 'there' uses its binary's default")
     parser.add_argument("--feature-gates", help="--feature-gates value, applied to both sides")
     parser.add_argument("--against", default="release", metavar="native|release|VERSION[@E]", help=AGAINST_HELP)
     parser.add_argument("--format", choices=formats.FORMATS, default="table")

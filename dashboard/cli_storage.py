@@ -15,8 +15,8 @@ from .core.errors import KcompatError
 
 def add_storage_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.36")
-    parser.add_argument("--emulated", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", help="--min-compatibility-version value (default: derived from the emulated version)")
+    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (default: derived from the emulated version)")
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
 
 

@@ -13,9 +13,10 @@ from dashboard import formats
 from dashboard.catalog import Catalog
 from dashboard.core.diffs import TABLE_COLUMNS, gate_table_rows
 from dashboard.core.hints import hints_for
+from dashboard.core.history import introduced_text
 from dashboard.core.manifest import Manifest
 from dashboard.core.reports import GATE_COLUMNS, gate_rows, gates_document
-from dashboard.queries import gates_for
+from dashboard.queries import gate_lineage, gates_for
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,9 @@ class GatesView:
         return {c: self.table.column(c)[i].as_py() for c in self.table.column_names}
 
 
-#: the Arrow table's columns: the effective-table columns and where the binary registers each gate from
-VIEW_COLUMNS = (*TABLE_COLUMNS, "origin")
+#: the Arrow table's columns: the effective-table columns, where the binary registers each gate
+#: from, and where its history starts ("1.33", or a 0.0 / 1.0 placeholder said as one)
+VIEW_COLUMNS = (*TABLE_COLUMNS, "origin", "history_from")
 
 
 def table_schema() -> pa.Schema:
@@ -75,6 +77,7 @@ def table_schema() -> pa.Schema:
             ("binary_stage", pa.string()),
             ("changed", pa.bool_()),
             ("origin", pa.string()),
+            ("history_from", pa.string()),
         ]
     )
 
@@ -102,7 +105,11 @@ def view_fields(
     upload worker sends back: no pyarrow needed to build it)."""
     evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None, manifest=manifest)
     native = gates_for(cat, binary, manifest=manifest)
-    rows = [dict(r, origin=evaluation.origin(r["gate"])) for r in gate_table_rows(evaluation, native)]
+    features = evaluation.manifest.by_name if evaluation.manifest is not None else {}
+    rows = [
+        dict(r, origin=evaluation.origin(r["gate"]), history_from=introduced_text(features[r["gate"]]) if r["gate"] in features else None)
+        for r in gate_table_rows(evaluation, native)
+    ]
     return dict(
         columns={c: [r[c] for r in rows] for c in VIEW_COLUMNS},
         emulated=str(evaluation.selection.emulated),
@@ -112,7 +119,7 @@ def view_fields(
         warnings=evaluation.warnings,
         flags_applied=evaluation.flags_applied,
         explicit=tuple(g.name for g in evaluation.gates + evaluation.meta if g.explicit),
-        hints=tuple(h.line for h in hints_for(evaluation)),
+        hints=tuple(h.line for h in hints_for(evaluation, (lambda: gate_lineage(cat)) if manifest is None else None)),
         metrics=(
             ("enabled", sum(r["enabled"] for r in rows)),
             ("changed", sum(r["changed"] for r in rows)),
@@ -131,7 +138,7 @@ def gates_download(
     uploaded one). Not cached and free of Streamlit calls: a download button runs it when clicked."""
     evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None, manifest=manifest)
     if fmt == "json":
-        return formats.to_json(gates_document(evaluation))
+        return formats.to_json(gates_document(evaluation, (lambda: gate_lineage(cat)) if manifest is None else None))
     rows = gate_rows(evaluation)
     if fmt == "csv":
         return formats.rows_to_csv(rows, GATE_COLUMNS)

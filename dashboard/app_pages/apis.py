@@ -31,6 +31,7 @@ from dashboard.components.view_state import ViewState
 from dashboard.core.apis import ApiEntry, evaluate_api_availability
 from dashboard.core.runtime_config import parse_runtime_config
 from dashboard.core.errors import KcompatError
+from dashboard.core.hints import api_hints
 from dashboard.core.skew import skew_policy
 from dashboard.core.storage import storage_versions
 from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
@@ -198,6 +199,8 @@ def _apis_view(query: str) -> dict:
         emulated=str(result.emulated),
         errors=result.errors,
         warnings=result.warnings,
+        # the remedies beside the errors (and the alpha-under-emulation warning), as kcompat apis prints them
+        hints=tuple(h.text for h in api_hints(result, data.catalog().data_dir) if h.error not in result.selection.errors),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
         # the differing entries as rows of `kcompat apis --format csv`
@@ -324,6 +327,8 @@ if view.failure is not None:
 
 for error in view.errors:
     st.error(md(error), icon=":material/block:")
+for hint in view.hints:
+    st.info(md(hint), icon=":material/lightbulb:")
 if view.errors:
     st.caption(
         "kube-apiserver would refuse to start with these flags (`kcompat apis` exits with status 2); "

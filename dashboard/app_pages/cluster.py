@@ -17,7 +17,8 @@ from dashboard import formats
 from dashboard.components import data
 from dashboard.components.downloads import table_csv
 from dashboard.components.pages import page
-from dashboard.components.selection import current
+from dashboard.components.selection import SAVED, current, write_url
+from dashboard.components.state import Selection, missing_data, startup_errors
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
 from dashboard.core.reports import GATE_COLUMNS
@@ -39,7 +40,12 @@ UPLOAD = "cluster_upload"
 SOURCE_LABELS = {
     "component": "component", "binary": "binary", "emulated": "emulated", "minCompatibility": "min compatibility",
     "featureGates": "--feature-gates", "runtimeConfig": "--runtime-config",
+    "emulationForwardCompatible": "--emulation-forward-compatible",
+    "runtimeConfigEmulationForwardCompatible": "--runtime-config-emulation-forward-compatible",
 }
+#: The inputs whose selection the selection bar was last moved to (it follows each new input once:
+#: a later change of the bar by hand is not undone while the same inputs stay pasted).
+FOLLOWED = "_cluster_followed"
 
 
 def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
@@ -94,6 +100,57 @@ def show_disagreements(document: dict) -> None:
     if observed["unknown"]:
         with st.expander(f"{len(observed['unknown'])} names on /metrics kcompat does not know (not counted as disagreements)"):
             st.text(", ".join(observed["unknown"]))
+
+
+def show_refusal(document: dict) -> None:
+    """A refused input: the binary's lines, the remedies, then what was read from where."""
+    startup = document.get("startup")
+    errors = document["errors"]
+    if startup:
+        lines = [f"**{md(startup[0].upper() + startup[1:])}** with", *(code("error: " + e) for e in errors[:100])]
+        st.error("  \n".join(lines), icon=":material/block:")
+    else:
+        st.error(f"The input cannot be used: {len(errors)} problem(s).", icon=":material/error:")
+        st.text("\n".join(errors[:100]))
+    for hint in document.get("hints", []):
+        st.info(md(hint_text(hint)), icon=":material/lightbulb:")
+    if startup:
+        st.caption("No config snippet is offered for input the binary refuses: follow a remedy above and check again.")
+    read = [f"{item['file']}: {item['kind'] or 'not read'}" for item in document.get("inputs", [])]
+    if read:
+        st.caption("Read: " + md("; ".join(read)))
+
+
+def hint_text(hint: dict) -> str:
+    return f"{hint['gate']}: {hint['text']}" if hint["kind"] == "unknown-gate" else hint["text"]
+
+
+def show_version_disagreements(document: dict) -> None:
+    for disagreement in document.get("versionDisagreements") or []:
+        st.error(md(disagreement), icon=":material/difference:")
+
+
+def follow_selection(document: dict, inputs: list[tuple[str, bytes | str]]) -> None:
+    """Move the selection bar to the inspected cluster's binary, emulated version, min
+    compatibility and --feature-gates (once per new input), and rerun so the bar shows it."""
+    if not document.get("binary") or not document.get("emulated"):
+        return
+    key = hash(tuple((name, data) for name, data in inputs))
+    if st.session_state.get(FOLLOWED) == key:
+        return
+    st.session_state[FOLLOWED] = key
+    sources = document["sources"]
+    min_compat = None if sources.get("minCompatibility", "default").startswith("default") else document["minCompatibility"]
+    # a refused --feature-gates value stays on this page (the bar would repeat its errors above it)
+    gates_refused = document.get("gates") is not None and not document["gates"]["valid"]
+    wanted = Selection(document["binary"], document["emulated"], min_compat, "" if gates_refused else document.get("featureGates") or "")
+    summary = data.summary()
+    if startup_errors(wanted) or missing_data(wanted, summary.usable, dict(summary.broken)) is not None:
+        return  # the bar would refuse it and hide this page's answer: the refusal is shown below instead
+    if current() != wanted:
+        st.session_state[SAVED] = wanted
+        write_url(wanted.params())
+        st.rerun()
 
 
 def show_selection(document: dict) -> None:
@@ -156,10 +213,13 @@ if upload_problems:
         st.error(md(problem), icon=":material/error:")
 elif inputs:
     document = inspect_document(data.catalog(), inputs)
+    follow_selection(document, inputs)
     if exit_status(document) == 2:
-        st.error(f"The input cannot be used: {len(document['errors'])} problem(s).", icon=":material/error:")
-        st.text("\n".join(document["errors"][:100]))
+        show_refusal(document)
+        if document.get("binary"):
+            show_selection(document)
     else:
+        show_version_disagreements(document)
         show_disagreements(document)
         show_selection(document)
         st.subheader("Config for this selection")

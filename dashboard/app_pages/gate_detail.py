@@ -80,6 +80,11 @@ if detail.origin == "client-go":
 else:
     st.badge("kube gate", icon=":material/deployed_code:", color="gray", help="From the release's own feature list (pkg/features and staging).")
 info = detail.info
+if detail.placeholder is not None:
+    st.caption(
+        f"The data dates this gate to {detail.placeholder}, a placeholder: its behaviour is older than the gate "
+        "(0.0 = registered without versions, 1.0 = older than versioned gates), not a release where it appeared."
+    )
 left, right = st.columns([3, 2])
 with left:
     if info is not None and info.description:
@@ -183,3 +188,42 @@ table_csv(
     states.to_dict("records"), states.columns, f"gate-{gate}-releases.csv", "detail_releases_csv",
     help="The table above as CSV: the gate in every bundled release.",
 )
+
+st.markdown(
+    f"**What changed, release by release** (the {md(detail.changes_from or sel.binary)} manifest's specs"
+    + (", and the bundled releases for a removal)" if any(c.kind == "removed" for c in detail.changes) else ")")
+)
+kep = info.kep if info is not None and info.kep and _SAFE_URL.match(info.kep) else None
+changes = pd.DataFrame(
+    [
+        {
+            "release": str(c.release) + (" (placeholder)" if c.placeholder else ""),
+            "change": c.kind,
+            "before": c.before,
+            "after": c.after,
+            "what": c.text(),
+            "KEP": kep,
+        }
+        for c in detail.changes
+    ],
+    columns=["release", "change", "before", "after", "what", "KEP"],
+)
+if changes.empty:
+    st.caption("No spec in the data.")
+else:
+    st.dataframe(
+        changes,
+        hide_index=True,
+        key="detail_changes",
+        column_config={
+            "KEP": st.column_config.LinkColumn(
+                "KEP", help="The gate's Kubernetes Enhancement Proposal (the data has one KEP link per gate)", display_text="KEP"
+            )
+            if kep
+            else st.column_config.TextColumn("KEP", help="No KEP link in the data for this gate"),
+        },
+    )
+    table_csv(
+        changes.to_dict("records"), changes.columns, f"gate-{gate}-changes.csv", "detail_changes_csv",
+        help="The changes above as CSV.",
+    )

@@ -11,6 +11,7 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.pages import open_gate
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_TEXT
 from dashboard.components.text import md
+from dashboard.core.search import search_gates
 from dashboard.components.view_state import ViewState
 from dashboard.core.history import TRANSITION_KINDS
 from dashboard.core.stages import Stage
@@ -52,7 +53,7 @@ transition = state.selectbox(
     "to GA, deprecated or removed (the same lists as `kcompat matrix --format json` \"transitions\").",
 )
 c_text, c_stage, c_rel, c_changed = st.columns([2.5, 3, 2, 1.5], vertical_alignment="bottom")
-text = state.text_input("text", "Search", target=c_text, placeholder="gate name contains…", help="Case-insensitive substring of the gate name.")
+text = state.text_input("text", "Search", target=c_text, placeholder="name, DRA, KEP 4381, words…", help="Finds a gate by part of its name, an abbreviation (DRA = DynamicResourceAllocation and the DRA… gates), a KEP number (4381, KEP-4381) or words of its description. Case-insensitive.")
 stages = state.multiselect(
     "stages",
     "Stage",
@@ -68,7 +69,7 @@ changed_only = state.toggle("changed", "Changed only", target=c_changed, help="O
 mask = pd.Series(True, index=frame.index)
 needle = (text or "").strip().lower()
 if needle:
-    mask &= frame["gate"].str.lower().str.contains(needle, regex=False)
+    mask &= frame["gate"].isin(search_gates(text, frame["gate"].tolist(), data.gate_texts()))
 if stages:
     mask &= data.matrix_stages()[in_release].isin(stages)
 if changed_only:

@@ -150,7 +150,7 @@ def _show_step(step: PlanStep, stem: str) -> None:
             ("apis", f"APIs that change ({len(step.api_changes)})",
              pd.DataFrame([{"api": c.group_version_kind, "change": "now served" if c.served_after else "no longer served"}
                            for c in step.api_changes], columns=["api", "change"])),
-            ("storage", f"Storage versions that change ({len(step.storage_changes)})",
+            ("storage", f"Storage versions that change, of the resources served after this step ({len(step.storage_changes)}; - = not served before)",
              pd.DataFrame([{"resource": c.group_kind, "before": c.before, "after": c.after} for c in step.storage_changes],
                           columns=["resource", "before", "after"])),
         )

@@ -13,6 +13,7 @@ from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.stage_colors import STAGE_NAMES
 from dashboard.components.view_state import ViewState
+from dashboard.core.search import search_gates
 from dashboard.core.versions import parse_version
 
 sel = current()
@@ -42,18 +43,15 @@ stages = state.multiselect(
     "Kubernetes code: introduced in a later release).",
 )
 text = state.text_input(
-    "text", "Search", target=c_text, placeholder="gate name contains…", help="Case-insensitive substring of the gate name."
+    "text", "Search", target=c_text, placeholder="name, DRA, KEP 4381, words…", help="Finds a gate by part of its name, an abbreviation (DRA = DynamicResourceAllocation and the DRA… gates), a KEP number (4381, KEP-4381) or words of its description. Case-insensitive."
 )
 sort = state.selectbox(
     "sort", "Order", SORTS, target=c_sort, help="Row order: by first version, by name, or by stage at the emulated version."
 )
 
 needle = (text or "").strip().lower()
-keep = {
-    name
-    for name, stage in stage_at.items()
-    if (not stages or stage in stages) and (not needle or needle in name.lower())
-}
+found = set(search_gates(text, stage_at, data.gate_texts())) if needle else set(stage_at)
+keep = {name for name, stage in stage_at.items() if (not stages or stage in stages) and name in found}
 shown = tuple(s for s in segments if s.gate in keep)
 starts = list(range(max(binary.minor - 20, 0), binary.minor))
 x_start = state.select_slider(
@@ -80,7 +78,7 @@ if shown:
             on_select="rerun",
             selection_mode=[GATE_PICK],
         )
-    filters = [f"stage {', '.join(map(plain, stages))}" if stages else "", f"name contains {text.strip()!r}" if needle else ""]
+    filters = [f"stage {', '.join(map(plain, stages))}" if stages else "", f"search {text.strip()!r}" if needle else ""]
     chart_downloads(
         chart,
         f"timeline-{binary}-emulating-{emulated}",

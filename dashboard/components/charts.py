@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 import altair as alt
 import pandas as pd
 
-from dashboard.core.history import ReleaseTransitions, Segment, TRANSITION_KINDS
+from dashboard.core.history import ReleaseTransitions, Segment, TRANSITION_KINDS, is_placeholder
 from dashboard.core.versions import Version
 
 from .stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
@@ -56,7 +56,7 @@ def segment_frame(segments: Iterable[Segment], x_start: int, x_end: int) -> pd.D
                 "locked": "locked" if s.locked else "unlocked",
                 "start": max(start, x_start),
                 "end": min(end, x_end),
-                "since": _label(s.start),
+                "since": _label(s.start) + (" (placeholder: older than the gate)" if is_placeholder(s.start) else ""),
                 "until": _label(s.end),
             }
         )

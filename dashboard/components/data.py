@@ -26,15 +26,19 @@ from dashboard.core.history import (
     ReleaseMatrix,
     ReleaseTransitions,
     Segment,
+    SpecChange,
     gate_segments,
+    placeholder_start,
     release_matrix,
     release_transitions,
+    spec_changes,
     timeline_segments,
 )
 from dashboard.core.manifest import FeatureSpec, Manifest
 from dashboard.core.stages import STAGE_ORDER
 from dashboard.core.versions import offset_minor
-from dashboard.queries import newest_release
+from dashboard.core.search import GateText
+from dashboard.queries import gate_lineage, newest_release
 from dashboard.gates_view import GatesView, build_gates_view
 
 from . import hosting
@@ -52,6 +56,12 @@ def catalog() -> Catalog:
     _ = cat.gate_info
     hosting.freeze_long_lived()  # the catalog lives as long as the process: collections skip it
     return cat
+
+
+@st.cache_resource(show_spinner=False)
+def gate_texts() -> Mapping[str, GateText]:
+    """What the gate search finds gates by besides their names: descriptions and KEP links."""
+    return MappingProxyType({name: GateText(info.description, info.kep) for name, info in catalog().gate_info.items()})
 
 
 @dataclass(frozen=True)
@@ -230,6 +240,13 @@ class GateDetail:
     #: "kube" or "client-go" (k8s.io/client-go's features, added to every kube binary's gate);
     #: from the binary's manifest, else from the newest release that lists the gate
     origin: str = "kube"
+    #: what each release changed (appeared, stage, default, lock, removal), from the binary's
+    #: manifest (else the newest that lists the gate) and the bundled releases' lineage
+    changes: tuple[SpecChange, ...] = ()
+    #: the placeholder version (0.0 / 1.0) the data dates the gate to, if it does
+    placeholder: str | None = None
+    #: the manifest the changes come from ("1.36")
+    changes_from: str = ""
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -240,6 +257,17 @@ def gate_detail(binary: str, gate: str) -> GateDetail:
     segments: tuple[Segment, ...] = ()
     if feature is not None:
         segments = gate_segments(feature, offset_minor(version, 1), select_versions(version).rules.gates_use_min_compat)
+    source, listed = binary, feature
+    if listed is None:
+        for release in reversed(cat.usable_releases()):
+            listed = cat.manifest(release).by_name.get(gate)
+            if listed is not None:
+                source = release
+                break
+    usable = cat.usable_releases()
+    removal = gate_lineage(cat).removal_before(gate, parse_binary_version(usable[-1])) if usable else None
+    changes = spec_changes(listed, removal) if listed is not None else ()
+    start = placeholder_start(listed) if listed is not None else None
     m = matrix()
     row = m.row(gate)
     cells = row.cells if row is not None else (None,) * len(m.releases)
@@ -252,6 +280,9 @@ def gate_detail(binary: str, gate: str) -> GateDetail:
         info=cat.gate_info.get(gate),
         dependencies=feature.dependencies if feature is not None else (),
         origin=feature.origin if feature is not None else _origin_in_any_release(cat, gate),
+        changes=changes,
+        placeholder=str(start) if start is not None else None,
+        changes_from=source if listed is not None else "",
     )
 
 

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
+from . import data
 from .data import GatesView
 from .downloads import gate_downloads
 from .pages import open_gate
@@ -44,8 +45,10 @@ class Filters:
         return bool(self.stages or self.quick or self.text.strip())
 
 
-def filter_table(table: pa.Table, f: Filters) -> pa.Table:
-    """Rows of the effective table that pass the filters (case-insensitive substring search)."""
+def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
+    """Rows of the effective table that pass the filters. The search finds a gate by part of its
+    name, an abbreviation, a KEP number or words of its description (``texts``: name ->
+    :class:`~dashboard.core.search.GateText`; see :mod:`dashboard.core.search`)."""
     if not f.active:
         return table
     mask = None
@@ -65,7 +68,10 @@ def filter_table(table: pa.Table, f: Filters) -> pa.Table:
             both(pc.equal(table[column], next(iter(wanted))))
     text = f.text.strip()
     if text:
-        both(pc.match_substring(table["gate"], text, ignore_case=True))
+        from dashboard.core.search import search_gates
+
+        found = search_gates(text, table["gate"].to_pylist(), texts)
+        both(pc.is_in(table["gate"], value_set=pa.array(list(found), pa.string())))
     return table if mask is None else table.filter(mask)
 
 
@@ -100,8 +106,9 @@ def filter_controls(prefix: str) -> Filters:
         text = view.text_input(
             "text",
             "Search",
-            placeholder="gate name contains…",
-            help="Case-insensitive substring of the gate name.",
+            placeholder="name, DRA, KEP 4381, words…",
+            help="Finds a gate by part of its name, an abbreviation (DRA = DynamicResourceAllocation and the DRA… gates), "
+            "a KEP number (4381, KEP-4381) or words of its description. Case-insensitive.",
         )
         sort = view.selectbox(
             "sort", "Order", SORTS, width=150, help="Row order: by gate name, by stage at the emulated version, or changed gates first."
@@ -169,6 +176,11 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
         "changed": col.CheckboxColumn(
             f"changed vs {binary}", help="Stage, default or lock differ from the binary running without emulation"
         ),
+        "history_from": col.TextColumn(
+            "history from",
+            help="The first version of the gate's specs in the binary's list: the release it appeared in, or 0.0 / 1.0, "
+            "placeholders for behaviour older than the gate (0.0 = registered without versions, 1.0 = older than versioned gates)",
+        ),
         "origin": col.TextColumn(
             "origin",
             help="Where the binary registers the gate from: kube = the release's own feature list; client-go = "
@@ -223,7 +235,7 @@ def gates_panel(sel: Selection, view: GatesView, custom=None) -> None:
     the gate's detail page) and the downloads. ``view`` is :func:`data.gates_view` of ``sel``."""
     metrics_row(dict(view.metrics), sel.binary, view.emulated)
     filters = filter_controls("gates")
-    shown = sort_table(filter_table(view.table, filters), filters.sort)
+    shown = sort_table(filter_table(view.table, filters, data.gate_texts() if filters.text.strip() else None), filters.sort)
     if filters.active:
         st.caption(f"{shown.num_rows} of {view.table.num_rows} gates match the filters")
     generation = st.session_state.setdefault("_gates_table_generation", 0)

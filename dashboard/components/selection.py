@@ -30,6 +30,7 @@ from .state import (
     missing_data,
     resolve_selection,
     startup_errors,
+    startup_hints,
 )
 from .text import code, md
 
@@ -292,6 +293,8 @@ def show_refusal(sel: Selection) -> bool:
             *(f"{code('error: ' + e)}" for e in errors),
         ]
         st.error("  \n".join(lines), icon=":material/block:")
+        for hint in startup_hints(sel):
+            st.info(md(hint), icon=":material/lightbulb:")
     if no_data is not None:
         st.error(f"**Nothing to show**: {md(no_data)}.", icon=":material/error:")
     if errors:

@@ -170,6 +170,18 @@ def startup_errors(selection: Selection) -> tuple[str, ...]:
         return (str(exc),)
 
 
+@functools.lru_cache(maxsize=256)
+def startup_hints(selection: Selection) -> tuple[str, ...]:
+    """The remedies beside :func:`startup_errors` (the range and the nearest valid value)."""
+    from dashboard.core.hints import version_hints
+
+    try:
+        binary = parse_binary_version(selection.binary)
+        return tuple(h.text for h in version_hints(select_versions(binary, selection.emulated, selection.min_compat)))
+    except KcompatError:
+        return ()
+
+
 def missing_data(selection: Selection, usable: Sequence[str], broken: Mapping[str, str] | None = None) -> str | None:
     """Why the bundled data cannot answer for this binary release (None when it can)."""
     if selection.binary in usable:  # noqa: SIM102 - the common case first

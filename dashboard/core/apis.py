@@ -170,6 +170,8 @@ class ApiAvailability:
     runtime_config_emulation_forward_compatible: bool = False
     data_dir: str | None = field(default=None, compare=False)
     gate_states: GateResolver | None = field(default=None, compare=False, repr=False)
+    #: the version selection the flags gave (the remedies beside range errors read it)
+    selection: VersionSelection | None = field(default=None, compare=False, repr=False)
 
     @property
     def valid(self) -> bool:
@@ -307,6 +309,7 @@ def evaluate_api_availability(
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
         data_dir=str(data_dir) if data_dir is not None else None,
         gate_states=gate_states,
+        selection=selection,
     )
 
 

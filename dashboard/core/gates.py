@@ -7,7 +7,7 @@ returns every gate's state, with the errors and warnings the binary would print.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .compat import VersionSelection
 from .errors import KcompatError, cut
@@ -26,6 +26,8 @@ class GateEvaluation:
     flags: FeatureGateFlags
     #: gates registered from k8s.io/client-go (``Feature.origin``); the others are the binary's own
     client_go: frozenset[str] = frozenset()
+    #: the manifest evaluated (the remedies beside the errors read its specs)
+    manifest: Manifest | None = field(default=None, compare=False, repr=False)
 
     def origin(self, name: str) -> str:
         """Where the binary registers ``name`` from: "client-go" or "kube"."""
@@ -100,7 +102,7 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
                 "component has alpha features enabled in emulated version, this is unsupported: "
                 f"features=[{' '.join(alpha_on)}]"
             )
-    return GateEvaluation(selection, gates, meta, tuple(errors), tuple(warnings), flags, manifest.client_go_names)
+    return GateEvaluation(selection, gates, meta, tuple(errors), tuple(warnings), flags, manifest.client_go_names, manifest)
 
 
 def _unset_states(manifest: Manifest, emu: tuple[int, int], mc: tuple[int, int] | None) -> list[GateState]:

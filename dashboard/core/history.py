@@ -238,3 +238,86 @@ def release_transitions(matrix: ReleaseMatrix) -> tuple[ReleaseTransitions, ...]
             )
         )
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# What each release changed for one gate (the gate detail page).
+
+#: Spec versions the gate lists use as placeholders for behaviour older than the gate itself
+#: (0.0: registered without versions; 1.0: older than versioned gates).
+PLACEHOLDER_VERSIONS = (major_minor(0, 0), major_minor(1, 0))
+
+
+def is_placeholder(version: Version) -> bool:
+    return mm(version) in PLACEHOLDER_VERSIONS
+
+
+def placeholder_start(feature: Feature) -> Version | None:
+    """The placeholder version (0.0 or 1.0) the data dates the gate's first spec to, else None."""
+    return mm(feature.first_version) if feature.specs and is_placeholder(feature.first_version) else None
+
+
+def introduced_text(feature: Feature) -> str:
+    """Where the gate's history starts, said plainly: ``1.33``, or the placeholder said as one."""
+    start = placeholder_start(feature)
+    if start is not None:
+        return f"placeholder {start} (older than the gate)"
+    return str(mm(feature.first_version))
+
+
+def _state(spec: FeatureSpec) -> str:
+    return f"{spec.stage.value} {'on' if spec.default else 'off'}{' locked' if spec.lock_to_default else ''}"
+
+
+@dataclass(frozen=True)
+class SpecChange:
+    """One change of a gate from the previous release: ``kind`` is "appeared", "stage",
+    "default", "locked", "unlocked", "min-compatibility" or "removed"."""
+
+    release: Version
+    kind: str
+    before: str
+    after: str
+    #: the release is a placeholder version (0.0 / 1.0): behaviour older than the gate
+    placeholder: bool = False
+
+    def text(self) -> str:
+        at = f"{self.release}" + (" (a placeholder: older than the gate)" if self.placeholder else "")
+        if self.kind == "appeared":
+            return f"appeared in {at} as {self.after}"
+        if self.kind == "removed":
+            return f"removed in {at}: {self.after}"
+        if self.kind == "locked":
+            return f"locked {self.after} in {at}"
+        if self.kind == "unlocked":
+            return f"unlocked in {at}"
+        return f"{self.kind} {self.before} -> {self.after} in {at}"
+
+
+def spec_changes(feature: Feature, removal=None) -> tuple[SpecChange, ...]:
+    """What each spec of ``feature`` changed from the one before it (the release it appeared in,
+    each stage, default and lock change), then its removal (a :class:`~.removals.RemovedGate`)."""
+    out: list[SpecChange] = []
+    previous: FeatureSpec | None = None
+    for spec in feature.specs:
+        at, placeholder = mm(spec.version), is_placeholder(spec.version)
+        if previous is None:
+            if spec.stage is not Stage.PRE_ALPHA:
+                out.append(SpecChange(at, "appeared", "absent", _state(spec), placeholder))
+        else:
+            if previous.stage is Stage.PRE_ALPHA and spec.stage is not Stage.PRE_ALPHA:
+                out.append(SpecChange(at, "appeared", "absent", _state(spec), placeholder))
+            elif spec.stage is not previous.stage:
+                out.append(SpecChange(at, "stage", previous.stage.value, spec.stage.value, placeholder))
+            if spec.default != previous.default:
+                out.append(SpecChange(at, "default", "on" if previous.default else "off", "on" if spec.default else "off", placeholder))
+            if spec.lock_to_default and not previous.lock_to_default:
+                out.append(SpecChange(at, "locked", "unlocked", "on" if spec.default else "off", placeholder))
+            elif previous.lock_to_default and not spec.lock_to_default:
+                out.append(SpecChange(at, "unlocked", "locked", "unlocked", placeholder))
+            if spec.min_compatibility_version != previous.min_compatibility_version and spec.min_compatibility_version is not None:
+                out.append(SpecChange(at, "min-compatibility", str(previous.min_compatibility_version or "-"), str(spec.min_compatibility_version), placeholder))
+        previous = spec
+    if removal is not None:
+        out.append(SpecChange(mm(removal.removed_in), "removed", _state(removal.last_spec), removal.behaviour))
+    return tuple(out)

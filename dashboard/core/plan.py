@@ -357,8 +357,10 @@ def plan_upgrade(
         return {f"{e.group_version}/{e.kind}" for e in av.served()}
 
     def storage_at(p: Point) -> dict[str, str]:
+        """The storage version of each resource served at ``p`` (one not served stores nothing:
+        its storage version does not change anything)."""
         sv = storage_versions(p.binary, p.emulated, p.min_compat, data_dir=data_dir, gate_states=resolver)
-        return {f"{c.group or 'core'}/{c.kind}": c.group_version for c in sv.choices}
+        return {f"{c.group or 'core'}/{c.kind}": c.group_version for c in sv.choices if c.served}
 
     steps = []
     prev = start
@@ -404,10 +406,9 @@ def plan_upgrade(
         api_changes = tuple(ApiChange(k, True) for k in sorted(apis - prev_apis)) + tuple(
             ApiChange(k, False) for k in sorted(prev_apis - apis)
         )
+        # only resources served after the step: "-" before it means newly served (written from now on)
         storage_changes = tuple(
-            StorageChange(k, prev_storage.get(k, "-"), storage.get(k, "-"))
-            for k in sorted(set(prev_storage) | set(storage))
-            if prev_storage.get(k) != storage.get(k)
+            StorageChange(k, prev_storage.get(k, "-"), storage[k]) for k in sorted(storage) if prev_storage.get(k) != storage[k]
         )
         supported, why = _support(kind, prev, point, checks)
         steps.append(

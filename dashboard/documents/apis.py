@@ -3,21 +3,24 @@ emulated version, and whether a real binary of the emulated release serves each 
 
 JSON document (exactly these keys)::
 
-    {"binary", "emulated", "valid", "errors", "warnings",
+    {"binary", "emulated", "valid", "errors", "warnings", "hints",
      "apis": [{"group", "version", "kind", "resource", "subresources", "stage", "served",
                "servedByRelease", "reason"}]}
 
 The core group is ``""``. ``resource`` and ``subresources`` are the names the release's
 k8s.io/client-go typed client uses; ``servedByRelease`` is whether a real binary of release
 ``emulated`` (its own version, the same ``--runtime-config``) serves the entry, null when that
-release has no bundled data. Both the CLI and the APIs page build their output here.
+release has no bundled data. ``hints`` are the remedies beside the errors (and beside the
+alpha-under-emulation warning), each ``{"kind", "error", "gate", "text", "names"}`` as in
+``kcompat gates`` (:func:`dashboard.core.hints.api_hints`). Both the CLI and the APIs page build their output here.
 """
 
 from __future__ import annotations
 
 from ..core.apis import ApiAvailability, ApiEntry
+from ..core.hints import api_hints
 
-DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "apis")
+DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "hints", "apis")
 API_KEYS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
 TABLE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
 DIFFERENCE_COLUMNS = ("group", "version", "resource", "kind", "served", "servedByRelease", "reason")
@@ -45,13 +48,14 @@ def apis_document(result: ApiAvailability) -> dict:
         "valid": result.valid,
         "errors": list(result.errors),
         "warnings": list(result.warnings),
+        "hints": [h.as_dict() for h in api_hints(result, result.data_dir)],
         "apis": [api_item(e) for e in result.entries],
     }
 
 
 def rejected_apis_document(binary: str | None, message: str) -> dict:
     """The document when the input is not usable at all (no evaluation happened)."""
-    return {"binary": binary, "emulated": None, "valid": False, "errors": [message], "warnings": [], "apis": []}
+    return {"binary": binary, "emulated": None, "valid": False, "errors": [message], "warnings": [], "hints": [], "apis": []}
 
 
 def api_rows(result: ApiAvailability) -> list[dict]:

@@ -18,17 +18,30 @@ from ..catalog import Catalog
 from ..core.runtime_config import parse_runtime_config
 from ..core.compat import parse_binary_version
 from ..core.errors import KcompatError
-from ..core.inspect.model import CONTROL_PLANE, EMULATED, FEATURE_GATES, MIN_COMPAT, RUNTIME_CONFIG
+from ..core.hints import api_hints, hint_dicts
+from ..core.inspect.model import (
+    CONTROL_PLANE,
+    EMULATED,
+    FEATURE_GATES,
+    FORWARD_COMPAT,
+    MIN_COMPAT,
+    RUNTIME_CONFIG,
+    RUNTIME_FORWARD_COMPAT,
+)
 from ..core.reports import rejected_document
 from ..core.versions import mm
-from ..queries import gates_for
+from ..queries import gate_lineage, gates_for
 
 KUBEADM_FIELDS = {"kube-apiserver": "apiServer", "kube-controller-manager": "controllerManager", "kube-scheduler": "scheduler"}
 SNIPPETS = ("cmdline", "kubeadm", "kind", "static-pod")
 
 
-def component_flags(component: str, emulated: str | None, min_compat: str | None, feature_gates: str, runtime_config: str) -> list[tuple[str, str]]:
-    """(flag, value) pairs one component needs, in the order the flags are applied (SPEC §2.6)."""
+def component_flags(
+    component: str, emulated: str | None, min_compat: str | None, feature_gates: str, runtime_config: str,
+    forward_compatible: tuple[str, ...] = (),
+) -> list[tuple[str, str]]:
+    """(flag, value) pairs one component needs, in the order the flags are applied (SPEC §2.6);
+    ``forward_compatible``: the kube-apiserver forward-compatibility flags set to true."""
     pairs = []
     if emulated:
         pairs.append((EMULATED, emulated))
@@ -38,6 +51,8 @@ def component_flags(component: str, emulated: str | None, min_compat: str | None
         pairs.append((FEATURE_GATES, feature_gates))
     if runtime_config and component == "kube-apiserver":
         pairs.append((RUNTIME_CONFIG, runtime_config))
+    if component == "kube-apiserver":
+        pairs.extend((flag, "true") for flag in forward_compatible)
     return pairs
 
 
@@ -106,8 +121,11 @@ def config_document(
     min_compat: str | None = None,
     feature_gates: str | None = None,
     runtime_config: str | None = None,
+    emulation_forward_compatible: bool = False,
+    runtime_config_emulation_forward_compatible: bool = False,
 ) -> dict:
-    """Flags and config snippets for a selection the binary accepts; otherwise the rejection."""
+    """Flags and config snippets for a selection the binary accepts; otherwise the rejection (with
+    the remedies in ``hints``). The kube-apiserver flags are checked as it checks them at start-up."""
     try:
         evaluation = gates_for(catalog, binary, emulated, min_compat, feature_gates)
         runtime = parse_runtime_config(runtime_config) if runtime_config else None
@@ -116,8 +134,27 @@ def config_document(
     sel = evaluation.selection
     if not evaluation.valid:
         doc = rejected_document(binary, list(evaluation.errors))
-        doc.update(emulated=str(sel.emulated), minCompatibility=str(sel.min_compat))
+        doc.update(emulated=str(sel.emulated), minCompatibility=str(sel.min_compat), hints=hint_dicts(evaluation, lambda: gate_lineage(catalog)))
         return doc
+    forward = tuple(
+        flag for flag, on in ((FORWARD_COMPAT, emulation_forward_compatible), (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on
+    )
+    if runtime_config or forward:
+        # kube-apiserver's start-up check of --runtime-config and the forward-compatibility flags
+        # (as kcompat apis and inspect run it): no snippet for flags it would refuse
+        from ..core.apis import evaluate_api_availability
+
+        try:
+            apis = evaluate_api_availability(
+                binary, emulated, runtime_config, emulation_forward_compatible, runtime_config_emulation_forward_compatible,
+                min_compat=min_compat, compare_with_release=False,
+            )
+        except KcompatError:
+            apis = None  # no API data for this release: the value was parsed above, nothing more to check
+        if apis is not None and apis.errors:
+            doc = rejected_document(binary, list(apis.errors))
+            doc.update(emulated=str(sel.emulated), minCompatibility=str(sel.min_compat), hints=[h.as_dict() for h in api_hints(apis)])
+            return doc
     gate_values = dict(evaluation.flags.values)
     gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values.items())
     runtime_items = {}
@@ -128,7 +165,7 @@ def config_document(
     runtime_text = ",".join(f"{k}={v}" if v else k for k, v in runtime_items.items())
     emu_text = str(sel.emulated) if emulated else None
     mc_text = str(sel.min_compat) if min_compat else None
-    flags = {c: component_flags(c, emu_text, mc_text, gates_text, runtime_text) for c in CONTROL_PLANE}
+    flags = {c: component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward) for c in CONTROL_PLANE}
     version = parse_binary_version(binary)
     exact = f"v{version}" if len(version.components) >= 3 else None
     return {
@@ -161,4 +198,13 @@ def config_for_inspection(catalog: Catalog, document: dict) -> dict:
         min_compat,
         document["featureGates"] or None,
         document["runtimeConfig"] or None,
+        _last_bool(document.get("emulationForwardCompatible")),
+        _last_bool(document.get("runtimeConfigEmulationForwardCompatible")),
     )
+
+
+def _last_bool(values: str | None) -> bool:
+    """A pflag boolean read from an inspect document's comma-joined values: the last one wins."""
+    from ..core.flags import parse_go_bool
+
+    return bool(values) and bool(parse_go_bool(values.split(",")[-1]))

@@ -1,8 +1,15 @@
 """The ``kcompat inspect`` document: what the inputs say, the engine's answer for it, and how
 ``/metrics`` compares. The CLI prints it and the Check a cluster page shows it.
 
+Every check the binary runs at start-up is applied to what was read: the version ranges, the
+``--feature-gates`` value (gates, locks, dependencies) and, for kube-apiserver, the
+``--runtime-config`` value with the forward-compatibility flags (the same evaluation as
+``kcompat apis``). A refusal is reported with the binary's own line (``errors``), "this
+<component> would exit at start-up" (``startup``) and the remedies (``hints``).
+
 Exit status (:func:`exit_status`): 0 when everything agrees, 1 when the cluster disagrees with
-the prediction, 2 when the input is unusable.
+the prediction (``/metrics``, or a ``/version`` emulation or min compatibility other than the
+flags give: ``versionDisagreements``), 2 when the input is unusable or the binary would refuse it.
 """
 
 from __future__ import annotations
@@ -10,14 +17,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..catalog import Catalog
-from ..core.runtime_config import parse_runtime_config
 from ..core.compat import parse_binary_version
 from ..core.errors import KcompatError
+from ..core.flags import parse_go_bool
+from ..core.hints import api_hints
+from ..core.runtime_config import parse_runtime_config
 from ..core.inspect import Comparison, InspectError, combine_readings, compare_observed, read_input
 from ..core.inspect.model import MAX_INPUT_BYTES
 from ..core.reports import gates_document
 from ..core.versions import mm
-from ..queries import gates_for
+from ..queries import gate_lineage, gates_for
 
 DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
 
@@ -46,9 +55,55 @@ def observed_document(comparison: Comparison) -> dict:
 def _empty(inputs: list[dict], errors: list[str], warnings: list[str] | None = None) -> dict:
     return {
         "component": None, "binary": None, "emulated": None, "minCompatibility": None, "sources": {},
-        "featureGates": "", "runtimeConfig": "", "valid": False, "errors": errors, "warnings": warnings or [],
-        "inputs": inputs, "gates": None, "observed": None,
+        "featureGates": "", "runtimeConfig": "", "valid": False, "startup": None, "errors": errors, "hints": [],
+        "warnings": warnings or [], "versionDisagreements": [], "inputs": inputs, "gates": None, "observed": None,
     }
+
+
+def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
+    """A pflag boolean as the binary reads it: the last value wins; a bad one refuses start-up."""
+    if not values:
+        return False
+    value = parse_go_bool(values[-1])
+    if value is None:
+        errors.append(f'invalid argument "{values[-1]}" for "--{name}" flag: strconv.ParseBool: parsing "{values[-1]}": invalid syntax')
+        return False
+    return value
+
+
+def _apiserver_checks(combined, errors: list[str], warnings: list[str], hints: list[dict]) -> None:
+    """kube-apiserver's start-up checks of --runtime-config and the forward-compatibility flags
+    (the evaluation of ``kcompat apis``): refusals join ``errors``, with their remedies."""
+    from ..core.apis import evaluate_api_availability
+
+    efc = _bool_flag("emulation-forward-compatible", combined.emulation_forward_compatible, errors)
+    rcefc = _bool_flag("runtime-config-emulation-forward-compatible", combined.runtime_config_emulation_forward_compatible, errors)
+    try:
+        result = evaluate_api_availability(
+            combined.binary, list(combined.emulated) or None, list(combined.runtime_config), efc, rcefc,
+            min_compat=list(combined.min_compat) or None, compare_with_release=False,
+        )
+    except KcompatError as exc:
+        if not combined.runtime_config:
+            return  # nothing of the API data is needed for flags that were not given
+        try:
+            parse_runtime_config(list(combined.runtime_config))
+        except KcompatError as bad:
+            errors.append(f"--runtime-config: {bad}")
+        else:
+            warnings.append(f"--runtime-config not checked against the served APIs: {exc}")
+        return
+    for error in result.errors:
+        if error not in errors:
+            errors.append(error)
+    seen = {h["error"] for h in hints}
+    for hint in api_hints(result):
+        if hint.error not in seen:
+            hints.append(hint.as_dict())
+            seen.add(hint.error)
+    for warning in result.warnings:
+        if warning.startswith("alpha api enabled") and warning not in warnings:
+            warnings.append(warning)
 
 
 def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES) -> dict:
@@ -82,14 +137,12 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
         doc = _empty(described, [f"{combined.sources['binary']}: {exc}"], list(combined.warnings))
         doc.update(component=combined.component, binary=str(mm(parse_binary_version(combined.binary))), sources=dict(combined.sources))
         return doc
-    gates = gates_document(evaluation)
+    gates = gates_document(evaluation, lambda: gate_lineage(catalog))
     errors = list(evaluation.errors)
+    hints = list(gates["hints"])
     warnings = list(combined.warnings) + list(evaluation.warnings)
-    if combined.runtime_config:
-        try:
-            parse_runtime_config(list(combined.runtime_config))
-        except KcompatError as exc:
-            errors.append(f"--runtime-config: {exc}")
+    if combined.component == "kube-apiserver":
+        _apiserver_checks(combined, errors, warnings, hints)
     sel = evaluation.selection
     document = {
         "component": combined.component,
@@ -99,9 +152,14 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
         "sources": dict(combined.sources),
         "featureGates": ",".join(combined.feature_gates),
         "runtimeConfig": ",".join(combined.runtime_config),
+        "emulationForwardCompatible": ",".join(combined.emulation_forward_compatible),
+        "runtimeConfigEmulationForwardCompatible": ",".join(combined.runtime_config_emulation_forward_compatible),
         "valid": not errors,
+        "startup": f"this {combined.component} would exit at start-up" if errors else None,
         "errors": errors,
+        "hints": hints,
         "warnings": warnings,
+        "versionDisagreements": list(combined.disagreements),
         "inputs": described,
         "gates": gates,
         "observed": None,
@@ -143,7 +201,7 @@ def exit_status(document: dict) -> int:
     if not document["valid"]:
         return 2
     observed = document.get("observed")
-    return 1 if observed and observed["disagree"] else 0
+    return 1 if (observed and observed["disagree"]) or document.get("versionDisagreements") else 0
 
 
 def summary_lines(document: dict) -> list[str]:
@@ -151,7 +209,8 @@ def summary_lines(document: dict) -> list[str]:
     lines = []
     for key, label in (("component", "component"), ("binary", "binary"), ("emulated", "emulated"),
                        ("minCompatibility", "min compatibility"), ("featureGates", "--feature-gates"),
-                       ("runtimeConfig", "--runtime-config")):
+                       ("runtimeConfig", "--runtime-config"), ("emulationForwardCompatible", "--emulation-forward-compatible"),
+                       ("runtimeConfigEmulationForwardCompatible", "--runtime-config-emulation-forward-compatible")):
         value = document.get(key)
         if value in (None, "") and key not in document["sources"]:
             continue

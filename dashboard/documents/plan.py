@@ -69,7 +69,7 @@ def plan_markdown(plan: UpgradePlan, limit: int = 40) -> str:
             *[f"- {'now served' if c.served_after else 'no longer served'}: {c.group_version_kind}" for c in step.api_changes[:limit]],
             *([f"- ... and {len(step.api_changes) - limit} more"] if len(step.api_changes) > limit else []),
             "",
-            f"Storage versions that change ({len(step.storage_changes)}):",
+            f"Storage versions that change, of the resources served after this step ({len(step.storage_changes)}; - = not served before):",
             *[f"- {c.group_kind}: {c.before} -> {c.after}" for c in step.storage_changes],
             "",
             "Skew checks during this step:",

@@ -23,7 +23,7 @@ def test_job_managed_by(catalog):
 
 def test_spec_history_is_the_binarys_manifest(catalog):
     at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy")
-    specs, releases = frames(at)
+    specs, releases = frames(at)[:2]  # then "What changed, release by release" (issue 19)
     feature = catalog.manifest("1.36").by_name["JobManagedBy"]
     assert specs[["version", "stage", "default", "locked"]].values.tolist() == [
         [str(s.version), s.stage.value, s.default, s.lock_to_default] for s in feature.specs
@@ -82,3 +82,40 @@ def test_picking_a_gate_updates_the_url():
     rerun(at)
     assert at.query_params == {"binary": "1.35", "emulated": "1.34", "gate": "KMSv1"}
     assert at.subheader[0].value == "KMSv1"
+
+
+def changes_frame(at):
+    return next(f for f in frames(at) if "what" in f.columns)
+
+
+def test_what_changed_release_by_release_with_the_kep(catalog):
+    """Issue 19: the release it appeared in, each stage/default/lock change, each with the KEP link."""
+    at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy")
+    changes = changes_frame(at)
+    feature = catalog.manifest("1.36").by_name["JobManagedBy"]
+    assert changes["what"].iloc[0] == f"appeared in {feature.specs[0].version} as Alpha off"
+    assert list(changes["change"]) == ["appeared", "stage", "default", "stage", "locked"]
+    assert list(changes["release"]) == ["1.30", "1.32", "1.32", "1.35", "1.35"]
+    assert set(changes["KEP"]) == {catalog.gate_info["JobManagedBy"].kep}
+
+
+def test_removed_gate_lists_its_removal_and_its_placeholder_start():
+    at = open_app("gate_detail", binary="1.36", gate="AllowServiceLBStatusOnNonLB")
+    changes = changes_frame(at)
+    assert list(changes["what"]) == [
+        "appeared in 1.0 (a placeholder: older than the gate) as GA on",
+        "stage GA -> Deprecated in 1.29",
+        "default on -> off in 1.29",
+        "locked off in 1.32",
+        "removed in 1.35: always off",
+    ]
+    assert changes["release"].iloc[0] == "1.0 (placeholder)"
+    assert any(c.startswith("The data dates this gate to 1.0, a placeholder") for c in texts(at.caption))
+
+
+def test_the_placeholder_is_said_on_the_gates_table_too():
+    at = open_app(binary="1.36", emulated="1.33")
+    table = at.dataframe[0].value
+    history = dict(zip(table["gate"], table["history_from"]))
+    assert history["JobManagedBy"] == "1.30"
+    assert history["AllowServiceExternalIPs"] == "placeholder 1.0 (older than the gate)"

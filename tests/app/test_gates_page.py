@@ -24,7 +24,7 @@ def table(at):
 def test_table_equals_the_cli_rows(catalog, at_133):
     shown = table(at_133)
     expected = gate_rows(gates_for(catalog, "1.36", "1.33"))
-    assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin"]
+    assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin", "history_from"]
     assert shown[["gate", "enabled", "stage", "default", "locked"]].to_dict("records") == [
         {"gate": r["name"], "enabled": r["enabled"], "stage": r["stage"], "default": r["default"], "locked": r["locked"]}
         for r in expected
@@ -146,7 +146,9 @@ def test_download_dialog_offers_three_deferred_files():
 @pytest.mark.parametrize("fmt", ["json", "csv", "markdown"])
 @pytest.mark.parametrize("flags", [None, "KMSv1=true", "Nope=true"])
 def test_download_is_what_the_cli_prints(catalog, capsys, fmt, flags):
-    argv = ["gates", "--binary", "1.36", "--emulated", "1.33", "--format", fmt]
+    # the download keeps the table of a refused input: what --show-defaults prints (issue 19: the
+    # CLI leaves it out by default)
+    argv = ["gates", "--binary", "1.36", "--emulated", "1.33", "--format", fmt, "--show-defaults"]
     if flags:
         argv += ["--feature-gates", flags]
     kcompat(argv, catalog=catalog)
@@ -164,3 +166,10 @@ def test_the_gate_column_fits_the_longest_name(at_133):
     gate = json.loads(at_133.dataframe[0].proto.columns)["gate"]
     assert gate["width"] == gate_column_width(longest) >= 7 * longest  # ~7 px a character in the grid's font
     assert gate["pinned"]
+
+
+def test_search_finds_by_abbreviation_kep_and_description():
+    """Issue 19: DRA finds DynamicResourceAllocation, a KEP number finds its gates, words find descriptions."""
+    assert "DynamicResourceAllocation" in list(table(filtered(text="DRA"))["gate"])
+    assert "DynamicResourceAllocation" in list(table(filtered(text="KEP-4381"))["gate"])
+    assert "HPAScaleToZero" in list(table(filtered(text="scaling to zero"))["gate"])

@@ -90,3 +90,18 @@ def test_clicking_a_bar_opens_the_gate():
     rerun(at)
     assert current_page(at) == "gate_detail"
     assert at.query_params == {"binary": "1.36", "emulated": "1.33", "gate": "JobManagedBy"}
+
+
+def test_search_finds_by_abbreviation():
+    """Issue 19: the timeline's search is the Gates page's (DRA finds DynamicResourceAllocation)."""
+    from dashboard.catalog import DEFAULT_CATALOG
+    from dashboard.core.search import GateText, search_gates
+
+    at = open_app("timeline", binary="1.36", emulated="1.33")
+    at.text_input(key="timeline_text").set_value("DRA")
+    rerun(at)
+    texts = {k: GateText(v.description, v.kep) for k, v in DEFAULT_CATALOG.gate_info.items()}
+    names = [f.name for f in DEFAULT_CATALOG.manifest("1.36").features]
+    found = search_gates("DRA", names, texts)
+    assert "DynamicResourceAllocation" in found
+    assert f"{len(found)} of {len(names)} gates" in [c.value for c in at.caption]

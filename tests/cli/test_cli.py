@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from dashboard.cli import main
 
 KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"]
-FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin"]
+FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom"]
 
 
 def run(capsys, *argv):
@@ -67,7 +67,8 @@ def test_manifest_replaces_bundled_data_without_range_rules(tmp_path, capsys):
     code, out, _ = run(capsys, "gates", "--manifest", str(path), "--emulated", "0.5", "--format", "json")
     doc = json.loads(out)
     assert code == 0 and doc["binary"] is None and doc["features"] == [
-        {"name": "Widget", "enabled": False, "stage": "Alpha", "default": False, "locked": False, "explicit": False, "origin": "kube"}
+        {"name": "Widget", "enabled": False, "stage": "Alpha", "default": False, "locked": False, "explicit": False, "origin": "kube",
+         "historyFrom": "0.4"}
     ]
     code, _, err = run(capsys, "gates", "--manifest", str(path))
     assert code == 2 and "emulated version is required" in err
@@ -123,3 +124,11 @@ def test_plan_command(capsys):
     assert code == 0 and [s["kind"] for s in json.loads(out)["steps"]][:2] == ["binary", "emulation"]
     code, _, err = run(capsys, "plan", "--from", "1.34", "--to", "1.35@1.34")
     assert code == 2 and "--to takes a binary release only" in err
+
+
+def test_history_from_says_a_placeholder_is_one(capsys):
+    """Issue 19: a gate the data dates to 0.0 / 1.0 is said to be a placeholder in the JSON too."""
+    code, out, _ = run(capsys, "gates", "--binary", "1.36", "--format", "json")
+    history = {f["name"]: f["historyFrom"] for f in json.loads(out)["features"]}
+    assert history["AllowServiceExternalIPs"] == "placeholder 1.0 (older than the gate)"
+    assert history["JobManagedBy"] == "1.30"

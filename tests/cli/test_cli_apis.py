@@ -9,7 +9,7 @@ import pytest
 
 from dashboard.cli_apis import add_apis_arguments, run_apis
 
-DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "apis"]
+DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "hints", "apis"]
 API_KEYS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
 
 

@@ -157,3 +157,22 @@ def test_every_transition_kind_equals_an_independent_reading_of_the_release_tabl
         assert {g.name for g in lineage.removed_in(t.release)} >= set(t.removed)
     graduated = next(t for t in release_transitions(matrix) if t.release == "1.35").to_ga
     assert "JobManagedBy" in graduated and "APIServerTracing" not in graduated
+
+
+def test_spec_changes_on_real_data(catalog):
+    """Issue 19: what each release changed for one gate, and the removal from the lineage."""
+    from dashboard.core.history import introduced_text, placeholder_start, spec_changes
+    from dashboard.queries import gate_lineage
+
+    feature = catalog.manifest("1.34").by_name["AllowServiceLBStatusOnNonLB"]
+    removal = gate_lineage(catalog).by_name["AllowServiceLBStatusOnNonLB"][-1]
+    changes = spec_changes(feature, removal)
+    assert [(str(c.release), c.kind, c.after) for c in changes] == [
+        ("1.0", "appeared", "GA on"), ("1.29", "stage", "Deprecated"), ("1.29", "default", "off"),
+        ("1.32", "locked", "off"), ("1.35", "removed", "always off"),
+    ]
+    assert changes[0].placeholder and not changes[1].placeholder
+    assert str(placeholder_start(feature)) == "1.0" and introduced_text(feature) == "placeholder 1.0 (older than the gate)"
+    dra = catalog.manifest("1.36").by_name["DRAPrioritizedList"]
+    assert placeholder_start(dra) is None and introduced_text(dra) == "1.33"
+    assert [c.text() for c in spec_changes(dra)][:2] == ["appeared in 1.33 as Alpha off", "stage Alpha -> Beta in 1.34"]

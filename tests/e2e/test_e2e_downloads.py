@@ -14,7 +14,7 @@ pytestmark = pytest.mark.e2e
 
 PARAMS = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false"}
 DOCUMENTED_KEYS = {"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}
-FEATURE_KEYS = {"name", "enabled", "stage", "default", "locked", "explicit", "origin"}
+FEATURE_KEYS = {"name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom"}
 
 
 def kcompat_output(fmt: str) -> str:

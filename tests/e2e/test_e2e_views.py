@@ -221,7 +221,7 @@ def test_exported_timeline_has_title_caption_and_no_hints(open_page):
     svg = open(info.value.path(), encoding="utf-8").read()
     texts = svg_texts(svg)
     assert "Stage history of the 1.36 binary's gates" in texts
-    assert any(re.match(r"A 1\.36 binary emulating 1\.33; \d+ of \d+ gates; name contains 'Job'$", t) for t in texts), texts[:5]
+    assert any(re.match(r"A 1\.36 binary emulating 1\.33; \d+ of \d+ gates; search 'Job'$", t) for t in texts), texts[:5]
     assert any(t.startswith("Data: Kubernetes feature-gate manifests") and "data/SOURCES.md" in t for t in texts)
     assert not any("click" in t for t in texts)
     assert "MutableSchedulingDirectivesForSuspendedJobs" in texts  # whole names

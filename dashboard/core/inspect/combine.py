@@ -15,9 +15,11 @@ from .model import (
     EMULATED,
     FEATURE_GATES,
     FLAGS,
+    FORWARD_COMPAT,
     KUBELET,
     MIN_COMPAT,
     RUNTIME_CONFIG,
+    RUNTIME_FORWARD_COMPAT,
     Fact,
     FlagSet,
     InspectError,
@@ -45,6 +47,13 @@ class Combined:
     sources: Mapping[str, str]
     observed: tuple[ObservedGate, ...] | None
     warnings: tuple[str, ...]
+    #: ``--emulation-forward-compatible`` / ``--runtime-config-emulation-forward-compatible`` as
+    #: written (pflag booleans; the last one given wins), () when absent
+    emulation_forward_compatible: tuple[str, ...] = ()
+    runtime_config_emulation_forward_compatible: tuple[str, ...] = ()
+    #: where ``/version`` reports an emulation or min compatibility that the flags read do not give:
+    #: the running binary disagrees with its configuration (the answer follows the flags)
+    disagreements: tuple[str, ...] = ()
 
 
 def choose_component(readings: list[Reading]) -> tuple[str, str]:
@@ -182,15 +191,22 @@ def combine_readings(readings: list[Reading]) -> Combined:
         sources["minCompatibility"] = reported_mc.describe()
     else:
         sources["minCompatibility"] = "default: derived from the emulated version"
-    for key, name in (("featureGates", FEATURE_GATES), ("runtimeConfig", RUNTIME_CONFIG)):
+    for key, name in (
+        ("featureGates", FEATURE_GATES),
+        ("runtimeConfig", RUNTIME_CONFIG),
+        ("emulationForwardCompatible", FORWARD_COMPAT),
+        ("runtimeConfigEmulationForwardCompatible", RUNTIME_FORWARD_COMPAT),
+    ):
         if name in flags:
             sources[key] = _describe(flags[name], None)
     selection = select_versions(binary, emulated or None, min_compat or None)
+    disagreements = []
     for fact, value, what in ((reported_emu, selection.emulated, "emulated"), (reported_mc, selection.min_compat, "min compatibility")):
         if fact is not None and not selection.flags_rejected and fact.value != str(value):
-            problems.append(f"{fact.describe()} but the flags give {what} {value} ({sources['emulated' if what == 'emulated' else 'minCompatibility']})")
-    if problems:
-        raise InspectError(problems)
+            disagreements.append(
+                f"{fact.describe()} but the flags give {what} {value} ({sources['emulated' if what == 'emulated' else 'minCompatibility']}): "
+                "the running binary was not started with these flags (a manifest changed since, or another file)"
+            )
     return Combined(
         component=component,
         binary=binary_fact.value,
@@ -201,4 +217,7 @@ def combine_readings(readings: list[Reading]) -> Combined:
         sources=MappingProxyType(sources),
         observed=_observed(readings),
         warnings=tuple(warnings),
+        emulation_forward_compatible=tuple(f.value for f in flags.get(FORWARD_COMPAT, [])),
+        runtime_config_emulation_forward_compatible=tuple(f.value for f in flags.get(RUNTIME_FORWARD_COMPAT, [])),
+        disagreements=tuple(disagreements),
     )
