@@ -34,6 +34,7 @@ from dashboard.core.errors import KcompatError
 from dashboard.core.hints import api_hints
 from dashboard.core.skew import skew_policy
 from dashboard.core.storage import storage_versions
+from dashboard.queries import api_gate_states
 from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
 from dashboard.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 

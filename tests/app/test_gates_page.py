@@ -48,12 +48,12 @@ def test_table_with_flags_equals_the_cli_rows(catalog):
 def test_default_load_shows_emulation_at_work(catalog):
     at = open_app()
     assert current_page(at) == "gates"
-    assert len(table(at)) == len(catalog.manifest("1.36"))
-    # The landing selection: 1.36 emulating 1.35, so the figures show what emulation changes.
-    assert int(metric(at, "Changed vs 1.36")) > 0
-    gates = gates_for(catalog, "1.36", "1.35").gates
+    assert len(table(at)) == len(catalog.manifest("1.37"))
+    # The landing selection: the newest release (1.37, read from v1.37.2) emulating 1.36, so the figures show what emulation changes.
+    assert int(metric(at, "Changed vs 1.37")) > 0
+    gates = gates_for(catalog, "1.37", "1.36").gates
     assert metric(at, "Not yet introduced") == str(sum(g.stage.value == "PreAlpha" for g in gates))
-    assert [m.label for m in at.metric] == ["Enabled at 1.35", "Changed vs 1.36", "Not yet introduced", "Locked"]
+    assert [m.label for m in at.metric] == ["Enabled at 1.36", "Changed vs 1.37", "Not yet introduced", "Locked"]
     # The code term is in the help text.
     assert "PreAlpha" in next(m for m in at.metric if m.label == "Not yet introduced").help
 

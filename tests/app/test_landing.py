@@ -23,7 +23,7 @@ def test_heading_sentence_and_links():
 
 def test_the_default_selection_is_named_as_the_default():
     at = open_app()
-    assert any(c.startswith("Shown by default: a 1.36 binary (the newest release) emulating 1.35") for c in texts(at.caption))
+    assert any(c.startswith("Shown by default: a 1.37 binary (the newest release) emulating 1.36") for c in texts(at.caption))
     # Another selection is not called the default.
     other = open_app(binary="1.36", emulated="1.33")
     assert not any(c.startswith("Shown by default") for c in texts(other.caption))
