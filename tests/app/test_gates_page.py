@@ -173,3 +173,19 @@ def test_search_finds_by_abbreviation_kep_and_description():
     assert "DynamicResourceAllocation" in list(table(filtered(text="DRA"))["gate"])
     assert "DynamicResourceAllocation" in list(table(filtered(text="KEP-4381"))["gate"])
     assert "HPAScaleToZero" in list(table(filtered(text="scaling to zero"))["gate"])
+
+
+def test_the_patch_control_answers_as_that_patch(catalog):
+    """1.35's Patch control lists every recorded patch; v1.35.0 had MaxUnavailableStatefulSet on by
+    default at 1.35, the newest (v1.35.8) has it off: the table follows the URL's patch."""
+    newest = open_app(binary="1.35", emulated="1.35")
+    patched = open_app(binary="1.35", emulated="1.35", patch="0")
+    control = next(s for s in patched.selectbox if s.label == "Patch")
+    assert control.value == "0" and control.options[:2] == ["v1.35.8 (newest recorded)", "v1.35.0"]
+    assert table(patched).set_index("gate").loc["MaxUnavailableStatefulSet", "enabled"]
+    assert not table(newest).set_index("gate").loc["MaxUnavailableStatefulSet", "enabled"]
+    binary = next(s for s in newest.selectbox if s.label == "Binary release")
+    assert "1.35 (v1.35.8)" in binary.options
+    # a binary typed with its patch selects that patch
+    typed = open_app(binary="1.35.0", emulated="1.35")
+    assert table(typed).set_index("gate").loc["MaxUnavailableStatefulSet", "enabled"]

@@ -1,0 +1,53 @@
+"""Patch releases answer as themselves: the gates of every recorded patch (data/oracle/v1.N.P,
+the real code's answers) decide ``--binary 1.N.P``; a plain ``1.N`` is the newest recorded patch."""
+
+import json
+import re
+
+import pytest
+
+from dashboard import DATA_DIR
+from dashboard.cli import main as kcompat
+
+
+def gates_json(capsys, *args):
+    code = kcompat(["gates", *args, "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    return code, doc, {f["name"]: (f["enabled"], f["stage"], f["default"], f["locked"]) for f in doc["features"]}
+
+
+def recorded(patch: str) -> dict:
+    return {g["name"]: g for g in json.loads((DATA_DIR / "oracle" / f"v{patch}" / "gates.json").read_text())}
+
+
+def test_1_35_0_and_1_35_4_differ_exactly_where_the_real_patches_differ(capsys):
+    _, _, old = gates_json(capsys, "--binary", "1.35.0")
+    _, _, new = gates_json(capsys, "--binary", "1.35.4")
+    differing_answers = {name for name in old if old[name] != new.get(name)}
+    a, b = recorded("1.35.0"), recorded("1.35.4")
+    differing_specs = {name for name in a if a[name] != b.get(name)} | (set(a) ^ set(b))
+    assert differing_answers == differing_specs == {"MaxUnavailableStatefulSet", "SchedulerAsyncAPICalls"}
+    # v1.35.0 had both on by default at its own version; v1.35.4 has both off
+    assert old["MaxUnavailableStatefulSet"][0] and old["SchedulerAsyncAPICalls"][0]
+    assert not new["MaxUnavailableStatefulSet"][0] and not new["SchedulerAsyncAPICalls"][0]
+
+
+def test_a_plain_release_is_its_newest_recorded_patch(capsys):
+    _, _, plain = gates_json(capsys, "--binary", "1.35")
+    _, _, newest = gates_json(capsys, "--binary", "1.35.8")
+    assert plain == newest
+
+
+@pytest.mark.parametrize("patch, used", [("1.35.7", "1.35.6"), ("1.35.99", "1.35.8")])
+def test_an_unrecorded_patch_answers_as_the_nearest_earlier_one_and_says_so(capsys, patch, used):
+    code, doc, answer = gates_json(capsys, "--binary", patch)
+    _, _, expected = gates_json(capsys, "--binary", used)
+    assert code == 0 and answer == expected
+    assert any(f"{patch} is not a recorded patch release" in w and f"answered as {used}" in w for w in doc["warnings"])
+
+
+def test_each_recorded_patch_is_listed_in_the_patch_file():
+    text = (DATA_DIR / "features" / "patches-v1.35.yaml").read_text()
+    listed = re.search(r"Patches recorded: ([0-9., ]+);", text).group(1).split(", ")
+    folders = sorted(p.name[1:] for p in (DATA_DIR / "oracle").glob("v1.35.*"))
+    assert listed == sorted(folders, key=lambda v: int(v.split(".")[2]))
