@@ -242,7 +242,7 @@ def version_text() -> str:
     lines = [f"kcompat {__version__}"]
     try:
         releases = DEFAULT_CATALOG.releases
-        lines.append("bundled releases: " + ", ".join(f"{r.release} ({r.status})" for r in releases))
+        lines.append("bundled releases: " + ", ".join(f"{r.release} ({f'v{r.patch}' if r.patch else r.status})" for r in releases))
         bundle = DEFAULT_CATALOG.bundle
         fresh = bundle is not None and bundle.fresh(*bundle.hashes)
         lines.append(f"data: {DEFAULT_CATALOG.data_dir} ({'compiled bundle up to date' if fresh else 'YAML read directly: bundle missing or stale'})")

@@ -26,6 +26,8 @@ from .common import RefreshError, write_file_atomically
 ORACLE_DIR = "oracle"
 ORIGIN_CLIENT_GO = "client-go"
 PATCH_FOLDER = re.compile(r"^v1\.[0-9]+\.[0-9]+$")
+#: a pre-release of a minor no patch of which is out yet (v1.38.0-beta.0): a development release
+PRE_RELEASE_FOLDER = re.compile(r"^v1\.[0-9]+\.0-(alpha|beta|rc)\.[0-9]+$")
 SPEC_KEYS = ("default", "lockToDefault", "preRelease", "version")
 
 
@@ -41,6 +43,22 @@ class PatchGates:
 
 def _patch_key(patch: str) -> tuple[int, ...]:
     return tuple(int(p) for p in patch.split("."))
+
+
+def _pre_release_key(name: str) -> tuple[int, int]:
+    kind, number = name.rsplit("-", 1)[1].split(".")
+    return ({"alpha": 0, "beta": 1, "rc": 2}[kind], int(number))
+
+
+def recorded_pre_release(data_dir: Path, minor: int) -> PatchGates | None:
+    """The newest recorded pre-release of 1.``minor`` (v1.38.0-beta.0), or None."""
+    folders = [f for f in (data_dir / ORACLE_DIR).glob(f"v1.{minor}.0-*") if PRE_RELEASE_FOLDER.match(f.name) and (f / "gates.json").is_file()]
+    if not folders:
+        return None
+    folder = max(folders, key=lambda f: _pre_release_key(f.name))
+    meta = json.loads((folder / "meta.json").read_text()) if (folder / "meta.json").is_file() else {}
+    return PatchGates(folder.name[1:], meta.get("modules", {}).get("k8s.io/kubernetes", folder.name), meta.get("go", "?"),
+                      tuple(json.loads((folder / "gates.json").read_text())))
 
 
 def recorded_patches(data_dir: Path, minor: int) -> list[PatchGates]:
@@ -146,7 +164,8 @@ def patches_text(patches: list[PatchGates], minor: int) -> str:
 def recorded_minors(data_dir: Path) -> list[int]:
     """The minors with at least one recorded patch under data/oracle/."""
     root = data_dir / ORACLE_DIR
-    minors = {int(f.name.split(".")[1]) for f in root.glob("v1.*") if PATCH_FOLDER.match(f.name) and (f / "gates.json").is_file()}
+    minors = {int(f.name.split(".")[1]) for f in root.glob("v1.*")
+              if (PATCH_FOLDER.match(f.name) or PRE_RELEASE_FOLDER.match(f.name)) and (f / "gates.json").is_file()}
     return sorted(minors)
 
 
@@ -155,6 +174,9 @@ def refresh_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
     written = []
     for minor in minors:
         patches = recorded_patches(data_dir, minor)
+        if not patches:
+            pre = recorded_pre_release(data_dir, minor)
+            patches = [pre] if pre is not None else []
         if not patches:
             raise RefreshError(f"no oracle recording for 1.{minor} under {data_dir / ORACLE_DIR}")
         texts = feature_texts(patches[-1], minor)

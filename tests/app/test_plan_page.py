@@ -74,15 +74,15 @@ def test_markdown_download_and_the_cli(at, plan, capsys):
 
 def test_default_target_is_the_newest_release():
     at = open_app("plan", binary="1.34")
-    assert at.query_params["to"] == "1.36"
-    assert at.selectbox(key="plan_to").value == "1.36"
+    assert at.query_params["to"] == "1.37"
+    assert at.selectbox(key="plan_to").value == "1.37"
     assert at.selectbox(key="plan_to").options == ["1.37", "1.36", "1.35", "1.34"]
     assert not at.warning
 
 
 def test_nothing_to_do():
-    at = open_app("plan", binary="1.36", emulated="1.36")
-    assert at.query_params == {"binary": "1.36", "emulated": "1.36", "to": "1.36"}
+    at = open_app("plan", binary="1.37", emulated="1.37")
+    assert at.query_params == {"binary": "1.37", "emulated": "1.37", "to": "1.37"}
     assert any("Nothing to do" in i for i in texts(at.info))
     assert not any(list(d.value.columns)[:1] == ["step"] for d in at.dataframe)
 
@@ -107,11 +107,12 @@ def test_changing_the_target_writes_the_url(catalog):
         ("1.36@1.35", "the target is a binary release only"),
     ],
 )
-def test_invalid_target_is_explained_and_defaulted(to, why, plan):
+def test_invalid_target_is_explained_and_defaulted(to, why, catalog):
+    plan = plan_for(catalog, "1.33@1.32", "1.37")  # defaulted to the newest release
     at = open_app("plan", binary="1.33", emulated="1.32", to=to)
     [warning] = texts(at.warning)
-    assert warning.startswith(f"to={to!r} in the URL") and why in warning and warning.endswith("planning to 1.36.")
-    assert at.query_params["to"] == "1.36"
+    assert warning.startswith(f"to={to!r} in the URL") and why in warning and warning.endswith("planning to 1.37.")
+    assert at.query_params["to"] == "1.37"
     assert list(overview(at)["what"]) == [s.title for s in plan.steps]
 
 
@@ -119,7 +120,7 @@ def test_a_target_left_behind_by_a_binary_change_follows_silently():
     at = open_app("plan", binary="1.33", emulated="1.33", to="1.34")
     at.selectbox(key="sel_binary").set_value("1.35")
     rerun(at)
-    assert at.query_params["to"] == "1.36" and not at.warning
+    assert at.query_params["to"] == "1.37" and not at.warning
 
 
 def test_the_page_shows_the_cli_json_plan(at, capsys):

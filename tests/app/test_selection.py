@@ -9,17 +9,17 @@ def test_default_load_writes_the_default_selection_into_the_url():
     # The landing selection shows emulation at work: the newest release emulating the one before.
     at = open_app()
     assert current_page(at) == "gates"
-    assert at.query_params == {"binary": "1.36", "emulated": "1.35"}
-    assert at.selectbox(key="sel_binary").value == "1.36"
-    assert at.selectbox(key="sel_emulated").value == "1.35"
-    assert at.selectbox(key="sel_min_compat").value == "1.34"
+    assert at.query_params == {"binary": "1.37", "emulated": "1.36"}
+    assert at.selectbox(key="sel_binary").value == "1.37"
+    assert at.selectbox(key="sel_emulated").value == "1.36"
+    assert at.selectbox(key="sel_min_compat").value == "1.35"
     assert at.text_input(key="sel_feature_gates").value == ""
     assert not at.warning and not at.error
 
 
 def test_binary_choices_are_the_usable_bundled_releases():
     at = open_app()
-    assert at.selectbox(key="sel_binary").options == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37 (development snapshot)"]
+    assert at.selectbox(key="sel_binary").options == ["1.31", "1.32", "1.33", "1.34", "1.35 (v1.35.8)", "1.36 (v1.36.5)", "1.37 (v1.37.2)"]
 
 
 def test_emulated_choices_are_the_allowed_range_of_the_binary():
@@ -117,10 +117,10 @@ def test_accepted_flags_show_their_warnings():
 
 def test_changing_the_emulated_version_updates_the_url():
     at = open_app()
-    at.selectbox(key="sel_emulated").set_value("1.34")
+    at.selectbox(key="sel_emulated").set_value("1.35")
     rerun(at)
-    assert at.query_params == {"binary": "1.36", "emulated": "1.34"}
-    assert at.selectbox(key="sel_min_compat").options == ["1.34", "1.33 (default)"]
+    assert at.query_params == {"binary": "1.37", "emulated": "1.35"}
+    assert at.selectbox(key="sel_min_compat").options == ["1.35", "1.34 (default)"]
 
 
 def test_changing_the_binary_keeps_an_accepted_emulated_version():
@@ -195,7 +195,7 @@ def test_every_page_explains_and_defaults_values_that_are_not_versions(page):
     assert any(w.startswith("binary='abc'") for w in warnings)
     assert any(w.startswith("emulated='x.y'") for w in warnings)
     assert "missing bool value for JobManagedBy" in texts(at.error)
-    assert at.query_params == {"binary": "1.36", "emulated": "1.36", "feature_gates": "JobManagedBy"}
+    assert at.query_params == {"binary": "1.37", "emulated": "1.37", "feature_gates": "JobManagedBy"}
 
 
 @pytest.mark.parametrize("page", PAGES)

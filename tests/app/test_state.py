@@ -38,7 +38,7 @@ def test_a_binary_alone_is_not_emulating():
 
 def test_deep_link_is_kept_and_canonicalised():
     r = resolve(binary="v1.36.2", emulated="v1.33", feature_gates="AllAlpha=true")
-    assert r.selection == Selection("1.36", "1.33", None, "AllAlpha=true")
+    assert r.selection == Selection("1.36", "1.33", None, "AllAlpha=true", patch="2")  # the binary keeps its patch (v1.36.2)
     assert r.problems == ()
 
 
@@ -132,12 +132,12 @@ def test_a_typed_version_the_binary_refuses_is_kept():
     s = Selection("1.36", "1.35")
     assert after_change(s, "emulated", "v1.30") == Selection("1.36", "1.30")
     assert after_change(s, "min_compat", "1.20") == Selection("1.36", "1.35", "1.20")
-    assert after_change(s, "binary", "v1.38.1") == Selection("1.38", "1.35")
+    assert after_change(s, "binary", "v1.38.1") == Selection("1.38", "1.35", patch="1")
     assert after_change(s, "emulated", "abc") == Selection("1.36", "abc")  # the next run explains it
 
 
 def test_query_string_round_trip():
-    s = Selection("1.36", "1.33", "1.33", "AllAlpha=true,Foo=false")
+    s = Selection("1.36", "1.33", "1.33", "AllAlpha=true,Foo=false", "2")
     assert Selection.from_query(s.query) == s
     assert Selection.from_query(Selection("1.36", "1.36").query) == Selection("1.36", "1.36")
     assert set(s.params()) == set(PARAM_KEYS)

@@ -30,8 +30,8 @@ def rules(at):
 def test_default_load(catalog):
     at = open_app("timeline")
     assert current_page(at) == "timeline"
-    assert len(rows(at)) == len(catalog.manifest("1.36"))
-    assert rules(at) == {"binary": 36, "emulated": 35}  # the landing selection
+    assert len(rows(at)) == len(catalog.manifest("1.37"))
+    assert rules(at) == {"binary": 37, "emulated": 36}  # the landing selection
 
 
 def test_deep_link_draws_the_rules_at_the_binary_and_emulated_versions():

@@ -70,7 +70,7 @@ def test_unusable_binary_gives_a_rejected_document(capsys):
 def test_table_markdown_and_csv(capsys):
     code, out, err = run(capsys, "--binary", "1.37")
     assert code == 0 and out.splitlines()[0].split() == ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
-    assert "warning: no default API enablement list for Kubernetes 1.37" in err and "emulated 1.37" in err
+    assert "default lists of 1.37 (oracle-v1.37.2)" in err and "emulated 1.37" in err
     code, out, _ = run(capsys, "--binary", "1.33", "--format", "markdown")
     assert out.startswith("| group | version | kind | resource | subresources | stage | served | servedByRelease | reason |\n|---|")
     code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--format", "csv")

@@ -32,7 +32,9 @@ def test_the_data_files_list_every_bundled_file():
 
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
     listed = {p for target in patterns.values() for pattern in target for p in ROOT.glob(pattern)}
-    data = {p for p in (ROOT / "data").rglob("*") if p.is_file()}
+    # data/oracle/ holds the recordings of the real releases: inputs of `kcompat data refresh --oracle`
+    # and of tests/oracle, read from a checkout, never by the installed commands
+    data = {p for p in (ROOT / "data").rglob("*") if p.is_file() and "oracle" not in p.relative_to(ROOT / "data").parts}
     assert data <= listed, sorted(str(p.relative_to(ROOT)) for p in data - listed)
 
 
@@ -56,7 +58,7 @@ def test_pip_install_gives_both_commands_and_the_data(tmp_path):
     shown = subprocess.run([bin_dir / "python", "-m", "pip", "show", "kcompat"], capture_output=True, text=True, check=True, cwd=tmp_path)
     assert f"Version: {dashboard.__version__}" in shown.stdout
     version = subprocess.run([bin_dir / "kcompat", "--version"], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
-    assert version.startswith(f"kcompat {dashboard.__version__}\n") and "1.36 (regenerated)" in version
+    assert version.startswith(f"kcompat {dashboard.__version__}\n") and "1.36 (v1.36.5)" in version
     assert str(env_dir / "share" / "kcompat" / "data") in version and "compiled bundle up to date" in version
     gates = subprocess.run([bin_dir / "kubectl-kcompat", "gates", "--binary", "1.36", "--emulated", "1.33", "--format", "json"],
                            capture_output=True, text=True, cwd=tmp_path)

@@ -244,8 +244,8 @@ def test_version_errors_keep_the_gate_at_the_requested_versions(gates):
 
 
 def test_bundled_dependency_data_is_marked_exact(catalog):
-    assert catalog.info("1.35").dependencies_status == "exact"
-    assert catalog.info("1.36").dependencies_status == "exact"
+    assert catalog.info("1.35").dependencies_status == "release"  # read from the running v1.35.8
+    assert catalog.info("1.36").dependencies_status == "release"
     assert catalog.info("1.37").dependencies_status == "release"  # read from the running v1.37.2
     assert catalog.info("1.34").dependencies_status is None
     assert catalog.manifest("1.35").by_name["AuthorizeNodeWithSelectors"].dependencies == ("AuthorizeWithSelectors",)
