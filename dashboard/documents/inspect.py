@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from ..catalog import Catalog
 from ..core.runtime_config import parse_runtime_config
 from ..core.compat import parse_binary_version
-from ..core.errors import KcompatError
+from ..core.errors import MESSAGE_LIMIT, KcompatError, echo
 from ..core.inspect import Comparison, InspectError, combine_readings, compare_observed, read_input
 from ..core.inspect.model import MAX_INPUT_BYTES
 from ..core.reports import gates_document
@@ -44,11 +44,20 @@ def observed_document(comparison: Comparison) -> dict:
 
 
 def _empty(inputs: list[dict], errors: list[str], warnings: list[str] | None = None) -> dict:
-    return {
+    return _echoed({
         "component": None, "binary": None, "emulated": None, "minCompatibility": None, "sources": {},
         "featureGates": "", "runtimeConfig": "", "valid": False, "errors": errors, "warnings": warnings or [],
         "inputs": inputs, "gates": None, "observed": None,
-    }
+    })
+
+
+def _echoed(document: dict) -> dict:
+    """Every error and warning cut to MESSAGE_LIMIT characters with control and bidirectional
+    characters written as escapes: input text never makes a message long, multi-line or styled."""
+    document["errors"] = [echo(m, MESSAGE_LIMIT) for m in document["errors"]]
+    document["warnings"] = [echo(m, MESSAGE_LIMIT) for m in document["warnings"]]
+    document["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in document["sources"].items()}
+    return document
 
 
 def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES) -> dict:
@@ -121,7 +130,14 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
                 f"{len(comparison.missing)} gate(s) the binary lists on /metrics are not in the input "
                 f"(first: {', '.join(comparison.missing[:5])}): a partial /metrics, or a build without them"
             )
-    return document
+        if comparison.gates and not comparison.agree and not comparison.disagree:
+            # not "all 0 agree": nothing was compared (exit 2, not a green 0)
+            document["errors"].append(
+                f"nothing to compare: none of the {comparison.gates:,} gates on /metrics is one kcompat knows for "
+                f"{document['binary']} (first: {echo(comparison.unknown[0])}): not this binary's /metrics?"
+            )
+            document["valid"] = False
+    return _echoed(document)
 
 
 def emulation_that_agrees(catalog: Catalog, combined, binary) -> str | None:
