@@ -1,0 +1,177 @@
+"""The Check a cluster page against a running server, driven the way an attacker would: a
+websocket client speaking Streamlit's own protocol sends widget values no browser would send
+(issue 21). Every wait is bounded (RUN_TIMEOUT): a stalled server fails the test.
+
+What is checked: the paste limit holds on the server (item 6), echoes and message lists are cut
+(items 8-10), a flood of unknown gate names is answered (item 11), the worst inputs of each
+kind are answered, and /_stcore/health keeps answering while they are read.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import urllib.request
+from urllib.parse import quote
+
+import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from websockets.sync.client import connect
+
+from dashboard.app_pages.cluster import MAX_PASTE_CHARS
+from dashboard.core.errors import UNSAFE_CHARACTERS
+
+RUN_TIMEOUT = 60.0
+#: No element the page shows for hostile input is larger than this (an echo is cut to 60-100
+#: characters, at most 20 messages are listed, each cut).
+MAX_ELEMENT_CHARS = 20_000
+
+
+class Client:
+    """One session on the Check a cluster page, through the websocket."""
+
+    def __init__(self, base_url: str):
+        self.ws = connect(base_url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
+                          max_size=None, open_timeout=30).__enter__()
+        self.widgets: dict[str, str] = {}
+        self.alerts: list[str] = []
+        self.texts: list[str] = []
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def run(self, query: str = "", states=()) -> None:
+        msg = BackMsg()
+        msg.rerun_script.query_string = query
+        msg.rerun_script.page_name = "cluster"
+        for state in states:
+            msg.rerun_script.widget_states.widgets.append(state)
+        self.alerts, self.texts = [], []
+        self.ws.send(msg.SerializeToString())
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while True:
+            forward = ForwardMsg()
+            forward.ParseFromString(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+            kind = forward.WhichOneof("type")
+            if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
+                self._note(forward.delta.new_element)
+            if kind == "script_finished" and forward.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                return
+
+    def _note(self, element) -> None:
+        kind = element.WhichOneof("type")
+        if kind == "alert":
+            self.alerts.append(re.sub(r"\\(.)", r"\1", element.alert.body))  # the Markdown escapes undone
+        elif kind == "text":
+            self.texts.append(element.text.body)
+        elif kind in ("text_area", "button"):
+            widget = getattr(element, kind)
+            self.widgets[f"{kind}:{widget.label}"] = widget.id
+
+    def check(self, cmdline: str = "", version: str = "", metrics: str = "") -> None:
+        """Fill the three boxes and press Check, in one message (as the form does)."""
+        if not self.widgets:
+            self.run()
+        states = []
+        for label, text in (("Command line", cmdline), ("/version", version), ("/metrics", metrics)):
+            widget = next(v for k, v in self.widgets.items() if k.startswith(f"text_area:{label}"))
+            states.append(WidgetState(id=widget, string_value=text))
+        states.append(WidgetState(id=self.widgets["button:Check"], trigger_value=True))
+        self.run(states=states)
+
+    def shown(self) -> list[str]:
+        return self.alerts + self.texts
+
+
+@pytest.fixture
+def client(server_url):
+    session = Client(server_url)
+    yield session
+    session.close()
+
+
+def _health_ms(url: str) -> float:
+    start = time.perf_counter()
+    with urllib.request.urlopen(url + "/_stcore/health", timeout=30) as response:
+        assert response.status == 200
+    return (time.perf_counter() - start) * 1000
+
+
+def _bounded(shown: list[str]) -> None:
+    assert shown, "nothing shown"
+    for body in shown:
+        assert len(body) < MAX_ELEMENT_CHARS, (len(body), body[:200])
+
+
+def test_the_paste_limit_holds_on_the_server(client):
+    client.check(metrics="k" * (MAX_PASTE_CHARS * 3))
+    # refused by name (not cut silently, which would read part of a /metrics as if whole)
+    assert any(f"pasted /metrics: more than the limit of {MAX_PASTE_CHARS:,} characters" in a for a in client.alerts), client.alerts
+    _bounded(client.shown())
+
+
+def test_a_message_over_the_widget_state_limit_is_refused_and_the_server_lives_on(server_url):
+    session = Client(server_url)
+    try:
+        session.run()
+        with pytest.raises(Exception):  # noqa: B017 - the server closes this session's websocket
+            session.check(metrics="k" * (9 * 1024 * 1024))
+    finally:
+        session.close()
+    assert _health_ms(server_url) < 30_000
+
+
+def test_a_feature_gates_link_with_3207_names_is_cut(client):
+    names = ",".join(f"NoSuchGate{i}=true" for i in range(3_207))
+    client.run(query="binary=1.36&feature_gates=" + quote(names))
+    _bounded(client.shown())
+    listed = [t for t in client.texts if "NoSuchGate" in t]
+    assert listed and all(len(t.splitlines()) <= 21 for t in listed)
+    assert any("… and 3,187 more" in t for t in listed), listed
+
+
+def test_huge_echoes_are_cut(client):
+    huge = "B" * 1_000_000
+    client.check(metrics=f'kubernetes_build_info{{git_version="v1.36.0"}} 1\nkubernetes_feature_enabled{{name="X",stage="{huge}"}} 1\n')
+    assert any("characters)" in t for t in client.shown()), client.shown()[:3]
+    _bounded(client.shown())
+    client.check(version='{"gitVersion": "v1.36.0", "emulationMajor": "1", "emulationMinor": "%s"}' % huge)
+    _bounded(client.shown())
+    client.check(cmdline=f"kube-apiserver --emulated-version=1.{huge}\n", version='{"gitVersion": "v1.36.0", "emulationMajor": "1", "emulationMinor": "34"}')
+    _bounded(client.shown())
+
+
+def test_two_hundred_errors_show_twenty_and_a_count(client):
+    gates = ",".join(f"Unknown{i}=true" for i in range(200))
+    client.check(cmdline=f"kube-apiserver --feature-gates={gates}\n", version='{"gitVersion": "v1.36.0"}')
+    [listed] = [t for t in client.texts if "Unknown" in t]
+    lines = listed.splitlines()
+    assert len(lines) == 21 and lines[-1] == "… and 180 more"
+
+
+def test_the_worst_inputs_of_each_kind_are_answered_and_health_stays_up(client, server_url):
+    word = "--feature-gates=" + "a" * (MAX_PASTE_CHARS - 100)
+    pod_args = "".join(f"    - --arg{i}=value{i}\n" for i in range(9_000))
+    pod = (
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: kube-apiserver\nspec:\n  containers:\n  - name: kube-apiserver\n"
+        "    image: registry.k8s.io/kube-apiserver:v1.36.0\n    command:\n    - kube-apiserver\n" + pod_args
+    )
+    samples = "".join(f'kubernetes_feature_enabled{{name="G{i}",stage="BETA"}} 1\n' for i in range(6_000))
+    for inputs in ({"cmdline": "root 1 kube-apiserver " + word}, {"cmdline": pod},
+                   {"metrics": 'kubernetes_build_info{git_version="v1.36.0"} 1\n' + samples}):
+        client.check(**inputs)
+        _bounded(client.shown())
+        assert any(w in a for a in client.alerts for w in ("cannot be used", "gates", "No /metrics")), client.alerts[:3]
+        assert _health_ms(server_url) < 30_000
+
+
+def test_metrics_names_cannot_style_or_reorder_the_page(client):
+    client.check(
+        metrics='kubernetes_build_info{git_version="v1.36.0"} 1\n'
+        'kubernetes_feature_enabled{name="\x1b[31mX\u202eY\\nZ",stage="BETA"} 1\n'
+        'kubernetes_feature_enabled{name="AllBeta",stage="BETA"} 0\n'
+    )
+    unknown = [t for t in client.texts if "X" in t]
+    assert unknown and all(not UNSAFE_CHARACTERS.search(t) for t in unknown), unknown
