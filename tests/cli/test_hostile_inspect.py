@@ -33,8 +33,8 @@ CPU_LIMIT = 8
 MEMORY_LIMIT = 1536 * 1024 * 1024
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT, CPU_LIMIT + 1))
+def _limits(cpu: int = CPU_LIMIT) -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
@@ -312,3 +312,24 @@ def test_metrics_with_no_known_gate_is_nothing_to_compare(tmp_path):
     metrics.write_text('kubernetes_build_info{git_version="v1.36.0"} 1\nkubernetes_feature_enabled{name="NotAGate",stage="BETA"} 1\n')
     done = kcompat(metrics)
     assert done.returncode == 2 and "nothing to compare: none of the 1 gates on /metrics is one kcompat knows" in done.stderr
+
+
+# --- 11: "did you mean" for a flood of near-miss names costs the 20 shown, not thousands ----
+
+
+def test_did_you_mean_for_3209_near_misses_is_bounded():
+    from dashboard.catalog import DEFAULT_CATALOG
+    from dashboard.queries import gates_for
+
+    known = [g.name for g in gates_for(DEFAULT_CATALOG, "1.36", None, None, None).gates]
+    # each a real name reversed: the same letters (difflib cannot rule it out quickly), no match
+    names = [f"{known[i % len(known)][:22][::-1]}{i}" for i in range(3_209)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-m", "dashboard", "gates", "--binary", "1.36", "--format", "json",
+         "--feature-gates", ",".join(f"{n}=true" for n in names)],
+        capture_output=True, text=True, timeout=60, env=env, preexec_fn=lambda: _limits(3), cwd=ROOT,
+    )
+    assert done.returncode == 2, f"exit {done.returncode} (a signal: over 3 s of CPU): {done.stderr[-300:]}"
+    doc = json.loads(done.stdout)
+    assert len(doc["errors"]) == 3_209 and len(doc["hints"]) <= 20
