@@ -322,14 +322,15 @@ def test_did_you_mean_for_3209_near_misses_is_bounded():
     from dashboard.queries import gates_for
 
     known = [g.name for g in gates_for(DEFAULT_CATALOG, "1.36", None, None, None).gates]
-    # each a real name reversed: the same letters (difflib cannot rule it out quickly), no match
+    # each a real name reversed: the same letters (difflib cannot rule it out quickly), no match;
+    # searching all of them took 2.2 s of CPU, the 20 shown take a few ms
     names = [f"{known[i % len(known)][:22][::-1]}{i}" for i in range(3_209)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run(
         [sys.executable, "-m", "dashboard", "gates", "--binary", "1.36", "--format", "json",
          "--feature-gates", ",".join(f"{n}=true" for n in names)],
-        capture_output=True, text=True, timeout=60, env=env, preexec_fn=lambda: _limits(3), cwd=ROOT,
+        capture_output=True, text=True, timeout=60, env=env, preexec_fn=lambda: _limits(1), cwd=ROOT,
     )
-    assert done.returncode == 2, f"exit {done.returncode} (a signal: over 3 s of CPU): {done.stderr[-300:]}"
+    assert done.returncode == 2, f"exit {done.returncode} (a signal: over 1 s of CPU): {done.stderr[-300:]}"
     doc = json.loads(done.stdout)
     assert len(doc["errors"]) == 3_209 and len(doc["hints"]) <= 20
