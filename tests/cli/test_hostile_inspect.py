@@ -334,3 +334,31 @@ def test_did_you_mean_for_3209_near_misses_is_bounded():
     assert done.returncode == 2, f"exit {done.returncode} (a signal: over 1 s of CPU): {done.stderr[-300:]}"
     doc = json.loads(done.stdout)
     assert len(doc["errors"]) == 3_209 and len(doc["hints"]) <= 20
+
+
+# --- held but fragile: odd versions give valid snippets (a real tag, or no pin at all) -------
+
+
+@pytest.mark.parametrize(("binary", "tag"), [
+    ("v1.36.0-rc.1+evil.build", "v1.36.0-rc.1"),
+    ("v1.36.0.0.0.0", None),
+    ("v1.36.1-eks-a737599", None),
+    ("v1.36.2", "v1.36.2"),
+    ("1.36", None),
+])
+def test_config_snippets_pin_only_real_release_tags(binary, tag):
+    import re
+
+    import yaml
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    snippets = {}
+    for fmt in ("kind", "kubeadm"):
+        done = subprocess.run([sys.executable, "-m", "dashboard", "config", "--binary", binary, "--emulated", "1.34", "--format", fmt],
+                              capture_output=True, text=True, timeout=60, env=env, preexec_fn=_limits, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        snippets[fmt] = yaml.safe_load(done.stdout)
+    images = [n["image"] for n in snippets["kind"].get("nodes", []) if "image" in n]
+    assert images == ([f"kindest/node:{tag}"] if tag else [])
+    assert all(re.fullmatch(r"kindest/node:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}", i) for i in images)  # a valid image tag
+    assert snippets["kubeadm"].get("kubernetesVersion") == tag
