@@ -264,10 +264,15 @@ def release_tags(
     skipped: list[SkippedRelease] = []
     for minor in minors:
         release, tag = release_of_minor(minor), f"{tag_prefix}{minor}.0"
-        if tag in tags:
-            found.append(ReleaseTag(minor, release, tag))
-        else:
+        if tag not in tags:
             skipped.append(SkippedRelease(release, f"no tag {tag} in the repository"))
+            continue
+        try:
+            repo.commit_of(tag)
+        except RefreshError:  # a tag may name a blob or a tree: nothing of this release is read
+            skipped.append(SkippedRelease(release, f"tag {tag} does not point at a commit"))
+            continue
+        found.append(ReleaseTag(minor, release, tag))
     return found, skipped
 
 

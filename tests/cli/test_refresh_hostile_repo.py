@@ -1,5 +1,6 @@
-"""``kcompat data refresh`` runs git with a fixed configuration (issue 21, item 16): a repository's
-own ``.git/config`` cannot make a read-only command run a program. The attack is real: a tag on a
+"""``kcompat data refresh`` against a hostile repository (issue 21). Git runs with a fixed
+configuration (item 16): a repository's own ``.git/config`` cannot make a read-only command run a
+program; and a tag that names a blob skips its release instead of stopping the refresh half-written. The attack is real: a tag on a
 signed commit, ``log.showSignature=true`` and ``gpg.program`` naming a script; plain ``git log``
 runs the script (checked first, so the test proves the repository is hostile), the refresh must not.
 """
@@ -71,3 +72,17 @@ def test_refresh_does_not_run_the_repositorys_program(api_repo, tmp_path, capsys
     assert git_repo.files_at("v0.33.0") and git_repo.read("v0.33.0", "go.mod")
     assert not marker.exists()
     assert os.environ["GIT_CONFIG_COUNT"] == "1"
+
+
+def test_a_tag_on_a_blob_is_skipped_and_the_rest_written_with_the_bundle(api_repo, tmp_path, capsys):
+    repo = api_repo["path"]
+    blob = subprocess.run(["git", "-C", str(repo), "hash-object", "-w", "--stdin"], input="not a commit\n",
+                          capture_output=True, text=True, check=True).stdout.strip()
+    git(repo, "tag", "v0.35.0", blob)  # a later release's tag names a blob
+    out = tmp_path / "out"
+    code = run_refresh(parse("--api-repo", str(repo), "--out", str(out)))
+    printed = capsys.readouterr()
+    assert code == 0, printed.err
+    assert "skipped 1.35: tag v0.35.0 does not point at a commit" in printed.out
+    # the refresh ran to its end: the bundle step ran (here it cannot compile a lone apis/ folder)
+    assert (out / "apis/v1.33.yaml").exists() and "\nbundle: " in printed.out
