@@ -27,18 +27,11 @@ from dashboard.components.text import code, md
 from dashboard.components.upload import run_worker
 from dashboard.components.view_state import ViewState
 from dashboard.core.errors import echo, printable, shown
+from dashboard.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
 from dashboard.core.reports import GATE_COLUMNS
 from dashboard.documents.config import config_document, config_for_inspection
 from dashboard.documents.inspect import DISAGREE_COLUMNS, exit_status
 
-#: Largest pasted text and uploaded file (a whole kube-apiserver /metrics is a few MB; the
-#: server refuses uploads above its own limit too, and websocket messages above
-#: ``server.maxWidgetStateSize``, 8 MB).
-MAX_PASTE_CHARS = 2_000_000
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
-#: Files read in one check, and bytes of all inputs together (pastes and files).
-MAX_UPLOADS = 5
-MAX_CHECK_BYTES = 12 * 1024 * 1024
 #: The session's last answer: (digest of the inputs, document).
 _LAST_CHECK = "_cluster_last_check"
 PASTES = (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+import urllib.error
 import urllib.request
 from urllib.parse import quote
 
@@ -20,7 +21,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import connect
 
-from dashboard.app_pages.cluster import MAX_PASTE_CHARS
+from dashboard.core.inspect.model import MAX_PASTE_CHARS
 from dashboard.core.errors import UNSAFE_CHARACTERS
 
 RUN_TIMEOUT = 60.0
@@ -36,6 +37,7 @@ class Client:
         self.ws = connect(base_url.replace("http", "ws", 1) + "/_stcore/stream", subprotocols=["streamlit"],
                           max_size=None, open_timeout=30).__enter__()
         self.widgets: dict[str, str] = {}
+        self.session_id = ""
         self.alerts: list[str] = []
         self.texts: list[str] = []
 
@@ -55,6 +57,8 @@ class Client:
             forward = ForwardMsg()
             forward.ParseFromString(self.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
             kind = forward.WhichOneof("type")
+            if kind == "new_session":
+                self.session_id = forward.new_session.initialize.session_id or self.session_id
             if kind == "delta" and forward.delta.WhichOneof("type") == "new_element":
                 self._note(forward.delta.new_element)
             if kind == "script_finished" and forward.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
@@ -66,7 +70,7 @@ class Client:
             self.alerts.append(re.sub(r"\\(.)", r"\1", element.alert.body))  # the Markdown escapes undone
         elif kind == "text":
             self.texts.append(element.text.body)
-        elif kind in ("text_area", "button"):
+        elif kind in ("text_area", "button", "file_uploader"):
             widget = getattr(element, kind)
             self.widgets[f"{kind}:{widget.label}"] = widget.id
 
@@ -117,7 +121,7 @@ def test_a_message_over_the_widget_state_limit_is_refused_and_the_server_lives_o
     try:
         session.run()
         with pytest.raises(Exception):  # noqa: B017 - the server closes this session's websocket
-            session.check(metrics="k" * (9 * 1024 * 1024))
+            session.check(metrics="k" * (5 * 1024 * 1024))  # over server.maxWidgetStateSize (4 MB)
     finally:
         session.close()
     assert _health_ms(server_url) < 30_000
@@ -133,7 +137,7 @@ def test_a_feature_gates_link_with_3207_names_is_cut(client):
 
 
 def test_huge_echoes_are_cut(client):
-    huge = "B" * 1_000_000
+    huge = "B" * 900_000  # under the paste limit
     client.check(metrics=f'kubernetes_build_info{{git_version="v1.36.0"}} 1\nkubernetes_feature_enabled{{name="X",stage="{huge}"}} 1\n')
     assert any("characters)" in t for t in client.shown()), client.shown()[:3]
     _bounded(client.shown())
@@ -175,3 +179,75 @@ def test_metrics_names_cannot_style_or_reorder_the_page(client):
     )
     unknown = [t for t in client.texts if "X" in t]
     assert unknown and all(not UNSAFE_CHARACTERS.search(t) for t in unknown), unknown
+
+
+# --- memory is bounded per session: what one session may keep in Streamlit's upload storage ---
+
+
+@pytest.fixture(scope="module")
+def open_server():
+    """A server without the XSRF check on uploads (a script cannot follow the browser's cookie
+    flow; the upload path is the same)."""
+    from dashboard.screenshots import start_server, stop_server
+
+    proc, url = start_server({"STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION": "false"})
+    yield url
+    stop_server(proc)
+
+
+def _put_files(url: str, client: Client, files: list[tuple[str, bytes]]) -> list[int]:
+    """Upload ``files`` to the page's file uploader as the browser does; the HTTP status of each."""
+    import uuid
+    from urllib.error import HTTPError
+
+    widget = next(v for k, v in client.widgets.items() if k.startswith("file_uploader:"))
+    request = BackMsg()
+    request.file_urls_request.request_id = uuid.uuid4().hex
+    request.file_urls_request.session_id = client.session_id
+    request.file_urls_request.file_names.extend(name for name, _ in files)
+    client.ws.send(request.SerializeToString())
+    deadline = time.monotonic() + RUN_TIMEOUT
+    while True:
+        forward = ForwardMsg()
+        forward.ParseFromString(client.ws.recv(timeout=max(0.1, deadline - time.monotonic())))
+        if forward.WhichOneof("type") == "file_urls_response":
+            break
+    statuses = []
+    for (name, data), urls in zip(files, forward.file_urls_response.file_urls):
+        boundary = uuid.uuid4().hex
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+                "Content-Type: text/plain\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        target = url + urls.upload_url if urls.upload_url.startswith("/") else urls.upload_url
+        put = urllib.request.Request(target, data=body, method="PUT",
+                                     headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        try:
+            with urllib.request.urlopen(put, timeout=60) as response:
+                statuses.append(response.status)
+        except HTTPError as exc:
+            statuses.append(exc.code)
+        except urllib.error.URLError:  # refused before the body was sent whole
+            statuses.append(0)
+    assert widget
+    return statuses
+
+
+def test_one_session_cannot_hold_more_than_its_upload_budget(open_server):
+    from dashboard.components.hosting import MAX_SESSION_FILES, MAX_SESSION_UPLOAD_BYTES
+
+    client = Client(open_server)
+    try:
+        client.run()
+        small = [(f"f{i}.txt", b"kube-apiserver --emulated-version=1.34\n") for i in range(MAX_SESSION_FILES + 2)]
+        statuses = _put_files(open_server, client, small)
+        assert statuses[:MAX_SESSION_FILES] == [204] * MAX_SESSION_FILES and set(statuses[MAX_SESSION_FILES:]) == {413}
+    finally:
+        client.close()
+    client = Client(open_server)
+    try:
+        client.run()
+        big = [(f"m{i}.txt", b"#" * (5 * 1024 * 1024 - 1000)) for i in range(3)]
+        statuses = _put_files(open_server, client, big)
+        assert (5 * 1024 * 1024 - 1000) * 2 <= MAX_SESSION_UPLOAD_BYTES < (5 * 1024 * 1024 - 1000) * 3
+        assert statuses[:2] == [204, 204] and statuses[2] in (0, 413), statuses
+    finally:
+        client.close()

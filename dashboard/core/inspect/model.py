@@ -37,6 +37,16 @@ APISERVER_ONLY = frozenset({RUNTIME_CONFIG, FORWARD_COMPAT, RUNTIME_FORWARD_COMP
 MAX_INPUT_BYTES = 32 * 1024 * 1024
 #: YAML and JSON inputs are small (a static pod manifest is a few kB).
 MAX_DOCUMENT_BYTES = 1024 * 1024
+#: The Check a cluster page: largest pasted text and uploaded file (a whole kube-apiserver
+#: /metrics is a few MB; the server also refuses uploads above ``server.maxUploadSize`` and
+#: websocket messages above ``server.maxWidgetStateSize``, 4 MB), files read in one check, and
+#: bytes of all inputs of one check together (a whole /metrics is uploaded as a file; a paste is
+#: for the lines that matter). Sized so that 20 sessions at these limits fit the Deployment's
+#: memory limit (docs/hosting.md).
+MAX_PASTE_CHARS = 1_000_000
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MAX_UPLOADS = 5
+MAX_CHECK_BYTES = 12 * 1024 * 1024
 #: YAML inputs (a static pod manifest or a kubeadm config is a few kB; parsing is the costly
 #: part, about 1 s per MB).
 MAX_YAML_BYTES = 256 * 1024
