@@ -17,7 +17,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     # read-only root filesystem the only writable place is the /tmp volume, so HOME lives there.
     HOME=/tmp \
     # where browsers should reach the app (printed at start; Streamlit looks nothing up)
-    SERVER_ADDRESS=localhost
+    SERVER_ADDRESS=localhost \
+    # multi-megabyte inputs allocated by mmap and handed back when freed, in at most two malloc
+    # arenas (dashboard/components/hosting.py MALLOC_ENV; docs/hosting.md has the figures)
+    MALLOC_MMAP_THRESHOLD_=131072 \
+    MALLOC_ARENA_MAX=2
 
 WORKDIR /app
 # Dependencies first, every one pinned by version and hash (requirements.lock: the [project]

@@ -135,10 +135,19 @@ def freeze_long_lived() -> bool:
     return True
 
 
+#: glibc malloc settings the server is started with (Dockerfile ``ENV``, ``scripts/serve.sh``):
+#: buffers of 128 kB and more (a paste, an uploaded /metrics, their pickles for the upload worker)
+#: are mmapped and returned to the system when freed, instead of glibc raising its threshold after
+#: the first large free and carving later ones from heaps that stay fragmented; two arenas, not
+#: eight per core. 20 sessions checking maximum-size cluster inputs: peak RSS 537 MB and 185 MB
+#: after they closed, against 628 and 256 MB without (bench/bench_soak.py --cluster-checks 5).
+MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072", "MALLOC_ARENA_MAX": "2"}
+
 #: Files, and bytes of files, one session may hold in Streamlit's upload storage (the Check a
-#: cluster page reads at most 5 files, 12 MB in all; the Gates page's custom manifest is one file).
+#: cluster page reads at most 5 files, 6 MB in all; the Gates page's custom manifest is one file
+#: of at most 2 MB). 20 sessions at this budget fit the Deployment's memory limit (docs/hosting.md).
 MAX_SESSION_FILES = 6
-MAX_SESSION_UPLOAD_BYTES = 12 * 1024 * 1024
+MAX_SESSION_UPLOAD_BYTES = 8 * 1024 * 1024
 
 
 def _bounded_add_file(add_file):

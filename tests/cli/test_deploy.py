@@ -140,3 +140,13 @@ def test_comments_cite_files_that_exist():
     for path in [ROOT / "Dockerfile", *MANIFESTS]:
         for cited in re.findall(r"\b((?:docs/|deploy/|README)[\w./-]*\.(?:md|yaml))", path.read_text()):
             assert (ROOT / cited).exists(), f"{path.name} cites {cited}, which does not exist"
+
+
+def test_the_image_and_serve_sh_start_the_server_with_the_malloc_settings():
+    from dashboard.components.hosting import MALLOC_ENV
+
+    docker = (ROOT / "Dockerfile").read_text()
+    serve = (ROOT / "scripts" / "serve.sh").read_text()
+    for name, value in MALLOC_ENV.items():
+        assert f"    {name}={value}" in docker, name
+        assert f'{name}="${{{name}:-{value}}}"' in serve, name

@@ -245,9 +245,10 @@ def test_one_session_cannot_hold_more_than_its_upload_budget(open_server):
     client = Client(open_server)
     try:
         client.run()
-        big = [(f"m{i}.txt", b"#" * (5 * 1024 * 1024 - 1000)) for i in range(3)]
+        size = 4 * 1024 * 1024 - 1000
+        big = [(f"m{i}.txt", b"#" * size) for i in range(3)]
         statuses = _put_files(open_server, client, big)
-        assert (5 * 1024 * 1024 - 1000) * 2 <= MAX_SESSION_UPLOAD_BYTES < (5 * 1024 * 1024 - 1000) * 3
+        assert size * 2 <= MAX_SESSION_UPLOAD_BYTES < size * 3
         assert statuses[:2] == [204, 204] and statuses[2] in (0, 413), statuses
     finally:
         client.close()

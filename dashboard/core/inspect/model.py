@@ -46,7 +46,7 @@ MAX_DOCUMENT_BYTES = 1024 * 1024
 MAX_PASTE_CHARS = 1_000_000
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 MAX_UPLOADS = 5
-MAX_CHECK_BYTES = 12 * 1024 * 1024
+MAX_CHECK_BYTES = 6 * 1024 * 1024
 #: YAML inputs (a static pod manifest or a kubeadm config is a few kB; parsing is the costly
 #: part, about 1 s per MB).
 MAX_YAML_BYTES = 256 * 1024
