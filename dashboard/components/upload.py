@@ -106,9 +106,8 @@ def run_worker(request: tuple) -> tuple:
         finally:
             UPLOAD_WORK.release()
     except Cancelled:
-        st.stop()  # the session is gone: nothing to show
+        st.stop()  # the session is gone: nothing to show (st.stop raises)
         raise
-
 
 
 _SESSION_CUSTOM_VIEWS = "_custom_gates_views"
