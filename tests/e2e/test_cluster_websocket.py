@@ -252,3 +252,53 @@ def test_one_session_cannot_hold_more_than_its_upload_budget(open_server):
         assert statuses[:2] == [204, 204] and statuses[2] in (0, 413), statuses
     finally:
         client.close()
+
+
+# --- no starvation: a check waits for the requests asked before it, not for later ones -------
+
+
+def test_a_victim_check_is_not_passed_by_later_requests_of_attacking_sessions(open_server):
+    """Four sessions send maximum-size checks back to back while a fifth asks for a small one: the
+    victim is answered after at most the requests asked before its own. (The lock's order itself,
+    and the barging a plain lock allows, are tested in tests/cli/test_upload_worker.py.)"""
+    import threading
+
+    from dashboard.core.inspect.model import MAX_OBSERVED_GATES
+
+    samples = "".join(f'kubernetes_feature_enabled{{name="Attack{i}",stage="BETA"}} 1\n' for i in range(MAX_OBSERVED_GATES))
+    pod_args = "".join(f"    - --arg{i}=value{i}\n" for i in range(9_000))
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata:\n  name: kube-apiserver\nspec:\n  containers:\n  - name: kube-apiserver\n"
+           "    image: registry.k8s.io/kube-apiserver:v1.36.0\n    command:\n    - kube-apiserver\n" + pod_args)
+    finished: list[tuple[float, str]] = []
+    lock = threading.Lock()
+    attackers = [Client(open_server) for _ in range(4)]
+    victim = Client(open_server)
+    for client in (*attackers, victim):
+        client.run()
+    started = threading.Barrier(len(attackers) + 1)
+
+    def attack(n: int, client: Client) -> None:
+        started.wait()
+        for round_ in range(3):  # each answer is followed at once by the next request
+            client.check(cmdline=pod + f"# {n} {round_}\n", metrics='kubernetes_build_info{git_version="v1.36.0"} 1\n' + samples)
+            with lock:
+                finished.append((time.monotonic(), f"attacker {n} round {round_}"))
+
+    threads = [threading.Thread(target=attack, args=(n, c), daemon=True) for n, c in enumerate(attackers)]
+    for thread in threads:
+        thread.start()
+    started.wait()
+    time.sleep(0.2)  # the attackers' first requests are on their way or queued
+    victim.check(cmdline="kube-apiserver --emulated-version=1.34\n", version='{"gitVersion": "v1.36.0"}')
+    with lock:
+        finished.append((time.monotonic(), "victim"))
+    for thread in threads:
+        thread.join(RUN_TIMEOUT * 3)
+    for client in (*attackers, victim):
+        client.close()
+    order = [who for _, who in sorted(finished)]
+    ahead = order[: order.index("victim")]
+    # first come, first served: at most each attacker's request asked before the victim's (one
+    # each, possibly the second if the first was answered before the victim asked), never more
+    assert len(ahead) <= 2 * len(attackers) and not any("round 2" in who for who in ahead), order
+    assert victim.alerts  # answered (the prediction without /metrics)
