@@ -171,6 +171,13 @@ def test_the_worst_inputs_of_each_kind_are_answered_and_health_stays_up(client, 
         assert _health_ms(server_url) < 30_000
 
 
+def test_metrics_with_no_known_gate_is_nothing_to_compare_not_all_agree(client):
+    client.check(metrics='kubernetes_build_info{git_version="v1.36.0"} 1\n'
+                         'kubernetes_feature_enabled{name="NotAGate",stage="BETA"} 1\n')
+    assert not any("agree" in a for a in client.alerts), client.alerts
+    assert any("nothing to compare" in t for t in client.texts), client.texts
+
+
 def test_metrics_names_cannot_style_or_reorder_the_page(client):
     client.check(
         metrics='kubernetes_build_info{git_version="v1.36.0"} 1\n'
