@@ -2,6 +2,11 @@
 #   docker build -t kcompat .
 #   docker run --rm -p 8501:8501 --read-only --tmpfs /tmp kcompat
 # The image also holds the CLI: docker run --rm kcompat kcompat gates --binary 1.36 --emulated 1.33
+#
+# The base image is named by tag only: pin it by digest where you build, for reproducible images,
+#   FROM python:3.12-slim@sha256:<digest>
+# with the digest `docker buildx imagetools inspect python:3.12-slim` prints (not looked up here:
+# the machine this was written on has no registry access for container images).
 FROM python:3.12-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -12,20 +17,27 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     # read-only root filesystem the only writable place is the /tmp volume, so HOME lives there.
     HOME=/tmp \
     # where browsers should reach the app (printed at start; Streamlit looks nothing up)
-    SERVER_ADDRESS=localhost
+    SERVER_ADDRESS=localhost \
+    # multi-megabyte inputs allocated by mmap and handed back when freed, in at most two malloc
+    # arenas (dashboard/components/hosting.py MALLOC_ENV; docs/hosting.md has the figures)
+    MALLOC_MMAP_THRESHOLD_=131072 \
+    MALLOC_ARENA_MAX=2
 
 WORKDIR /app
-# Dependencies first (the [project] dependencies of pyproject.toml): this layer is rebuilt only
-# when pyproject.toml changes.
+# Dependencies first, every one pinned by version and hash (requirements.lock: the [project]
+# dependencies of pyproject.toml and setuptools); pip refuses anything else. This layer is rebuilt
+# only when the lock changes.
+COPY requirements.lock ./
+RUN pip install --require-hashes --no-deps --only-binary :all: -r requirements.lock
 COPY pyproject.toml ./
-RUN python -c "import subprocess, sys, tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; subprocess.check_call([sys.executable, '-m', 'pip', 'install', *deps])"
 
 COPY .streamlit .streamlit
 COPY dashboard dashboard
 COPY data data
 # The package itself (the kcompat and kubectl-kcompat commands); data/ stays beside it in /app.
 # Bytecode compiled at build time: the root filesystem is read-only when running.
-RUN pip install --no-deps . && python -m compileall -q dashboard \
+# No build isolation: the locked setuptools builds it (nothing unpinned is downloaded).
+RUN pip install --no-deps --no-build-isolation . && python -m compileall -q dashboard \
     && rm -rf build *.egg-info \
     && groupadd --gid 10001 kcompat \
     && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /tmp --shell /usr/sbin/nologin kcompat

@@ -40,6 +40,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
+from dashboard.components.hosting import MALLOC_ENV  # noqa: E402
 from dashboard.components.upload import MAX_BYTES  # noqa: E402
 from dashboard.core.manifest import MAX_GATES  # noqa: E402
 from dashboard.screenshots import start_server, stop_server  # noqa: E402
@@ -48,7 +49,9 @@ SELECTIONS = [
     "binary=1.36&emulated=1.33", "binary=1.36&emulated=1.36", "binary=1.37&emulated=1.35",
     "binary=1.35&emulated=1.34", "binary=1.34&emulated=1.32", "binary=1.36&emulated=1.34&feature_gates=AllBeta%3Dtrue",
 ]
-RUN_TIMEOUT = 60.0
+RUN_TIMEOUT = 120.0
+#: The Deployment's memory limit (deploy/deployment.yaml): the server's peak RSS must stay under it.
+MEMORY_LIMIT_MB = 768
 
 
 # ---------------------------------------------------------------------------------------------
@@ -135,12 +138,12 @@ class Session:
         kind = element.WhichOneof("type")
         if kind == "alert":
             self.alerts.append(element.alert.body)
-        if kind in ("button", "file_uploader"):
+        if kind in ("button", "file_uploader", "text_area"):
             widget = getattr(element, kind)
             self.widgets[kind + ":" + widget.label] = widget.id
             self.fragments[widget.id] = delta.fragment_id
 
-    def rerun(self, query: str | None = None, widget_states=(), fragment_id: str = "") -> None:
+    def rerun(self, query: str | None = None, widget_states=(), fragment_id: str = "", page_name: str = "") -> None:
         """One script run; returns when the server says it finished."""
         if query is not None:
             self.query = query
@@ -148,6 +151,7 @@ class Session:
         msg = BackMsg()
         msg.rerun_script.query_string = self.query
         msg.rerun_script.page_script_hash = ""
+        msg.rerun_script.page_name = page_name
         msg.rerun_script.fragment_id = fragment_id
         for state in widget_states:
             msg.rerun_script.widget_states.widgets.append(state)
@@ -198,6 +202,131 @@ class Session:
             raise RuntimeError(f"the upload was not taken: {self.alerts[:3]}")
 
 
+    def cluster_files(self, files: list[tuple[str, bytes]]):
+        """Upload ``files`` to the Check a cluster page's uploader as the browser does; returns the
+        uploader's widget state naming them (sent with the next check)."""
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        if not any(k.startswith("text_area:") for k in self.widgets):
+            self.rerun(page_name="cluster")
+        uploader = next(v for k, v in self.widgets.items() if k.startswith("file_uploader:"))
+        request = BackMsg()
+        request.file_urls_request.request_id = uuid.uuid4().hex
+        request.file_urls_request.session_id = self.session_id
+        request.file_urls_request.file_names.extend(name for name, _ in files)
+        self._send(request)
+        response = self._receive_until(lambda m, kind: kind == "file_urls_response").file_urls_response
+        state = WidgetState(id=uploader)
+        for (name, data), urls in zip(files, response.file_urls):
+            boundary = uuid.uuid4().hex
+            body = (
+                f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+                "Content-Type: text/plain\r\n\r\n"
+            ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+            put = urllib.request.Request(
+                self.base_url + urls.upload_url if urls.upload_url.startswith("/") else urls.upload_url,
+                data=body, method="PUT", headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
+            )
+            with urllib.request.urlopen(put, timeout=60) as resp:
+                resp.read()
+            info = state.file_uploader_state_value.uploaded_file_info.add()
+            info.file_id, info.name, info.size = urls.file_id, name, len(data)
+            info.file_urls.CopyFrom(urls)
+        return state
+
+    def cluster_check(self, cmdline: str, version: str, metrics: str, files=None) -> None:
+        """The Check a cluster page: the three boxes filled (and ``files``, an uploader state from
+        :meth:`cluster_files`) and Check pressed, in one message."""
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        if not any(k.startswith("text_area:") for k in self.widgets):
+            self.rerun(page_name="cluster")
+        states = [files] if files is not None else []
+        for label, text in (("Command line", cmdline), ("/version", version), ("/metrics", metrics)):
+            widget = next(v for k, v in self.widgets.items() if k.startswith(f"text_area:{label}"))
+            states.append(WidgetState(id=widget, string_value=text))
+        states.append(WidgetState(id=self.widgets["button:Check"], trigger_value=True))
+        self.rerun(widget_states=states, page_name="cluster")
+        if not self.alerts:
+            raise RuntimeError("the check showed nothing")
+
+
+# ---------------------------------------------------------------------------------------------
+# The maximum-size inputs
+
+
+def max_metrics_file(tag: str, size: int) -> bytes:
+    """A /metrics file of ``size`` bytes: the real prediction's samples, then other metrics."""
+    from dashboard.catalog import DEFAULT_CATALOG
+    from dashboard.core.inspect import predicted_on_metrics
+    from dashboard.queries import gates_for
+
+    predicted = predicted_on_metrics(gates_for(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
+    lines = [f"# {tag}", 'kubernetes_build_info{git_version="v1.36.0"} 1']
+    lines += [f'kubernetes_feature_enabled{{name="{g.name}",stage="{g.stage.label}"}} {int(g.enabled)}' for g in predicted.values()]
+    text = "\n".join(lines) + "\n"
+    pad = 'apiserver_request_total{code="200",component="apiserver",group="",resource="pods",verb="LIST",version="v1"} 12345\n'
+    text += pad * ((size - len(text)) // len(pad))
+    return text.encode()
+
+
+def max_cluster_inputs(tag: str) -> tuple[str, str, str]:
+    """The Check a cluster page's boxes at their limits: a static pod manifest at the YAML limit
+    (9,000 args), a /version, and a /metrics pasted at the paste limit (the real prediction's
+    samples, unknown gates up to the sample limit, other metrics as padding)."""
+    from dashboard.core.inspect.model import MAX_PASTE_CHARS
+    from dashboard.catalog import DEFAULT_CATALOG
+    from dashboard.core.inspect import predicted_on_metrics
+    from dashboard.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES
+    from dashboard.queries import gates_for
+
+    head = (
+        f"# Soak{tag}\napiVersion: v1\nkind: Pod\nmetadata:\n  name: kube-apiserver\nspec:\n  containers:\n"
+        "  - name: kube-apiserver\n    image: registry.k8s.io/kube-apiserver:v1.36.0\n    command:\n    - kube-apiserver\n"
+        "    - --emulated-version=1.34\n"
+    )
+    args, i = [], 0
+    while len(head) + sum(map(len, args)) < MAX_YAML_BYTES - 64:
+        args.append(f"    - --arg{i}=value{i}\n")
+        i += 1
+    pod = head + "".join(args)
+    version = '{"major": "1", "minor": "36", "gitVersion": "v1.36.0", "emulationMajor": "1", "emulationMinor": "34"}'
+    predicted = predicted_on_metrics(gates_for(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
+    lines = ['kubernetes_build_info{git_version="v1.36.0"} 1']
+    lines += [f'kubernetes_feature_enabled{{name="{g.name}",stage="{g.stage.label}"}} {int(g.enabled)}' for g in predicted.values()]
+    lines += [f'kubernetes_feature_enabled{{name="Soak{tag}{n}",stage="BETA"}} 1' for n in range(MAX_OBSERVED_GATES - len(predicted))]
+    text = "\n".join(lines) + "\n"
+    pad = 'apiserver_request_total{code="200",component="apiserver",group="",resource="pods",verb="LIST",version="v1"} 12345\n'
+    text += pad * ((MAX_PASTE_CHARS - len(text)) // len(pad))
+    return pod, version, text
+
+
+def _cluster_worker(url: str, index: int, checks: int, inputs: tuple[str, str, str], metrics_file: bytes | None,
+                    errors: list, durations: list, deadline: float) -> None:
+    try:
+        session = Session(url)
+        try:
+            # two /metrics files as large as the check allows, uploaded once and kept for the session
+            # (as a browser does): with the pastes, every check reads MAX_CHECK_BYTES
+            files = session.cluster_files([(f"metrics-{index}-{n}.txt", metrics_file) for n in range(2)]) if metrics_file else None
+            for i in range(checks):
+                if time.monotonic() > deadline:
+                    break
+                # a different input each time (no session reuses an answer); built before the crowd
+                # came, so this process spends its CPU on sending, not on making inputs
+                tag = f"S{index:03}x{i:03}"  # as long as "SoakBASE": the inputs stay at their limits
+                pod, version, metrics = (text.replace("SoakBASE", tag) for text in inputs)
+                start = time.perf_counter()
+                session.cluster_check(pod, version, metrics, files)
+                durations.append(time.perf_counter() - start)
+                if not any("gates" in a for a in session.alerts):
+                    raise RuntimeError(f"unexpected answer: {session.alerts[:2]}")
+        finally:
+            session.close()
+    except Exception as exc:  # noqa: BLE001 - reported at the end
+        errors.append(f"session {index}: {type(exc).__name__}: {exc}")
+
+
 # ---------------------------------------------------------------------------------------------
 # The maximum-size manifest
 
@@ -244,6 +373,13 @@ def _worker(url: str, index: int, reruns: int, upload: bytes | None, errors: lis
         errors.append(f"session {index}: {type(exc).__name__}: {exc}")
 
 
+def _sample_rss(pid: int, threads: list[threading.Thread], peaks: list[int]) -> None:
+    """The server's RSS every 0.2 s while the crowd is there (its peak, not only its end)."""
+    while any(t.is_alive() for t in threads) or not any(t.ident for t in threads):
+        peaks.append(_proc_stat(pid)[1])
+        time.sleep(0.2)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=20)
@@ -255,9 +391,19 @@ def main() -> int:
     parser.add_argument("--post-script-gc", choices=("config", "true", "false"), default="config",
                         help="runner.postScriptGC for the server (default: as .streamlit/config.toml says)")
     parser.add_argument("--max-seconds", type=float, default=240, help="sessions stop rerunning after this long (default 240)")
+    parser.add_argument("--cluster-checks", type=int, default=0,
+                        help="instead of Gates reruns and uploads, each session runs this many Check a cluster checks of "
+                             "maximum-size inputs (the upload-alone step is kept)")
+    parser.add_argument("--malloc-env", action=argparse.BooleanOptionalAction, default=True,
+                        help="start the server with the shipped malloc settings (hosting.MALLOC_ENV; default: yes)")
+    parser.add_argument("--cluster-files", action=argparse.BooleanOptionalAction, default=True,
+                        help="with --cluster-checks, each session also uploads two maximum-size /metrics files once "
+                             "and every check reads them (default: yes)")
     args = parser.parse_args()
 
     env = {"STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": "5", "STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION": "false"}
+    if args.malloc_env:
+        env.update(MALLOC_ENV)  # as the Dockerfile and scripts/serve.sh start the server
     if args.post_script_gc != "config":
         env["STREAMLIT_RUNNER_POST_SCRIPT_GC"] = args.post_script_gc
     proc, url = start_server(env)
@@ -297,13 +443,24 @@ def main() -> int:
                 max_manifest(chr(ord("B") + i % 20) + str(i) + "c" + str(crowd)) if i < args.uploads else None
                 for i in range(args.sessions)
             ]
+            cluster_inputs = max_cluster_inputs("BASE") if args.cluster_checks else None
+            metrics_file = None
+            if args.cluster_checks and args.cluster_files:
+                from dashboard.core.inspect.model import MAX_CHECK_BYTES, MAX_UPLOAD_BYTES
+
+                size = min(MAX_UPLOAD_BYTES - 1024, (MAX_CHECK_BYTES - sum(map(len, cluster_inputs)) - 4096) // 2)
+                metrics_file = max_metrics_file("soak", size)
+            deadline = time.monotonic() + args.max_seconds
             threads = [
-                threading.Thread(
-                    target=_worker,
-                    args=(url, i, args.reruns, uploads[i], errors, durations, time.monotonic() + args.max_seconds),
-                )
+                threading.Thread(target=_cluster_worker,
+                                 args=(url, i, args.cluster_checks, cluster_inputs, metrics_file, errors, durations, deadline))
+                if args.cluster_checks else
+                threading.Thread(target=_worker, args=(url, i, args.reruns, uploads[i], errors, durations, deadline))
                 for i in range(args.sessions)
             ]
+            sampler = threading.Thread(target=lambda: _sample_rss(proc.pid, threads, peaks), daemon=True)
+            peaks: list[int] = []
+            sampler.start()
             t0 = time.perf_counter()
             for t in threads:
                 t.start()
@@ -311,7 +468,8 @@ def main() -> int:
                 next(t for t in threads if t.is_alive()).join(timeout=15)
                 print(f"  crowd {crowd + 1}, {time.perf_counter() - t0:5.0f} s: {len(durations)} reruns done, "
                       f"worst health so far {max(probe.latencies, default=0) * 1000:.0f} ms", flush=True)
-            rss_peak_after = max(rss_peak_after, _proc_stat(proc.pid)[1])
+            sampler.join()
+            rss_peak_after = max([rss_peak_after, _proc_stat(proc.pid)[1], *peaks])
 
             # sessions closed: past their TTL (5 s) they are dropped; one more visitor comes and goes
             # (Streamlit expires stored sessions when another one disconnects), then the RSS settles
@@ -341,7 +499,7 @@ def main() -> int:
             health_p99_ms=round(lat[int(len(lat) * 0.99) - 1] * 1000, 1) if lat else None,
             rss_before_mb=round(rss_before / 2**20, 1), rss_with_sessions_mb=round(rss_peak_after / 2**20, 1),
             rss_after_close_mb=round(rss_after / 2**20, 1), rss_after_each_crowd_mb=rss_after_crowds,
-            crowds=args.crowds, errors=errors[:5],
+            crowds=args.crowds, errors=errors[:5], cluster_checks=args.cluster_checks,
         )
     finally:
         if probe.is_alive():
@@ -355,7 +513,8 @@ def main() -> int:
           f"over {figures['health_probes']} probes ({figures['health_failures']} failed)")
     print(f"one maximum-size upload ({figures['upload_bytes']:,} bytes): {figures['upload_cpu_s']} s CPU (server and its upload workers), "
           f"{figures['upload_wall_s']} s wall")
-    print(f"{args.crowds} x {args.sessions} sessions x {args.reruns} reruns + {args.uploads} uploads: {figures['reruns_done']} reruns "
+    what = f"{args.cluster_checks} maximum-size cluster checks" if args.cluster_checks else f"{args.reruns} reruns + {args.uploads} uploads"
+    print(f"{args.crowds} x {args.sessions} sessions x {what}: {figures['reruns_done']} runs "
           f"in {figures['crowd_wall_s']} s; "
           f"rerun p50 {figures['rerun_p50_ms']} ms, max {figures['rerun_max_ms']} ms")
     if figures["errors"]:
@@ -367,6 +526,7 @@ def main() -> int:
         and figures["health_worst_ms"] is not None and figures["health_worst_ms"] < 1000
         and figures["rss_after_close_mb"] - figures["rss_before_mb"] < 50
         and figures["upload_cpu_s"] <= 1.0
+        and figures["rss_with_sessions_mb"] < MEMORY_LIMIT_MB
     )
     print("targets met" if ok else "TARGETS MISSED")
     return 0 if ok else 1

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from . import formats
 from .catalog import Catalog
+from .core.errors import MAX_SHOWN, echo, printable, shown
 
 # The documents (and YAML, the API data) are imported when a command runs, not when the parser
 # is built: ``kcompat gates`` does not pay for them.
@@ -50,6 +52,55 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     add_command_line_argument(parser)
 
 
+#: Bytes of kubectl's stderr kept for the message (the rest is not read: kubectl is stopped).
+KUBECTL_STDERR_BYTES = 64 * 1024
+
+
+def run_bounded(command: list[str], limit: int, timeout: float, err_limit: int = KUBECTL_STDERR_BYTES) -> tuple[int, bytes, bytes, str]:
+    """Run ``command`` reading at most ``limit`` bytes of its stdout and ``err_limit`` of its
+    stderr, for at most ``timeout`` seconds: (exit status, stdout, stderr, why it was stopped or
+    ""). A program that writes more, or takes longer, is killed; nothing past a limit is read."""
+    import selectors
+    import time
+
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = bytearray(), bytearray()
+    bounds = {process.stdout: (out, limit, "stdout"), process.stderr: (err, err_limit, "stderr")}
+    deadline = time.monotonic() + timeout
+    stopped = ""
+    with selectors.DefaultSelector() as selector:
+        for stream in bounds:
+            selector.register(stream, selectors.EVENT_READ)
+        try:
+            while selector.get_map() and not stopped:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    stopped = f"did not answer within {timeout:g} s"
+                    break
+                for key, _ in selector.select(min(left, 1.0)):
+                    buffer, most, name = bounds[key.fileobj]
+                    chunk = os.read(key.fd, min(1 << 16, most + 1 - len(buffer)))
+                    if not chunk:
+                        selector.unregister(key.fileobj)
+                        continue
+                    buffer += chunk
+                    if len(buffer) > most:
+                        stopped = f"wrote more than the limit of {most:,} bytes on {name}"
+                        break
+        finally:
+            if stopped:
+                process.kill()
+            for stream in bounds:
+                stream.close()
+            try:
+                status = process.wait(timeout=None if stopped else max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                status = process.wait()
+                stopped = stopped or f"did not exit within {timeout:g} s"
+    return status, bytes(out), bytes(err), stopped
+
+
 def _kubectl_raw(path: str, args: argparse.Namespace) -> bytes:
     kubectl = shutil.which("kubectl")
     if kubectl is None:
@@ -60,13 +111,15 @@ def _kubectl_raw(path: str, args: argparse.Namespace) -> bytes:
     if args.kubeconfig:
         command[1:1] = ["--kubeconfig", args.kubeconfig]
     try:
-        done = subprocess.run(command, capture_output=True, timeout=KUBECTL_TIMEOUT, check=False)
-    except subprocess.TimeoutExpired:
-        raise _Unusable(f"kubectl get --raw {path} did not answer within {KUBECTL_TIMEOUT} s") from None
-    if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise _Unusable(f"kubectl get --raw {path} failed: {(message or ['exit status %d' % done.returncode])[-1][:500]}")
-    return done.stdout
+        status, out, err, stopped = run_bounded(command, MAX_FILE_BYTES, KUBECTL_TIMEOUT)
+    except OSError as exc:
+        raise _Unusable(f"kubectl could not be run: {echo(exc.strerror or exc)}") from None
+    if stopped:
+        raise _Unusable(f"kubectl get --raw {path} {stopped}; stopped")
+    if status != 0:
+        message = err.decode("utf-8", "replace").strip().splitlines()
+        raise _Unusable(f"kubectl get --raw {path} failed: {echo((message or ['exit status %d' % status])[-1], 500)}")
+    return out
 
 
 class _Unusable(Exception):
@@ -74,15 +127,21 @@ class _Unusable(Exception):
 
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
+    from .core.errors import KcompatError
+    from .core.manifest import read_regular_file
+
     inputs = []
     for path in args.files:
+        source = echo(path, 200)
         try:
-            size = path.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise _Unusable(f"{path}: {size:,} bytes, larger than the limit of {MAX_FILE_BYTES:,} bytes")
-            inputs.append((str(path), path.read_bytes()))
-        except OSError as exc:
-            raise _Unusable(f"{path}: cannot read: {exc.strerror or exc}") from None
+            # a FIFO, device or directory is refused without being opened for reading (it could
+            # block or never end); a regular file is read up to the limit + 1 byte, never whole
+            data = read_regular_file(path, MAX_FILE_BYTES, source)
+        except KcompatError as exc:
+            raise _Unusable(str(exc)) from None
+        if len(data) > MAX_FILE_BYTES:
+            raise _Unusable(f"{source}: larger than the limit of {MAX_FILE_BYTES:,} bytes")
+        inputs.append((source, data))
     if args.live:
         where = f" (context {args.context})" if args.context else ""
         inputs.append((f"kubectl get --raw /version{where}", _kubectl_raw("/version", args)))
@@ -100,7 +159,7 @@ def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
     except _Unusable as exc:
         if args.format == "json":
             sys.stdout.write(formats.to_json({"valid": False, "errors": [str(exc)]}))
-        print(f"kcompat: error: {exc}", file=sys.stderr)
+        print(f"kcompat: error: {printable(exc)}", file=sys.stderr)
         return 2
     document = inspect_document(catalog, inputs)
     status = exit_status(document)
@@ -109,10 +168,10 @@ def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
     else:
         sys.stdout.write(render_inspect(document, args.format, getattr(args, "show_defaults", False)))
     if args.format != "json" or status == 2:
-        for error in document["errors"]:
-            print(f"error: {error}", file=sys.stderr)
-        for hint in document.get("hints", []):
-            print(f"hint: {hint_line(hint)}", file=sys.stderr)
+        for error in shown(document["errors"]):  # at most 20, then "… and N more" (JSON keeps them all)
+            print(f"error: {printable(error)}", file=sys.stderr)
+        for hint in document.get("hints", [])[:MAX_SHOWN]:
+            print(f"hint: {printable(hint_line(hint))}", file=sys.stderr)
     return status
 
 
@@ -134,23 +193,23 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
     if document["errors"]:
         startup = document.get("startup")
         out.append(f"{heading}Refused: {startup}\n" if startup else f"{heading}Cannot use the input\n")
-        for error in document["errors"]:
-            out.append(f"- error: {formats.md_escape(error)}" if markdown else f"error: {error}")
-        for hint in document.get("hints", []):
-            out.append(f"- fix: {formats.md_escape(hint_line(hint))}" if markdown else f"fix: {hint_line(hint)}")
+        for error in shown(document["errors"]):
+            out.append(f"- error: {formats.md_escape(error)}" if markdown else f"error: {printable(error)}")
+        for hint in document.get("hints", [])[:MAX_SHOWN]:
+            out.append(f"- fix: {formats.md_escape(hint_line(hint))}" if markdown else f"fix: {printable(hint_line(hint))}")
         out.append("")
     out.append(f"{heading}Selection (what was read, and from where)\n")
     for item in document.get("inputs", []):
         line = f"input {item['file']}: {item['kind'] or 'not read'}"
         out.append(f"- {formats.md_escape(line)}" if markdown else line)
     for line in summary_lines(document):
-        out.append(f"- {formats.md_escape(line)}" if markdown else line)
-    for warning in document["warnings"]:
-        out.append(f"- warning: {formats.md_escape(warning)}" if markdown else f"warning: {warning}")
+        out.append(f"- {formats.md_escape(line)}" if markdown else printable(line))
+    for warning in shown(document["warnings"]):
+        out.append(f"- warning: {formats.md_escape(warning)}" if markdown else f"warning: {printable(warning)}")
     disagreements = document.get("versionDisagreements") or []
     if disagreements:
         out.append(f"\n{heading}Disagreements with /version ({len(disagreements)})\n")
-        out.extend(f"- {formats.md_escape(d)}" if markdown else d for d in disagreements)
+        out.extend(f"- {formats.md_escape(d)}" if markdown else printable(d) for d in shown(disagreements))
     observed = document.get("observed")
     if observed is not None:
         out.append(f"\n{heading}Disagreements with /metrics ({len(observed['disagree'])})\n")
@@ -160,7 +219,7 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
             out.append("none: every gate kcompat knows agrees with the prediction")
         if observed["unknown"]:
             unknown = ", ".join(observed["unknown"])
-            out.append(f"\nunknown to kcompat ({len(observed['unknown'])}): {formats.md_escape(unknown) if markdown else unknown}")
+            out.append(f"\nunknown to kcompat ({len(observed['unknown'])}): {formats.md_escape(unknown) if markdown else printable(unknown)}")
     if document.get("gates") and (document["valid"] or show_defaults):
         out.append(f"\n{heading}Predicted gates\n")
         out.append(formats.render_rows(fmt, document["gates"]["features"], GATE_COLUMNS).rstrip("\n"))

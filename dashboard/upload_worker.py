@@ -16,6 +16,8 @@ Requests and answers are pickled tuples of plain values over the child's stdin a
   :class:`~dashboard.gates_view.GatesView` in plain values: see ``gates_view.view_fields``) or
   ``("problems", (message, ...))``
 - ``("download", data, binary, emulated, min_compat, feature_gates, fmt)`` -> ``("text", str)`` or problems
+- ``("inspect", ((name, data), ...))`` -> ``("document", dict)``: the ``kcompat inspect`` document
+  of the Check a cluster page's inputs (:func:`dashboard.documents.inspect.inspect_document`)
 
 ``data`` is the file's bytes; the binary's registration rules apply (as ``kcompat gates
 --manifest`` does). Run as ``python -m dashboard.upload_worker``.
@@ -23,40 +25,108 @@ Requests and answers are pickled tuples of plain values over the child's stdin a
 
 from __future__ import annotations
 
+import collections
 import os
 import pickle
 import signal
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: Largest manifest accepted (the real 1.37 list is about 60 kB); the server refuses above 5 MB.
 MAX_BYTES = 2 * 1024 * 1024
-#: CPU seconds the child may use (it is killed past them): the largest valid upload needs < 1 s.
-CPU_SECONDS = 10
+#: CPU seconds the child may use (it is killed past them): the largest valid upload needs about
+#: 0.5 s, a Check a cluster of the largest inputs about 1 s. Also what one request can make the
+#: requests queued behind it wait (:class:`FifoLock`).
+CPU_SECONDS = 3
 #: Seconds the server waits for an answer.
 TIMEOUT = 30.0
+#: How often a waiting request asks whether it is still wanted (the session still connected).
+POLL_SECONDS = 0.1
 
-def ask(request: tuple) -> tuple:
-    """Run one request in a fresh child process; any failure of the child becomes a problem."""
+
+class Cancelled(Exception):
+    """The request was given up before it was answered (its session went away)."""
+
+
+class FifoLock:
+    """A lock taken in the order it was asked for (``threading.Lock`` wakes any waiter, so a
+    request could wait behind any number of later ones). A waiter that is no longer wanted
+    (``cancelled()``) leaves the queue without ever running."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._queue: collections.deque[object] = collections.deque()
+        self._held = False
+
+    def acquire(self, cancelled: Callable[[], bool] = lambda: False) -> None:
+        """Wait for every earlier request, then hold the lock; :class:`Cancelled` if given up."""
+        me = object()
+        with self._cond:
+            self._queue.append(me)
+            try:
+                while self._held or self._queue[0] is not me:
+                    if cancelled():
+                        raise Cancelled
+                    self._cond.wait(POLL_SECONDS)
+            except BaseException:
+                self._queue.remove(me)
+                self._cond.notify_all()
+                raise
+            self._queue.popleft()
+            self._held = True
+
+    def release(self) -> None:
+        with self._cond:
+            self._held = False
+            self._cond.notify_all()
+
+    def waiting(self) -> int:
+        """Requests queued (not counting the one holding the lock)."""
+        with self._cond:
+            return len(self._queue)
+
+
+def ask(request: tuple, cancelled: Callable[[], bool] = lambda: False) -> tuple:
+    """Run one request in a fresh child process; any failure of the child becomes a problem.
+    The child is killed as soon as ``cancelled()`` is true (:class:`Cancelled` is raised)."""
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     try:
-        done = subprocess.run(
+        child = subprocess.Popen(
             [sys.executable, "-m", "dashboard.upload_worker"],
-            input=pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL),
-            capture_output=True, timeout=TIMEOUT, env=env, check=False,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
         )
-    except subprocess.TimeoutExpired:
-        return ("problems", (f"checking the uploaded file took longer than {TIMEOUT:.0f} s and was stopped",))
     except OSError as exc:
         return ("problems", (f"the uploaded file could not be checked: {exc.strerror or exc}",))
-    if done.returncode != 0 or not done.stdout:
-        reason = f"signal {-done.returncode}" if done.returncode < 0 else f"exit status {done.returncode}"
-        if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # RLIMIT_CPU's soft, then hard limit
+    answer_bytes: list[bytes] = []
+    talk = threading.Thread(
+        target=lambda: answer_bytes.append(child.communicate(pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL))[0]),
+        daemon=True,
+    )
+    talk.start()
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        while talk.is_alive():
+            talk.join(POLL_SECONDS)
+            if cancelled():
+                raise Cancelled
+            if time.monotonic() > deadline:
+                return ("problems", (f"checking the uploaded file took longer than {TIMEOUT:.0f} s and was stopped",))
+    finally:
+        if child.poll() is None:
+            child.kill()
+            talk.join()
+    out = answer_bytes[0] if answer_bytes else b""
+    if child.returncode != 0 or not out:
+        reason = f"signal {-child.returncode}" if child.returncode < 0 else f"exit status {child.returncode}"
+        if child.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # RLIMIT_CPU's soft, then hard limit
             reason += f" (more than {CPU_SECONDS} s of CPU)"
         return ("problems", (f"checking the uploaded file failed: the worker ended with {reason}",))
-    return pickle.loads(done.stdout)  # noqa: S301 - our own child's answer, plain values only
+    return pickle.loads(out)  # noqa: S301 - our own child's answer, plain values only
 
 
 def answer(request: tuple) -> tuple:
@@ -67,6 +137,10 @@ def answer(request: tuple) -> tuple:
     from dashboard.core.manifest import Manifest, ManifestError, load_manifest_bytes, registration_for
     from dashboard.core.versions import mm
 
+    if request[0] == "inspect":
+        from dashboard.documents.inspect import inspect_document
+
+        return ("document", inspect_document(catalog_from_environment(), list(request[1])))
     kind, data, binary, *rest = request
     try:
         registration = registration_for(mm(parse_binary_version(binary)))

@@ -9,6 +9,9 @@ PYTHON="${PYTHON:-python3}"
 .venv/bin/python -m pip install -q -e .
 # bytecode once, so every later `kcompat` call starts fast even where PYTHONDONTWRITEBYTECODE is set
 .venv/bin/python -m compileall -q dashboard >/dev/null
+# Multi-megabyte inputs (Check a cluster pastes and files) are allocated by mmap and handed back
+# when freed, in at most two malloc arenas (dashboard/components/hosting.py MALLOC_ENV)
+export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 # .streamlit/config.toml turns off the file watcher, address lookups and client error details;
 # SERVER_ADDRESS is the host name visitors use (printed at start; no lookup of it is made).
 exec .venv/bin/streamlit run dashboard/app.py --server.port "${PORT:-8501}" \

@@ -4,11 +4,16 @@ selection found, the prediction, and where ``/metrics`` disagrees with it -- the
 as ``kcompat inspect`` -- and the flags for that selection as config snippets
 (``kcompat config``).
 
-Inputs are bounded in size, parsed with the safe readers (no YAML anchors or aliases) and kept
-in this session's widgets only: nothing is cached or shared across sessions.
+Inputs are bounded in size (checked here, on the server: the browser's own limit is no limit)
+and read by the upload worker (:mod:`dashboard.upload_worker`): a child process with a CPU limit,
+one at a time in the order asked, killed when the session disconnects, so a hostile input costs
+this server neither CPU time nor heap. The inputs stay in this session's widgets and the last
+answer in its state (one document per session): nothing is shared across sessions.
 """
 
 from __future__ import annotations
+
+import hashlib
 
 import pandas as pd
 import streamlit as st
@@ -20,15 +25,16 @@ from dashboard.components.pages import page
 from dashboard.components.selection import SAVED, current, write_url
 from dashboard.components.state import Selection, missing_data, startup_errors
 from dashboard.components.text import code, md
+from dashboard.components.upload import run_worker
 from dashboard.components.view_state import ViewState
+from dashboard.core.errors import MAX_SHOWN, echo, printable, shown
+from dashboard.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
 from dashboard.core.reports import GATE_COLUMNS
 from dashboard.documents.config import config_document, config_for_inspection
-from dashboard.documents.inspect import DISAGREE_COLUMNS, exit_status, inspect_document
+from dashboard.documents.inspect import DISAGREE_COLUMNS, exit_status
 
-#: Largest pasted text and uploaded file (a whole kube-apiserver /metrics is a few MB; the
-#: server refuses uploads above its own limit too).
-MAX_PASTE_CHARS = 4_000_000
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+#: The session's last answer: (digest of the inputs, document).
+_LAST_CHECK = "_cluster_last_check"
 PASTES = (
     ("cluster_paste_cmdline", "Command line, static pod manifest, kubeadm or kind config",
      "A ps line (ps aux | grep kube-apiserver), /etc/kubernetes/manifests/kube-apiserver.yaml, a kubeadm "
@@ -49,26 +55,62 @@ FOLLOWED = "_cluster_followed"
 
 
 def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
-    """The pasted texts and uploaded files, with the refusals of oversized uploads."""
+    """The pasted texts and uploaded files, with the refusals of oversized ones: every limit is
+    checked here, on the server (what the browser enforces, a websocket client does not)."""
     inputs: list[tuple[str, bytes | str]] = []
     problems: list[str] = []
+    total = 0
     for key, label, _ in PASTES:
         text = st.session_state.get(key) or ""
-        if text.strip():
-            inputs.append((f"pasted {label.split(',')[0].lower()}", text))
-    for upload in st.session_state.get(UPLOAD) or []:
+        name = f"pasted {label.split(',')[0].lower()}"
+        if len(text) > MAX_PASTE_CHARS:  # the widget keeps one character more: a longer paste is refused, not cut
+            problems.append(f"{name}: more than the limit of {MAX_PASTE_CHARS:,} characters")
+        elif text.strip():
+            inputs.append((name, text))
+            total += len(text)
+    uploads = st.session_state.get(UPLOAD) or []
+    if len(uploads) > MAX_UPLOADS:
+        problems.append(f"{len(uploads)} files uploaded, more than the limit of {MAX_UPLOADS} in one check")
+        uploads = []
+    for upload in uploads:
+        name = echo(upload.name, 200)
         if upload.size > MAX_UPLOAD_BYTES:
-            problems.append(f"{upload.name}: {upload.size:,} bytes, more than the limit of {MAX_UPLOAD_BYTES:,} bytes")
+            problems.append(f"{name}: {upload.size:,} bytes, more than the limit of {MAX_UPLOAD_BYTES:,} bytes")
         else:
-            inputs.append((upload.name, upload.getvalue()))
+            inputs.append((name, upload.getvalue()))
+            total += upload.size
+    if total > MAX_CHECK_BYTES:
+        problems.append(f"the inputs together are {total:,} bytes, more than the limit of {MAX_CHECK_BYTES:,} bytes for one check")
     return inputs, problems
+
+
+def checked_document(inputs: list[tuple[str, bytes | str]]) -> dict:
+    """The inspect document of ``inputs``, from the upload worker, kept for this session's
+    reruns (a tab switch, a download) while the inputs stay the same."""
+    digest = hashlib.sha256()
+    for name, data in inputs:
+        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        digest.update(f"{len(name)}:{name}:{len(raw)}:".encode("utf-8", "surrogatepass"))
+        digest.update(raw)
+    key = digest.hexdigest()
+    last = st.session_state.get(_LAST_CHECK)
+    if last is not None and last[0] == key:
+        return last[1]
+    st.session_state.pop(_LAST_CHECK, None)  # one document per session, never two
+    kind, value = run_worker(("inspect", tuple(inputs)))
+    if kind != "document":
+        value = {"valid": False, "errors": list(value), "warnings": [], "observed": None}
+    st.session_state[_LAST_CHECK] = (key, value)
+    return value
 
 
 def input_form() -> None:
     with st.form("cluster_inputs", border=False):
         columns = st.columns(3)
         for column, (key, label, help_text) in zip(columns, PASTES):
-            column.text_area(label, key=key, height=160, max_chars=MAX_PASTE_CHARS, help=help_text)
+            # Streamlit cuts a longer value to max_chars on the server: one more than the limit lets
+            # collect_inputs refuse it by name instead of reading a silently cut /metrics
+            column.text_area(label, key=key, height=160, max_chars=MAX_PASTE_CHARS + 1, help=help_text)
         st.file_uploader(
             "Or upload files", key=UPLOAD, accept_multiple_files=True,
             help=f"The same inputs as files, at most {MAX_UPLOAD_BYTES // 1024 // 1024} MB each; kept in this session only.",
@@ -99,7 +141,7 @@ def show_disagreements(document: dict) -> None:
         )
     if observed["unknown"]:
         with st.expander(f"{len(observed['unknown'])} names on /metrics kcompat does not know (not counted as disagreements)"):
-            st.text(", ".join(observed["unknown"]))
+            st.text(printable(", ".join(observed["unknown"])))
 
 
 def show_refusal(document: dict) -> None:
@@ -107,12 +149,12 @@ def show_refusal(document: dict) -> None:
     startup = document.get("startup")
     errors = document["errors"]
     if startup:
-        lines = [f"**{md(startup[0].upper() + startup[1:])}** with", *(code("error: " + e) for e in errors[:100])]
+        lines = [f"**{md(startup[0].upper() + startup[1:])}** with", *(code("error: " + e) for e in shown(errors))]
         st.error("  \n".join(lines), icon=":material/block:")
     else:
-        st.error(f"The input cannot be used: {len(errors)} problem(s).", icon=":material/error:")
-        st.text("\n".join(errors[:100]))
-    for hint in document.get("hints", []):
+        st.error(f"The input cannot be used: {len(errors):,} problem(s).", icon=":material/error:")
+        st.text("\n".join(shown(errors)))
+    for hint in document.get("hints", [])[:MAX_SHOWN]:
         st.info(md(hint_text(hint)), icon=":material/lightbulb:")
     if startup:
         st.caption("No config snippet is offered for input the binary refuses: follow a remedy above and check again.")
@@ -126,7 +168,7 @@ def hint_text(hint: dict) -> str:
 
 
 def show_version_disagreements(document: dict) -> None:
-    for disagreement in document.get("versionDisagreements") or []:
+    for disagreement in shown(document.get("versionDisagreements") or []):
         st.error(md(disagreement), icon=":material/difference:")
 
 
@@ -164,7 +206,7 @@ def show_selection(document: dict) -> None:
     ]
     st.dataframe(pd.DataFrame(rows, columns=["setting", "value", "from"]), hide_index=True, width="stretch", key="cluster_sources")
     table_csv(rows, ["setting", "value", "from"], file_name="kcompat-inspect-selection.csv", key="cluster_sources_csv")
-    for warning in document["warnings"]:
+    for warning in shown(document["warnings"]):
         st.warning(md(warning), icon=":material/warning:")
 
 
@@ -185,7 +227,8 @@ def show_prediction(document: dict) -> None:
 def show_snippets(config: dict) -> None:
     """The flags for a selection as a command line, kubeadm, kind and static pod patches."""
     if not config["valid"]:
-        st.error(md("; ".join(config["errors"])), icon=":material/error:")
+        st.error(f"The selection cannot be used: {len(config['errors']):,} problem(s).", icon=":material/error:")
+        st.text("\n".join(shown(config["errors"])))
         return
     tabs = view.tabs("snippet", ("cmdline", "kubeadm", "kind", "static-pod"), ("Command line", "kubeadm (v1beta4)", "kind", "Static pod patches"))
     snippets = config["snippets"]
@@ -212,7 +255,7 @@ if upload_problems:
     for problem in upload_problems:
         st.error(md(problem), icon=":material/error:")
 elif inputs:
-    document = inspect_document(data.catalog(), inputs)
+    document = checked_document(inputs)
     follow_selection(document, inputs)
     if exit_status(document) == 2:
         show_refusal(document)

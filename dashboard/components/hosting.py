@@ -35,6 +35,11 @@ Applied once per process when the app's modules are first imported (the first sc
   ``bench/bench_soak.py`` (20 sessions x 50 reruns + 20 maximum-size uploads): worst health
   latency 705-746 ms and p99 361-411 ms, against 916-1,256 ms and 521-526 ms at 5 ms, for the same
   crowd time (78-84 s against 81 s in the same conditions).
+- **Uploads are bounded per session.** ``server.maxUploadSize`` bounds one file, but a client may
+  send any number of files to a session's uploaders, and Streamlit keeps every one in memory until
+  the session ends. :func:`_bounded_add_file` refuses (HTTP 413) a file past
+  :data:`MAX_SESSION_FILES` files or :data:`MAX_SESSION_UPLOAD_BYTES` bytes held by one session
+  (a replaced file counts once).
 - **Collections skip what lives for good.** Once the bundled catalog is loaded,
   :func:`freeze_long_lived` moves every object alive then (modules, the parsed catalog, ~150,000
   objects) into the collector's permanent generation (``gc.freeze``). A full collection then walks
@@ -130,6 +135,40 @@ def freeze_long_lived() -> bool:
     return True
 
 
+#: glibc malloc settings the server is started with (Dockerfile ``ENV``, ``scripts/serve.sh``):
+#: buffers of 128 kB and more (a paste, an uploaded /metrics, their pickles for the upload worker)
+#: are mmapped and returned to the system when freed, instead of glibc raising its threshold after
+#: the first large free and carving later ones from heaps that stay fragmented; two arenas, not
+#: eight per core. 20 sessions checking maximum-size cluster inputs: peak RSS 537 MB and 185 MB
+#: after they closed, against 628 and 256 MB without (bench/bench_soak.py --cluster-checks 5).
+MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "131072", "MALLOC_ARENA_MAX": "2"}
+
+#: Files, and bytes of files, one session may hold in Streamlit's upload storage (the Check a
+#: cluster page reads at most 5 files, 6 MB in all; the Gates page's custom manifest is one file
+#: of at most 2 MB). 20 sessions at this budget fit the Deployment's memory limit (docs/hosting.md).
+MAX_SESSION_FILES = 6
+MAX_SESSION_UPLOAD_BYTES = 8 * 1024 * 1024
+
+
+def _bounded_add_file(add_file):
+    """``MemoryUploadedFileManager.add_file`` refusing a file that would take the session past
+    :data:`MAX_SESSION_FILES` or :data:`MAX_SESSION_UPLOAD_BYTES`."""
+
+    def add(self, session_id, file) -> None:
+        from starlette.exceptions import HTTPException
+
+        with self._lock:  # noqa: SLF001 - the manager's own lock (add_file takes it again below)
+            held = {k: v for k, v in self.file_storage.get(session_id, {}).items() if k != file.file_id}
+        if len(held) + 1 > MAX_SESSION_FILES:
+            raise HTTPException(status_code=413, detail=f"more than {MAX_SESSION_FILES} files in this session")
+        if sum(len(f.data) for f in held.values()) + len(file.data) > MAX_SESSION_UPLOAD_BYTES:
+            raise HTTPException(status_code=413, detail=f"more than {MAX_SESSION_UPLOAD_BYTES:,} bytes of files in this session")
+        add_file(self, session_id, file)
+
+    add.kcompat_bounded = True
+    return add
+
+
 def _clear_own_session_only(self) -> None:
     """``AppSession._handle_clear_cache_request``, limited to the session that asked."""
     self._session_state.clear()
@@ -155,6 +194,13 @@ def harden_server() -> bool:
         if hasattr(AppSession, "_handle_clear_cache_request"):
             AppSession._handle_clear_cache_request = _clear_own_session_only  # noqa: SLF001
             found += 1
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+        if not getattr(MemoryUploadedFileManager.add_file, "kcompat_bounded", False):
+            MemoryUploadedFileManager.add_file = _bounded_add_file(MemoryUploadedFileManager.add_file)
     except ImportError:  # pragma: no cover
         pass
     global _janitor_started  # noqa: PLW0603

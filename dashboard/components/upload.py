@@ -16,17 +16,19 @@ nodes) before it is fully parsed; libyaml's C loader parses the rest.
 from __future__ import annotations
 
 import hashlib
-import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamlit as st
+from streamlit import runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard.core.compat import parse_binary_version
 from dashboard.core.errors import MAX_SHOWN, cut, shown
 from dashboard.core.manifest import registration_for
 from dashboard.core.versions import mm
 from dashboard.gates_view import GatesView, view_from_fields
-from dashboard.upload_worker import MAX_BYTES, ask
+from dashboard.upload_worker import MAX_BYTES, Cancelled, FifoLock, ask
 
 from .data import keep_last
 from .state import Selection
@@ -57,11 +59,14 @@ class _Upload:
     parsed: dict[str, int | tuple[str, ...]] = field(default_factory=dict)
 
 
-#: Work on uploads (checking a file, the Gates view of an uploaded manifest) runs one at a time
-#: in the process: twenty sessions uploading at once then queue on this lock (waiting without
-#: holding the interpreter lock) instead of twenty worker processes competing for 2 cores with
-#: the server's event loop, which answers /_stcore/health and every other session's messages.
-UPLOAD_WORK = threading.Lock()
+#: Work on uploads (checking a file, the Gates view of an uploaded manifest, a Check a cluster)
+#: runs one at a time in the process: twenty sessions uploading at once then queue on this lock
+#: (waiting without holding the interpreter lock) instead of twenty worker processes competing for
+#: 2 cores with the server's event loop, which answers /_stcore/health and every other session's
+#: messages. First come, first served: a request waits for the ones asked before it only, each
+#: bounded by the worker's CPU limit; a request whose session has gone leaves the queue, and its
+#: worker is killed.
+UPLOAD_WORK = FifoLock()
 
 
 def _parsed_for(upload: _Upload, sel: Selection) -> int | tuple[str, ...]:
@@ -80,9 +85,29 @@ def _parsed_for(upload: _Upload, sel: Selection) -> int | tuple[str, ...]:
     return result
 
 
-def _work(request: tuple) -> tuple:
-    with UPLOAD_WORK:  # one upload's work at a time in the process
-        return ask(request)
+def session_gone() -> Callable[[], bool]:
+    """A test of whether this script run's session has disconnected (always False outside a
+    served app, as in AppTest)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is None or not runtime.exists():
+        return lambda: False
+    instance, session_id = runtime.get_instance(), ctx.session_id
+    return lambda: not instance.is_active_session(session_id)
+
+
+def run_worker(request: tuple) -> tuple:
+    """``request`` answered by the upload worker, one at a time in the process (in the order
+    asked); nothing runs for, and no worker outlives, a session that disconnected."""
+    gone = session_gone()
+    try:
+        UPLOAD_WORK.acquire(gone)
+        try:
+            return ask(request, gone)
+        finally:
+            UPLOAD_WORK.release()
+    except Cancelled:
+        st.stop()  # the session is gone: nothing to show (st.stop raises)
+        raise
 
 
 _SESSION_CUSTOM_VIEWS = "_custom_gates_views"
@@ -96,7 +121,7 @@ def _view(sel: Selection, data: bytes, digest: str) -> GatesView | tuple[str, ..
     views = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {})
     view = views.get(key)
     if view is None:
-        kind, value = _work(("view", data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
+        kind, value = run_worker(("view", data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
         if kind != "view":
             return value
         view = keep_last(views, key, view_from_fields(value))
@@ -110,7 +135,7 @@ def custom_gates_view(sel: Selection, custom: CustomManifest) -> GatesView | tup
 
 def custom_download(custom: CustomManifest, fmt: str, args: tuple) -> str:
     """``kcompat gates --manifest FILE --format fmt`` for the upload, written by the upload worker."""
-    kind, text = _work(("download", custom.data, *args, fmt))
+    kind, text = run_worker(("download", custom.data, *args, fmt))
     return text if kind == "text" else "\n".join(text) + "\n"
 
 

@@ -7,6 +7,7 @@ are shown at most :data:`MAX_SHOWN` at a time (:func:`shown`), then "and N more"
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 #: Characters of a user's value echoed back in a message.
@@ -15,6 +16,32 @@ ECHO_LIMIT = 60
 MESSAGE_LIMIT = 10_000
 #: Messages shown at once (pages and CLI text output); the rest are counted.
 MAX_SHOWN = 20
+
+
+#: Characters that move the cursor, start a terminal escape, end a line or reorder text when
+#: shown: C0 and C1 controls, DEL, line and paragraph separators, bidirectional marks,
+#: embeddings, overrides and isolates, invisible separators and the BOM.
+UNSAFE_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
+
+
+def _escape_unsafe(match: re.Match) -> str:
+    ch = match.group()
+    if ch in _GO_ESCAPES and ch not in '"\\':
+        return _GO_ESCAPES[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: object) -> str:
+    """``text`` with every :data:`UNSAFE_CHARACTERS` written as an escape (``\\n``, ``\\x1b``,
+    ``\\u202e``): what input says can be read, but cannot start a line, style a terminal or
+    reorder what is shown around it."""
+    return UNSAFE_CHARACTERS.sub(_escape_unsafe, str(text))
+
+
+def echo(text: object, limit: int = ECHO_LIMIT) -> str:
+    """A user's value inside a message: :func:`cut` to ``limit`` characters, then :func:`printable`."""
+    return printable(cut(text, limit))
 
 
 class KcompatError(ValueError):

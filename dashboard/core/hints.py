@@ -164,7 +164,7 @@ def hints_for(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | N
     sources: dict[str, str] = {}
     history: GateLineage | None = None
     out: list[Hint] = list(version_hints(evaluation.selection))
-    for error in errors:
+    for error in errors[:MAX_HINTS]:  # the errors shown; a flood of unknown names costs 20 searches, not thousands
         if len(out) >= MAX_HINTS:
             break
         hint = None

@@ -10,6 +10,7 @@ kube-apiserver's only (apiserver ``APIEnablementOptions``). The kubelet takes no
 
 from __future__ import annotations
 
+import re
 import shlex
 
 import yaml
@@ -114,6 +115,25 @@ def static_pod_patch(component: str, pairs: list[tuple[str, str]]) -> str:
     return header + _dump(ops)
 
 
+#: The pre-releases Kubernetes tags (and kind publishes node images for).
+_RELEASE_PRE = re.compile(r"(alpha|beta|rc)\.[0-9]{1,9}")
+
+
+def release_tag(version) -> str | None:
+    """The release tag a snippet may pin (``kubernetesVersion``, the kind node image): ``vX.Y.Z``
+    or ``vX.Y.Z-rc.N`` (alpha, beta, rc). Anything else a binary may report -- build metadata
+    (``+abc``), a vendor suffix (``-eks-a737599``), more than three numbers -- is no tag: the
+    snippet then pins no version rather than an invalid one."""
+    if len(version.components) != 3:
+        return None
+    tag = "v" + ".".join(str(c) for c in version.components)
+    if version.pre_release:
+        if not _RELEASE_PRE.fullmatch(version.pre_release):
+            return None
+        tag += "-" + version.pre_release
+    return tag
+
+
 def config_document(
     catalog: Catalog,
     binary: str,
@@ -167,7 +187,7 @@ def config_document(
     mc_text = str(sel.min_compat) if min_compat else None
     flags = {c: component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward) for c in CONTROL_PLANE}
     version = parse_binary_version(binary)
-    exact = f"v{version}" if len(version.components) >= 3 else None
+    exact = release_tag(version)
     return {
         "binary": str(mm(version)),
         "emulated": str(sel.emulated),

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from ..catalog import Catalog
 from ..core.compat import parse_binary_version
-from ..core.errors import KcompatError
+from ..core.errors import MESSAGE_LIMIT, KcompatError, echo
 from ..core.flags import parse_go_bool
 from ..core.hints import api_hints
 from ..core.runtime_config import parse_runtime_config
@@ -26,7 +26,7 @@ from ..core.inspect import Comparison, InspectError, combine_readings, compare_o
 from ..core.inspect.model import MAX_INPUT_BYTES
 from ..core.reports import gates_document
 from ..core.versions import mm
-from ..queries import gate_lineage, gates_for
+from ..queries import api_gate_states, gate_lineage, gates_for
 
 DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
 
@@ -53,11 +53,20 @@ def observed_document(comparison: Comparison) -> dict:
 
 
 def _empty(inputs: list[dict], errors: list[str], warnings: list[str] | None = None) -> dict:
-    return {
+    return _echoed({
         "component": None, "binary": None, "emulated": None, "minCompatibility": None, "sources": {},
         "featureGates": "", "runtimeConfig": "", "valid": False, "startup": None, "errors": errors, "hints": [],
         "warnings": warnings or [], "versionDisagreements": [], "inputs": inputs, "gates": None, "observed": None,
-    }
+    })
+
+
+def _echoed(document: dict) -> dict:
+    """Every error and warning cut to MESSAGE_LIMIT characters with control and bidirectional
+    characters written as escapes: input text never makes a message long, multi-line or styled."""
+    document["errors"] = [echo(m, MESSAGE_LIMIT) for m in document["errors"]]
+    document["warnings"] = [echo(m, MESSAGE_LIMIT) for m in document["warnings"]]
+    document["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in document["sources"].items()}
+    return document
 
 
 def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
@@ -71,7 +80,7 @@ def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
     return value
 
 
-def _apiserver_checks(combined, errors: list[str], warnings: list[str], hints: list[dict]) -> None:
+def _apiserver_checks(catalog: Catalog, combined, errors: list[str], warnings: list[str], hints: list[dict]) -> None:
     """kube-apiserver's start-up checks of --runtime-config and the forward-compatibility flags
     (the evaluation of ``kcompat apis``): refusals join ``errors``, with their remedies."""
     from ..core.apis import evaluate_api_availability
@@ -82,6 +91,7 @@ def _apiserver_checks(combined, errors: list[str], warnings: list[str], hints: l
         result = evaluate_api_availability(
             combined.binary, list(combined.emulated) or None, list(combined.runtime_config), efc, rcefc,
             min_compat=list(combined.min_compat) or None, compare_with_release=False,
+            gate_states=api_gate_states(catalog, list(combined.feature_gates) or None),
         )
     except KcompatError as exc:
         if not combined.runtime_config:
@@ -142,7 +152,7 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
     hints = list(gates["hints"])
     warnings = list(combined.warnings) + list(evaluation.warnings)
     if combined.component == "kube-apiserver":
-        _apiserver_checks(combined, errors, warnings, hints)
+        _apiserver_checks(catalog, combined, errors, warnings, hints)
     sel = evaluation.selection
     document = {
         "component": combined.component,
@@ -179,7 +189,14 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
                 f"{len(comparison.missing)} gate(s) the binary lists on /metrics are not in the input "
                 f"(first: {', '.join(comparison.missing[:5])}): a partial /metrics, or a build without them"
             )
-    return document
+        if comparison.gates and not comparison.agree and not comparison.disagree:
+            # not "all 0 agree": nothing was compared (exit 2, not a green 0)
+            document["errors"].append(
+                f"nothing to compare: none of the {comparison.gates:,} gates on /metrics is one kcompat knows for "
+                f"{document['binary']} (first: {echo(comparison.unknown[0])}): not this binary's /metrics?"
+            )
+            document["valid"] = False
+    return _echoed(document)
 
 
 def emulation_that_agrees(catalog: Catalog, combined, binary) -> str | None:

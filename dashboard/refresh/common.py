@@ -86,6 +86,36 @@ class RefreshReport:
 # Git access (read-only: show, ls-tree, tag, rev-parse, log).
 
 
+#: Settings given on git's command line, which win over any configuration file: every setting a
+#: read-only command could obey by running a program (signature checks through gpg.program, the
+#: fsmonitor hook, pagers, external diffs and text conversions, credential helpers, ssh and proxy
+#: commands, hooks) is turned off, and no transport may be used.
+GIT_SAFE_CONFIG = (
+    "log.showSignature=false", "gpg.program=false", "gpg.ssh.program=false", "gpg.x509.program=false",
+    "core.fsmonitor=false", "core.hooksPath=/dev/null", "core.pager=cat", "core.askPass=", "core.sshCommand=",
+    "core.gitProxy=", "core.alternateRefsCommand=", "diff.external=", "credential.helper=", "protocol.allow=never",
+    "core.untrackedCache=false", "uploadpack.packObjectsHook=", "maintenance.auto=false", "gc.auto=0",
+)
+
+
+def git_environment() -> dict[str, str]:
+    """The environment git runs in: no system or global configuration files, none of the
+    caller's GIT_* variables (GIT_CONFIG_PARAMETERS, GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND...), no
+    prompts, no pager, no optional locks, the C locale."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(
+        GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, GIT_TERMINAL_PROMPT="0", GIT_PAGER="cat",
+        GIT_OPTIONAL_LOCKS="0", GIT_NO_REPLACE_OBJECTS="1", LC_ALL="C",
+    )
+    return env
+
+
+def git_command(path: Path | str, *args: str) -> list[str]:
+    """``git -C path <args>`` with :data:`GIT_SAFE_CONFIG` before the command."""
+    safe = [part for setting in GIT_SAFE_CONFIG for part in ("-c", setting)]
+    return ["git", *safe, "-C", str(path), *args]
+
+
 @dataclass(frozen=True)
 class GitRepository:
     path: Path
@@ -93,14 +123,14 @@ class GitRepository:
     def run(self, *args: str, max_output: int = MAX_GIT_OUTPUT_BYTES) -> bytes:
         """``git <args>``'s output; refused (process stopped) past ``max_output`` bytes or
         ``GIT_TIMEOUT_SECONDS``, so no repository can make a refresh hold unbounded memory or time."""
-        command = ["git", "-C", str(self.path), *args]
+        command = git_command(self.path, *args)  # a fixed configuration: the repository's own cannot run programs
         try:
             with tempfile.TemporaryFile() as errors:
                 process = subprocess.Popen(
                     command,
                     stdout=subprocess.PIPE,
                     stderr=errors,
-                    env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
+                    env=git_environment(),
                 )
                 try:
                     data = _read_bounded(process, max_output)
@@ -129,7 +159,7 @@ class GitRepository:
         return self.text("rev-parse", "--verify", "--quiet", f"{tag}^{{commit}}").strip()
 
     def commit_date_of(self, tag: str) -> str:
-        return self.text("log", "-1", "--format=%ci", f"{tag}^{{commit}}").strip()
+        return self.text("log", "-1", "--no-show-signature", "--format=%ci", f"{tag}^{{commit}}").strip()
 
     def files_at(self, tag: str, *paths: str) -> frozenset[str]:
         """All file paths at ``tag`` (restricted to ``paths`` when given)."""
@@ -234,10 +264,15 @@ def release_tags(
     skipped: list[SkippedRelease] = []
     for minor in minors:
         release, tag = release_of_minor(minor), f"{tag_prefix}{minor}.0"
-        if tag in tags:
-            found.append(ReleaseTag(minor, release, tag))
-        else:
+        if tag not in tags:
             skipped.append(SkippedRelease(release, f"no tag {tag} in the repository"))
+            continue
+        try:
+            repo.commit_of(tag)
+        except RefreshError:  # a tag may name a blob or a tree: nothing of this release is read
+            skipped.append(SkippedRelease(release, f"tag {tag} does not point at a commit"))
+            continue
+        found.append(ReleaseTag(minor, release, tag))
     return found, skipped
 
 

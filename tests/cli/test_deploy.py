@@ -82,3 +82,71 @@ def test_the_dockerignore_keeps_the_image_small_and_clean():
     ignored = set((ROOT / ".dockerignore").read_text().split())
     assert {".git", ".venv", "tests", "bench", "**/__pycache__"} <= ignored
     assert not {"dashboard", "data", ".streamlit", "pyproject.toml"} & ignored
+
+
+# --- issue 21: no egress, every resource bounded, spread across nodes, TLS, a hashed lock file ---
+
+
+def test_a_network_policy_allows_the_dashboard_port_in_and_nothing_out():
+    policy = _by_kind("NetworkPolicy")
+    assert policy["spec"]["podSelector"]["matchLabels"] == _by_kind("Deployment")["spec"]["selector"]["matchLabels"]
+    assert set(policy["spec"]["policyTypes"]) == {"Ingress", "Egress"}
+    assert policy["spec"]["egress"] == []
+    assert [p["port"] for rule in policy["spec"]["ingress"] for p in rule["ports"]] == ["http"]
+
+
+def test_cpu_memory_and_ephemeral_storage_are_requested_and_limited():
+    (container,) = _by_kind("Deployment")["spec"]["template"]["spec"]["containers"]
+    for kind in ("requests", "limits"):
+        assert {"cpu", "memory", "ephemeral-storage"} <= set(container["resources"][kind]), kind
+    # the measured worst case (bench_soak --cluster-checks, docs/hosting.md) fits under the limit
+    assert container["resources"]["limits"]["memory"] == "768Mi"
+
+
+def test_replicas_spread_across_nodes():
+    spec = _by_kind("Deployment")["spec"]["template"]["spec"]
+    [spread] = spec["topologySpreadConstraints"]
+    assert spread["topologyKey"] == "kubernetes.io/hostname" and spread["maxSkew"] == 1
+    assert spread["labelSelector"]["matchLabels"] == _by_kind("Deployment")["spec"]["selector"]["matchLabels"]
+
+
+def test_the_ingress_serves_tls_only():
+    ingress = _by_kind("Ingress")
+    hosts = [rule["host"] for rule in ingress["spec"]["rules"]]
+    assert ingress["spec"]["tls"] == [{"hosts": hosts, "secretName": "kcompat-tls"}]
+    assert ingress["metadata"]["annotations"]["nginx.ingress.kubernetes.io/force-ssl-redirect"] == "true"
+
+
+def test_the_image_installs_only_hashed_pinned_packages():
+    import re
+    import tomllib
+
+    text = (ROOT / "Dockerfile").read_text()
+    assert "pip install --require-hashes --no-deps --only-binary :all: -r requirements.lock" in text
+    assert "pip install --no-deps --no-build-isolation ." in text
+    lock = (ROOT / "requirements.lock").read_text()
+    pins = dict(re.findall(r"^([a-z0-9][a-z0-9._-]*)==(\S+) \\$", lock, re.M))
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {re.split(r"[<>=!~ ;\[]", d, maxsplit=1)[0].lower().replace("_", "-") for d in declared}
+    assert names | {"setuptools"} <= set(pins), names - set(pins)
+    # every requirement line is followed by at least one hash
+    blocks = re.split(r"\n(?=[a-z0-9])", lock.split("\n\n", 1)[1])
+    assert all("--hash=sha256:" in block for block in blocks if "==" in block)
+
+
+def test_comments_cite_files_that_exist():
+    import re
+
+    for path in [ROOT / "Dockerfile", *MANIFESTS]:
+        for cited in re.findall(r"\b((?:docs/|deploy/|README)[\w./-]*\.(?:md|yaml))", path.read_text()):
+            assert (ROOT / cited).exists(), f"{path.name} cites {cited}, which does not exist"
+
+
+def test_the_image_and_serve_sh_start_the_server_with_the_malloc_settings():
+    from dashboard.components.hosting import MALLOC_ENV
+
+    docker = (ROOT / "Dockerfile").read_text()
+    serve = (ROOT / "scripts" / "serve.sh").read_text()
+    for name, value in MALLOC_ENV.items():
+        assert f"    {name}={value}" in docker, name
+        assert f'{name}="${{{name}:-{value}}}"' in serve, name

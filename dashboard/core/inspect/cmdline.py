@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 
-from .model import BOOL_FLAGS, COMPONENTS, FLAGS, Fact, FlagSet, InspectError, Reading, Where
+from .model import BOOL_FLAGS, COMPONENTS, FLAGS, MAX_DOCUMENT_BYTES, Fact, FlagSet, InspectError, Reading, Where
+
+#: Command lines of a component read from one input (ps aux | grep kube lists a handful).
+MAX_COMMAND_LINES = 100
 
 #: Words before the binary on a line that mean it is not the component's own process.
 _NOT_THE_PROCESS = frozenset({"grep", "egrep", "fgrep", "pgrep", "rg", "less", "cat", "tail", "head", "vi", "vim"})
@@ -55,9 +57,48 @@ def flags_from_args(args: list[str], component: str, where: Where, lines: list[i
     return FlagSet(component, tuple(found), where)
 
 
+#: One piece of a POSIX shell word: plain characters, a '...' or "..." string, a backslash
+#: escape, or the blanks between words (what ``shlex.split(line, posix=True)`` reads).
+_SHELL_PIECE = re.compile(r"""([^ \t\r\n'"\\]+)|'([^']*)'|"((?:[^"\\]|\\.)*)"|\\(.)|([ \t\r\n]+)""", re.S)
+_DQUOTE_ESCAPE = re.compile(r'\\(["\\])')
+
+
+def shell_words(line: str) -> list[str]:
+    """``shlex.split(line, posix=True)`` in one regular-expression pass: linear in the line's
+    length (shlex adds a character at a time to its token, quadratic on a long word). An
+    unclosed quote or a trailing backslash raises ValueError, as shlex does."""
+    words: list[str] = []
+    word: list[str] | None = None
+    pos, end = 0, len(line)
+    while pos < end:
+        match = _SHELL_PIECE.match(line, pos)
+        if match is None:
+            raise ValueError(f"unclosed quotation or escape at character {pos}")
+        plain, single, double, escaped, blank = match.groups()
+        pos = match.end()
+        if blank is not None:
+            if word is not None:
+                words.append("".join(word))
+                word = None
+            continue
+        if word is None:
+            word = []
+        if plain is not None:
+            word.append(plain)
+        elif single is not None:
+            word.append(single)
+        elif double is not None:
+            word.append(_DQUOTE_ESCAPE.sub(r"\1", double))
+        else:
+            word.append(escaped)
+    if word is not None:
+        words.append("".join(word))
+    return words
+
+
 def _words(line: str) -> list[str]:
     try:
-        return shlex.split(line, comments=False, posix=True)
+        return shell_words(line)
     except ValueError:
         # a ps line is not shell text (ps prints arguments unquoted): split on blanks
         return line.split()
@@ -85,10 +126,15 @@ def _logical_lines(text: str) -> list[tuple[int, str]]:
 def read_command_lines(text: str, source: str) -> Reading:
     """Every line of ``text`` that runs a component (a ``ps`` line, a shell command, a
     systemd ``ExecStart=``); other lines (a ``ps`` header, a ``grep``) are skipped."""
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise InspectError(
+            f"{source}: {len(text):,} characters of command lines, more than the limit of {MAX_DOCUMENT_BYTES:,} "
+            "(give only the component's lines: ps aux | grep kube-apiserver)"
+        )
     sets: list[FlagSet] = []
     for number, line in _logical_lines(text):
-        if line.lstrip().startswith("#"):
-            continue
+        if line.lstrip().startswith("#") or not any(c in line for c in COMPONENTS):
+            continue  # no component named: not split into words at all
         words = _words(line.strip().removeprefix("ExecStart="))
         for index, word in enumerate(words):
             component = component_of(word)
@@ -97,6 +143,8 @@ def read_command_lines(text: str, source: str) -> Reading:
             if any(os.path.basename(w) in _NOT_THE_PROCESS for w in words[:index]):
                 break
             sets.append(flags_from_args(words[index + 1:], component, Where(source, number)))
+            if len(sets) > MAX_COMMAND_LINES:
+                raise InspectError(f"{source} line {number}: more than {MAX_COMMAND_LINES} command lines of a component, the limit")
             break
     if not sets:
         raise InspectError(

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..compat import parse_binary_version, select_versions
-from ..errors import KcompatError
+from ..errors import KcompatError, echo
 from ..versions import Version, mm
 from .model import (
     CONTROL_PLANE,
@@ -147,7 +147,7 @@ def _observed(readings: list[Reading]) -> tuple[ObservedGate, ...] | None:
         for gate in gates:
             earlier = merged.get(gate.name)
             if earlier is not None and (earlier.enabled, earlier.stage) != (gate.enabled, gate.stage):
-                raise InspectError(f"{gate.where}: {gate.name} contradicts {earlier.where}")
+                raise InspectError(f"{gate.where}: {echo(gate.name)} contradicts {earlier.where}")
             merged.setdefault(gate.name, gate)
     return tuple(merged.values())
 

@@ -23,13 +23,15 @@ from .model import (
     FEATURE_GATES,
     FLAGS,
     MAX_DOCUMENT_BYTES,
+    MAX_DOCUMENTS,
+    MAX_YAML_BYTES,
     RUNTIME_CONFIG,
     Fact,
     FlagSet,
     InspectError,
+    Lines,
     Reading,
     Where,
-    line_of,
 )
 
 KUBEADM_GROUP = "kubeadm.k8s.io/"
@@ -48,15 +50,17 @@ _PATCH_PATH = re.compile(r"^/spec/containers/(\d+)/(command|args)/(-|\d+)$")
 def split_documents(text: str) -> list[tuple[int, str]]:
     """The YAML documents of a stream with the line each starts on (``---`` separators)."""
     docs: list[tuple[int, str]] = []
-    start, lines = 1, []
+    start, lines, content = 1, [], False
     for number, line in enumerate(text.splitlines(), 1):
-        if _DOC_START.match(line):
-            if any(x.strip() and not x.lstrip().startswith("#") for x in lines):
+        if line.startswith("---") and _DOC_START.match(line):
+            if content:
                 docs.append((start, "\n".join(lines)))
             start, lines = number + 1, [line[3:]] if line[3:].strip() else []
+            content = bool(lines) and not lines[0].lstrip().startswith("#")
             continue
         lines.append(line)
-    if any(x.strip() and not x.lstrip().startswith("#") for x in lines):
+        content = content or bool(line.strip() and not line.lstrip().startswith("#"))
+    if content:
         docs.append((start, "\n".join(lines)))
     return docs
 
@@ -77,32 +81,38 @@ def read_yaml_inputs(text: str, source: str) -> Reading:
     sets: list[FlagSet] = []
     notes: list[str] = []
     kinds: list[str] = []
+    size = len(text.encode())
+    if size > MAX_YAML_BYTES:
+        raise InspectError(f"{source}: {size:,} bytes of YAML, larger than the limit of {MAX_YAML_BYTES:,} bytes (a static pod manifest or a config is a few kB)")
     docs = split_documents(text)
     if not docs:
         raise InspectError(f"{source}: empty YAML file")
+    if len(docs) > MAX_DOCUMENTS:
+        raise InspectError(f"{source}: {len(docs):,} YAML documents, more than the limit of {MAX_DOCUMENTS}")
+    lines = Lines(text)
     for start, doc_text in docs:
         doc = load_document(doc_text, start, source)
         where = Where(source, start)
         if isinstance(doc, list) and doc and all(isinstance(op, dict) and "op" in op for op in doc):
-            sets.append(read_static_pod_patch(doc, text, where, doc_text))
+            sets.append(read_static_pod_patch(doc, lines, where, doc_text))
             kinds.append("static pod patch")
             continue
         if not isinstance(doc, dict):
             raise InspectError(f"{where}: expected a YAML mapping with apiVersion and kind, found {_kind_of(doc)}")
         api, kind = doc.get("apiVersion"), doc.get("kind")
         if kind == "Pod" and api == "v1":
-            found_binary, flag_set = read_static_pod(doc, text, where)
+            found_binary, flag_set = read_static_pod(doc, lines, where)
             binary += found_binary
             sets.append(flag_set)
             kinds.append("static pod manifest")
         elif kind == "ClusterConfiguration" and isinstance(api, str) and api.startswith(KUBEADM_GROUP):
-            found_binary, found_sets, found_notes = read_cluster_configuration(doc, text, where)
+            found_binary, found_sets, found_notes = read_cluster_configuration(doc, lines, where)
             binary += found_binary
             sets += found_sets
             notes += found_notes
             kinds.append(f"kubeadm ClusterConfiguration {api.removeprefix(KUBEADM_GROUP)}")
         elif kind == "Cluster" and api == KIND_API:
-            found_binary, found_sets, found_notes = read_kind_cluster(doc, text, where)
+            found_binary, found_sets, found_notes = read_kind_cluster(doc, lines, where)
             binary += found_binary
             sets += found_sets
             notes += found_notes
@@ -132,15 +142,17 @@ def _str_list(value: object, where: Where, what: str) -> list[str]:
     return value
 
 
-def _word_lines(text: str, words: list[str], start: int) -> list[int]:
-    """The line of each word of a YAML list, searched in order from ``start``."""
-    lines, at = [], start
+def _word_lines(lines: Lines, words: list[str], start: int) -> list[int]:
+    """The line of each word of a YAML list, searched in order from ``start`` (each search
+    bounded: a word written differently, escaped or folded, keeps the line before it)."""
+    found_lines, at = [], start
+    lines.start_at(start)
     for word in words:
-        found = line_of(text, word, at) if word else None
+        found = lines.next(word)
         if found is not None:
             at = found
-        lines.append(found or at)
-    return lines
+        found_lines.append(at)
+    return found_lines
 
 
 def image_version(image: str) -> str | None:
@@ -150,7 +162,7 @@ def image_version(image: str) -> str | None:
     return last.split(":", 1)[1] if ":" in last else None
 
 
-def read_static_pod(doc: dict, text: str, where: Where) -> tuple[list[Fact], FlagSet]:
+def read_static_pod(doc: dict, lines: Lines, where: Where) -> tuple[list[Fact], FlagSet]:
     """A kubeadm static pod (``/etc/kubernetes/manifests/kube-apiserver.yaml``): the container
     running a control-plane binary, its image tag and its ``command`` + ``args`` flags."""
     spec = doc.get("spec")
@@ -168,14 +180,14 @@ def read_static_pod(doc: dict, text: str, where: Where) -> tuple[list[Fact], Fla
         if component is None:
             continue
         words = (command[1:] if command and component_of(command[0]) else command) + args
-        start = line_of(text, "containers:", where.line) or where.line
-        program = line_of(text, f"- {command[0]}", start) if command else None
-        at = Where(where.file, program or line_of(text, f"name: {container.get('name')}", start) or where.line)
-        flag_set = flags_from_args(words, component, at, _word_lines(text, words, start))
+        start = lines.find("containers:", where.line) or where.line
+        program = lines.find(f"- {command[0]}", start) if command else None
+        at = Where(where.file, program or lines.find(f"name: {container.get('name')}", start) or where.line)
+        flag_set = flags_from_args(words, component, at, _word_lines(lines, words, start))
         binary = []
         tag = image_version(image) if image else None
         if tag:
-            binary.append(Fact(tag, Where(where.file, line_of(text, image, where.line)), f"image {image}"))
+            binary.append(Fact(tag, Where(where.file, lines.find(image, where.line)), f"image {image}"))
         return binary, flag_set
     raise InspectError(f"{where}: no container runs {', '.join(CONTROL_PLANE)} (by command, name or image)")
 
@@ -206,17 +218,17 @@ def _arg_value(value: object, where: Where, what: str) -> str:
     raise InspectError(f"{where}: {what} must be a string, found {_kind_of(value)}")
 
 
-def _pairs_to_flags(pairs: list[tuple[str, str]], component: str, text: str, where: Where, complete: bool = True) -> FlagSet:
+def _pairs_to_flags(pairs: list[tuple[str, str]], component: str, lines: Lines, where: Where, complete: bool = True) -> FlagSet:
     found = []
     for name, value in pairs:
         name = name.removeprefix("--")
         if name in FLAGS:
-            line = line_of(text, name, where.line) or where.line
+            line = lines.find(name, where.line) or where.line
             found.append((name, Fact(value, Where(where.file, line), f"{name}: {value}")))
     return FlagSet(component, tuple(found), where, complete)
 
 
-def read_cluster_configuration(doc: dict, text: str, where: Where, patch: bool = False) -> tuple[list[Fact], list[FlagSet], list[str]]:
+def read_cluster_configuration(doc: dict, lines: Lines, where: Where, patch: bool = False) -> tuple[list[Fact], list[FlagSet], list[str]]:
     """kubeadm ``ClusterConfiguration``: ``kubernetesVersion`` and each component's ``extraArgs``."""
     api = str(doc.get("apiVersion", "")).removeprefix(KUBEADM_GROUP)
     if api and api not in KUBEADM_VERSIONS:
@@ -224,7 +236,7 @@ def read_cluster_configuration(doc: dict, text: str, where: Where, patch: bool =
     binary, sets, notes = [], [], []
     version = doc.get("kubernetesVersion")
     if isinstance(version, str) and version:
-        binary.append(Fact(version, Where(where.file, line_of(text, "kubernetesVersion", where.line)), f"kubernetesVersion: {version}"))
+        binary.append(Fact(version, Where(where.file, lines.find("kubernetesVersion", where.line)), f"kubernetesVersion: {version}"))
     if doc.get("featureGates"):
         notes.append(f"{where}: ClusterConfiguration featureGates are kubeadm's own gates, not the components'; skipped")
     for field, component in KUBEADM_COMPONENTS.items():
@@ -234,7 +246,7 @@ def read_cluster_configuration(doc: dict, text: str, where: Where, patch: bool =
         if not isinstance(section, dict):
             raise InspectError(f"{where}: {field} must be a mapping, found {_kind_of(section)}")
         pairs = _extra_args(section.get("extraArgs"), api, where, field)
-        sets.append(_pairs_to_flags(pairs, component, text, where, complete=not patch))
+        sets.append(_pairs_to_flags(pairs, component, lines, where, complete=not patch))
     if not patch:
         # a component without a section runs with no extra flags
         named = {s.component for s in sets}
@@ -242,7 +254,7 @@ def read_cluster_configuration(doc: dict, text: str, where: Where, patch: bool =
     return binary, sets, notes
 
 
-def read_kind_cluster(doc: dict, text: str, where: Where) -> tuple[list[Fact], list[FlagSet], list[str]]:
+def read_kind_cluster(doc: dict, lines: Lines, where: Where) -> tuple[list[Fact], list[FlagSet], list[str]]:
     """kind ``Cluster``: ``featureGates`` (every component), ``runtimeConfig`` (kube-apiserver),
     ``kubeadmConfigPatches`` (ClusterConfiguration extraArgs) and the control-plane node image."""
     notes: list[str] = []
@@ -255,30 +267,35 @@ def read_kind_cluster(doc: dict, text: str, where: Where) -> tuple[list[Fact], l
     base: dict[str, list[tuple[str, Fact]]] = {c: [] for c in CONTROL_PLANE}
     if gates:
         value = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gates.items())
-        fact = Fact(value, Where(where.file, line_of(text, "featureGates", where.line)), f"featureGates: {value}")
+        fact = Fact(value, Where(where.file, lines.find("featureGates", where.line)), f"featureGates: {value}")
         for c in CONTROL_PLANE:
             base[c].append((FEATURE_GATES, fact))
     if runtime:
         value = ",".join(f"{k}={_arg_value(v, where, 'runtimeConfig.' + str(k))}" for k, v in runtime.items())
-        base["kube-apiserver"].append((RUNTIME_CONFIG, Fact(value, Where(where.file, line_of(text, "runtimeConfig", where.line)), f"runtimeConfig: {value}")))
+        base["kube-apiserver"].append((RUNTIME_CONFIG, Fact(value, Where(where.file, lines.find("runtimeConfig", where.line)), f"runtimeConfig: {value}")))
     binary: list[Fact] = []
     nodes = doc.get("nodes") or []
     if not isinstance(nodes, list):
         raise InspectError(f"{where}: nodes must be a list")
+    lines.start_at(lines.find("nodes", where.line) or where.line)
     for node in nodes:
         if isinstance(node, dict) and node.get("role", "control-plane") == "control-plane" and isinstance(node.get("image"), str):
             tag = image_version(node["image"])
             if tag:
-                binary.append(Fact(tag, Where(where.file, line_of(text, node["image"], where.line)), f"node image {node['image']}"))
+                binary.append(Fact(tag, Where(where.file, lines.next(node["image"]) or where.line), f"node image {node['image']}"))
     patches = _str_list(doc.get("kubeadmConfigPatches"), where, "kubeadmConfigPatches")
+    if len(patches) > MAX_DOCUMENTS:
+        raise InspectError(f"{where}: {len(patches):,} kubeadmConfigPatches, more than the limit of {MAX_DOCUMENTS}")
+    lines.start_at(lines.find("kubeadmConfigPatches", where.line) or where.line)
     for patch in patches:
-        start = line_of(text, patch.splitlines()[0] if patch.strip() else "kubeadmConfigPatches", where.line) or where.line
+        first = patch.strip().splitlines()[0] if patch.strip() else ""
+        start = lines.next(first) or lines.find("kubeadmConfigPatches", where.line) or where.line
         pdoc = load_document(patch, 1, f"{where.file} kubeadmConfigPatches (line {start})")
         if not isinstance(pdoc, dict):
             raise InspectError(f"{where.file} line {start}: a kubeadmConfigPatches entry must be a YAML mapping")
         if pdoc.get("kind") != "ClusterConfiguration":
             continue
-        _, psets, pnotes = read_cluster_configuration(pdoc, text, Where(where.file, start), patch=True)
+        _, psets, pnotes = read_cluster_configuration(pdoc, lines, Where(where.file, start), patch=True)
         notes += pnotes
         for pset in psets:
             replaced = {name for name, _ in pset.flags}
@@ -303,12 +320,12 @@ def patch_component(source: str) -> str | None:
     return match.group(1) if match else None
 
 
-def read_static_pod_patch(ops: list, text: str, where: Where, doc_text: str = "") -> FlagSet:
+def read_static_pod_patch(ops: list, lines: Lines, where: Where, doc_text: str = "") -> FlagSet:
     """A kubeadm ``--patches`` JSON patch adding flags to a static pod's command, e.g.
     ``- op: add / path: /spec/containers/0/command/- / value: --emulated-version=1.31``. The
     component comes from the file name (``kube-apiserver0+json.yaml``) or a ``# target:`` line."""
     component = patch_component(where.file)
-    for line in (doc_text or text).splitlines():
+    for line in (doc_text or lines.text).splitlines():
         if line.strip().startswith("# target:"):
             target = (line.split(":", 1)[1].split() or [""])[0]
             component = patch_component(target) or component_of(target) or component
@@ -325,4 +342,4 @@ def read_static_pod_patch(ops: list, text: str, where: Where, doc_text: str = ""
         if not isinstance(op.get("value"), str):
             raise InspectError(f"{where}: the value of a patch operation must be a flag string")
         words.append(op["value"])
-    return FlagSet(component, flags_from_args(words, component, where, _word_lines(text, words, where.line)).flags, where, complete=False)
+    return FlagSet(component, flags_from_args(words, component, where, _word_lines(lines, words, where.line)).flags, where, complete=False)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 import re
 
-from .model import MAX_DOCUMENT_BYTES, Fact, InspectError, ObservedGate, Reading, Where, line_of
+from ..errors import cut, echo, quote_cut, repr_cut
+from .model import MAX_DOCUMENT_BYTES, MAX_OBSERVED_GATES, Fact, InspectError, Lines, ObservedGate, Reading, Where
 
 FEATURE_METRIC = "kubernetes_feature_enabled"
 BUILD_METRIC = "kubernetes_build_info"
@@ -28,11 +29,36 @@ _LABEL = re.compile(r'\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*(,
 _ESCAPES = {"\\\\": "\\", '\\"': '"', "\\n": "\n"}
 
 
+#: A JSON string, or a bracket: enough to find each key's depth and place in one pass.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]')
+_JSON_COLON = re.compile(r"\s*:")
+
+
+def json_top_keys(text: str) -> list[tuple[str, int]]:
+    """Every key of the top-level JSON object, in order, with the offset where it is written
+    (keys of nested objects and strings that only look like keys are not counted)."""
+    keys: list[tuple[str, int]] = []
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "{[":
+            depth += 1
+        elif first in "}]":
+            depth -= 1
+        elif depth == 1 and _JSON_COLON.match(text, token.end()):
+            try:
+                keys.append((json.loads(token.group()), token.start()))
+            except ValueError:
+                continue
+    return keys
+
+
 def read_version_json(text: str, source: str) -> Reading:
     """``kubectl get --raw /version``: the binary from ``gitVersion`` and, from 1.33, the
-    emulation and min compatibility versions."""
+    emulation and min compatibility versions. A key given twice is refused (Go's decoder would
+    keep the last one silently; which one the server meant is unknowable)."""
     if len(text.encode()) > MAX_DOCUMENT_BYTES:
-        raise InspectError(f"{source}: /version JSON larger than {MAX_DOCUMENT_BYTES:,} bytes")
+        raise InspectError(f"{source}: /version JSON larger than the limit of {MAX_DOCUMENT_BYTES:,} bytes")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -41,14 +67,22 @@ def read_version_json(text: str, source: str) -> Reading:
         raise InspectError(f"{source}: JSON nested too deeply") from None
     if not isinstance(doc, dict) or "gitVersion" not in doc:
         raise InspectError(f"{source}: JSON without gitVersion: not a /version response")
+    lines = Lines(text)
+    placed: dict[str, int] = {}
+    for key, offset in json_top_keys(text):
+        if key in placed:
+            raise InspectError(
+                f"{source} line {lines.line(offset)}: key {quote_cut(key)} given twice (first on line {lines.line(placed[key])})"
+            )
+        placed[key] = offset
     fields = {k: v for k, v in doc.items() if k in _VERSION_FIELDS}
-    bad = [k for k, v in fields.items() if not isinstance(v, str)]
-    if bad:
-        raise InspectError(f"{source} line {line_of(text, bad[0]) or 1}: /version field {bad[0]} must be a string")
 
     def where(key: str) -> Where:
-        return Where(source, line_of(text, f'"{key}"'))
+        return Where(source, lines.line(placed[key]) if key in placed else None)
 
+    bad = [k for k, v in fields.items() if not isinstance(v, str)]
+    if bad:
+        raise InspectError(f"{where(bad[0])}: /version field {bad[0]} must be a string")
     git = fields["gitVersion"]
     binary = (Fact(git, where("gitVersion"), f"gitVersion {git}"),)
     emulated = _pair(fields, "emulationMajor", "emulationMinor", where, source)
@@ -68,7 +102,10 @@ def _pair(fields: dict, major_key: str, minor_key: str, where, source: str) -> t
     if not major and not minor:
         return ()
     if not (major and minor and major.isdigit() and minor.isdigit()):
-        raise InspectError(f"{where(major_key if not major else minor_key)}: {major_key}/{minor_key} must both be numbers, found {major!r}/{minor!r}")
+        raise InspectError(
+            f"{where(major_key if not major else minor_key)}: {major_key}/{minor_key} must both be numbers, "
+            f"found {quote_cut(major or '')}/{quote_cut(minor or '')}"
+        )
     return (Fact(f"{major}.{minor}", where(minor_key), f"{major_key} {major}, {minor_key} {minor}"),)
 
 
@@ -78,28 +115,34 @@ def _labels(text: str, where: Where) -> dict[str, str]:
     while pos < len(text):
         match = _LABEL.match(text, pos)
         if not match:
-            raise InspectError(f"{where}: malformed labels {{{text[:200]}}}")
+            raise InspectError(f"{where}: malformed labels {{{echo(text)}}}")
         name, raw = match.group(1), match.group(2)
         if name in labels:
-            raise InspectError(f"{where}: label {name} given twice")
+            raise InspectError(f"{where}: label {echo(name)} given twice")
         labels[name] = re.sub(r"\\.", lambda m: _ESCAPES.get(m.group(0), m.group(0)), raw)
         pos = match.end()
     return labels
 
 
+#: The lines read on /metrics (every other metric is skipped without being split or parsed).
+_WANTED_LINE = re.compile(r"^kubernetes_(?:feature_enabled|build_info).*$", re.M)
+
+
 def read_metrics(text: str, source: str) -> Reading:
     """``kubectl get --raw /metrics``: every ``kubernetes_feature_enabled`` sample and the
     ``kubernetes_build_info`` git version. Other metrics are skipped; a gate named twice with
-    different values is a contradiction."""
+    different values is a contradiction. More than :data:`MAX_OBSERVED_GATES` samples are refused."""
     gates: dict[str, ObservedGate] = {}
     binary: list[Fact] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.startswith(("kubernetes_feature_enabled", "kubernetes_build_info")):
-            continue
+    number, last, samples = 1, 0, 0
+    for found in _WANTED_LINE.finditer(text):
+        number += text.count("\n", last, found.start())
+        last = found.start()
+        line = found.group()
         where = Where(source, number)
         match = _SAMPLE.match(line)
         if not match:
-            raise InspectError(f"{where}: not a Prometheus sample line: {line[:200]}")
+            raise InspectError(f"{where}: not a Prometheus sample line: {echo(line)}")
         metric, labels_text, value_text = match.groups()
         if metric not in (FEATURE_METRIC, BUILD_METRIC):
             continue
@@ -108,23 +151,29 @@ def read_metrics(text: str, source: str) -> Reading:
             if labels.get("git_version"):
                 binary.append(Fact(labels["git_version"], where, f"kubernetes_build_info git_version {labels['git_version']}"))
             continue
+        samples += 1
+        if samples > MAX_OBSERVED_GATES:
+            raise InspectError(
+                f"{where}: more than {MAX_OBSERVED_GATES:,} {FEATURE_METRIC} samples, the limit "
+                "(a kube-apiserver lists about 700 gates)"
+            )
         try:
             value = float(value_text)
         except ValueError:
-            raise InspectError(f"{where}: sample value {value_text[:50]!r} is not a number") from None
+            raise InspectError(f"{where}: sample value {quote_cut(value_text)} is not a number") from None
         if value not in (0.0, 1.0):
-            raise InspectError(f"{where}: {FEATURE_METRIC} is 1 or 0, found {value_text[:50]}")
+            raise InspectError(f"{where}: {FEATURE_METRIC} is 1 or 0, found {cut(value_text)}")
         name, stage = labels.get("name"), labels.get("stage")
         if not name or stage is None:
             raise InspectError(f"{where}: {FEATURE_METRIC} without the name and stage labels")
         if stage not in STAGE_LABELS:
-            raise InspectError(f"{where}: unknown stage {stage!r} (component-base writes ALPHA, BETA, \"\" for GA, DEPRECATED)")
+            raise InspectError(f"{where}: unknown stage {repr_cut(stage)} (component-base writes ALPHA, BETA, \"\" for GA, DEPRECATED)")
         gate = ObservedGate(name, stage, value == 1.0, where)
         earlier = gates.get(name)
         if earlier is not None and (earlier.enabled, earlier.stage) != (gate.enabled, gate.stage):
-            raise InspectError(f"{where}: {name} contradicts {earlier.where} (a /metrics of two different servers?)")
+            raise InspectError(f"{where}: {echo(name)} contradicts {earlier.where} (a /metrics of two different servers?)")
         gates[name] = gate
     if not gates and not binary:
         raise InspectError(f"{source}: no {FEATURE_METRIC} or {BUILD_METRIC} samples: not the /metrics of a control-plane component")
     notes = () if gates else (f"{source}: no {FEATURE_METRIC} samples",)
-    return Reading(source, "/metrics", binary=tuple(binary[:1]), observed=tuple(gates.values()), notes=notes)
+    return Reading(source, "/metrics", binary=tuple(binary[:1]), observed=tuple(gates.values()) if gates else None, notes=notes)

@@ -8,9 +8,11 @@ files can name both places.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from ..errors import KcompatError
+from ..errors import ECHO_LIMIT, KcompatError, cut
 
 #: The control-plane binaries that take ``--emulated-version`` (the component registry's
 #: ``kube`` component, SPEC §2.4); the kubelet takes ``--feature-gates`` but no emulation flags.
@@ -35,6 +37,23 @@ APISERVER_ONLY = frozenset({RUNTIME_CONFIG, FORWARD_COMPAT, RUNTIME_FORWARD_COMP
 MAX_INPUT_BYTES = 32 * 1024 * 1024
 #: YAML and JSON inputs are small (a static pod manifest is a few kB).
 MAX_DOCUMENT_BYTES = 1024 * 1024
+#: The Check a cluster page: largest pasted text and uploaded file (a whole kube-apiserver
+#: /metrics is a few MB; the server also refuses uploads above ``server.maxUploadSize`` and
+#: websocket messages above ``server.maxWidgetStateSize``, 4 MB), files read in one check, and
+#: bytes of all inputs of one check together (a whole /metrics is uploaded as a file; a paste is
+#: for the lines that matter). Sized so that 20 sessions at these limits fit the Deployment's
+#: memory limit (docs/hosting.md).
+MAX_PASTE_CHARS = 1_000_000
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+MAX_UPLOADS = 5
+MAX_CHECK_BYTES = 6 * 1024 * 1024
+#: YAML inputs (a static pod manifest or a kubeadm config is a few kB; parsing is the costly
+#: part, about 1 s per MB).
+MAX_YAML_BYTES = 256 * 1024
+#: YAML documents in one file (a kubeadm config has a handful: Init, Cluster, Kubelet...).
+MAX_DOCUMENTS = 64
+#: ``kubernetes_feature_enabled`` samples in one /metrics (a real kube-apiserver has about 700).
+MAX_OBSERVED_GATES = 5_000
 
 
 class InspectError(KcompatError):
@@ -65,7 +84,8 @@ class Fact:
     text: str
 
     def describe(self) -> str:
-        return f"{self.where}: {self.text}"
+        """Where and how the value was written; a long value is cut (messages never grow with input)."""
+        return f"{self.where}: {cut(self.text, ECHO_LIMIT + 40)}"
 
 
 @dataclass(frozen=True)
@@ -124,9 +144,59 @@ def decode_text(data: bytes | str, source: str, max_bytes: int = MAX_INPUT_BYTES
     return text.removeprefix("\ufeff")
 
 
+#: Line boundaries as ``str.splitlines`` sees them.
+_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+class Lines:
+    """Line numbers in one text, found in linear time overall.
+
+    The line starts are computed once; :meth:`find` searches the text itself (no copy, no split)
+    and remembers each answer, and :meth:`next` searches only a bounded window after the last
+    word found, so locating every word of a 20,000-item list costs one pass, not 20,000."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+        self._found: dict[tuple[str, int], int | None] = {}
+        self._at = 0  # the offset :meth:`next` searches from
+
+    def line(self, offset: int) -> int:
+        """The 1-based line of a character offset."""
+        return bisect_right(self.starts, offset)
+
+    def offset(self, line: int | None) -> int:
+        """The offset where 1-based ``line`` starts (0 for None)."""
+        if not line:
+            return 0
+        return self.starts[min(line, len(self.starts)) - 1]
+
+    def find(self, needle: str, start: int | None = 1) -> int | None:
+        """The first line from line ``start`` containing ``needle`` (as :func:`line_of`)."""
+        key = (needle, start or 1)
+        if key not in self._found:
+            pos = self.text.find(needle, self.offset(start)) if needle else -1
+            self._found[key] = self.line(pos) if pos >= 0 else None
+        return self._found[key]
+
+    def start_at(self, line: int | None) -> None:
+        """Where the next :meth:`next` searches from."""
+        self._at = self.offset(line)
+
+    def next(self, needle: str) -> int | None:
+        """The line of ``needle`` at most a few times its length after the last one found (the
+        items of a YAML list, in order), or None; a miss costs the window, not the text."""
+        if not needle:
+            return None
+        window = 8 * len(needle) + 4096
+        pos = self.text.find(needle, self._at, self._at + window + len(needle))
+        if pos < 0:
+            return None
+        self._at = pos
+        return self.line(pos)
+
+
 def line_of(text: str, needle: str, start: int = 1) -> int | None:
-    """The first line (1-based, from line ``start``) containing ``needle``, if any."""
-    for number, line in enumerate(text.splitlines()[start - 1:], start):
-        if needle in line:
-            return number
-    return None
+    """The first line (1-based, from line ``start``) containing ``needle``, if any (one search;
+    for many searches in one text use :class:`Lines`)."""
+    return Lines(text).find(needle, start)
