@@ -44,8 +44,23 @@ OUT = ROOT / "data" / "oracle"
 METRIC = re.compile(r'^kubernetes_feature_enabled\{name="([^"]+)",stage="([^"]*)"\} ([01])$')
 
 
-def go_version() -> str:
-    return subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True, check=True).stdout.strip()
+#: the Go toolchain a modfile asking for a newer Go than this machine's is built with (the module
+#: proxy serves it as a module; the go command fetches it itself when GOTOOLCHAIN names it)
+NEWER_TOOLCHAIN = {"1.27": "go1.27.3"}
+
+
+def go_env(release: str | None = None) -> dict[str, str]:
+    """The environment for the go command: GOTOOLCHAIN set when the release's go.mod needs a newer Go."""
+    env = dict(os.environ)
+    if release is not None:
+        match = re.search(r"^go (\d+\.\d+)", modfile(release).read_text(), re.M)
+        if match and match.group(1) in NEWER_TOOLCHAIN and "GOTOOLCHAIN" not in os.environ:
+            env["GOTOOLCHAIN"] = NEWER_TOOLCHAIN[match.group(1)]
+    return env
+
+
+def go_version(release: str | None = None) -> str:
+    return subprocess.run(["go", "env", "GOVERSION"], capture_output=True, text=True, check=True, cwd=HERE, env=go_env(release)).stdout.strip()
 
 
 def modfile(release: str) -> Path:
@@ -60,7 +75,7 @@ def module_versions(release: str) -> dict[str, str]:
     out = subprocess.run(
         ["go", "list", f"-modfile=modfiles/{release}.mod", "-m", "-f", "{{.Path}} {{if .Replace}}{{.Replace.Version}}{{else}}{{.Version}}{{end}}",
          "k8s.io/kubernetes", "k8s.io/component-base", "k8s.io/apiserver", "k8s.io/client-go", "k8s.io/api", "go.etcd.io/etcd/server/v3"],
-        cwd=HERE, capture_output=True, text=True, check=True,
+        cwd=HERE, capture_output=True, text=True, check=True, env=go_env(release),
     ).stdout
     return dict(line.split(" ", 1) for line in out.strip().splitlines())
 
@@ -79,7 +94,7 @@ def build_gates(release: str, bindir: Path) -> float:
     bindir.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     subprocess.run(["go", "build", f"-modfile=modfiles/{release}.mod", "-ldflags", ldflags(release), "-o", str(bindir / "gates"), "./gates"],
-                   cwd=HERE, check=True)
+                   cwd=HERE, check=True, env=go_env(release))
     return round(time.monotonic() - start, 1)
 
 
@@ -91,7 +106,7 @@ def build(release: str, bindir: Path) -> dict[str, float]:
                          ("kubectl", "k8s.io/kubernetes/cmd/kubectl"), ("gates", "./gates")):
         start = time.monotonic()
         subprocess.run(["go", "build", f"-modfile=modfiles/{release}.mod", "-ldflags", flags, "-o", str(bindir / name), target],
-                       cwd=HERE, check=True)
+                       cwd=HERE, check=True, env=go_env(release))
         times[name] = round(time.monotonic() - start, 1)
         print(f"built {name} {release} in {times[name]} s", file=sys.stderr)
     return times
@@ -406,7 +421,7 @@ SUBRESOURCE = re.compile(r'^\s*storage\[resource\s*\+\s*"/([a-z]+)"\]\s*=')
 
 def module_dir(release: str, module: str) -> Path:
     out = subprocess.run(["go", "list", f"-modfile=modfiles/{release}.mod", "-m", "-json", module], cwd=HERE,
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, env=go_env(release)).stdout
     info = json.loads(out)
     return Path((info.get("Replace") or info)["Dir"])
 
@@ -478,7 +493,7 @@ def main(argv: list[str]) -> int:
         outdir.mkdir(parents=True, exist_ok=True)
         meta_path = outdir / "meta.json"
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-        meta.update(release=release, go=go_version(), modules=module_versions(release))
+        meta.update(release=release, go=go_version(release), modules=module_versions(release))
         if args.gates_only:
             if not args.skip_build:
                 meta["gatesBuildSeconds"] = build_gates(release, bindir)

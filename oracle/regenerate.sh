@@ -9,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t all < <(ls oracle/modfiles/*.mod | xargs -n1 basename | sed 's/\.mod$//' | grep -E '^v1\.[0-9]+\.[0-9]+$' | sort -V)
+# pre-releases of the next minor (v1.38.0-beta.0): gates only, a development release
+mapfile -t pre < <(ls oracle/modfiles/*.mod | xargs -n1 basename | sed 's/\.mod$//' | grep -E '^v1\.[0-9]+\.0-(alpha|beta|rc)\.[0-9]+$' | sort -V)
 declare -A newest
 for v in "${all[@]}"; do minor="${v%.*}"; newest[$minor]="$v"; done
 full=(); patches=()
@@ -16,6 +18,6 @@ for v in "${all[@]}"; do
   if [ "${newest[${v%.*}]}" = "$v" ]; then full+=("$v"); else patches+=("$v"); fi
 done
 python3 oracle/record.py "${full[@]}"
-python3 oracle/record.py --gates-only "${patches[@]}"
+python3 oracle/record.py --gates-only "${patches[@]}" "${pre[@]}"
 PY="${PYTHON:-.venv/bin/python}"
 "$PY" -m dashboard data refresh --oracle
