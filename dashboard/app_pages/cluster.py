@@ -149,7 +149,9 @@ def show_refusal(document: dict) -> None:
     startup = document.get("startup")
     errors = document["errors"]
     if startup:
-        lines = [f"**{md(startup[0].upper() + startup[1:])}** with", *(code("error: " + e) for e in shown(errors))]
+        lines = [f"**{md(startup[0].upper() + startup[1:])}** with", *(code("error: " + e) for e in shown(errors, len(errors))[:MAX_SHOWN])]
+        if len(errors) > MAX_SHOWN:
+            lines.append(f"… and {len(errors) - MAX_SHOWN:,} more")
         st.error("  \n".join(lines), icon=":material/block:")
     else:
         st.error(f"The input cannot be used: {len(errors):,} problem(s).", icon=":material/error:")
