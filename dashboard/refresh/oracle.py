@@ -87,11 +87,17 @@ def manifest_item(gate: dict) -> dict:
     if gate.get("dependencies"):
         item["dependencies"] = sorted(gate["dependencies"])
     specs = []
+    previous = None
     for spec in gate["versionedSpecs"]:
         out = {key: spec[key] for key in SPEC_KEYS}
-        if spec.get("minCompatibilityVersion"):
-            out["minCompatibilityVersion"] = spec["minCompatibilityVersion"]
+        mc = spec.get("minCompatibilityVersion")
+        # GetAllVersioned returns completed specs: a later version inherits the min compatibility of
+        # the spec before it. Written as the source has it (unset), the engine inherits it the same way.
+        inherited = previous is not None and previous["version"] != spec["version"] and previous.get("minCompatibilityVersion") == mc
+        if mc and not inherited:
+            out["minCompatibilityVersion"] = mc
         specs.append(out)
+        previous = spec
     item["versionedSpecs"] = specs
     return item
 
@@ -353,6 +359,8 @@ def _rewrite_release_list(path: Path, key: str, release: str, entry: dict, super
     document = yaml.safe_load(text)
     items = []
     for item in document[key]:
+        if superseded_id is not None and item.get("id") == entry.get("id"):
+            continue  # this refresh's own earlier entry: replaced, not kept twice
         if str(item.get("release")) == release:
             if superseded_id is None:
                 continue
