@@ -24,7 +24,7 @@ STATUS_TEXT = {
     "exact": "exact: verified gate by gate against the release source at x.y.0",
     "release": "exact: read from the running code of the release",
     "regenerated": "reconstructed: regenerated from a later patch release's source",
-    "development": "reconstructed: a development snapshot, not a release",
+    "development": "development: a snapshot or pre-release, not a release",
 }
 
 

@@ -71,7 +71,7 @@ class CatalogSummary:
     broken: tuple[tuple[str, str], ...]
     default_binary: str
     gate_counts: tuple[tuple[str, int], ...]
-    #: release -> label for the binary picker ("1.37 (development snapshot)")
+    #: release -> label for the binary picker ("1.38 (development)")
     labels: Mapping[str, str]
 
     def info(self, release: str) -> ReleaseInfo:
@@ -91,7 +91,7 @@ def summary() -> CatalogSummary:
         gate_counts=tuple((d.info.release, len(d.manifest)) for d in data if d.usable),
         labels=MappingProxyType(
             {
-                d.info.release: f"{d.info.release} (development snapshot)" if d.info.status == "development" else d.info.named
+                d.info.release: f"{d.info.release} (development)" if d.info.status == "development" else d.info.named
                 for d in data
                 if d.usable
             }

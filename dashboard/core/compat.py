@@ -68,6 +68,13 @@ class ReleaseRules:
         return self._at_least(34)
 
     @property
+    def emulation_version_carries_pre_release(self) -> bool:
+        """1.31/1.32 ``EmulationVersion()`` adds the binary's pre-release (apiserver@v0.31
+        ``util/version``, component-base@v0.32 ``version``); from 1.33 (component-base
+        ``compatibility``) it is the bare major.minor, as a v1.38.0-beta.0 kube-apiserver prints it."""
+        return not self._at_least(33)
+
+    @property
     def has_forward_compat_flags(self) -> bool:
         return self._at_least(33)
 
@@ -219,8 +226,11 @@ class VersionSelection:
 
     @property
     def emulated_display(self) -> Version:
-        """``EmulationVersion()`` as messages print it: carries the binary's pre-release (1.33.0-alpha.1)."""
-        return with_pre_release(self.emulated, self.binary.pre_release if self.binary is not None else "")
+        """``EmulationVersion()`` as messages print it: with the binary's pre-release on 1.31/1.32
+        (1.31.0-alpha.1), the bare major.minor from 1.33."""
+        if self.binary is None or not self.rules.emulation_version_carries_pre_release:
+            return self.emulated
+        return with_pre_release(self.emulated, self.binary.pre_release)
 
     @property
     def is_emulating(self) -> bool:

@@ -211,7 +211,8 @@ def _gv(group: str, version: str) -> str:
 
 def _newest_full(data_dir: Path, minor: int) -> Path | None:
     """The newest recorded patch of 1.``minor`` with the full oracle's apis.json."""
-    full = [p for p in recorded_patches(data_dir, minor) if (data_dir / ORACLE_DIR / f"v{p.patch}" / "apis.json").is_file()]
+    recorded = recorded_patches(data_dir, minor) or [p for p in [recorded_pre_release(data_dir, minor)] if p is not None]
+    full = [p for p in recorded if (data_dir / ORACLE_DIR / f"v{p.patch}" / "apis.json").is_file()]
     return data_dir / ORACLE_DIR / f"v{full[-1].patch}" if full else None
 
 
@@ -245,7 +246,7 @@ def api_release_document(folder: Path, minor: int) -> dict:
         })
     return {
         "release": f"1.{minor}",
-        "status": "release",
+        "status": f"pre-release ({folder.name})" if "-" in folder.name else "release",
         "source": {"repository": "k8s.io/kubernetes (running code: the schemes of kube-apiserver, apiextensions-apiserver, kube-aggregator)",
                    "tag": folder.name, "commit": ""},
         "groupVersionCount": len(group_versions),

@@ -141,7 +141,7 @@ def transitions(catalog):
 def test_transitions_chart(transitions):
     spec = transitions_chart(transitions).to_dict()
     enc = spec["encoding"]
-    assert enc["x"]["field"] == "release" and enc["x"]["sort"] == ["1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert enc["x"]["field"] == "release" and enc["x"]["sort"] == ["1.32", "1.33", "1.34", "1.35", "1.36", "1.37", "1.38"]
     assert enc["xOffset"]["field"] == "kind"
     assert enc["color"]["scale"]["domain"] == list(TRANSITION_KINDS)
     assert enc["color"]["scale"]["range"] == [TRANSITION_COLORS[k] for k in TRANSITION_KINDS]

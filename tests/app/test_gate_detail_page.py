@@ -38,7 +38,8 @@ def test_state_in_every_release_with_exact_or_reconstructed(catalog):
     expected_data = ["exact" if catalog.info(r).exact else "reconstructed" for r in catalog.usable_releases()]
     assert list(releases["data"]) == expected_data
     assert list(releases["stage"])[:5] == ["Alpha", "Beta", "Beta", "Beta", "GA"]
-    assert releases["listed"].all()
+    # listed by every release up to 1.37; v1.38.0-beta.0 no longer registers it (removed after GA)
+    assert list(releases["listed"]) == [r != "1.38" for r in catalog.usable_releases()]
 
 
 def test_gate_removed_from_the_binary_still_has_its_release_history():
@@ -46,7 +47,7 @@ def test_gate_removed_from_the_binary_still_has_its_release_history():
     assert any("does not register" in i for i in texts(at.info))
     assert "Not in the 1.36 manifest." in texts(at.caption)
     releases = frames(at)[0]
-    assert list(releases["listed"]) == [True, True, True, True, False, False, False]
+    assert list(releases["listed"]) == [True, True, True, True, False, False, False, False]
 
 
 def test_missing_description_and_kep_are_said_so():
@@ -94,8 +95,8 @@ def test_what_changed_release_by_release_with_the_kep(catalog):
     changes = changes_frame(at)
     feature = catalog.manifest("1.36").by_name["JobManagedBy"]
     assert changes["what"].iloc[0] == f"appeared in {feature.specs[0].version} as Alpha off"
-    assert list(changes["change"]) == ["appeared", "stage", "default", "stage", "locked"]
-    assert list(changes["release"]) == ["1.30", "1.32", "1.32", "1.35", "1.35"]
+    assert list(changes["change"]) == ["appeared", "stage", "default", "stage", "locked", "removed"]
+    assert list(changes["release"]) == ["1.30", "1.32", "1.32", "1.35", "1.35", "1.38"]
     assert set(changes["KEP"]) == {catalog.gate_info["JobManagedBy"].kep}
 
 

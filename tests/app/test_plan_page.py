@@ -76,7 +76,7 @@ def test_default_target_is_the_newest_release():
     at = open_app("plan", binary="1.34")
     assert at.query_params["to"] == "1.37"
     assert at.selectbox(key="plan_to").value == "1.37"
-    assert at.selectbox(key="plan_to").options == ["1.37", "1.36", "1.35", "1.34"]
+    assert at.selectbox(key="plan_to").options == ["1.38", "1.37", "1.36", "1.35", "1.34"]
     assert not at.warning
 
 

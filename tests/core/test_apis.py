@@ -43,7 +43,7 @@ def reason(result, group, version, kind):
 
 
 def test_every_release_has_api_data_and_list_kinds_are_not_resources():
-    assert [str(v) for v in available_api_releases()] == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert [str(v) for v in available_api_releases()] == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37", "1.38"]
     api = load_api_release("1.33")
     kinds = {k.kind for k in api.kinds()}
     assert "Pod" in kinds and "PodList" not in kinds and "ServiceCIDRList" not in kinds
@@ -111,9 +111,9 @@ def test_served_by_release_is_null_without_data_for_the_emulated_release(kep_dat
     assert any("no bundled API data for Kubernetes 1.31" in w for w in result.warnings)
 
 
-def test_each_release_1_31_to_1_37_has_its_own_default_lists():
+def test_each_release_1_31_to_1_38_has_its_own_default_lists():
     entries = {str(e.release): e.source_id for e in load_default_enablements()}
-    assert list(entries) == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
+    assert list(entries) == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37", "1.38"]
     assert entries["1.37"] == "oracle-v1.37.2"  # printed by the release's running code
     choice = default_enablement_for("1.33")
     assert choice.exact and choice.enablement.source_id == entries["1.33"]
@@ -147,8 +147,8 @@ def test_malformed_api_data_names_the_file_and_entry():
 
 
 def test_binary_without_bundled_data_is_an_input_error():
-    with pytest.raises(KcompatError, match="no bundled API data for Kubernetes 1.38"):
-        apis("1.38")
+    with pytest.raises(KcompatError, match="no bundled API data for Kubernetes 1.39"):
+        apis("1.39")
     with pytest.raises(KcompatError, match="predates compatibility versions"):
         apis("1.30")
 

@@ -134,7 +134,10 @@ def test_version_flags_are_read_as_csv_like_pflag_string_slices():
 def test_selection_cache_tells_pre_release_binaries_apart():
     assert sel("1.36", "1.30").errors[0] == "emulation version 1.30 is not between [1.33, 1.36.0]"
     assert sel("v1.36.0-alpha.1", "1.30").errors[0] == "emulation version 1.30 is not between [1.33, 1.36.0-alpha.1]"
-    assert str(sel("v1.36.0-alpha.1", "1.33").emulated_display) == "1.33.0-alpha.1"
+    # from 1.33 the emulation version is the bare major.minor (the real v1.38.0-beta.0 prints "1.35");
+    # 1.31/1.32 added the binary's pre-release
+    assert str(sel("v1.36.0-alpha.1", "1.33").emulated_display) == "1.33"
+    assert str(sel("v1.32.0-alpha.1", "1.31").emulated_display) == "1.31.0-alpha.1"
 
 
 def test_range_bound_keeps_major_minor_patch_only():

@@ -32,9 +32,9 @@ def problems(text):
 def test_bundled_releases_all_load(catalog):
     kube = {d.info.release: sum(f.origin == "kube" for f in d.manifest.features) for d in catalog.all()}
     client_go = {d.info.release: sum(f.origin == "client-go" for f in d.manifest.features) for d in catalog.all()}
-    assert kube == {"1.31": 162, "1.32": 172, "1.33": 184, "1.34": 200, "1.35": 210, "1.36": 230, "1.37": 242}
-    # k8s.io/client-go's features at v0.31.0 ... v0.36.0 and master of 2026-07-29 (data/features/client-go-v1.N.yaml)
-    assert client_go == {"1.31": 2, "1.32": 4, "1.33": 5, "1.34": 5, "1.35": 6, "1.36": 10, "1.37": 10}
+    assert kube == {"1.31": 162, "1.32": 172, "1.33": 184, "1.34": 200, "1.35": 210, "1.36": 230, "1.37": 242, "1.38": 227}
+    # k8s.io/client-go's features as each release registers them (data/features/client-go-v1.N.yaml)
+    assert client_go == {"1.31": 2, "1.32": 4, "1.33": 5, "1.34": 5, "1.35": 6, "1.36": 10, "1.37": 10, "1.38": 13}
 
 
 def test_unversioned_gate_is_registered_at_0_0(catalog):

@@ -109,7 +109,7 @@ def test_markdown_and_json_exports(plan_1_33_to_1_36):
     assert doc["steps"][0]["rollback"]["to"] == doc["from"]
 
 
-@pytest.mark.parametrize("target", ["2.0", "99.99", "1.38", "1.30"])
+@pytest.mark.parametrize("target", ["2.0", "99.99", "1.39", "1.30"])
 def test_targets_without_bundled_data_are_refused_before_planning(catalog, target):
     with pytest.raises(KcompatError, match=f"the target binary {target} has no bundled data"):
         plan_for(catalog, "1.36", target)

@@ -205,7 +205,7 @@ def test_every_recorded_patch_answers_as_itself(path):
 def agreement_rows() -> list[str]:
     """The README's agreement table, counted from the recordings (every answer the tests above compare)."""
     rows = []
-    for folder in sorted({p.parent.parent for p in LIVE}, key=lambda f: tuple(int(x) for x in f.name[1:].split("."))):
+    for folder in sorted({p.parent.parent for p in LIVE}, key=lambda f: tuple(int(x) for x in re.findall(r"\d+", f.name))):
         runs = [_record(p) for p in sorted((folder / "live").glob("*.json"))]
         gates = sum(len(set(r["gates"]) - META_GATES) for r in runs)
         resources = sum(len(_discovered(r)) for r in runs)
