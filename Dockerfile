@@ -21,11 +21,12 @@ COPY pyproject.toml ./
 RUN python -c "import subprocess, sys, tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']; subprocess.check_call([sys.executable, '-m', 'pip', 'install', *deps])"
 
 COPY .streamlit .streamlit
+COPY kcompat kcompat
 COPY dashboard dashboard
 COPY data data
 # The package itself (the kcompat and kubectl-kcompat commands); data/ stays beside it in /app.
 # Bytecode compiled at build time: the root filesystem is read-only when running.
-RUN pip install --no-deps . && python -m compileall -q dashboard \
+RUN pip install --no-deps . && python -m compileall -q kcompat dashboard \
     && rm -rf build *.egg-info \
     && groupadd --gid 10001 kcompat \
     && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /tmp --shell /usr/sbin/nologin kcompat

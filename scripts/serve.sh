@@ -8,7 +8,7 @@ PYTHON="${PYTHON:-python3}"
 .venv/bin/python -m pip uninstall -q -y dashboard >/dev/null 2>&1 || true
 .venv/bin/python -m pip install -q -e .
 # bytecode once, so every later `kcompat` call starts fast even where PYTHONDONTWRITEBYTECODE is set
-.venv/bin/python -m compileall -q dashboard >/dev/null
+.venv/bin/python -m compileall -q kcompat dashboard >/dev/null
 # .streamlit/config.toml turns off the file watcher, address lookups and client error details;
 # SERVER_ADDRESS is the host name visitors use (printed at start; no lookup of it is made).
 exec .venv/bin/streamlit run dashboard/app.py --server.port "${PORT:-8501}" \

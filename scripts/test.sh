@@ -17,6 +17,6 @@ PYTHON="${PYTHON:-python3}"
 .venv/bin/python -m pip uninstall -q -y dashboard >/dev/null 2>&1 || true
 .venv/bin/python -m pip install -q -e ".[test]"
 # bytecode once, so every `kcompat` process the tests start does not compile the package again
-.venv/bin/python -m compileall -q dashboard >/dev/null
+.venv/bin/python -m compileall -q kcompat dashboard >/dev/null
 
 exec .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"

@@ -1,10 +1,10 @@
 """APIs: the built-in APIs a kube-apiserver binary serves at the emulated version, with
 ``--runtime-config`` and the two forward-compatibility flags; storage versions and version skew.
 
-Everything is computed by the core (:mod:`dashboard.core.apis`, :mod:`dashboard.core.storage`,
-:mod:`dashboard.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
-the same flags, built by :mod:`dashboard.documents.apis`; the storage tab shows what
-``kcompat storage`` prints (:mod:`dashboard.documents.storage`). The page leads with the
+Everything is computed by the core (:mod:`kcompat.core.apis`, :mod:`kcompat.core.storage`,
+:mod:`kcompat.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
+the same flags, built by :mod:`kcompat.documents.apis`; the storage tab shows what
+``kcompat storage`` prints (:mod:`kcompat.documents.storage`). The page leads with the
 resources whose answer differs from a real binary of the emulated release.
 
 The page's own flags live in the URL next to the shared selection: ``runtime_config`` (the flag
@@ -22,20 +22,20 @@ from urllib.parse import parse_qsl, urlencode
 import pandas as pd
 import streamlit as st
 
-from dashboard import formats
+from kcompat.documents import formats
 from dashboard.components import data
 from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
-from dashboard.core.apis import ApiEntry, evaluate_api_availability
-from dashboard.core.runtime_config import parse_runtime_config
-from dashboard.core.errors import KcompatError
-from dashboard.core.hints import api_hints
-from dashboard.core.skew import skew_policy
-from dashboard.core.storage import storage_versions
-from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
-from dashboard.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
+from kcompat.core.apis import ApiEntry, evaluate_api_availability
+from kcompat.core.runtime_config import parse_runtime_config
+from kcompat.core.errors import KcompatError
+from kcompat.core.hints import api_hints
+from kcompat.core.skew import skew_policy
+from kcompat.core.storage import storage_versions
+from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
+from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
 PARAMS = (RC, EFC, RCEFC)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import formats
+from kcompat.documents import formats
 from dashboard.components import data
 from dashboard.components.downloads import table_csv
 from dashboard.components.pages import page
@@ -21,9 +21,9 @@ from dashboard.components.selection import SAVED, current, write_url
 from dashboard.components.state import Selection, missing_data, startup_errors
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
-from dashboard.core.reports import GATE_COLUMNS
-from dashboard.documents.config import config_document, config_for_inspection
-from dashboard.documents.inspect import DISAGREE_COLUMNS, exit_status, inspect_document
+from kcompat.core.reports import GATE_COLUMNS
+from kcompat.documents.config import config_document, config_for_inspection
+from kcompat.documents.inspect import DISAGREE_COLUMNS, exit_status, inspect_document
 
 #: Largest pasted text and uploaded file (a whole kube-apiserver /metrics is a few MB; the
 #: server refuses uploads above its own limit too).

@@ -16,7 +16,7 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.gate_table import is_phone
 from dashboard.components.text import MISSING, md, on_off
 from dashboard.components.view_state import ViewState
-from dashboard.core.versions import parse_version
+from kcompat.core.versions import parse_version
 
 KEY = "detail_gate"
 _SAFE_URL = re.compile(r"\Ahttps://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+\Z")

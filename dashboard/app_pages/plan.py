@@ -1,6 +1,6 @@
 """Upgrade plan: from the selected binary and emulated version to a target binary, step by step.
 
-The plan, its JSON and its Markdown export come from :mod:`dashboard.documents.plan`: the same as
+The plan, its JSON and its Markdown export come from :mod:`kcompat.documents.plan`: the same as
 ``kcompat plan --from B@E --to T [--allow-multi-minor]``. The target is kept in the URL as ``to``.
 """
 
@@ -16,10 +16,10 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
-from dashboard.core.errors import KcompatError
-from dashboard.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
-from dashboard.documents.plan import plan_command, plan_for, plan_markdown
-from dashboard.core.versions import parse_version
+from kcompat.core.errors import KcompatError
+from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
+from kcompat.documents.plan import plan_command, plan_for, plan_markdown
+from kcompat.core.versions import parse_version
 
 TO = "to"
 WIDGET = "plan_to"

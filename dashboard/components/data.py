@@ -2,8 +2,8 @@
 
 The parsed catalog is loaded once per process (``st.cache_resource``; it is immutable). Every
 derived table is cached with ``st.cache_data``, keyed by the plain selection strings, and is
-computed by the core (:mod:`dashboard.queries`, :mod:`dashboard.core.diffs`,
-:mod:`dashboard.core.history`); nothing here decides a version or gate rule.
+computed by the core (:mod:`kcompat.answers.queries`, :mod:`kcompat.core.diffs`,
+:mod:`kcompat.core.history`); nothing here decides a version or gate rule.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from types import MappingProxyType
 import pandas as pd
 import streamlit as st
 
-from dashboard.catalog import Catalog, GateInfo, ReleaseInfo, catalog_from_environment
-from dashboard.core.compat import parse_binary_version, select_versions
-from dashboard.core.errors import KcompatError
-from dashboard.documents import changes as changes_doc
-from dashboard.documents import matrix as matrix_doc
-from dashboard.core.history import (
+from kcompat.data.catalog import Catalog, GateInfo, ReleaseInfo, catalog_from_environment
+from kcompat.core.compat import parse_binary_version, select_versions
+from kcompat.core.errors import KcompatError
+from kcompat.documents import changes as changes_doc
+from kcompat.documents import matrix as matrix_doc
+from kcompat.core.history import (
     GateStatus,
     ReleaseMatrix,
     ReleaseTransitions,
@@ -34,12 +34,12 @@ from dashboard.core.history import (
     spec_changes,
     timeline_segments,
 )
-from dashboard.core.manifest import FeatureSpec, Manifest
-from dashboard.core.stages import STAGE_ORDER
-from dashboard.core.versions import offset_minor
-from dashboard.core.search import GateText
-from dashboard.queries import gate_lineage, newest_release
-from dashboard.gates_view import GatesView, build_gates_view
+from kcompat.core.manifest import FeatureSpec, Manifest
+from kcompat.core.stages import STAGE_ORDER
+from kcompat.core.versions import offset_minor
+from kcompat.core.search import GateText
+from kcompat.answers.queries import gate_lineage, newest_release
+from kcompat.answers.gates_view import GatesView, build_gates_view
 
 from . import hosting
 from .state import Selection

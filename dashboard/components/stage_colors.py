@@ -5,7 +5,7 @@ both the light and the dark theme. ``STAGE_TEXT`` is the text colour to put on a
 
 from __future__ import annotations
 
-from dashboard.core.stages import STAGE_ORDER, Stage
+from kcompat.core.stages import STAGE_ORDER, Stage
 
 STAGE_COLORS: dict[Stage, str] = {
     Stage.PRE_ALPHA: "#999999",

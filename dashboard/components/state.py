@@ -1,8 +1,8 @@
 """The shared selection (binary, emulated, min compatibility, --feature-gates) as plain strings,
 and how raw URL values become a valid selection. Pure: no Streamlit import.
 
-The ranges come from the core (:func:`dashboard.core.compat.allowed_versions`,
-:func:`~dashboard.core.compat.select_versions`). A value that is a version is kept as given, even
+The ranges come from the core (:func:`kcompat.core.compat.allowed_versions`,
+:func:`~kcompat.core.compat.select_versions`). A value that is a version is kept as given, even
 when the binary would refuse it (out of range, no such flag, no bundled data): the pages then show
 the binary's refusal (:func:`startup_errors`, :func:`missing_data`) instead of falling back to something else. Only a value that
 is not a version at all is replaced by its default, with a message naming the value.
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from urllib.parse import parse_qsl, urlencode
 
-from dashboard.core.compat import allowed_versions, parse_binary_version, parse_version_flag, select_versions
-from dashboard.core.errors import KcompatError, repr_cut
-from dashboard.core.versions import mm
+from kcompat.core.compat import allowed_versions, parse_binary_version, parse_version_flag, select_versions
+from kcompat.core.errors import KcompatError, repr_cut
+from kcompat.core.versions import mm
 
 #: The query parameters that make up the selection, in URL order.
 PARAM_KEYS = ("binary", "emulated", "min_compat", "feature_gates", "patch")
@@ -173,7 +173,7 @@ def startup_errors(selection: Selection) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=256)
 def startup_hints(selection: Selection) -> tuple[str, ...]:
     """The remedies beside :func:`startup_errors` (the range and the nearest valid value)."""
-    from dashboard.core.hints import version_hints
+    from kcompat.core.hints import version_hints
 
     try:
         binary = parse_binary_version(selection.binary)

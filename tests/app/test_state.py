@@ -13,8 +13,8 @@ from dashboard.components.state import (
     startup_errors,
 )
 from dashboard.components.text import code, md
-from dashboard.core.compat import allowed_versions
-from dashboard.core.versions import parse_version
+from kcompat.core.compat import allowed_versions
+from kcompat.core.versions import parse_version
 
 USABLE = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 

@@ -8,21 +8,21 @@ from pathlib import Path
 
 import pytest
 
-import dashboard
+import kcompat
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_installed_metadata_names_kcompat_with_the_package_version():
     dist = importlib.metadata.distribution("kcompat")
-    assert dist.version == dashboard.__version__
+    assert dist.version == kcompat.__version__
     scripts = {ep.name: ep.value for ep in dist.entry_points if ep.group == "console_scripts"}
-    assert scripts == {"kcompat": "dashboard.cli:main", "kubectl-kcompat": "dashboard.cli_kubectl:main"}
+    assert scripts == {"kcompat": "kcompat.cli.main:main", "kubectl-kcompat": "kcompat.cli.kubectl:main"}
 
 
 def test_the_version_is_written_once():
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "dashboard.__version__"}' in pyproject
+    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "kcompat.__version__"}' in pyproject
     assert "\nversion = " not in pyproject.split("[project]")[1].split("[")[0]
 
 
@@ -43,6 +43,7 @@ def test_pip_install_gives_both_commands_and_the_data(tmp_path):
     source.mkdir()
     shutil.copy(ROOT / "pyproject.toml", source)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "kcompat", source / "kcompat", ignore=ignore)
     shutil.copytree(ROOT / "dashboard", source / "dashboard", ignore=ignore)
     shutil.copytree(ROOT / "data", source / "data", ignore=ignore)
     env_dir = tmp_path / "venv"
@@ -54,9 +55,9 @@ def test_pip_install_gives_both_commands_and_the_data(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (bin_dir / "kcompat").exists() and (bin_dir / "kubectl-kcompat").exists()
     shown = subprocess.run([bin_dir / "python", "-m", "pip", "show", "kcompat"], capture_output=True, text=True, check=True, cwd=tmp_path)
-    assert f"Version: {dashboard.__version__}" in shown.stdout
+    assert f"Version: {kcompat.__version__}" in shown.stdout
     version = subprocess.run([bin_dir / "kcompat", "--version"], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
-    assert version.startswith(f"kcompat {dashboard.__version__}\n") and "1.36 (regenerated)" in version
+    assert version.startswith(f"kcompat {kcompat.__version__}\n") and "1.36 (regenerated)" in version
     assert str(env_dir / "share" / "kcompat" / "data") in version and "compiled bundle up to date" in version
     gates = subprocess.run([bin_dir / "kubectl-kcompat", "gates", "--binary", "1.36", "--emulated", "1.33", "--format", "json"],
                            capture_output=True, text=True, cwd=tmp_path)

@@ -7,12 +7,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from dashboard.catalog import Catalog
-from dashboard.cli import main
-from dashboard.core.manifest import Manifest, load_manifest_bytes, registration_for
-from dashboard.core.versions import parse_version, mm
-from dashboard.gates_view import build_gates_view, view_from_fields
-from dashboard.upload_worker import ask
+from kcompat.data.catalog import Catalog
+from kcompat.cli.main import main
+from kcompat.core.manifest import Manifest, load_manifest_bytes, registration_for
+from kcompat.core.versions import parse_version, mm
+from kcompat.answers.gates_view import build_gates_view, view_from_fields
+from dashboard.components.upload_worker import ask
 
 CATALOG = Catalog()
 # the real 1.35 manifest, as a distribution would upload its own copy
@@ -56,8 +56,8 @@ def test_problems_come_back_named_and_a_failing_worker_is_a_problem_not_a_traceb
 
 
 def test_the_worker_limits_its_own_cpu():
-    code = "import resource, dashboard.upload_worker as w; w.limit_cpu(); print(*resource.getrlimit(resource.RLIMIT_CPU))"
+    code = "import resource, dashboard.components.upload_worker as w; w.limit_cpu(); print(*resource.getrlimit(resource.RLIMIT_CPU))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    from dashboard.upload_worker import CPU_SECONDS
+    from dashboard.components.upload_worker import CPU_SECONDS
 
     assert done.stdout.split() == [str(CPU_SECONDS), str(CPU_SECONDS + 1)]

@@ -2,9 +2,9 @@
 
 import pytest
 
-from dashboard.core.compat import allowed_versions, parse_version_flag, rules_for, select_versions
-from dashboard.core.errors import KcompatError
-from dashboard.core.versions import parse_version
+from kcompat.core.compat import allowed_versions, parse_version_flag, rules_for, select_versions
+from kcompat.core.errors import KcompatError
+from kcompat.core.versions import parse_version
 
 
 def sel(binary, emulated=None, min_compat=None):

@@ -3,7 +3,7 @@
 import csv
 import io
 
-from dashboard.formats import rows_to_csv, rows_to_markdown
+from kcompat.documents.formats import rows_to_csv, rows_to_markdown
 
 
 def test_csv_cells_that_would_be_formulas_are_quoted():
