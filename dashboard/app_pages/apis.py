@@ -28,6 +28,7 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
+from kcompat.answers.queries import api_gate_states
 from kcompat.core.apis import ApiEntry, evaluate_api_availability
 from kcompat.core.runtime_config import parse_runtime_config
 from kcompat.core.errors import KcompatError
