@@ -153,7 +153,7 @@ def _add_data(parser: argparse.ArgumentParser) -> None:
     from kcompat.refresh import add_refresh_arguments
 
     add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from Kubernetes git checkouts"))
-    from kcompat.data.bundle import add_compile_arguments
+    from kcompat.cli.data import add_compile_arguments
 
     add_compile_arguments(data_sub.add_parser("compile", help="rebuild data/bundle.json, the precomputed form of the YAML data"))
 
@@ -174,7 +174,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from kcompat.data.bundle import version_text
+        from kcompat.cli.data import version_text
 
         parser._print_message(version_text(), sys.stdout)  # on stdout, as argparse's own "version" action
         parser.exit(0)
@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
             return run(args, catalog) if lazy.takes_catalog else run(args)
         if args.command == "data":
             if args.data_command == "compile":
-                from kcompat.data.bundle import run_compile
+                from kcompat.cli.data import run_compile
 
                 return run_compile(args)
             from kcompat.refresh import run_refresh

@@ -24,7 +24,7 @@ Playwright's own browser downloads are never used.
 from __future__ import annotations
 
 import argparse
-import logging
+import functools
 import os
 import shutil
 import socket
@@ -37,6 +37,8 @@ import urllib.request
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from urllib.parse import urlencode
+
+from kcompat.core.errors import cut
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "dashboard" / "app.py"
@@ -174,20 +176,16 @@ def wait_idle(page, timeout: float = 60_000, settle: int = 250) -> None:
         page.wait_for_function(IDLE_JS, timeout=timeout)
 
 
+@functools.cache
 def page_keys() -> list[str]:
-    """The page keys of :data:`dashboard.components.pages.PAGES`, the default page first."""
-    # Importing the pages imports the Streamlit components, whose caches log "No runtime found"
-    # outside a running app: harmless here, so not shown.
-    import streamlit.runtime.caching.cache_data_api  # noqa: F401  (creates the logger first)
-
-    quiet = logging.getLogger("streamlit.runtime.caching.cache_data_api")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)
-    try:
-        from dashboard.components.pages import PAGES
-    finally:
-        quiet.setLevel(level)
-    return list(PAGES)
+    """The page keys of the dashboard (``dashboard.components.pages.PAGES``), the default page first.
+    Asked of the app in a process of its own, as the server is: the library never imports the app."""
+    code = "from dashboard.components.pages import PAGES; print(*PAGES)"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(f"cannot list the dashboard's pages: {cut(done.stderr.strip().splitlines()[-1:] or done.returncode, 300)}")
+    return done.stdout.split()
 
 
 def page_url(base_url: str, key: str, params: Mapping[str, str] | None = None) -> str:

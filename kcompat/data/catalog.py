@@ -28,6 +28,10 @@ STATUS_TEXT = {
 }
 
 
+#: the ReleaseInfo fields that are tuples (lists in the compiled bundle's JSON)
+_INFO_TUPLES = ("feature_files", "client_go_files")
+
+
 @dataclass(frozen=True)
 class ReleaseInfo:
     release: str
@@ -237,7 +241,9 @@ class Catalog:
     @cached_property
     def releases(self) -> tuple[ReleaseInfo, ...]:
         compiled = self.bundle.releases() if self.bundle is not None else None
-        return compiled if compiled is not None else _read_releases(self.data_dir)
+        if compiled is None:
+            return _read_releases(self.data_dir)
+        return tuple(ReleaseInfo(**{k: tuple(v) if k in _INFO_TUPLES else v for k, v in item.items()}) for item in compiled)
 
     @property
     def release_names(self) -> tuple[str, ...]:
