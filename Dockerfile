@@ -37,5 +37,6 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD python -c "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status == 200 else 1)"
 
-# Run from /app so .streamlit/config.toml applies (headless, XSRF on, uploads capped, no telemetry).
-CMD ["sh", "-c", "exec streamlit run dashboard/app.py --server.address 0.0.0.0 --server.port 8501 --browser.serverAddress \"$SERVER_ADDRESS\""]
+# kcompat serve runs Streamlit with the project's .streamlit/config.toml (headless, XSRF on, uploads
+# capped, no telemetry) and becomes the server process; SERVER_ADDRESS is read from the environment.
+CMD ["kcompat", "serve", "--address", "0.0.0.0", "--port", "8501"]

@@ -9,7 +9,6 @@ PYTHON="${PYTHON:-python3}"
 .venv/bin/python -m pip install -q -e .
 # bytecode once, so every later `kcompat` call starts fast even where PYTHONDONTWRITEBYTECODE is set
 .venv/bin/python -m compileall -q kcompat dashboard >/dev/null
-# .streamlit/config.toml turns off the file watcher, address lookups and client error details;
-# SERVER_ADDRESS is the host name visitors use (printed at start; no lookup of it is made).
-exec .venv/bin/streamlit run dashboard/app.py --server.port "${PORT:-8501}" \
-    --browser.serverAddress "${SERVER_ADDRESS:-localhost}" --server.fileWatcherType none "$@"
+# kcompat serve: Streamlit with .streamlit/config.toml (no file watcher, address lookups or client
+# error details); PORT, and SERVER_ADDRESS: the host name visitors use (printed; never looked up).
+exec .venv/bin/kcompat serve "$@"

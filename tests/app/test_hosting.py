@@ -26,8 +26,14 @@ def test_the_configuration_turns_off_lookups_watcher_and_error_details():
     assert config["client"]["showErrorDetails"] == "none"
     assert config["server"]["enableXsrfProtection"] is True
     assert config["runner"]["postScriptGC"] is False  # see components/hosting.py
-    serve = (ROOT / "scripts" / "serve.sh").read_text()
-    assert "--browser.serverAddress" in serve and "--server.fileWatcherType none" in serve
+    assert "kcompat serve" in (ROOT / "scripts" / "serve.sh").read_text()  # which runs Streamlit as below
+    from argparse import Namespace
+
+    from kcompat.cli.serve import serve_command, settings_home
+
+    command = serve_command(Namespace(port=8501, address=None, server_address="localhost"))
+    assert command[command.index("--browser.serverAddress") + 1] == "localhost"
+    assert settings_home() == ROOT  # the configuration above applies
 
 
 def test_refused_origins_never_trigger_an_external_ip_lookup():

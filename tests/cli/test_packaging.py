@@ -46,6 +46,7 @@ def test_pip_install_gives_both_commands_and_the_data(tmp_path):
     shutil.copytree(ROOT / "kcompat", source / "kcompat", ignore=ignore)
     shutil.copytree(ROOT / "dashboard", source / "dashboard", ignore=ignore)
     shutil.copytree(ROOT / "data", source / "data", ignore=ignore)
+    shutil.copytree(ROOT / ".streamlit", source / ".streamlit", ignore=ignore)
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     bin_dir = env_dir / "bin"
