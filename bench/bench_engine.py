@@ -42,10 +42,10 @@ def floor_run(parsed, work):
     for release, _, emulated in work:
         emu = tuple(int(x) for x in emulated.split("."))
         for specs in parsed[release]:
-            chosen = None
+            _chosen = None
             for version, spec in reversed(specs):
                 if version <= emu:
-                    chosen = spec
+                    _chosen = spec
                     break
 
 

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import pyarrow as pa
 from kcompat.documents import formats
 from kcompat.data.catalog import Catalog
 from kcompat.core.diffs import TABLE_COLUMNS, gate_table_rows
@@ -17,6 +14,12 @@ from kcompat.core.history import introduced_text
 from kcompat.core.manifest import Manifest
 from kcompat.core.reports import GATE_COLUMNS, gate_rows, gates_document
 from kcompat.answers.queries import gate_lineage, gates_for
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    import pyarrow as pa
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class GatesView:
         """Gate -> stage at the emulated version."""
         return dict(zip(self.table.column("gate").to_pylist(), self.table.column("stage").to_pylist()))
 
-    def row(self, gate: str) -> dict | None:
+    def row(self, gate: str) -> dict[str, object] | None:
         names = self.table.column("gate").to_pylist()
         if gate not in names:
             return None
@@ -89,7 +92,7 @@ def build_gates_view(
     return view_from_fields(view_fields(cat, binary, emulated, min_compat, feature_gates, manifest))
 
 
-def view_from_fields(fields: dict) -> GatesView:
+def view_from_fields(fields: dict[str, Any]) -> GatesView:
     """The view of :func:`view_fields`' answer: its columns become the Arrow table."""
     import pyarrow as pa
 
@@ -100,7 +103,7 @@ def view_from_fields(fields: dict) -> GatesView:
 
 def view_fields(
     cat: Catalog, binary: str, emulated: str, min_compat: str | None, feature_gates: str, manifest: Manifest | None = None
-) -> dict:
+) -> dict[str, Any]:
     """:class:`GatesView`'s fields in plain values, the table as a dict of column lists (what the
     upload worker sends back: no pyarrow needed to build it)."""
     evaluation = gates_for(cat, binary, emulated, min_compat, feature_gates or None, manifest=manifest)

@@ -17,6 +17,7 @@ from kcompat.core.versions import Version
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:  # imported where used: the CLI's gates path needs no lineage
+    from kcompat.core.apis import GateResolver
     from kcompat.core.removals import GateLineage
 
 
@@ -58,7 +59,7 @@ def gates_for(
 
 
 
-def api_gate_states(catalog: Catalog, feature_gates: str | list[str] | None = None):
+def api_gate_states(catalog: Catalog, feature_gates: str | list[str] | None = None) -> GateResolver:
     """The gate states the API answers need (feature-gated REST storage), from the catalog's gates
     at each binary's patch level and one ``--feature-gates`` value."""
     from kcompat.core.apis import gate_resolver
@@ -71,7 +72,7 @@ def gate_lineage(catalog: Catalog) -> GateLineage:
     """Which bundled release lists which gate: the removals and the behaviour of unregistered gates."""
     from kcompat.core.removals import GateLineage
 
-    return GateLineage.from_manifests([(d.info.release, d.manifest) for d in catalog.all() if d.usable])
+    return GateLineage.from_manifests([(d.info.release, d.manifest) for d in catalog.all() if d.manifest is not None])
 
 
 def bundled_release(catalog: Catalog, version: Version, what: str) -> str:

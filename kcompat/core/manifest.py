@@ -217,6 +217,16 @@ class Manifest:
 #: The YAML names set by ``_import_yaml``: ``yaml``, ``_LOADER`` (libyaml's C classes when PyYAML
 #: was built with them, about 10x faster, else pure Python) and the event classes.
 _YAML_NAMES = ("yaml", "_LOADER", "_NODE_EVENTS", "_START_EVENTS", "_END_EVENTS")
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # what _import_yaml binds, for readers and checkers (typing itself is not loaded)
+    from typing import Any
+
+    import yaml
+
+    _LOADER: Any = None
+    _NODE_EVENTS: tuple[type, ...] = ()
+    _START_EVENTS: tuple[type, ...] = ()
+    _END_EVENTS: tuple[type, ...] = ()
 
 
 def _import_yaml() -> None:

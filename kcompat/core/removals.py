@@ -123,7 +123,7 @@ class GateLineage:
     def back_dated_spec(self, name: str, at: Version) -> tuple[Version, FeatureSpec] | None:
         """The spec in effect at ``at`` in the oldest later manifest that dates ``name`` to ``at``
         or earlier (with the release of that manifest), or None."""
-        from .gates import spec_at
+        from .manifest import spec_at
 
         a = mm(at)
         for release, manifest in zip(self.releases, self.manifests):

@@ -235,7 +235,7 @@ def storage_versions(
                 continue
             resource = resources[0].resource or ""
             override = overrides.version_for(group, resource) if overrides else None
-            if override is not None:
+            if override is not None and overrides is not None:
                 version, why = override, f"per-resource override of the {mm(binary_version)} storage factory ({overrides.provenance})"
             else:
                 version, why = pick_storage_version(kinds, priority[0], rule, emu, mc)

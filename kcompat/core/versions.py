@@ -102,14 +102,14 @@ def _compare(v: Version, o: Version) -> int:
     if not o.pre_release:
         return -1
     vp, op = v.pre_release.split("."), o.pre_release.split(".")
-    for a, b in zip(vp, op):
-        if a.isdigit() and b.isdigit() and a.isascii() and b.isascii():
-            na, nb = int(a), int(b)
+    for x, y in zip(vp, op):
+        if x.isdigit() and y.isdigit() and x.isascii() and y.isascii():
+            na, nb = int(x), int(y)
             if na != nb:
                 return 1 if na > nb else -1
             continue
-        if a != b:
-            return 1 if a > b else -1
+        if x != y:
+            return 1 if x > y else -1
     if len(vp) != len(op):
         return 1 if len(vp) > len(op) else -1
     return 0

@@ -1,6 +1,5 @@
 """SPEC §3.1-§3.2: manifest schema, its variants, validation messages and safe reading."""
 
-import textwrap
 
 import pytest
 
