@@ -1,8 +1,8 @@
 """APIs: the built-in APIs a kube-apiserver binary serves at the emulated version, with
 ``--runtime-config`` and the two forward-compatibility flags; storage versions and version skew.
 
-Everything is computed by the core (:mod:`kcompat.core.apis`, :mod:`kcompat.core.storage`,
-:mod:`kcompat.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
+The answers are :mod:`kcompat.answers.apis`' (what ``kcompat apis`` and ``kcompat storage`` ask)
+and the core's skew policy (:mod:`kcompat.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
 the same flags, built by :mod:`kcompat.documents.apis`; the storage tab shows what
 ``kcompat storage`` prints (:mod:`kcompat.documents.storage`). The page leads with the
 resources whose answer differs from a real binary of the emulated release.
@@ -28,13 +28,12 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
-from kcompat.answers.queries import api_gate_states
-from kcompat.core.apis import ApiEntry, evaluate_api_availability
+from kcompat.answers.apis import apis, storage
+from kcompat.core.apis import ApiEntry
 from kcompat.core.runtime_config import parse_runtime_config
 from kcompat.core.errors import KcompatError
 from kcompat.core.hints import api_hints
 from kcompat.core.skew import skew_policy
-from kcompat.core.storage import storage_versions
 from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
 from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 
@@ -177,15 +176,15 @@ def _apis_view(query: str) -> dict:
     values = dict(parse_qsl(query, keep_blank_values=True))
     rc = values.get(RC) or None
     try:
-        result = evaluate_api_availability(
+        result = apis(
+            data.catalog(),
             values["binary"],
             values["emulated"],
+            values["min_compat"] or None,
+            None,  # the page has no --feature-gates of its own: the binary's default gates
             rc,
             emulation_forward_compatible=values.get(EFC) == "true",
             runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
-            min_compat=values["min_compat"] or None,
-            data_dir=data.catalog().data_dir,
-            gate_states=api_gate_states(data.catalog()),
         )
         diff = result.compared_with_binary()
     except KcompatError as exc:
@@ -222,8 +221,7 @@ def _apis_view(query: str) -> dict:
 def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], tuple[str, ...], pd.DataFrame, list[dict]]:
     """(rule, min compatibility used, errors, warnings, table, rows) at (emulated, min compat):
     the rows of ``kcompat storage``."""
-    result = storage_versions(binary, emulated, min_compat or None, data_dir=data.catalog().data_dir,
-                              gate_states=api_gate_states(data.catalog()))
+    result = storage(data.catalog(), binary, emulated, min_compat or None)
     rows = storage_rows(result)
     frame = pd.DataFrame(rows, columns=list(RESOURCE_KEYS))
     return str(result.rule), str(result.min_compat), result.errors, result.warnings, frame, rows

@@ -40,21 +40,20 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
     # imported here: building the parser for another subcommand does not load the engine
+    from kcompat.answers.apis import apis
     from kcompat.data.catalog import catalog_for
-    from kcompat.core.apis import evaluate_api_availability
-    from kcompat.answers.queries import api_gate_states
     from kcompat.documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
 
     try:
-        result = evaluate_api_availability(
+        result = apis(
+            catalog_for(data_dir),
             args.binary,
             args.emulated,
+            args.min_compat,
+            args.feature_gates,
             args.runtime_config,
             emulation_forward_compatible=bool(args.emulation_forward_compatible),
             runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
-            min_compat=args.min_compat or None,
-            data_dir=data_dir,
-            gate_states=api_gate_states(catalog_for(data_dir), args.feature_gates),
         )
     except KcompatError as exc:
         if args.format != "json":

@@ -22,23 +22,12 @@ def add_storage_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_storage(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
     # imported here: building the parser for another subcommand does not load the engine
-    from dataclasses import replace
-
-    from kcompat.core.compat import parse_binary_version, select_versions
+    from kcompat.answers.apis import storage
     from kcompat.data.catalog import catalog_for
-    from kcompat.core.storage import storage_versions
-    from kcompat.answers.queries import api_gate_states
     from kcompat.documents.storage import TABLE_COLUMNS, rejected_storage_document, storage_document, storage_rows
 
     try:
-        binary = parse_binary_version(args.binary)
-        # the flags as the binary reads them, as `kcompat gates` does: a flag it does not have
-        # (--min-compatibility-version before 1.35) or a value it cannot parse is its startup
-        # error, and the storage shown is that of its defaults
-        selection = select_versions(binary, args.emulated or None, args.min_compat or None)
-        stored = storage_versions(binary, selection.emulated, selection.min_compat, data_dir=data_dir,
-                                  gate_states=api_gate_states(catalog_for(data_dir)))
-        result = replace(stored, errors=selection.errors)
+        result = storage(catalog_for(data_dir), args.binary, args.emulated, args.min_compat)
     except KcompatError as exc:
         if args.format != "json":
             print(f"kcompat: error: {exc}", file=sys.stderr)
