@@ -18,7 +18,8 @@ from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
-from kcompat.documents.plan import plan_command, plan_for, plan_markdown
+from kcompat.answers.plan import plan_for
+from kcompat.documents.plan import plan_command, plan_markdown
 from kcompat.core.versions import parse_version
 
 TO = "to"

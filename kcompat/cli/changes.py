@@ -36,7 +36,8 @@ def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_changes(args: argparse.Namespace, catalog) -> int:
-    from kcompat.documents.changes import changes_document, compare, render
+    from kcompat.answers.changes import compare
+    from kcompat.documents.changes import changes_document, render
 
     result = compare(catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.against)
     document = changes_document(result)

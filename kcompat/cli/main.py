@@ -326,7 +326,8 @@ def run_versions(args: argparse.Namespace, catalog: Catalog = DEFAULT_CATALOG) -
 
 
 def run_plan(args: argparse.Namespace, catalog: Catalog) -> int:
-    from kcompat.documents.plan import plan_document, plan_for, plan_markdown
+    from kcompat.answers.plan import plan_for
+    from kcompat.documents.plan import plan_document, plan_markdown
 
     plan = plan_for(catalog, args.start, args.target, args.allow_multi_minor)
     if args.format == "json":

@@ -22,7 +22,8 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_matrix(args: argparse.Namespace, catalog) -> int:
+    from kcompat.answers.matrix import matrix
     from kcompat.documents.matrix import matrix_document, render
 
-    sys.stdout.write(render(matrix_document(catalog), args.format))
+    sys.stdout.write(render(matrix_document(*matrix(catalog)), args.format))
     return 0

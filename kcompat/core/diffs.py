@@ -290,3 +290,16 @@ def gate_table_rows(evaluation: GateEvaluation, native: GateEvaluation) -> list[
             }
         )
     return rows
+
+
+@dataclass(frozen=True)
+class ChangesResult:
+    """The comparison and the sides' problems (the document is built from it)."""
+
+    binary: str | None
+    emulated: str | None
+    against: dict | None
+    feature_gates: str
+    errors: tuple[str, ...]
+    warnings: tuple[str, ...]
+    comparison: SideComparison | None

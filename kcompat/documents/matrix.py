@@ -16,10 +16,8 @@ later binary does for that feature: ``always on`` or ``always off`` (its last sp
 from __future__ import annotations
 
 from kcompat.documents import formats
-from kcompat.data.catalog import Catalog
-from ..core.history import TRANSITION_KINDS, GateStatus, ReleaseMatrix, ReleaseTransitions, release_matrix, release_transitions
+from ..core.history import TRANSITION_KINDS, GateStatus, ReleaseMatrix, ReleaseTransitions, release_transitions
 from ..core.removals import GateLineage, RemovedGate
-from kcompat.answers.queries import gate_lineage
 
 #: transition kind (core) -> JSON key
 TRANSITION_KEYS = {"new alpha": "newAlpha", "to beta": "toBeta", "to GA": "toGA", "deprecated": "deprecated", "removed": "removed"}
@@ -31,10 +29,6 @@ TRANSITION_LABELS = {
     "deprecated": "deprecated in",
     "removed": "removed in",
 }
-
-
-def bundled_matrix(catalog: Catalog) -> ReleaseMatrix:
-    return release_matrix([(d.info.release, d.manifest) for d in catalog.all() if d.usable])
 
 
 def _cell(status: GateStatus | None) -> dict | None:
@@ -59,7 +53,8 @@ def removed_document(removal: RemovedGate) -> dict:
     }
 
 
-def build_matrix_document(matrix: ReleaseMatrix, lineage: GateLineage) -> dict:
+def matrix_document(matrix: ReleaseMatrix, lineage: GateLineage) -> dict:
+    """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer."""
     return {
         "releases": list(matrix.releases),
         "gates": [
@@ -69,11 +64,6 @@ def build_matrix_document(matrix: ReleaseMatrix, lineage: GateLineage) -> dict:
         "transitions": transitions_document(release_transitions(matrix)),
         "removedGates": [removed_document(g) for g in lineage.removals],
     }
-
-
-def matrix_document(catalog: Catalog) -> dict:
-    """The JSON contract of ``kcompat matrix``."""
-    return build_matrix_document(bundled_matrix(catalog), gate_lineage(catalog))
 
 
 def cell_text(cell: dict | None, removed: str | None = None) -> str:

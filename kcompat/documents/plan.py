@@ -1,6 +1,6 @@
 """The ``kcompat plan`` document (JSON and Markdown), shown by the Upgrade plan page as well.
 
-:func:`plan_for` refuses, before any planning, a start or target without bundled data (e.g.
+:func:`kcompat.answers.plan.plan_for` refuses, before any planning, a start or target without bundled data (e.g.
 ``--to 2.0``): every binary of the path needs its release's gates, APIs and storage data.
 
 JSON::
@@ -15,25 +15,7 @@ JSON::
 
 from __future__ import annotations
 
-from kcompat.data.catalog import Catalog
-from ..core.errors import KcompatError
-from ..core.plan import Point, UpgradePlan, parse_plan_endpoint, plan_upgrade
-from kcompat.answers.queries import bundled_release, gate_lineage
-
-
-def plan_for(catalog: Catalog, start: str, target: str, allow_jumps: bool = False) -> UpgradePlan:
-    """``kcompat plan --from <start> --to <target>``: endpoints parsed, both checked against the
-    bundled releases, then planned."""
-    binary, emulated = parse_plan_endpoint(start)
-    target_binary, target_emulated = parse_plan_endpoint(target)
-    if target_emulated is not None:
-        raise KcompatError("--to takes a binary release only; the plan ends emulating the target's own version")
-    bundled_release(catalog, binary, "the current binary")
-    bundled_release(catalog, target_binary, "the target binary")
-    return plan_upgrade(
-        binary, emulated, target_binary, catalog.manifest, data_dir=catalog.data_dir,
-        allow_jumps=allow_jumps, lineage=gate_lineage(catalog),
-    )
+from kcompat.core.plan import Point, UpgradePlan
 
 
 def plan_command(start: str, target: str, allow_jumps: bool = False) -> list[str]:

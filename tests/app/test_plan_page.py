@@ -7,7 +7,7 @@ import pytest
 
 from conftest import current_page, open_app, rerun, texts
 from kcompat.cli.main import main as kcompat
-from kcompat.documents.plan import plan_for
+from kcompat.answers.plan import plan_for
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ from kcompat.core.diffs import TABLE_COLUMNS, gate_table_rows, spec_events
 from kcompat.core.reports import gate_rows
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
-from kcompat.documents.changes import compare
+from kcompat.answers.changes import compare
 from kcompat.answers.queries import gates_for
 
 

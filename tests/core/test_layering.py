@@ -3,6 +3,7 @@ under ``if TYPE_CHECKING:`` alike.
 
     kcompat.core        pure rules: imports nothing else of the project and no UI library
     kcompat.data        loaders: the core only (never answers, documents, the CLI or the app)
+    kcompat.documents   serialisers of typed results: the core only
     kcompat.answers     one function per question: core, data, documents; never a front end
     kcompat.cli         a front end: anything of kcompat, never the app
     dashboard           the Streamlit app: kcompat and itself; nothing outside it imports it
@@ -77,7 +78,7 @@ def _within(module: str, *packages: str) -> bool:
 ALLOWED = {
     "kcompat.core": (),
     "kcompat.data": ("kcompat.core", "kcompat.refresh.common"),
-    "kcompat.documents": ("kcompat.core", "kcompat.data", "kcompat.answers"),
+    "kcompat.documents": ("kcompat.core",),
     "kcompat.answers": ("kcompat.core", "kcompat.data", "kcompat.documents"),
     "kcompat.refresh": ("kcompat.core", "kcompat.data"),
     "kcompat.cli": ("kcompat",),
@@ -88,6 +89,11 @@ ALLOWED = {
 #: (importer, imported): why it still breaks a rule. Remove an entry when the import goes.
 KNOWN: dict[tuple[str, str], str] = {
     ("kcompat.core.apis_data", "kcompat"): "core reads data/ (DATA_DIR): the API files' loader belongs in kcompat.data",
+    # documents that still ask their question themselves (the inspect and config answers are next)
+    ("kcompat.documents.config", "kcompat.answers.queries"): "config_document asks gates_for: belongs in answers",
+    ("kcompat.documents.config", "kcompat.data.catalog"): "config_document takes the catalog: belongs in answers",
+    ("kcompat.documents.inspect", "kcompat.answers.queries"): "inspect_document asks gates_for: belongs in answers",
+    ("kcompat.documents.inspect", "kcompat.data.catalog"): "inspect_document takes the catalog: belongs in answers",
 }
 
 

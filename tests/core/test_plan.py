@@ -7,7 +7,8 @@ from kcompat.core.errors import KcompatError
 from kcompat.core.plan import parse_plan_endpoint, plan_upgrade
 from kcompat.core.versions import major_minor
 from kcompat.core.versions import parse_version as V
-from kcompat.documents.plan import plan_document, plan_for, plan_markdown
+from kcompat.answers.plan import plan_for
+from kcompat.documents.plan import plan_document, plan_markdown
 
 
 @pytest.fixture(scope="module")
