@@ -177,7 +177,7 @@ def test_no_import_cycles():
 
 
 #: question -> the core function that computes it: front ends ask kcompat.answers instead, so the
-#: CLI and the pages get one answer from the same arguments (answers not yet moved: see README)
+#: CLI and the pages get one answer from the same arguments
 ANSWERED = {
     ("kcompat.core.apis", "evaluate_api_availability"): "kcompat.answers.apis.apis",
     ("kcompat.core.storage", "storage_versions"): "kcompat.answers.apis.storage",
