@@ -31,7 +31,7 @@ from dashboard.components.view_state import ViewState
 from kcompat.answers.apis import apis, storage
 from kcompat.core.apis import ApiEntry
 from kcompat.core.runtime_config import parse_runtime_config
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import KcompatError, repr_cut
 from kcompat.core.hints import api_hints
 from kcompat.core.skew import skew_policy
 from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
@@ -43,7 +43,6 @@ WIDGET = {RC: "apis_runtime_config", EFC: "apis_efc", RCEFC: "apis_rcefc"}
 SAVED = "_apis_params"
 #: The core group ("") in the group filter and its URL value (no real group has this name).
 CORE = "core"
-_ECHO = 60
 
 
 # ---------------------------------------------------------------------------------------------
@@ -68,9 +67,6 @@ class ApiFlags:
         return out
 
 
-def _echo(value: str) -> str:
-    return repr(value if len(value) <= _ECHO else value[:_ECHO] + "…")
-
 
 def _resolve(raw: dict[str, str | None]) -> tuple[ApiFlags, list[str]]:
     """Valid flags from raw URL values; every rejected value is named in a message."""
@@ -80,14 +76,14 @@ def _resolve(raw: dict[str, str | None]) -> tuple[ApiFlags, list[str]]:
         try:
             parse_runtime_config(rc)
         except KcompatError as exc:
-            problems.append(f"{RC}={_echo(rc)} in the URL cannot be used ({exc}); using no --runtime-config.")
+            problems.append(f"{RC}={repr_cut(rc)} in the URL cannot be used ({exc}); using no --runtime-config.")
             rc = ""
     toggles = {}
     for name in (EFC, RCEFC):
         value = raw.get(name)
         toggles[name] = value == "true"
         if value not in (None, "", "true", "false"):
-            problems.append(f"{name}={_echo(value)} in the URL is neither true nor false; using false (--{name.replace('_', '-')} not set).")
+            problems.append(f"{name}={repr_cut(value)} in the URL is neither true nor false; using false (--{name.replace('_', '-')} not set).")
     return ApiFlags(rc, toggles[EFC], toggles[RCEFC]), problems
 
 

@@ -24,8 +24,6 @@ from kcompat.core.versions import mm
 PARAM_KEYS = ("binary", "emulated", "min_compat", "feature_gates", "patch")
 #: The gate shown by the gate detail page.
 GATE_PARAM = "gate"
-#: Longest raw value echoed back in a message.
-_ECHO = 60
 
 
 @dataclass(frozen=True)
@@ -112,9 +110,6 @@ class Resolved:
     #: what is shown instead. Versions the binary would refuse are kept: see :func:`startup_errors`.
     problems: tuple[str, ...] = ()
 
-
-def _echo(value: str) -> str:
-    return repr_cut(value, _ECHO)
 
 
 def _release_of(text: str) -> str:
@@ -217,7 +212,7 @@ def resolve_selection(
             binary = _release_of(text)
             patch = _patch_of(text)
         except KcompatError as exc:
-            problems.append(f"binary={_echo(text)} in the URL is not a version ({exc}); showing the {default_binary} binary.")
+            problems.append(f"binary={repr_cut(text)} in the URL is not a version ({exc}); showing the {default_binary} binary.")
     choices = _choices_or_none(binary)
 
     emulated = binary
@@ -226,7 +221,7 @@ def resolve_selection(
         try:
             emulated = _flag_value(text, "emulated-version") or emulated
         except KcompatError as exc:
-            problems.append(f"emulated={_echo(text)} in the URL is not a valid emulated version ({exc}); showing {emulated}.")
+            problems.append(f"emulated={repr_cut(text)} in the URL is not a valid emulated version ({exc}); showing {emulated}.")
 
     min_compat = None
     text = raw.get("min_compat")
@@ -236,7 +231,7 @@ def resolve_selection(
         except KcompatError as exc:
             default_mc = default_min_compat(binary, emulated)
             problems.append(
-                f"min_compat={_echo(text)} in the URL is not a valid min compatibility version ({exc}); "
+                f"min_compat={repr_cut(text)} in the URL is not a valid min compatibility version ({exc}); "
                 f"using the default{' ' + default_mc if default_mc else ''}."
             )
         else:
@@ -249,7 +244,7 @@ def resolve_selection(
         if text.isascii() and text.isdigit() and len(text) <= 4:
             patch = str(int(text))
         else:
-            problems.append(f"patch={_echo(text)} in the URL is not a patch number; showing the newest recorded patch.")
+            problems.append(f"patch={repr_cut(text)} in the URL is not a patch number; showing the newest recorded patch.")
     return Resolved(Selection(binary, emulated, min_compat, feature_gates, patch), tuple(problems))
 
 

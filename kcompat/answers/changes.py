@@ -7,7 +7,7 @@ from __future__ import annotations
 from kcompat.answers.queries import bundled_release, gate_lineage, newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.diffs import ChangesResult, Side, compare_sides, side_label
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import KcompatError, cut
 from kcompat.core.gates import evaluate_gates
 from kcompat.core.versions import Version, mm
 from kcompat.data.catalog import Catalog
@@ -57,9 +57,7 @@ _ECHO = 64
 
 def _echo(value: str | None) -> str | None:
     """A rejected value as the document repeats it: cut past a length no version reaches."""
-    if value is None or len(value) <= _ECHO:
-        return value
-    return f"{value[:_ECHO]}… ({len(value)} characters)"
+    return None if value is None else cut(value, _ECHO)
 
 
 def compare(

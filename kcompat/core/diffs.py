@@ -8,7 +8,7 @@ does not register is described by what that side's code does (:mod:`kcompat.core
 removed after GA locked on = always on, removed while off = always off, not introduced = off, a
 later back-dated spec describes the older release's own behaviour.
 
-Every difference carries :class:`Reason` objects naming what happened and in which release
+Every difference carries :class:`Cause` objects naming what happened and in which release
 (introduced, promoted, graduated, deprecated, default flipped, locked, held back by min
 compatibility, removed from the binary, history rewritten, set by a flag).
 
@@ -31,7 +31,7 @@ FIELDS = ("exists", "enabled", "stage")
 
 
 @dataclass(frozen=True)
-class Reason:
+class Cause:
     """One cause of a difference. ``version`` is the release it happened in, when there is one."""
 
     kind: str
@@ -55,10 +55,10 @@ def _status(spec: FeatureSpec) -> str:
     return text + ", locked" if spec.lock_to_default else text
 
 
-def spec_events(feature: Feature, after: Version, up_to: Version) -> tuple[Reason, ...]:
+def spec_events(feature: Feature, after: Version, up_to: Version) -> tuple[Cause, ...]:
     """The spec changes of a gate with a version in (``after``, ``up_to``], oldest first."""
     lo, hi = (after.major, after.minor), (up_to.major, up_to.minor)
-    events: list[Reason] = []
+    events: list[Cause] = []
     for i, spec in enumerate(feature.specs):
         v = (spec.version.major, spec.version.minor)
         if not lo < v <= hi:
@@ -66,7 +66,7 @@ def spec_events(feature: Feature, after: Version, up_to: Version) -> tuple[Reaso
         prev = feature.specs[i - 1] if i > 0 else None
         needs = f" (with min compatibility >= {spec.min_compatibility_version})" if spec.min_compatibility_version else ""
         if prev is None:
-            events.append(Reason("introduced", spec.version, f"introduced in {spec.version} as {_status(spec)}{needs}"))
+            events.append(Cause("introduced", spec.version, f"introduced in {spec.version} as {_status(spec)}{needs}"))
             continue
         if spec.stage is not prev.stage:
             kind, verb = {
@@ -74,17 +74,17 @@ def spec_events(feature: Feature, after: Version, up_to: Version) -> tuple[Reaso
                 Stage.GA: ("graduated", "graduated to GA"),
                 Stage.DEPRECATED: ("deprecated", "deprecated"),
             }.get(spec.stage, ("stage", f"moved to {spec.stage.value}"))
-            events.append(Reason(kind, spec.version, f"{verb} in {spec.version} (default {_word(spec.default)}){needs}"))
+            events.append(Cause(kind, spec.version, f"{verb} in {spec.version} (default {_word(spec.default)}){needs}"))
         elif spec.default != prev.default:
             events.append(
-                Reason(f"default-{_word(spec.default)}", spec.version, f"default turned {_word(spec.default)} in {spec.version}{needs}")
+                Cause(f"default-{_word(spec.default)}", spec.version, f"default turned {_word(spec.default)} in {spec.version}{needs}")
             )
         if spec.lock_to_default and not prev.lock_to_default:
-            events.append(Reason("locked", spec.version, f"locked to its default ({_word(spec.default)}) in {spec.version}"))
+            events.append(Cause("locked", spec.version, f"locked to its default ({_word(spec.default)}) in {spec.version}"))
     return tuple(events)
 
 
-def _min_compat_reason(feature: Feature, selection: VersionSelection) -> Reason | None:
+def _min_compat_reason(feature: Feature, selection: VersionSelection) -> Cause | None:
     """Set when min compatibility keeps an older spec in effect at the selection's versions."""
     if not selection.rules.gates_use_min_compat:
         return None
@@ -92,7 +92,7 @@ def _min_compat_reason(feature: Feature, selection: VersionSelection) -> Reason 
     free = spec_at(feature, selection.emulated, None, False)
     if held == free:
         return None
-    return Reason(
+    return Cause(
         "min-compat",
         free.version,
         f"held back by min compatibility {selection.min_compat}: the {free.version} spec ({_status(free)}) "
@@ -151,7 +151,7 @@ class Change:
     origin: str
     here: SideState
     there: SideState
-    reasons: tuple[Reason, ...]
+    reasons: tuple[Cause, ...]
 
     @property
     def behaviour(self) -> str:
@@ -193,12 +193,8 @@ def side_label(binary: Version, emulated: Version, real: bool = False) -> str:
     return f"{b} emulating {emulated}"
 
 
-def _word_state(enabled: bool) -> str:
-    return "on" if enabled else "off"
-
-
 def _registered_text(g: GateState) -> str:
-    text = f"{g.stage.value}, {_word_state(g.enabled)}"
+    text = f"{g.stage.value}, {_word(g.enabled)}"
     if g.locked:
         text += ", locked"
     if g.source != "default":
@@ -215,13 +211,13 @@ def side_state(states: dict[str, GateState], side: Side, name: str, lineage: Gat
     return SideState(False, absent.enabled, None, absent.kind, absent.text)
 
 
-def _reasons(name: str, here: Side, there: Side, hs: SideState, ts: SideState) -> list[Reason]:
-    reasons: list[Reason] = []
+def _reasons(name: str, here: Side, there: Side, hs: SideState, ts: SideState) -> list[Cause]:
+    reasons: list[Cause] = []
     for side, state in ((here, hs), (there, ts)):
         if not state.exists:
-            reasons.append(Reason(state.source, None, f"{side.label}: {state.text}"))
+            reasons.append(Cause(state.source, None, f"{side.label}: {state.text}"))
         elif state.source != "default":
-            reasons.append(Reason("flag", None, f"{side.label}: {state.text}"))
+            reasons.append(Cause("flag", None, f"{side.label}: {state.text}"))
     fh, ft = here.manifest.by_name.get(name), there.manifest.by_name.get(name)
     if fh is not None and ft is not None:
         newer, older = (here, there) if here.binary >= there.binary else (there, here)
@@ -234,7 +230,7 @@ def _reasons(name: str, here: Side, there: Side, hs: SideState, ts: SideState) -
             b = spec_at(old_feature, older.emulated, None, False)
             if (a.stage, a.default, a.lock_to_default) != (b.stage, b.default, b.lock_to_default):
                 reasons.append(
-                    Reason(
+                    Cause(
                         "history-differs",
                         None,
                         f"the {newer.binary} manifest says {_status(a)} at {older.emulated}; {older.label} has {_status(b)}",
@@ -243,9 +239,9 @@ def _reasons(name: str, here: Side, there: Side, hs: SideState, ts: SideState) -
         for side, feature_ in ((here, fh), (there, ft)):
             held = _min_compat_reason(feature_, side.selection)
             if held is not None:
-                reasons.append(Reason(held.kind, held.version, f"{side.label}: {held.text}"))
+                reasons.append(Cause(held.kind, held.version, f"{side.label}: {held.text}"))
     if not reasons:
-        reasons.append(Reason("state", None, f"{here.label}: {hs.text}; {there.label}: {ts.text}"))
+        reasons.append(Cause("state", None, f"{here.label}: {hs.text}; {there.label}: {ts.text}"))
     return reasons
 
 
