@@ -32,11 +32,6 @@ KIND_LABELS = {
 }
 
 
-
-def _release(text: str) -> str:
-    return ".".join(str(c) for c in parse_version(text).components[:2])
-
-
 def targets(binary: str) -> tuple[str, ...]:
     """Bundled usable releases at or after the binary (oldest first)."""
     b = parse_version(binary)

@@ -35,7 +35,3 @@ TRANSITION_COLORS: dict[str, str] = {
     "deprecated": STAGE_COLORS[Stage.DEPRECATED],
     "removed": "#D55E00",
 }
-
-
-def color_of(stage: Stage | str) -> str:
-    return STAGE_COLORS[Stage(stage)]

@@ -30,11 +30,6 @@ def newest_release(catalog: Catalog) -> str:
     return released[-1].release
 
 
-def manifest_for_binary(catalog: Catalog, binary: Version) -> Manifest:
-    """The binary's gates: at its patch level when the binary names one the data records."""
-    return catalog.manifest_for(binary)[0]
-
-
 def gates_for(
     catalog: Catalog,
     binary: str | None,
@@ -56,7 +51,6 @@ def gates_for(
     if note:
         evaluation = dataclasses.replace(evaluation, warnings=(note, *evaluation.warnings))
     return evaluation
-
 
 
 def api_gate_states(catalog: Catalog, feature_gates: str | list[str] | None = None) -> GateResolver:

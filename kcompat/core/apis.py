@@ -188,17 +188,11 @@ class ApiAvailability:
     def served_keys(self) -> frozenset[tuple[str, str, str]]:
         return frozenset(e.key for e in self.entries if e.served)
 
-    def served_group_versions(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(e.group_version for e in self.entries if e.served))
-
     def entry(self, group: str, version: str, kind: str) -> ApiEntry | None:
         for e in self.entries:
             if e.key == (group, version, kind):
                 return e
         return None
-
-    def resource_served(self, group: str, version: str, resource: str) -> bool:
-        return any(e.served and (e.group, e.version, e.resource) == (group, version, resource) for e in self.entries)
 
     def differences_from_release(self) -> tuple[ApiEntry, ...]:
         """Entries whose answer differs from what a real binary of the emulated release serves."""

@@ -205,12 +205,6 @@ class ResourceNames:
     names: Mapping[tuple[str, str, str], tuple[str, tuple[str, ...], str | None, bool, tuple[tuple[str, str], ...]]]
 
 
-def load_api_resources(release: Version | str, data_dir: Path | str | None = None) -> ResourceNames:
-    """``apis/resources/v1.N.yaml`` of one release (see scripts/extract_api_resources.py)."""
-    version = mm(parse_version(release) if isinstance(release, str) else release)
-    return _load_resources_cached(f"{version.major}.{version.minor}", str(resolve_data_dir(data_dir)))
-
-
 @functools.lru_cache(maxsize=32)
 def _load_resources_cached(release: str, data_dir: str) -> ResourceNames:
     path = Path(data_dir) / "apis" / RESOURCES_DIR / f"v{release}.yaml"

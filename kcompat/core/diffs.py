@@ -140,9 +140,6 @@ class SideState:
         return {"exists": self.exists, "enabled": self.enabled, "stage": self.stage.value if self.stage is not None else None}
 
 
-BEHAVIOURS = ("same", "on-here-only", "on-there-only")
-
-
 @dataclass(frozen=True)
 class Change:
     """One gate whose state differs between here and there (in any of :data:`FIELDS`)."""

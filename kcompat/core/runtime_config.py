@@ -237,10 +237,6 @@ class ResourceConfig:
             return self.resources[gvr]
         return self.versions.get(gvr[:2])
 
-    def resource_enabled(self, gvr: GVR) -> bool:
-        setting = self.resource_setting(gvr)
-        return setting is not None and setting.enabled
-
     def version_explicitly_enabled(self, gv: GV) -> bool:
         return self.explicit_versions.get(gv) is True
 
@@ -406,5 +402,3 @@ def origin_text(setting: Setting) -> str:
     if setting.origin is Origin.RUNTIME_CONFIG:
         return f"--runtime-config {setting.source}"
     return "the default lists"
-
-
