@@ -17,7 +17,7 @@ def add_compile_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_compile(args: argparse.Namespace) -> int:
-    from kcompat.data.compile import bundle_text, compile_bundle, write_bundle
+    from kcompat.refresh.compile import bundle_text, compile_bundle, write_bundle
 
     data_dir = Path(args.data)
     try:

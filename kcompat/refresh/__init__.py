@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from .. import DATA_DIR  # data/ of the checkout, or of the installed package
-from kcompat.data.compile import rebuild_after_refresh
+from kcompat.refresh.compile import rebuild_after_refresh
 from ..core.errors import KcompatError
 from .apis import refresh_apis
 from .common import (

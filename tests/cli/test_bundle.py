@@ -10,7 +10,7 @@ import pytest
 
 from kcompat import __version__
 from kcompat.data.bundle import BUNDLE_NAME, read_bundle
-from kcompat.data.compile import bundle_text, compile_bundle, rebuild_after_refresh
+from kcompat.refresh.compile import bundle_text, compile_bundle, rebuild_after_refresh
 from kcompat.data.catalog import Catalog
 from kcompat.cli.main import main
 

@@ -3,6 +3,7 @@ under ``if TYPE_CHECKING:`` alike.
 
     kcompat.core        pure rules: imports nothing else of the project and no UI library
     kcompat.data        loaders: the core only (never answers, documents, the CLI or the app)
+    kcompat.refresh     writers of data/ (refresh, the compiled bundle): core and data
     kcompat.documents   serialisers of typed results: the core only
     kcompat.answers     one function per question: core, data, documents; never a front end
     kcompat.cli         a front end: anything of kcompat, never the app
@@ -77,7 +78,7 @@ def _within(module: str, *packages: str) -> bool:
 #: only the version and DATA_DIR
 ALLOWED = {
     "kcompat.core": (),
-    "kcompat.data": ("kcompat.core", "kcompat.refresh.common"),
+    "kcompat.data": ("kcompat.core",),
     "kcompat.documents": ("kcompat.core",),
     "kcompat.answers": ("kcompat.core", "kcompat.data", "kcompat.documents"),
     "kcompat.refresh": ("kcompat.core", "kcompat.data"),

@@ -1,4 +1,4 @@
-"""Compiling ``data/bundle.json`` (see :mod:`kcompat.data.bundle`): every release loaded from its
+"""Compiling ``data/bundle.json`` (read by :mod:`kcompat.data.bundle`): every release loaded from its
 YAML files with every check, written with the SHA-256 of each file it read."""
 
 from __future__ import annotations
