@@ -22,8 +22,10 @@ from kcompat.core.versions import mm
 
 #: The query parameters that make up the selection, in URL order.
 PARAM_KEYS = ("binary", "emulated", "min_compat", "feature_gates", "patch")
-#: The gate shown by the gate detail page.
+#: The gate shown by the gate detail page: its URL key, and its session key (the last gate
+#: opened, for a gate page reached without one in the URL).
 GATE_PARAM = "gate"
+GATE_SESSION_KEY = "_gate"
 
 
 @dataclass(frozen=True)
