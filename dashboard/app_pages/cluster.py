@@ -21,7 +21,7 @@ from dashboard.components.selection import SAVED, current, write_url
 from dashboard.components.state import Selection, missing_data, startup_errors
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
-from kcompat.core.reports import GATE_COLUMNS
+from kcompat.documents.gates import GATE_COLUMNS
 from kcompat.documents.config import config_document, config_for_inspection
 from kcompat.documents.inspect import DISAGREE_COLUMNS, exit_status, inspect_document
 

@@ -12,7 +12,7 @@ from kcompat.core.diffs import TABLE_COLUMNS, gate_table_rows
 from kcompat.core.hints import hints_for
 from kcompat.core.history import introduced_text
 from kcompat.core.manifest import Manifest
-from kcompat.core.reports import GATE_COLUMNS, gate_rows, gates_document
+from kcompat.documents.gates import GATE_COLUMNS, gate_rows, gates_document
 from kcompat.answers.queries import gate_lineage, gates_for
 
 TYPE_CHECKING = False

@@ -125,7 +125,7 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
     """The inspect document as text: a refusal with its remedies first, the selection read and
     where from, the disagreements, then every gate (not for a refused input, unless
     ``show_defaults``)."""
-    from kcompat.core.reports import GATE_COLUMNS
+    from kcompat.documents.gates import GATE_COLUMNS
     from kcompat.documents.inspect import DISAGREE_COLUMNS, summary_lines
 
     markdown = fmt == "markdown"

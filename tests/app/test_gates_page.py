@@ -6,7 +6,7 @@ import pytest
 
 from conftest import current_page, metric, open_app, rerun
 from kcompat.cli.main import main as kcompat
-from kcompat.core.reports import gate_rows
+from kcompat.documents.gates import gate_rows
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.answers.gates_view import gates_download
 from kcompat.answers.queries import gates_for

@@ -3,7 +3,7 @@
 import pytest
 
 from kcompat.core.diffs import TABLE_COLUMNS, gate_table_rows, spec_events
-from kcompat.core.reports import gate_rows
+from kcompat.documents.gates import gate_rows
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
 from kcompat.answers.changes import compare

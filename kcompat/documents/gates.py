@@ -1,10 +1,10 @@
-"""The documents the CLI prints and the UI downloads (the JSON contract of ``kcompat gates``)."""
+"""The ``kcompat gates`` document and table rows, which the Gates page downloads as well."""
 
 from __future__ import annotations
 
-from .gates import GateEvaluation
-from .hints import hint_dicts
-from .history import introduced_text
+from kcompat.core.gates import GateEvaluation
+from kcompat.core.hints import hint_dicts
+from kcompat.core.history import introduced_text
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 
