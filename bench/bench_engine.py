@@ -28,8 +28,8 @@ def pairs(catalog: Catalog):
     out = []
     for release in catalog.usable_releases():
         binary = parse_version(release)
-        for item in allowed_versions(binary)["emulated"]:
-            out.append((release, binary, item["emulated"]))
+        for item in allowed_versions(binary).emulated:
+            out.append((release, binary, item.emulated))
     return out
 
 

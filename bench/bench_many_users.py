@@ -41,7 +41,7 @@ def _emulated_options(binary: str) -> list[str]:
     from kcompat.core.compat import allowed_versions
     from kcompat.core.versions import parse_version
 
-    return [e["emulated"] for e in allowed_versions(parse_version(binary))["emulated"]]
+    return [e.emulated for e in allowed_versions(parse_version(binary)).emulated]
 
 
 def _choose(page, option: str) -> None:

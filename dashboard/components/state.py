@@ -93,15 +93,15 @@ class BinaryChoices:
 @functools.lru_cache(maxsize=64)
 def binary_choices(release: str) -> BinaryChoices:
     """The core's ranges for a binary release (memoised: the result is immutable)."""
-    info = allowed_versions(parse_binary_version(release))
+    allowed = allowed_versions(parse_binary_version(release))
     return BinaryChoices(
-        release=info["release"],
-        emulated=tuple(e["emulated"] for e in info["emulated"]),
-        default_emulated=info["defaultEmulated"],
-        min_compat_flag=info["minCompatibilityFlag"],
-        min_compat=MappingProxyType({e["emulated"]: tuple(e["minCompatibility"]) for e in info["emulated"]}),
-        default_min_compat=MappingProxyType({e["emulated"]: e["defaultMinCompatibility"] for e in info["emulated"]}),
-        floor=info["floor"],
+        release=allowed.release,
+        emulated=tuple(e.emulated for e in allowed.emulated),
+        default_emulated=allowed.default_emulated,
+        min_compat_flag=allowed.min_compat_flag,
+        min_compat=MappingProxyType({e.emulated: e.min_compat for e in allowed.emulated}),
+        default_min_compat=MappingProxyType({e.emulated: e.default_min_compat for e in allowed.emulated}),
+        floor=allowed.floor,
     )
 
 

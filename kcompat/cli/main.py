@@ -298,7 +298,9 @@ def _search(catalog: Catalog, query: str, names: list[str]) -> tuple[str, ...]:
 
 def run_versions(args: argparse.Namespace, catalog: Catalog = DEFAULT_CATALOG) -> int:
     binary = parse_binary_version(args.binary)
-    info = allowed_versions(binary)
+    from kcompat.documents.versions import versions_document
+
+    info = versions_document(allowed_versions(binary))
     usable = catalog.usable_releases()
     # the ranges are rules of the code (floor = binary - 3, ...): for a release without bundled data
     # they are the newest bundled release's rules carried forward, and the answer says so

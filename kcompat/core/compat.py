@@ -289,7 +289,32 @@ def _select_versions(binary_key, emulated, min_compat) -> VersionSelection:
     return VersionSelection(rules, emu, mc_now, tuple(rules.validate(emu, mc_now)))
 
 
-def allowed_versions(binary: Version) -> dict:
+@dataclass(frozen=True)
+class EmulatedChoice:
+    """One emulated version a binary accepts, with the min compatibility versions it then accepts."""
+
+    emulated: str
+    default_min_compat: str
+    #: what --min-compatibility-version may be; the default alone when the binary has no such flag
+    min_compat: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AllowedVersions:
+    """What a binary accepts: ranges, defaults and which flags exist (``kcompat versions``)."""
+
+    binary: str
+    release: str
+    #: the emulation floor (binary - 3) of releases that have one, else None
+    floor: str | None
+    emulated_range: tuple[str, str]
+    default_emulated: str
+    min_compat_flag: bool
+    forward_compat_flags: bool
+    emulated: tuple[EmulatedChoice, ...]
+
+
+def allowed_versions(binary: Version) -> AllowedVersions:
     """What ``kcompat versions`` reports for a binary: ranges, defaults and which flags exist."""
     rules = rules_for(binary)
     low, high = rules.emulation_range()
@@ -297,18 +322,18 @@ def allowed_versions(binary: Version) -> dict:
     for v in minor_range(low, high):
         mc_low, mc_high = rules.min_compat_range(v)
         default_mc = str(rules.default_min_compat(v))
-        allowed = [str(x) for x in minor_range(mc_low, mc_high)] if rules.has_min_compat_flag else [default_mc]
-        emulated.append({"emulated": str(v), "defaultMinCompatibility": default_mc, "minCompatibility": allowed})
-    return {
-        "binary": str(binary),
-        "release": str(rules.release),
-        "floor": str(rules.floor) if rules.uses_floors else None,
-        "emulatedRange": [str(low), str(high)],
-        "defaultEmulated": str(mm(binary)),
-        "minCompatibilityFlag": rules.has_min_compat_flag,
-        "forwardCompatibilityFlags": rules.has_forward_compat_flags,
-        "emulated": emulated,
-    }
+        allowed = tuple(str(x) for x in minor_range(mc_low, mc_high)) if rules.has_min_compat_flag else (default_mc,)
+        emulated.append(EmulatedChoice(str(v), default_mc, allowed))
+    return AllowedVersions(
+        binary=str(binary),
+        release=str(rules.release),
+        floor=str(rules.floor) if rules.uses_floors else None,
+        emulated_range=(str(low), str(high)),
+        default_emulated=str(mm(binary)),
+        min_compat_flag=rules.has_min_compat_flag,
+        forward_compat_flags=rules.has_forward_compat_flags,
+        emulated=tuple(emulated),
+    )
 
 
 def minor_range(low: Version, high: Version) -> list[Version]:

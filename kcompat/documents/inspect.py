@@ -186,8 +186,8 @@ def emulation_that_agrees(catalog: Catalog, combined, binary) -> str | None:
     """The other emulated version, if any, whose prediction agrees with every known gate on /metrics."""
     from ..core.compat import allowed_versions
 
-    for option in reversed(allowed_versions(binary)["emulated"]):
-        emulated = option["emulated"]
+    for option in reversed(allowed_versions(binary).emulated):
+        emulated = option.emulated
         try:
             evaluation = gates_for(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
         except KcompatError:
