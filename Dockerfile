@@ -24,7 +24,8 @@ COPY .streamlit .streamlit
 COPY kcompat kcompat
 COPY dashboard dashboard
 COPY data data
-# The package itself (the kcompat and kubectl-kcompat commands); data/ stays beside it in /app.
+# The package itself (the kcompat and kubectl-kcompat commands); pip puts data/ and the Streamlit
+# settings under /usr/local/share/kcompat, where kcompat finds them.
 # Bytecode compiled at build time: the root filesystem is read-only when running.
 RUN pip install --no-deps . && python -m compileall -q kcompat dashboard \
     && rm -rf build *.egg-info \
