@@ -32,12 +32,14 @@ RUN pip install --require-hashes --no-deps --only-binary :all: -r requirements.l
 COPY pyproject.toml ./
 
 COPY .streamlit .streamlit
+COPY kcompat kcompat
 COPY dashboard dashboard
 COPY data data
-# The package itself (the kcompat and kubectl-kcompat commands); data/ stays beside it in /app.
+# The package itself (the kcompat and kubectl-kcompat commands); pip puts data/ and the Streamlit
+# settings under /usr/local/share/kcompat, where kcompat finds them.
 # Bytecode compiled at build time: the root filesystem is read-only when running.
 # No build isolation: the locked setuptools builds it (nothing unpinned is downloaded).
-RUN pip install --no-deps --no-build-isolation . && python -m compileall -q dashboard \
+RUN pip install --no-deps --no-build-isolation . && python -m compileall -q kcompat dashboard \
     && rm -rf build *.egg-info \
     && groupadd --gid 10001 kcompat \
     && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /tmp --shell /usr/sbin/nologin kcompat
@@ -48,5 +50,6 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD python -c "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status == 200 else 1)"
 
-# Run from /app so .streamlit/config.toml applies (headless, XSRF on, uploads capped, no telemetry).
-CMD ["sh", "-c", "exec streamlit run dashboard/app.py --server.address 0.0.0.0 --server.port 8501 --browser.serverAddress \"$SERVER_ADDRESS\""]
+# kcompat serve runs Streamlit with the project's .streamlit/config.toml (headless, XSRF on, uploads
+# capped, no telemetry) and becomes the server process; SERVER_ADDRESS is read from the environment.
+CMD ["kcompat", "serve", "--address", "0.0.0.0", "--port", "8501"]

@@ -36,7 +36,7 @@ def kcompat_command() -> list[str]:
     if script.exists():
         return [str(script)]
     found = shutil.which("kcompat")
-    return [found] if found else [sys.executable, "-m", "dashboard"]
+    return [found] if found else [sys.executable, "-m", "kcompat"]
 
 
 def run_once(command: list[str], env: dict) -> float:

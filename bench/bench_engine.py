@@ -18,18 +18,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dashboard.catalog import Catalog  # noqa: E402
-from dashboard.core.compat import allowed_versions, select_versions  # noqa: E402
-from dashboard.core.gates import evaluate_gates  # noqa: E402
-from dashboard.core.versions import parse_version  # noqa: E402
+from kcompat.data.catalog import Catalog  # noqa: E402
+from kcompat.core.compat import allowed_versions, select_versions  # noqa: E402
+from kcompat.core.gates import evaluate_gates  # noqa: E402
+from kcompat.core.versions import parse_version  # noqa: E402
 
 
 def pairs(catalog: Catalog):
     out = []
     for release in catalog.usable_releases():
         binary = parse_version(release)
-        for item in allowed_versions(binary)["emulated"]:
-            out.append((release, binary, item["emulated"]))
+        for item in allowed_versions(binary).emulated:
+            out.append((release, binary, item.emulated))
     return out
 
 
@@ -42,10 +42,10 @@ def floor_run(parsed, work):
     for release, _, emulated in work:
         emu = tuple(int(x) for x in emulated.split("."))
         for specs in parsed[release]:
-            chosen = None
+            _chosen = None
             for version, spec in reversed(specs):
                 if version <= emu:
-                    chosen = spec
+                    _chosen = spec
                     break
 
 

@@ -8,7 +8,7 @@ baseline), with the ratio.
 
 Two times per rerun: the browser's (the change until the page is idle again: the script run, the
 websocket messages and the browser's rendering) and the server's (the script run alone, from its
-first line to its last, written by ``dashboard/run_timing.py`` when ``KCOMPAT_RUN_TIMES`` is set).
+first line to its last, written by ``dashboard/components/run_timing.py`` when ``KCOMPAT_RUN_TIMES`` is set).
 The goal is a server-side p95 with 20 sessions within 3x the p95 of one session alone.
 
     python bench/bench_many_users.py [--sessions 20] [--rounds 5] [--check]
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dashboard.screenshots import launch_browser, new_context, page_url, start_server, stop_server, wait_idle  # noqa: E402
+from kcompat.cli.screenshots import launch_browser, new_context, page_url, start_server, stop_server, wait_idle  # noqa: E402
 
 GOAL = 3.0
 BINARIES = ["1.36", "1.35", "1.34", "1.33", "1.37"]
@@ -38,10 +38,10 @@ IDLE = (
 
 
 def _emulated_options(binary: str) -> list[str]:
-    from dashboard.core.compat import allowed_versions
-    from dashboard.core.versions import parse_version
+    from kcompat.core.compat import allowed_versions
+    from kcompat.core.versions import parse_version
 
-    return [e["emulated"] for e in allowed_versions(parse_version(binary))["emulated"]]
+    return [e.emulated for e in allowed_versions(parse_version(binary)).emulated]
 
 
 def _choose(page, option: str) -> None:

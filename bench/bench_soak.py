@@ -5,7 +5,7 @@ Starts the real server on 127.0.0.1 and drives sessions with Streamlit's own web
 (the BackMsg/ForwardMsg protobufs a browser sends; no browser, so 2 cores suffice):
 
 1. one session uploads a maximum-size manifest alone: the CPU time of the server and of the
-   upload worker processes it starts (dashboard/upload_worker.py) for that upload;
+   upload worker processes it starts (dashboard/components/upload_worker.py) for that upload;
 2. ``--sessions`` sessions at once, each rerunning the Gates page ``--reruns`` times on varying
    selections (stopping at ``--max-seconds``), ``--uploads`` of them also uploading a different
    maximum-size manifest after their fifth rerun;
@@ -42,8 +42,8 @@ from websockets.sync.client import connect  # noqa: E402
 
 from dashboard.components.hosting import MALLOC_ENV  # noqa: E402
 from dashboard.components.upload import MAX_BYTES  # noqa: E402
-from dashboard.core.manifest import MAX_GATES  # noqa: E402
-from dashboard.screenshots import start_server, stop_server  # noqa: E402
+from kcompat.core.manifest import MAX_GATES  # noqa: E402
+from kcompat.cli.screenshots import start_server, stop_server  # noqa: E402
 
 SELECTIONS = [
     "binary=1.36&emulated=1.33", "binary=1.36&emulated=1.36", "binary=1.37&emulated=1.35",
@@ -257,9 +257,9 @@ class Session:
 
 def max_metrics_file(tag: str, size: int) -> bytes:
     """A /metrics file of ``size`` bytes: the real prediction's samples, then other metrics."""
-    from dashboard.catalog import DEFAULT_CATALOG
-    from dashboard.core.inspect import predicted_on_metrics
-    from dashboard.queries import gates_for
+    from kcompat.data.catalog import DEFAULT_CATALOG
+    from kcompat.core.inspect import predicted_on_metrics
+    from kcompat.answers.queries import gates_for
 
     predicted = predicted_on_metrics(gates_for(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
     lines = [f"# {tag}", 'kubernetes_build_info{git_version="v1.36.0"} 1']
@@ -274,11 +274,11 @@ def max_cluster_inputs(tag: str) -> tuple[str, str, str]:
     """The Check a cluster page's boxes at their limits: a static pod manifest at the YAML limit
     (9,000 args), a /version, and a /metrics pasted at the paste limit (the real prediction's
     samples, unknown gates up to the sample limit, other metrics as padding)."""
-    from dashboard.core.inspect.model import MAX_PASTE_CHARS
-    from dashboard.catalog import DEFAULT_CATALOG
-    from dashboard.core.inspect import predicted_on_metrics
-    from dashboard.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES
-    from dashboard.queries import gates_for
+    from kcompat.core.inspect.model import MAX_PASTE_CHARS
+    from kcompat.data.catalog import DEFAULT_CATALOG
+    from kcompat.core.inspect import predicted_on_metrics
+    from kcompat.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES
+    from kcompat.answers.queries import gates_for
 
     head = (
         f"# Soak{tag}\napiVersion: v1\nkind: Pod\nmetadata:\n  name: kube-apiserver\nspec:\n  containers:\n"
@@ -446,7 +446,7 @@ def main() -> int:
             cluster_inputs = max_cluster_inputs("BASE") if args.cluster_checks else None
             metrics_file = None
             if args.cluster_checks and args.cluster_files:
-                from dashboard.core.inspect.model import MAX_CHECK_BYTES, MAX_UPLOAD_BYTES
+                from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_UPLOAD_BYTES
 
                 size = min(MAX_UPLOAD_BYTES - 1024, (MAX_CHECK_BYTES - sum(map(len, cluster_inputs)) - 4096) // 2)
                 metrics_file = max_metrics_file("soak", size)

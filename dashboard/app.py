@@ -14,7 +14,7 @@ if "dashboard" not in sys.modules:  # run as a script by Streamlit: make the pro
 from dashboard.components.frame import run_app  # noqa: E402
 
 if os.environ.get("KCOMPAT_RUN_TIMES"):  # benchmarks only: server-side time of each run (run_timing.py)
-    from dashboard.run_timing import timed_run  # noqa: E402
+    from dashboard.components.run_timing import timed_run  # noqa: E402
 
     timed_run(run_app, os.environ["KCOMPAT_RUN_TIMES"])
 else:

@@ -8,11 +8,10 @@ PYTHON="${PYTHON:-python3}"
 .venv/bin/python -m pip uninstall -q -y dashboard >/dev/null 2>&1 || true
 .venv/bin/python -m pip install -q -e .
 # bytecode once, so every later `kcompat` call starts fast even where PYTHONDONTWRITEBYTECODE is set
-.venv/bin/python -m compileall -q dashboard >/dev/null
+.venv/bin/python -m compileall -q kcompat dashboard >/dev/null
 # Multi-megabyte inputs (Check a cluster pastes and files) are allocated by mmap and handed back
 # when freed, in at most two malloc arenas (dashboard/components/hosting.py MALLOC_ENV)
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-# .streamlit/config.toml turns off the file watcher, address lookups and client error details;
-# SERVER_ADDRESS is the host name visitors use (printed at start; no lookup of it is made).
-exec .venv/bin/streamlit run dashboard/app.py --server.port "${PORT:-8501}" \
-    --browser.serverAddress "${SERVER_ADDRESS:-localhost}" --server.fileWatcherType none "$@"
+# kcompat serve: Streamlit with .streamlit/config.toml (no file watcher, address lookups or client
+# error details); PORT, and SERVER_ADDRESS: the host name visitors use (printed; never looked up).
+exec .venv/bin/kcompat serve "$@"

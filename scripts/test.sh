@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Python packages in .venv, Debian's chromium for the browser
-# tests) and runs the whole suite on both cores. Extra arguments go to pytest.
+# tests), lints (ruff) and type-checks (mypy), then runs the whole suite on both cores. Extra
+# arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +18,10 @@ PYTHON="${PYTHON:-python3}"
 .venv/bin/python -m pip uninstall -q -y dashboard >/dev/null 2>&1 || true
 .venv/bin/python -m pip install -q -e ".[test]"
 # bytecode once, so every `kcompat` process the tests start does not compile the package again
-.venv/bin/python -m compileall -q dashboard >/dev/null
+.venv/bin/python -m compileall -q kcompat dashboard >/dev/null
+
+# lint and types first (seconds): ruff over the project, mypy strict on what pyproject lists
+.venv/bin/ruff check .
+.venv/bin/mypy
 
 exec .venv/bin/python -m pytest -n 2 -p no:cacheprovider "$@"

@@ -9,7 +9,7 @@ sys.path.insert(0, str(ROOT))
 
 @pytest.fixture(scope="session")
 def catalog():
-    from dashboard.catalog import Catalog
+    from kcompat.data.catalog import Catalog
 
     return Catalog(ROOT / "data")
 
@@ -17,7 +17,7 @@ def catalog():
 @pytest.fixture(scope="session")
 def gates(catalog):
     """gates(binary, emulated=None, min_compat=None, flags=None) -> {name: GateState} plus the evaluation."""
-    from dashboard.queries import gates_for
+    from kcompat.answers.queries import gates_for
 
     def run(binary, emulated=None, min_compat=None, flags=None):
         return gates_for(catalog, binary, emulated, min_compat, flags)

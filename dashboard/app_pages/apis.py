@@ -1,10 +1,10 @@
 """APIs: the built-in APIs a kube-apiserver binary serves at the emulated version, with
 ``--runtime-config`` and the two forward-compatibility flags; storage versions and version skew.
 
-Everything is computed by the core (:mod:`dashboard.core.apis`, :mod:`dashboard.core.storage`,
-:mod:`dashboard.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
-the same flags, built by :mod:`dashboard.documents.apis`; the storage tab shows what
-``kcompat storage`` prints (:mod:`dashboard.documents.storage`). The page leads with the
+The answers are :mod:`kcompat.answers.apis`' (what ``kcompat apis`` and ``kcompat storage`` ask)
+and the core's skew policy (:mod:`kcompat.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
+the same flags, built by :mod:`kcompat.documents.apis`; the storage tab shows what
+``kcompat storage`` prints (:mod:`kcompat.documents.storage`). The page leads with the
 resources whose answer differs from a real binary of the emulated release.
 
 The page's own flags live in the URL next to the shared selection: ``runtime_config`` (the flag
@@ -22,21 +22,20 @@ from urllib.parse import parse_qsl, urlencode
 import pandas as pd
 import streamlit as st
 
-from dashboard import formats
+from kcompat.documents import formats
 from dashboard.components import data
 from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
-from dashboard.core.apis import ApiEntry, evaluate_api_availability
-from dashboard.core.runtime_config import parse_runtime_config
-from dashboard.core.errors import KcompatError
-from dashboard.core.hints import api_hints
-from dashboard.core.skew import skew_policy
-from dashboard.core.storage import storage_versions
-from dashboard.queries import api_gate_states
-from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
-from dashboard.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
+from kcompat.answers.apis import apis, storage
+from kcompat.core.apis import ApiEntry
+from kcompat.core.runtime_config import parse_runtime_config
+from kcompat.core.errors import KcompatError, repr_cut
+from kcompat.core.hints import api_hints
+from kcompat.core.skew import skew_policy
+from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
+from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
 PARAMS = (RC, EFC, RCEFC)
@@ -44,7 +43,6 @@ WIDGET = {RC: "apis_runtime_config", EFC: "apis_efc", RCEFC: "apis_rcefc"}
 SAVED = "_apis_params"
 #: The core group ("") in the group filter and its URL value (no real group has this name).
 CORE = "core"
-_ECHO = 60
 
 
 # ---------------------------------------------------------------------------------------------
@@ -69,9 +67,6 @@ class ApiFlags:
         return out
 
 
-def _echo(value: str) -> str:
-    return repr(value if len(value) <= _ECHO else value[:_ECHO] + "…")
-
 
 def _resolve(raw: dict[str, str | None]) -> tuple[ApiFlags, list[str]]:
     """Valid flags from raw URL values; every rejected value is named in a message."""
@@ -81,14 +76,14 @@ def _resolve(raw: dict[str, str | None]) -> tuple[ApiFlags, list[str]]:
         try:
             parse_runtime_config(rc)
         except KcompatError as exc:
-            problems.append(f"{RC}={_echo(rc)} in the URL cannot be used ({exc}); using no --runtime-config.")
+            problems.append(f"{RC}={repr_cut(rc)} in the URL cannot be used ({exc}); using no --runtime-config.")
             rc = ""
     toggles = {}
     for name in (EFC, RCEFC):
         value = raw.get(name)
         toggles[name] = value == "true"
         if value not in (None, "", "true", "false"):
-            problems.append(f"{name}={_echo(value)} in the URL is neither true nor false; using false (--{name.replace('_', '-')} not set).")
+            problems.append(f"{name}={repr_cut(value)} in the URL is neither true nor false; using false (--{name.replace('_', '-')} not set).")
     return ApiFlags(rc, toggles[EFC], toggles[RCEFC]), problems
 
 
@@ -177,15 +172,15 @@ def _apis_view(query: str) -> dict:
     values = dict(parse_qsl(query, keep_blank_values=True))
     rc = values.get(RC) or None
     try:
-        result = evaluate_api_availability(
+        result = apis(
+            data.catalog(),
             values["binary"],
             values["emulated"],
+            values["min_compat"] or None,
+            None,  # the page has no --feature-gates of its own: the binary's default gates
             rc,
             emulation_forward_compatible=values.get(EFC) == "true",
             runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
-            min_compat=values["min_compat"] or None,
-            data_dir=data.catalog().data_dir,
-            gate_states=api_gate_states(data.catalog()),
         )
         diff = result.compared_with_binary()
     except KcompatError as exc:
@@ -222,8 +217,7 @@ def _apis_view(query: str) -> dict:
 def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], tuple[str, ...], pd.DataFrame, list[dict]]:
     """(rule, min compatibility used, errors, warnings, table, rows) at (emulated, min compat):
     the rows of ``kcompat storage``."""
-    result = storage_versions(binary, emulated, min_compat or None, data_dir=data.catalog().data_dir,
-                              gate_states=api_gate_states(data.catalog()))
+    result = storage(data.catalog(), binary, emulated, min_compat or None)
     rows = storage_rows(result)
     frame = pd.DataFrame(rows, columns=list(RESOURCE_KEYS))
     return str(result.rule), str(result.min_compat), result.errors, result.warnings, frame, rows

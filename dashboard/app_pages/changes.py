@@ -1,7 +1,7 @@
 """What changes: the selected binary at its emulated version ("here") against another side ("there").
 
 Every table is the ``kcompat changes --format json`` document for the same inputs
-(:mod:`dashboard.documents.changes`): the selection's binary, emulated version, min compatibility
+(:mod:`kcompat.documents.changes`): the selection's binary, emulated version, min compatibility
 and ``--feature-gates`` (applied to both sides).
 """
 
@@ -17,8 +17,8 @@ from dashboard.components.selection import current
 from dashboard.components.state import binary_choices
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
-from dashboard.core.versions import parse_version
-from dashboard.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
+from kcompat.core.versions import parse_version
+from kcompat.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
 
 MAX_MESSAGES = 20
 DIFFERENT = "behaves differently"

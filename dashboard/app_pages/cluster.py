@@ -18,7 +18,7 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from dashboard import formats
+from kcompat.documents import formats
 from dashboard.components import data
 from dashboard.components.downloads import table_csv
 from dashboard.components.pages import page
@@ -27,11 +27,11 @@ from dashboard.components.state import Selection, missing_data, startup_errors
 from dashboard.components.text import code, md
 from dashboard.components.upload import run_worker
 from dashboard.components.view_state import ViewState
-from dashboard.core.errors import MAX_SHOWN, echo, printable, shown
-from dashboard.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
-from dashboard.core.reports import GATE_COLUMNS
-from dashboard.documents.config import config_document, config_for_inspection
-from dashboard.documents.inspect import DISAGREE_COLUMNS, exit_status
+from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
+from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
+from kcompat.documents.gates import GATE_COLUMNS
+from kcompat.documents.config import config_document, config_for_inspection
+from kcompat.documents.inspect import DISAGREE_COLUMNS, exit_status
 
 #: The session's last answer: (digest of the inputs, document).
 _LAST_CHECK = "_cluster_last_check"
@@ -88,8 +88,8 @@ def checked_document(inputs: list[tuple[str, bytes | str]]) -> dict:
     """The inspect document of ``inputs``, from the upload worker, kept for this session's
     reruns (a tab switch, a download) while the inputs stay the same."""
     digest = hashlib.sha256()
-    for name, data in inputs:
-        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    for name, content in inputs:
+        raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
         digest.update(f"{len(name)}:{name}:{len(raw)}:".encode("utf-8", "surrogatepass"))
         digest.update(raw)
     key = digest.hexdigest()

@@ -11,12 +11,12 @@ from dashboard.components import data
 from dashboard.components.chart_export import chart_downloads, selection_caption
 from dashboard.components.charts import default_x_start, timeline_chart
 from dashboard.components.selection import current
-from dashboard.components.state import GATE_PARAM
+from dashboard.components.state import GATE_PARAM, GATE_SESSION_KEY
 from dashboard.components.downloads import table_csv
 from dashboard.components.gate_table import is_phone
 from dashboard.components.text import MISSING, md, on_off
 from dashboard.components.view_state import ViewState
-from dashboard.core.versions import parse_version
+from kcompat.core.versions import parse_version
 
 KEY = "detail_gate"
 _SAFE_URL = re.compile(r"\Ahttps://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+\Z")
@@ -26,7 +26,7 @@ names = data.all_gate_names()
 
 raw = st.query_params.get(GATE_PARAM)
 if raw is None:
-    raw = st.session_state.get("_gate")
+    raw = st.session_state.get(GATE_SESSION_KEY)
 if raw is not None and raw not in names:
     st.warning(
         f"gate={md(raw[:80])} in the URL: no bundled release lists a feature gate with that name "
@@ -40,7 +40,7 @@ if raw is not None and raw not in names:
 
 def _on_pick() -> None:
     name = st.session_state.get(KEY) or None
-    st.session_state["_gate"] = name
+    st.session_state[GATE_SESSION_KEY] = name
     if name:
         st.query_params[GATE_PARAM] = name
     elif GATE_PARAM in st.query_params:
@@ -61,7 +61,7 @@ if gate is None:
     st.info("Pick a feature gate, or select a row on the Gates, What changes or Timeline page.", icon=":material/touch_app:")
     st.stop()
 
-st.session_state["_gate"] = gate
+st.session_state[GATE_SESSION_KEY] = gate
 if st.query_params.get(GATE_PARAM) != gate:
     st.query_params[GATE_PARAM] = gate
 

@@ -11,11 +11,11 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.pages import open_gate
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_TEXT
 from dashboard.components.text import md
-from dashboard.core.search import search_gates
+from kcompat.core.search import search_gates
 from dashboard.components.view_state import ViewState
-from dashboard.core.history import TRANSITION_KINDS
-from dashboard.core.stages import Stage
-from dashboard.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_rows
+from kcompat.core.history import TRANSITION_KINDS
+from kcompat.core.stages import Stage
+from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_rows
 
 summary = data.summary()
 document = data.matrix_document()

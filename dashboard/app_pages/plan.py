@@ -1,6 +1,6 @@
 """Upgrade plan: from the selected binary and emulated version to a target binary, step by step.
 
-The plan, its JSON and its Markdown export come from :mod:`dashboard.documents.plan`: the same as
+The plan, its JSON and its Markdown export come from :mod:`kcompat.documents.plan`: the same as
 ``kcompat plan --from B@E --to T [--allow-multi-minor]``. The target is kept in the URL as ``to``.
 """
 
@@ -16,28 +16,20 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
-from dashboard.core.errors import KcompatError
-from dashboard.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
-from dashboard.documents.plan import plan_command, plan_for, plan_markdown
-from dashboard.core.versions import parse_version
+from kcompat.core.errors import KcompatError, repr_cut
+from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
+from kcompat.answers.plan import plan_for
+from kcompat.documents.plan import plan_command, plan_markdown
+from kcompat.core.versions import parse_version
 
 TO = "to"
 WIDGET = "plan_to"
 SAVED = "_plan_to"
-_ECHO = 60
 KIND_LABELS = {
     "binary": ("Binary upgrade", ":material/upgrade:", "blue"),
     "emulation": ("Emulation step", ":material/history:", "violet"),
     "nodes": ("Kubelet upgrade", ":material/dns:", "green"),
 }
-
-
-def _echo(value: str) -> str:
-    return repr(value if len(value) <= _ECHO else value[:_ECHO] + "…")
-
-
-def _release(text: str) -> str:
-    return ".".join(str(c) for c in parse_version(text).components[:2])
 
 
 def targets(binary: str) -> tuple[str, ...]:
@@ -59,10 +51,10 @@ def resolve_target(text: str | None, binary: str, options: tuple[str, ...], save
     try:
         release, emulated = parse_plan_endpoint(text)
     except KcompatError as exc:
-        return default, f"{TO}={_echo(text)} in the URL is not a binary release ({exc}); planning to {default}."
+        return default, f"{TO}={repr_cut(text)} in the URL is not a binary release ({exc}); planning to {default}."
     if emulated is not None:
         return default, (
-            f"{TO}={_echo(text)} in the URL: the target is a binary release only (the plan ends emulating the target's "
+            f"{TO}={repr_cut(text)} in the URL: the target is a binary release only (the plan ends emulating the target's "
             f"own version); planning to {default}."
         )
     value = f"{release.major}.{release.minor}"
@@ -72,9 +64,9 @@ def resolve_target(text: str | None, binary: str, options: tuple[str, ...], save
         # written by this page for another binary: follow the new binary silently
         return default, None
     if parse_version(value) < parse_version(binary):
-        return default, f"{TO}={_echo(text)} in the URL is older than the current {binary} binary; planning to {default}."
+        return default, f"{TO}={repr_cut(text)} in the URL is older than the current {binary} binary; planning to {default}."
     usable = data.summary().usable
-    return default, f"{TO}={_echo(text)} in the URL: there is no bundled release {value} (bundled: {', '.join(usable)}); planning to {default}."
+    return default, f"{TO}={repr_cut(text)} in the URL: there is no bundled release {value} (bundled: {', '.join(usable)}); planning to {default}."
 
 
 def _on_change() -> None:

@@ -13,8 +13,8 @@ from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.stage_colors import STAGE_NAMES
 from dashboard.components.view_state import ViewState
-from dashboard.core.search import search_gates
-from dashboard.core.versions import parse_version
+from kcompat.core.search import search_gates
+from kcompat.core.versions import parse_version
 
 sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)

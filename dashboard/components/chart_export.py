@@ -2,7 +2,7 @@
 (vl-convert with its bundled fonts). Each file is produced only when its button is clicked.
 
 Exported charts carry a title and a caption: what is selected and where the data comes from
-(:func:`selection_caption`, :func:`provenance`); see :func:`dashboard.exports.export_spec`."""
+(:func:`selection_caption`, :func:`provenance`); see :func:`kcompat.documents.exports.export_spec`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-import dashboard
-from dashboard.exports import chart_png, chart_svg
+import kcompat
+from kcompat.documents.exports import chart_png, chart_svg
 
 from . import data
 from .state import Selection
@@ -35,7 +35,7 @@ def provenance(releases: Sequence[str] = ()) -> str:
         infos = {}
     used = list(releases) or list(infos)
     kinds = ", ".join(f"{r} {'exact' if infos[r].exact else 'reconstructed'}" for r in used if r in infos)
-    version = getattr(dashboard, "__version__", "")
+    version = getattr(kcompat, "__version__", "")
     return (
         "Data: Kubernetes feature-gate manifests (versioned_feature_list.yaml) bundled with kcompat"
         + (f" {version}" if version else "")

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 import altair as alt
 import pandas as pd
 
-from dashboard.core.history import ReleaseTransitions, Segment, TRANSITION_KINDS, is_placeholder
-from dashboard.core.versions import Version
+from kcompat.core.history import ReleaseTransitions, Segment, TRANSITION_KINDS, is_placeholder
+from kcompat.core.versions import Version
 
 from .stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 
@@ -22,7 +22,7 @@ STAGE_LEGEND = "stage_legend"
 SORTS = ("introduced", "name", "stage at emulated")
 RULE_COLORS = {"binary": "#7F7F7F", "emulated": "#D55E00"}
 _VERSION_LABEL = "'1.' + datum.value"
-#: Hint appended to a legend title on the page; :mod:`dashboard.exports` drops it from exports.
+#: Hint appended to a legend title on the page; :mod:`kcompat.documents.exports` drops it from exports.
 CLICK_HINT = " (click to highlight)"
 #: Gate-name labels take at most 40 % of the chart's width (a phone keeps room for the bars) and
 #: never cut a name on a wide screen; a narrow screen gets a smaller font. Exports fix both.

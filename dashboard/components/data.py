@@ -2,8 +2,8 @@
 
 The parsed catalog is loaded once per process (``st.cache_resource``; it is immutable). Every
 derived table is cached with ``st.cache_data``, keyed by the plain selection strings, and is
-computed by the core (:mod:`dashboard.queries`, :mod:`dashboard.core.diffs`,
-:mod:`dashboard.core.history`); nothing here decides a version or gate rule.
+computed by the core (:mod:`kcompat.answers.queries`, :mod:`kcompat.core.diffs`,
+:mod:`kcompat.core.history`); nothing here decides a version or gate rule.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from types import MappingProxyType
 import pandas as pd
 import streamlit as st
 
-from dashboard.catalog import Catalog, GateInfo, ReleaseInfo, catalog_from_environment
-from dashboard.core.compat import parse_binary_version, select_versions
-from dashboard.core.errors import KcompatError
-from dashboard.documents import changes as changes_doc
-from dashboard.documents import matrix as matrix_doc
-from dashboard.core.history import (
+from kcompat.data.catalog import Catalog, GateInfo, ReleaseInfo, catalog_from_environment
+from kcompat.core.compat import parse_binary_version, select_versions
+from kcompat.core.errors import KcompatError
+from kcompat.answers.changes import compare
+from kcompat.documents import changes as changes_doc
+from kcompat.answers.matrix import bundled_matrix, matrix as answers_matrix
+from kcompat.documents import matrix as matrix_doc
+from kcompat.core.history import (
     GateStatus,
     ReleaseMatrix,
     ReleaseTransitions,
@@ -29,17 +31,16 @@ from dashboard.core.history import (
     SpecChange,
     gate_segments,
     placeholder_start,
-    release_matrix,
     release_transitions,
     spec_changes,
     timeline_segments,
 )
-from dashboard.core.manifest import FeatureSpec, Manifest
-from dashboard.core.stages import STAGE_ORDER
-from dashboard.core.versions import offset_minor
-from dashboard.core.search import GateText
-from dashboard.queries import gate_lineage, newest_release
-from dashboard.gates_view import GatesView, build_gates_view
+from kcompat.core.manifest import FeatureSpec, Manifest
+from kcompat.core.stages import STAGE_ORDER
+from kcompat.core.versions import offset_minor
+from kcompat.core.search import GateText
+from kcompat.answers.queries import gate_lineage, newest_release
+from kcompat.answers.gates_view import GatesView, build_gates_view
 
 from . import hosting
 from .state import Selection
@@ -160,7 +161,7 @@ def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
 @st.cache_data(show_spinner=False, max_entries=128)
 def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str) -> dict:
     """The ``kcompat changes --format json`` document for these inputs (the page renders it)."""
-    return changes_doc.changes_document(changes_doc.compare(catalog(), binary, emulated, min_compat, feature_gates, against))
+    return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against))
 
 
 def changes_frame(document: dict) -> pd.DataFrame:
@@ -181,8 +182,7 @@ def timeline(binary: str) -> tuple[Segment, ...]:
 
 @st.cache_data(show_spinner=False)
 def matrix() -> ReleaseMatrix:
-    cat = catalog()
-    return release_matrix([(d.info.release, d.manifest) for d in cat.all() if d.usable])
+    return bundled_matrix(catalog())
 
 
 @st.cache_data(show_spinner=False)
@@ -193,7 +193,7 @@ def transitions() -> tuple[ReleaseTransitions, ...]:
 @st.cache_data(show_spinner=False)
 def matrix_document() -> dict:
     """The ``kcompat matrix --format json`` document (the page's transition filters read it)."""
-    return matrix_doc.matrix_document(catalog())
+    return matrix_doc.matrix_document(*answers_matrix(catalog()))
 
 
 @st.cache_data(show_spinner=False)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import formats
-from dashboard.gates_view import gates_download
+from kcompat.documents import formats
+from kcompat.answers.gates_view import gates_download
 
 from . import data
 from .state import Selection

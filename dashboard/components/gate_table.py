@@ -48,7 +48,7 @@ class Filters:
 def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
     """Rows of the effective table that pass the filters. The search finds a gate by part of its
     name, an abbreviation, a KEP number or words of its description (``texts``: name ->
-    :class:`~dashboard.core.search.GateText`; see :mod:`dashboard.core.search`)."""
+    :class:`~kcompat.core.search.GateText`; see :mod:`kcompat.core.search`)."""
     if not f.active:
         return table
     mask = None
@@ -68,7 +68,7 @@ def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
             both(pc.equal(table[column], next(iter(wanted))))
     text = f.text.strip()
     if text:
-        from dashboard.core.search import search_gates
+        from kcompat.core.search import search_gates
 
         found = search_gates(text, table["gate"].to_pylist(), texts)
         both(pc.is_in(table["gate"], value_set=pa.array(list(found), pa.string())))

@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from .selection import current
-from .state import GATE_PARAM
+from .state import GATE_PARAM, GATE_SESSION_KEY
 
 PAGE_DIR = Path(__file__).resolve().parent.parent / "app_pages"
 
@@ -67,5 +67,5 @@ def all_pages() -> list[st.Page]:
 
 def open_gate(name: str) -> None:
     """Go to the gate detail page for ``name``, keeping the selection in the URL."""
-    st.session_state["_gate"] = name
+    st.session_state[GATE_SESSION_KEY] = name
     st.switch_page(page("gate"), query_params={**current().params(), GATE_PARAM: name})

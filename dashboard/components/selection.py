@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from dashboard.core.errors import KcompatError, shown
+from kcompat.core.errors import KcompatError, shown
 
 from . import data, hosting
 from .state import (

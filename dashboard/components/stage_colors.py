@@ -5,7 +5,7 @@ both the light and the dark theme. ``STAGE_TEXT`` is the text colour to put on a
 
 from __future__ import annotations
 
-from dashboard.core.stages import STAGE_ORDER, Stage
+from kcompat.core.stages import STAGE_ORDER, Stage
 
 STAGE_COLORS: dict[Stage, str] = {
     Stage.PRE_ALPHA: "#999999",
@@ -35,7 +35,3 @@ TRANSITION_COLORS: dict[str, str] = {
     "deprecated": STAGE_COLORS[Stage.DEPRECATED],
     "removed": "#D55E00",
 }
-
-
-def color_of(stage: Stage | str) -> str:
-    return STAGE_COLORS[Stage(stage)]

@@ -1,8 +1,8 @@
 """The shared selection (binary, emulated, min compatibility, --feature-gates) as plain strings,
 and how raw URL values become a valid selection. Pure: no Streamlit import.
 
-The ranges come from the core (:func:`dashboard.core.compat.allowed_versions`,
-:func:`~dashboard.core.compat.select_versions`). A value that is a version is kept as given, even
+The ranges come from the core (:func:`kcompat.core.compat.allowed_versions`,
+:func:`~kcompat.core.compat.select_versions`). A value that is a version is kept as given, even
 when the binary would refuse it (out of range, no such flag, no bundled data): the pages then show
 the binary's refusal (:func:`startup_errors`, :func:`missing_data`) instead of falling back to something else. Only a value that
 is not a version at all is replaced by its default, with a message naming the value.
@@ -16,16 +16,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from urllib.parse import parse_qsl, urlencode
 
-from dashboard.core.compat import allowed_versions, parse_binary_version, parse_version_flag, select_versions
-from dashboard.core.errors import KcompatError, repr_cut
-from dashboard.core.versions import mm
+from kcompat.core.compat import allowed_versions, parse_binary_version, parse_version_flag, select_versions
+from kcompat.core.errors import KcompatError, repr_cut
+from kcompat.core.versions import mm
 
 #: The query parameters that make up the selection, in URL order.
 PARAM_KEYS = ("binary", "emulated", "min_compat", "feature_gates", "patch")
-#: The gate shown by the gate detail page.
+#: The gate shown by the gate detail page: its URL key, and its session key (the last gate
+#: opened, for a gate page reached without one in the URL).
 GATE_PARAM = "gate"
-#: Longest raw value echoed back in a message.
-_ECHO = 60
+GATE_SESSION_KEY = "_gate"
 
 
 @dataclass(frozen=True)
@@ -93,15 +93,15 @@ class BinaryChoices:
 @functools.lru_cache(maxsize=64)
 def binary_choices(release: str) -> BinaryChoices:
     """The core's ranges for a binary release (memoised: the result is immutable)."""
-    info = allowed_versions(parse_binary_version(release))
+    allowed = allowed_versions(parse_binary_version(release))
     return BinaryChoices(
-        release=info["release"],
-        emulated=tuple(e["emulated"] for e in info["emulated"]),
-        default_emulated=info["defaultEmulated"],
-        min_compat_flag=info["minCompatibilityFlag"],
-        min_compat=MappingProxyType({e["emulated"]: tuple(e["minCompatibility"]) for e in info["emulated"]}),
-        default_min_compat=MappingProxyType({e["emulated"]: e["defaultMinCompatibility"] for e in info["emulated"]}),
-        floor=info["floor"],
+        release=allowed.release,
+        emulated=tuple(e.emulated for e in allowed.emulated),
+        default_emulated=allowed.default_emulated,
+        min_compat_flag=allowed.min_compat_flag,
+        min_compat=MappingProxyType({e.emulated: e.min_compat for e in allowed.emulated}),
+        default_min_compat=MappingProxyType({e.emulated: e.default_min_compat for e in allowed.emulated}),
+        floor=allowed.floor,
     )
 
 
@@ -112,9 +112,6 @@ class Resolved:
     #: what is shown instead. Versions the binary would refuse are kept: see :func:`startup_errors`.
     problems: tuple[str, ...] = ()
 
-
-def _echo(value: str) -> str:
-    return repr_cut(value, _ECHO)
 
 
 def _release_of(text: str) -> str:
@@ -173,7 +170,7 @@ def startup_errors(selection: Selection) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=256)
 def startup_hints(selection: Selection) -> tuple[str, ...]:
     """The remedies beside :func:`startup_errors` (the range and the nearest valid value)."""
-    from dashboard.core.hints import version_hints
+    from kcompat.core.hints import version_hints
 
     try:
         binary = parse_binary_version(selection.binary)
@@ -217,7 +214,7 @@ def resolve_selection(
             binary = _release_of(text)
             patch = _patch_of(text)
         except KcompatError as exc:
-            problems.append(f"binary={_echo(text)} in the URL is not a version ({exc}); showing the {default_binary} binary.")
+            problems.append(f"binary={repr_cut(text)} in the URL is not a version ({exc}); showing the {default_binary} binary.")
     choices = _choices_or_none(binary)
 
     emulated = binary
@@ -226,7 +223,7 @@ def resolve_selection(
         try:
             emulated = _flag_value(text, "emulated-version") or emulated
         except KcompatError as exc:
-            problems.append(f"emulated={_echo(text)} in the URL is not a valid emulated version ({exc}); showing {emulated}.")
+            problems.append(f"emulated={repr_cut(text)} in the URL is not a valid emulated version ({exc}); showing {emulated}.")
 
     min_compat = None
     text = raw.get("min_compat")
@@ -236,7 +233,7 @@ def resolve_selection(
         except KcompatError as exc:
             default_mc = default_min_compat(binary, emulated)
             problems.append(
-                f"min_compat={_echo(text)} in the URL is not a valid min compatibility version ({exc}); "
+                f"min_compat={repr_cut(text)} in the URL is not a valid min compatibility version ({exc}); "
                 f"using the default{' ' + default_mc if default_mc else ''}."
             )
         else:
@@ -249,7 +246,7 @@ def resolve_selection(
         if text.isascii() and text.isdigit() and len(text) <= 4:
             patch = str(int(text))
         else:
-            problems.append(f"patch={_echo(text)} in the URL is not a patch number; showing the newest recorded patch.")
+            problems.append(f"patch={repr_cut(text)} in the URL is not a patch number; showing the newest recorded patch.")
     return Resolved(Selection(binary, emulated, min_compat, feature_gates, patch), tuple(problems))
 
 

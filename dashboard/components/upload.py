@@ -7,7 +7,7 @@ gate count or the problems; at most :data:`_PARSED_KEEP` rule sets) and its view
 kept process-wide, so other sessions never see it and it goes when the session ends.
 
 The file is parsed and evaluated in a short-lived process of its own
-(:mod:`dashboard.upload_worker`), never in the server: its millions of short-lived objects would
+(:mod:`dashboard.components.upload_worker`), never in the server: its millions of short-lived objects would
 otherwise leave the server's heap fragmented (110 MB kept after a crowd of uploads had gone), and
 the child's CPU limit bounds what a hostile file can cost. A file is counted (gates, specs, YAML
 nodes) before it is fully parsed; libyaml's C loader parses the rest.
@@ -23,12 +23,12 @@ import streamlit as st
 from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dashboard.core.compat import parse_binary_version
-from dashboard.core.errors import MAX_SHOWN, cut, shown
-from dashboard.core.manifest import registration_for
-from dashboard.core.versions import mm
-from dashboard.gates_view import GatesView, view_from_fields
-from dashboard.upload_worker import MAX_BYTES, Cancelled, FifoLock, ask
+from kcompat.core.compat import parse_binary_version
+from kcompat.core.errors import MAX_SHOWN, cut, shown
+from kcompat.core.manifest import registration_for
+from kcompat.core.versions import mm
+from kcompat.answers.gates_view import GatesView, view_from_fields
+from dashboard.components.upload_worker import MAX_BYTES, Cancelled, FifoLock, ask
 
 from .data import keep_last
 from .state import Selection
@@ -197,6 +197,6 @@ def _upload_dialog(binary: str) -> None:
 
 def show_problems(problems: tuple[str, ...], heading: str = "The uploaded manifest cannot be shown", where=st) -> None:
     """What the upload worker found wrong: ``heading`` and the count in ``where``, then the
-    messages (every one cut, at most :data:`~dashboard.core.errors.MAX_SHOWN` of them)."""
+    messages (every one cut, at most :data:`~kcompat.core.errors.MAX_SHOWN` of them)."""
     where.error(f"{heading}: {len(problems):,} problem(s).", icon=":material/error:")
     st.text("\n".join(shown(problems, MAX_SHOWN)))

@@ -47,7 +47,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.core.errors import repr_cut
+from kcompat.core.errors import repr_cut
 
 from .text import md
 

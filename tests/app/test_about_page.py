@@ -6,7 +6,7 @@ import pytest
 import streamlit as st
 
 from conftest import ROOT, current_page, open_app, plain, texts
-from dashboard.catalog import DATA_DIR_ENV
+from kcompat.data.catalog import DATA_DIR_ENV
 from dashboard.components import data
 
 

@@ -7,12 +7,12 @@ import shlex
 import pytest
 
 from conftest import current_page, metric, open_app, rerun, texts
-from dashboard.cli import main as kcompat
-from dashboard.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows
-from dashboard.core.apis import evaluate_api_availability
-from dashboard.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH
-from dashboard.core.skew import skew_policy
-from dashboard.core.storage import storage_versions
+from kcompat.cli.main import main as kcompat
+from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows
+from kcompat.core.apis import evaluate_api_availability
+from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH
+from kcompat.core.skew import skew_policy
+from kcompat.core.storage import storage_versions
 
 RC = "networking.k8s.io/v1beta1=true"
 STORAGE_KEYS = ["group", "resource", "kind", "storageVersion", "served", "reason"]

@@ -6,7 +6,7 @@ import shlex
 import pytest
 
 from conftest import current_page, open_app, rerun, texts
-from dashboard.cli import main as kcompat
+from kcompat.cli.main import main as kcompat
 
 
 def cli(capsys, command: str) -> dict:

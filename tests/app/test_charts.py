@@ -14,10 +14,10 @@ from dashboard.components.charts import (
     transitions_chart,
 )
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
-from dashboard.core.history import TRANSITION_KINDS, gate_segments, release_matrix, release_transitions, timeline_segments
-from dashboard.core.stages import STAGE_ORDER
-from dashboard.catalog import DEFAULT_CATALOG
-from dashboard.core.versions import parse_version as V
+from kcompat.core.history import TRANSITION_KINDS, gate_segments, release_matrix, release_transitions, timeline_segments
+from kcompat.core.stages import STAGE_ORDER
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.core.versions import parse_version as V
 
 
 @pytest.fixture(scope="module")
@@ -185,6 +185,6 @@ def test_export_caption_names_the_selection_and_the_datas_provenance(catalog):
     kind = "exact" if catalog.info("1.36").exact else "reconstructed"
     assert provenance(("1.36",)) == (
         "Data: Kubernetes feature-gate manifests (versioned_feature_list.yaml) bundled with kcompat"
-        + "".join(f" {v}" for v in [getattr(__import__("dashboard"), "__version__", "")] if v)
+        + "".join(f" {v}" for v in [getattr(__import__("kcompat"), "__version__", "")] if v)
         + f" (1.36 {kind}); provenance in data/SOURCES.md."
     )

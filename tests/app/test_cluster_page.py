@@ -13,9 +13,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
 
-from dashboard.catalog import DEFAULT_CATALOG  # noqa: E402
-from dashboard.documents.config import config_document  # noqa: E402
-from dashboard.documents.inspect import inspect_document  # noqa: E402
+from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
+from kcompat.documents.config import config_document  # noqa: E402
+from kcompat.documents.inspect import inspect_document  # noqa: E402
 
 
 def paste(at, cmdline="", version="", metrics=""):
@@ -93,7 +93,7 @@ def test_invalid_snippet_tab_warns_and_is_ignored():
 
 
 def test_each_table_csv_has_the_cli_columns(inputs, csv_downloads, tmp_path, capsys):
-    from dashboard.cli import main as kcompat
+    from kcompat.cli.main import main as kcompat
 
     paste(open_app("cluster"), *inputs)
     assert set(csv_downloads) == {"cluster_disagree_csv", "cluster_sources_csv", "cluster_gates_csv"}

@@ -5,11 +5,11 @@ import json
 import pytest
 
 from conftest import current_page, metric, open_app, rerun
-from dashboard.cli import main as kcompat
-from dashboard.core.reports import gate_rows
-from dashboard.catalog import DEFAULT_CATALOG
-from dashboard.gates_view import gates_download
-from dashboard.queries import gates_for
+from kcompat.cli.main import main as kcompat
+from kcompat.documents.gates import gate_rows
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.answers.gates_view import gates_download
+from kcompat.answers.queries import gates_for
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ the same answer as ``kcompat gates --format json``."""
 import json
 
 from conftest import open_app, texts
-from dashboard.cli import main as kcompat
+from kcompat.cli.main import main as kcompat
 
 
 def cli_json(capsys, *argv):

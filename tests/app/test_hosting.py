@@ -26,8 +26,14 @@ def test_the_configuration_turns_off_lookups_watcher_and_error_details():
     assert config["client"]["showErrorDetails"] == "none"
     assert config["server"]["enableXsrfProtection"] is True
     assert config["runner"]["postScriptGC"] is False  # see components/hosting.py
-    serve = (ROOT / "scripts" / "serve.sh").read_text()
-    assert "--browser.serverAddress" in serve and "--server.fileWatcherType none" in serve
+    assert "kcompat serve" in (ROOT / "scripts" / "serve.sh").read_text()  # which runs Streamlit as below
+    from argparse import Namespace
+
+    from kcompat.cli.serve import serve_command, settings_home
+
+    command = serve_command(Namespace(port=8501, address=None, server_address="localhost"))
+    assert command[command.index("--browser.serverAddress") + 1] == "localhost"
+    assert settings_home() == ROOT  # the configuration above applies
 
 
 def test_refused_origins_never_trigger_an_external_ip_lookup():
@@ -94,3 +100,38 @@ def test_the_served_app_hands_the_interpreter_lock_over_sooner():
     hosting.harden_server()
     assert hosting._janitor_started  # the served app's first run applied the settings
     assert sys.getswitchinterval() == pytest.approx(hosting.SWITCH_INTERVAL) and hosting.SWITCH_INTERVAL < 0.005
+
+
+def test_the_private_streamlit_names_the_hosting_hooks_use_are_there():
+    """components/hosting.py patches and reads Streamlit internals, checked against one minor
+    release (pyproject pins it). When Streamlit moves one of them, this fails by name instead of
+    the hooks quietly doing nothing."""
+    import inspect
+
+    import streamlit
+    from streamlit import net_util
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.caching.ttl_cache import TTLCache
+    from streamlit.runtime.memory_session_storage import MemorySessionStorage
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+
+    assert streamlit.__version__.startswith("1.67."), f"hosting.py is checked against 1.67, not {streamlit.__version__}"
+    missing = [
+        name
+        for name, present in {
+            "net_util._external_ip": hasattr(net_util, "_external_ip"),
+            "net_util.get_external_ip": hasattr(net_util, "get_external_ip"),
+            "AppSession._handle_clear_cache_request": hasattr(AppSession, "_handle_clear_cache_request"),
+            "AppSession.shutdown": hasattr(AppSession, "shutdown"),
+            "Runtime._session_mgr": "self._session_mgr" in inspect.getsource(Runtime.__init__),
+            "Runtime._get_async_objs": hasattr(Runtime, "_get_async_objs"),
+            "WebsocketSessionManager._session_storage": "self._session_storage" in inspect.getsource(WebsocketSessionManager.__init__),
+            "WebsocketSessionManager.list_active_sessions": hasattr(WebsocketSessionManager, "list_active_sessions"),
+            "MemorySessionStorage._cache": "self._cache" in inspect.getsource(MemorySessionStorage),
+            "TTLCache.expire": hasattr(TTLCache, "expire"),
+            "TTLCache._data": "self._data" in inspect.getsource(TTLCache.__init__),
+        }.items()
+        if not present
+    ]
+    assert missing == [], f"Streamlit moved what components/hosting.py relies on: {missing}"

@@ -3,8 +3,8 @@
 import pytest
 
 from conftest import current_page, open_app, rerun, texts
-from dashboard.catalog import DEFAULT_CATALOG
-from dashboard.core.history import TRANSITION_KINDS, release_matrix, release_transitions
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.core.history import TRANSITION_KINDS, release_matrix, release_transitions
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +91,7 @@ def test_selecting_a_row_opens_the_gate():
 
 def _graduated(catalog, release, previous):
     """Independently of the matrix: GA in release's own gate table, not GA (or absent) in the previous one's."""
-    from dashboard.queries import gates_for
+    from kcompat.answers.queries import gates_for
 
     now = {g.name for g in gates_for(catalog, release).gates if g.stage.value == "GA"}
     before = {g.name for g in gates_for(catalog, previous).gates if g.stage.value == "GA"}
@@ -101,7 +101,7 @@ def _graduated(catalog, release, previous):
 def test_graduated_to_ga_in_1_35_is_exactly_the_gates_that_graduated_then(catalog, capsys):
     import json
 
-    from dashboard.cli import main as kcompat
+    from kcompat.cli.main import main as kcompat
 
     at = open_app("matrix")
     assert at.selectbox(key="matrix_transition").format_func("1.35:toGA").startswith("graduated to GA in 1.35 (")
@@ -131,8 +131,8 @@ def test_removed_in_a_release_names_the_behaviour_and_opens_the_gate():
 def test_matrix_cells_are_the_cli_document(capsys):
     import json
 
-    from dashboard.cli import main as kcompat
-    from dashboard.documents.matrix import matrix_rows
+    from kcompat.cli.main import main as kcompat
+    from kcompat.documents.matrix import matrix_rows
 
     assert kcompat(["matrix", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -179,7 +179,7 @@ def test_invalid_view_values_warn_and_are_ignored():
 
 
 def test_the_table_csv_is_the_cli_csv(csv_downloads, capsys):
-    from dashboard.cli import main as kcompat
+    from kcompat.cli.main import main as kcompat
 
     assert kcompat(["matrix", "--format", "csv"]) == 0
     printed = capsys.readouterr().out

@@ -6,8 +6,8 @@ import shlex
 import pytest
 
 from conftest import current_page, open_app, rerun, texts
-from dashboard.cli import main as kcompat
-from dashboard.documents.plan import plan_for
+from kcompat.cli.main import main as kcompat
+from kcompat.answers.plan import plan_for
 
 
 @pytest.fixture(scope="module")

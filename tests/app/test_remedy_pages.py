@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import open_app, plain, rerun, texts
-from dashboard.cli import main as kcompat
+from kcompat.cli.main import main as kcompat
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "inspect"
 

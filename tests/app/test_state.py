@@ -13,8 +13,8 @@ from dashboard.components.state import (
     startup_errors,
 )
 from dashboard.components.text import code, md
-from dashboard.core.compat import allowed_versions
-from dashboard.core.versions import parse_version
+from kcompat.core.compat import allowed_versions
+from kcompat.core.versions import parse_version
 
 USABLE = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 
@@ -100,8 +100,8 @@ def test_choices_come_from_the_core_rules():
     for release in USABLE:
         info = allowed_versions(parse_version(release))
         c = binary_choices(release)
-        assert c.emulated == tuple(e["emulated"] for e in info["emulated"])
-        assert c.min_compat_flag == info["minCompatibilityFlag"]
+        assert c.emulated == tuple(e.emulated for e in info.emulated)
+        assert c.min_compat_flag == info.min_compat_flag
     assert binary_choices("1.36").emulated == ("1.33", "1.34", "1.35", "1.36")
     assert binary_choices("1.31").emulated == ("1.31",)
 

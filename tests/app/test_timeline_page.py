@@ -6,7 +6,7 @@ from streamlit import dataframe_util
 
 from conftest import current_page, open_app, rerun, texts
 from dashboard.components.charts import GATE_PICK
-from dashboard.queries import gates_for
+from kcompat.answers.queries import gates_for
 
 
 def chart_spec(at):
@@ -94,8 +94,8 @@ def test_clicking_a_bar_opens_the_gate():
 
 def test_search_finds_by_abbreviation():
     """Issue 19: the timeline's search is the Gates page's (DRA finds DynamicResourceAllocation)."""
-    from dashboard.catalog import DEFAULT_CATALOG
-    from dashboard.core.search import GateText, search_gates
+    from kcompat.data.catalog import DEFAULT_CATALOG
+    from kcompat.core.search import GateText, search_gates
 
     at = open_app("timeline", binary="1.36", emulated="1.33")
     at.text_input(key="timeline_text").set_value("DRA")

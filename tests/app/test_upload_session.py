@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.components import upload
 from dashboard.components.state import Selection
-from dashboard.core.manifest import MAX_GATES
+from kcompat.core.manifest import MAX_GATES
 from tests.app.conftest import APP, TIMEOUT, plain
 
 SPEC = '  - {version: "1.30", default: false, lockToDefault: false, preRelease: Alpha}\n'

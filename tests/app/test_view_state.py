@@ -7,7 +7,7 @@ import json
 from conftest import open_app, rerun, texts
 from dashboard.components import data
 from dashboard.components.charts import default_x_start
-from dashboard.core.versions import parse_version
+from kcompat.core.versions import parse_version
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
 
@@ -75,7 +75,7 @@ def test_timeline_view_from_a_link():
     assert spec["layer"][0]["encoding"]["x"]["scale"]["domain"] == [30, 37]
     rows = spec["layer"][0]["encoding"]["y"]["sort"]
     # the search finds "pod" in the name or in the description (issue 19)
-    from dashboard.catalog import DEFAULT_CATALOG
+    from kcompat.data.catalog import DEFAULT_CATALOG
 
     info = DEFAULT_CATALOG.gate_info
     assert rows == sorted(rows) and all("pod" in r.lower() or "pod" in (info[r].description or "").lower() for r in rows)

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.catalog import Catalog
-from dashboard.cli import main
-from dashboard.core.errors import KcompatError
+from kcompat.data.catalog import Catalog
+from kcompat.cli.main import main
+from kcompat.core.errors import KcompatError
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboard.cli import main
+from kcompat.cli.main import main
 
 KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"]
 FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom"]
@@ -92,7 +92,7 @@ def test_versions_command(capsys):
 
 
 def test_module_entry_point_runs():
-    proc = subprocess.run([sys.executable, "-m", "dashboard", "gates", "--binary", "1.33", "--emulated", "1.31", "--format", "json"], capture_output=True, text=True, check=False)
+    proc = subprocess.run([sys.executable, "-m", "kcompat", "gates", "--binary", "1.33", "--emulated", "1.31", "--format", "json"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and json.loads(proc.stdout)["emulated"] == "1.31"
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from dashboard.cli_apis import add_apis_arguments, run_apis
+from kcompat.cli.apis import add_apis_arguments, run_apis
 
 DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "hints", "apis"]
 API_KEYS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
@@ -91,14 +91,14 @@ def test_repeated_runtime_config_values_accumulate(capsys):
 
 
 def test_wired_into_kcompat(capsys):
-    cli = pytest.importorskip("dashboard.cli")
+    cli = pytest.importorskip("kcompat.cli.main")
     code = cli.main(["apis", "--binary", "1.34", "--emulated", "1.33", "--runtime-config", "coordination.k8s.io/v1alpha2=true", "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["warnings"][0].startswith("alpha api enabled with emulated version 1.33 instead of the binary's version 1.34.0")
 
 
 def run_storage_cli(capsys, *argv):
-    from dashboard.cli import main
+    from kcompat.cli.main import main
 
     code = main(["storage", *argv])
     out = capsys.readouterr()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.cli import main
-from dashboard.core.stages import Stage
+from kcompat.cli.main import main
+from kcompat.core.stages import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
 CHANGES_KEYS = ["binary", "emulated", "against", "featureGates", "errors", "warnings", "changes"]
@@ -121,7 +121,7 @@ def test_plan_to_a_release_without_data_is_refused_at_once(target):
     # it used to loop forever: no path from 1.36 ever reaches 2.0 one minor at a time
     started = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-m", "dashboard", "plan", "--from", "1.36", "--to", target],
+        [sys.executable, "-m", "kcompat", "plan", "--from", "1.36", "--to", target],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 2 and done.stdout == ""

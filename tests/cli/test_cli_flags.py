@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from dashboard.cli import main as kcompat
+from kcompat.cli.main import main as kcompat
 
 
 def run(capsys, *argv):

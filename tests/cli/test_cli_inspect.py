@@ -14,10 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
 
-from dashboard.catalog import DEFAULT_CATALOG  # noqa: E402
-from dashboard.cli import main as kcompat  # noqa: E402
-from dashboard.core.inspect import combine_readings, read_input  # noqa: E402
-from dashboard.documents.config import config_document  # noqa: E402
+from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
+from kcompat.cli.main import main as kcompat  # noqa: E402
+from kcompat.core.inspect import combine_readings, read_input  # noqa: E402
+from kcompat.documents.config import config_document  # noqa: E402
 
 
 def run(capsys, *argv):
@@ -185,9 +185,9 @@ def test_config_cli(capsys):
 
 
 def test_config_formats_match_the_document():
-    from dashboard.cli_inspect import CONFIG_FORMATS, MAX_FILE_BYTES
-    from dashboard.core.inspect.model import MAX_INPUT_BYTES
-    from dashboard.documents.config import SNIPPETS
+    from kcompat.cli.inspect import CONFIG_FORMATS, MAX_FILE_BYTES
+    from kcompat.core.inspect.model import MAX_INPUT_BYTES
+    from kcompat.documents.config import SNIPPETS
 
     assert CONFIG_FORMATS == SNIPPETS + ("json",) and MAX_FILE_BYTES == MAX_INPUT_BYTES
 
@@ -196,11 +196,11 @@ def test_building_the_parser_does_not_import_the_documents():
     import subprocess
 
     code = (
-        "import sys; from dashboard.cli import build_parser; build_parser(); "
-        "print(sorted(m for m in sys.modules if m.startswith(('dashboard.documents', 'dashboard.core.inspect', 'yaml'))))"
+        "import sys; from kcompat.cli.main import build_parser; build_parser(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('kcompat.documents', 'kcompat.core.inspect', 'yaml'))))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "dashboard.documents.inspect" not in done.stdout and "dashboard.core.inspect" not in done.stdout
+    assert "kcompat.documents.inspect" not in done.stdout and "kcompat.core.inspect" not in done.stdout
 
 
 def test_metrics_alone_suggest_the_emulated_version(capsys, apiserver_132):

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dashboard.core.apis import evaluate_api_availability
-from dashboard.core.apis_data import available_api_releases
+from kcompat.core.apis import evaluate_api_availability
+from kcompat.core.apis_data import available_api_releases
 
 ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = sorted((ROOT / "deploy").glob("*.yaml"))

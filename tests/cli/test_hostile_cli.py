@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from dashboard.cli import main
+from kcompat.cli.main import main
 
 LONG = "1" * 100_000 + "\n"
 DIGITS = "1." + "9" * 5_000
@@ -74,7 +74,7 @@ def test_9000_unknown_gates_print_twenty_then_a_count(capsys):
 
 def test_argparse_refusals_are_cut():
     proc = subprocess.run(
-        [sys.executable, "-m", "dashboard", "gates", "--format", "x" * 100_000],
+        [sys.executable, "-m", "kcompat", "gates", "--format", "x" * 100_000],
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 2 and "characters)" in proc.stderr and "choose from" in proc.stderr
@@ -138,5 +138,5 @@ def test_no_traceback_through_the_real_entry_point(tmp_path):
     fifo = tmp_path / "p"
     os.mkfifo(fifo)
     for argv in (["gates", "--binary", LONG], ["gates", "--manifest", str(fifo)], ["screenshots", "--out", "/proc/x"]):
-        proc = subprocess.run([sys.executable, "-m", "dashboard", *argv], capture_output=True, text=True, timeout=60)
+        proc = subprocess.run([sys.executable, "-m", "kcompat", *argv], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.startswith("kcompat: error:")

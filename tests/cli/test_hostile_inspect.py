@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_samples import SAMPLES, metrics_text, version_info  # noqa: E402
 
-from dashboard.core.errors import UNSAFE_CHARACTERS  # noqa: E402
-from dashboard.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES  # noqa: E402
+from kcompat.core.errors import UNSAFE_CHARACTERS  # noqa: E402
+from kcompat.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 #: CPU seconds a child may use: interpreter start and imports take about 0.5 s; a quadratic
@@ -176,7 +176,7 @@ def test_kubeadm_and_kind_configs_with_thousands_of_entries(tmp_path):
     assert done.returncode == 2 and error_lines(done)[-1] == "error: … and 4,980 more"
     kind = tmp_path / "kind.yaml"
     gates = "".join(f"  G{i}: true\n" for i in range(5_000))
-    nodes = "".join(f"- role: control-plane\n  image: kindest/node:v1.36.0\n" for i in range(2_000))
+    nodes = "".join("- role: control-plane\n  image: kindest/node:v1.36.0\n" for i in range(2_000))
     kind.write_text(f"apiVersion: kind.x-k8s.io/v1alpha4\nkind: Cluster\nfeatureGates:\n{gates}nodes:\n{nodes}")
     done = kcompat(kind)
     lines = error_lines(done)
@@ -318,8 +318,8 @@ def test_metrics_with_no_known_gate_is_nothing_to_compare(tmp_path):
 
 
 def test_did_you_mean_for_3209_near_misses_is_bounded():
-    from dashboard.catalog import DEFAULT_CATALOG
-    from dashboard.queries import gates_for
+    from kcompat.data.catalog import DEFAULT_CATALOG
+    from kcompat.answers.queries import gates_for
 
     known = [g.name for g in gates_for(DEFAULT_CATALOG, "1.36", None, None, None).gates]
     # each a real name reversed: the same letters (difflib cannot rule it out quickly), no match;

@@ -1,6 +1,7 @@
 """The distribution: name kcompat, one version, both commands, the data installed beside the code."""
 
 import importlib.metadata
+import json
 import shutil
 import subprocess
 import venv
@@ -8,21 +9,21 @@ from pathlib import Path
 
 import pytest
 
-import dashboard
+import kcompat
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_installed_metadata_names_kcompat_with_the_package_version():
     dist = importlib.metadata.distribution("kcompat")
-    assert dist.version == dashboard.__version__
+    assert dist.version == kcompat.__version__
     scripts = {ep.name: ep.value for ep in dist.entry_points if ep.group == "console_scripts"}
-    assert scripts == {"kcompat": "dashboard.cli:main", "kubectl-kcompat": "dashboard.cli_kubectl:main"}
+    assert scripts == {"kcompat": "kcompat.cli.main:main", "kubectl-kcompat": "kcompat.cli.kubectl:main"}
 
 
 def test_the_version_is_written_once():
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "dashboard.__version__"}' in pyproject
+    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "kcompat.__version__"}' in pyproject
     assert "\nversion = " not in pyproject.split("[project]")[1].split("[")[0]
 
 
@@ -38,6 +39,28 @@ def test_the_data_files_list_every_bundled_file():
     assert data <= listed, sorted(str(p.relative_to(ROOT)) for p in data - listed)
 
 
+#: run in the fresh venv (no dependency installed): Streamlit is not there, and every module of
+#: the library imports, or stops only at another dependency it declares (PyYAML, pandas, ...)
+IMPORT_EVERY_MODULE = """
+import importlib, importlib.util, json, pkgutil, sys
+import kcompat
+assert importlib.util.find_spec("streamlit") is None
+imported, missing = [], {}
+for m in pkgutil.walk_packages(kcompat.__path__, "kcompat."):
+    if m.name == "kcompat.__main__":
+        continue
+    try:
+        importlib.import_module(m.name)
+        imported.append(m.name)
+    except ModuleNotFoundError as exc:
+        missing[m.name] = exc.name
+loaded = sorted({m.split(".")[0] for m in sys.modules} & {"streamlit", "dashboard"})
+print(json.dumps({"imported": imported, "missing": missing, "loaded": loaded}))
+"""
+#: what the library may stop at in a venv without its dependencies (never streamlit)
+OTHER_DEPENDENCIES = {"yaml", "pandas", "altair", "vl_convert", "pyarrow", "playwright"}
+
+
 def test_pip_install_gives_both_commands_and_the_data(tmp_path):
     """`pip install .` into a fresh venv (no dependencies: the compiled bundle needs none for
     these commands). Built from a copy, so no build/ or egg-info lands in the checkout."""
@@ -45,8 +68,10 @@ def test_pip_install_gives_both_commands_and_the_data(tmp_path):
     source.mkdir()
     shutil.copy(ROOT / "pyproject.toml", source)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "kcompat", source / "kcompat", ignore=ignore)
     shutil.copytree(ROOT / "dashboard", source / "dashboard", ignore=ignore)
     shutil.copytree(ROOT / "data", source / "data", ignore=ignore)
+    shutil.copytree(ROOT / ".streamlit", source / ".streamlit", ignore=ignore)
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     bin_dir = env_dir / "bin"
@@ -56,10 +81,16 @@ def test_pip_install_gives_both_commands_and_the_data(tmp_path):
     assert done.returncode == 0, done.stderr
     assert (bin_dir / "kcompat").exists() and (bin_dir / "kubectl-kcompat").exists()
     shown = subprocess.run([bin_dir / "python", "-m", "pip", "show", "kcompat"], capture_output=True, text=True, check=True, cwd=tmp_path)
-    assert f"Version: {dashboard.__version__}" in shown.stdout
+    assert f"Version: {kcompat.__version__}" in shown.stdout
     version = subprocess.run([bin_dir / "kcompat", "--version"], capture_output=True, text=True, check=True, cwd=tmp_path).stdout
-    assert version.startswith(f"kcompat {dashboard.__version__}\n") and "1.36 (v1.36.5)" in version
+    assert version.startswith(f"kcompat {kcompat.__version__}\n") and "1.36 (v1.36.5)" in version
     assert str(env_dir / "share" / "kcompat" / "data") in version and "compiled bundle up to date" in version
+    # the library and the CLI without Streamlit (nor any other dependency): every kcompat module imports
+    imported = subprocess.run([bin_dir / "python", "-c", IMPORT_EVERY_MODULE], capture_output=True, text=True, cwd=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    result = json.loads(imported.stdout)
+    assert result["loaded"] == [] and {name.split(".")[0] for name in result["missing"].values()} <= OTHER_DEPENDENCIES, result
+    assert {"kcompat.cli.main", "kcompat.answers.queries", "kcompat.core.gates", "kcompat.data.catalog"} <= set(result["imported"])
     gates = subprocess.run([bin_dir / "kubectl-kcompat", "gates", "--binary", "1.36", "--emulated", "1.33", "--format", "json"],
                            capture_output=True, text=True, cwd=tmp_path)
     assert gates.returncode == 0, gates.stderr

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from dashboard import DATA_DIR
-from dashboard.cli import main as kcompat
+from kcompat.cli.main import main as kcompat
 
 
 def gates_json(capsys, *args):

@@ -3,10 +3,10 @@ step; ``versions`` on a release without bundled data says so. Real bundled data.
 
 import json
 
-from dashboard.cli import main as kcompat
-from dashboard.documents.plan import plan_for
-from dashboard.core.storage import storage_versions
-from dashboard.core.versions import parse_version
+from kcompat.cli.main import main as kcompat
+from kcompat.answers.plan import plan_for
+from kcompat.core.storage import storage_versions
+from kcompat.core.versions import parse_version
 
 
 def test_plan_storage_changes_only_for_served_resources(catalog):

@@ -1,4 +1,4 @@
-"""`kcompat data refresh` (dashboard/refresh/) against small real git repositories."""
+"""`kcompat data refresh` (kcompat/refresh/) against small real git repositories."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dashboard.refresh import apis as refresh_apis_module
-from dashboard.refresh import features as refresh_features_module
-from dashboard.core.manifest import load_manifest_files
-from dashboard.refresh import add_refresh_arguments, refresh_apis, refresh_features, run_refresh
-from dashboard.refresh.features import NEW_VERSIONED, OLD_UNVERSIONED, OLD_VERSIONED
+from kcompat.refresh import apis as refresh_apis_module
+from kcompat.refresh import features as refresh_features_module
+from kcompat.core.manifest import load_manifest_files
+from kcompat.refresh import add_refresh_arguments, refresh_apis, refresh_features, run_refresh
+from kcompat.refresh.features import NEW_VERSIONED, OLD_UNVERSIONED, OLD_VERSIONED
 
 BUNDLED = Path(__file__).resolve().parents[2] / "data"
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.catalog import Catalog
-from dashboard.core.manifest import load_manifest_files
-from dashboard.refresh.gosource import GoSourceError, dependency_map, go_tokens
-from dashboard.queries import gates_for
-from dashboard.refresh import refresh_features, run_refresh
-from dashboard.refresh.apis import lifecycles_in, registered_kinds_in
-from dashboard.refresh.features import (
+from kcompat.data.catalog import Catalog
+from kcompat.core.manifest import load_manifest_files
+from kcompat.refresh.gosource import GoSourceError, dependency_map, go_tokens
+from kcompat.answers.queries import gates_for
+from kcompat.refresh import refresh_features, run_refresh
+from kcompat.refresh.apis import lifecycles_in, registered_kinds_in
+from kcompat.refresh.features import (
     CLIENT_GO_FEATURES_GO,
     KUBE_FEATURES_GO,
     NEW_VERSIONED,
@@ -261,13 +261,13 @@ def _args(repo: Path, out: Path, release: str):
 
 def test_git_is_asked_for_the_size_first(go_repo: Path) -> None:
     size = subprocess.run(["git", "-C", str(go_repo), "cat-file", "-s", f"v1.35.0:{KUBE_FEATURES_GO}"], capture_output=True, text=True)
-    from dashboard.refresh import GitRepository
+    from kcompat.refresh import GitRepository
 
     assert GitRepository(go_repo.resolve()).size_of("v1.35.0", KUBE_FEATURES_GO) == int(size.stdout) == len(KUBE_GO_135.encode())
 
 
 def test_git_output_is_bounded(go_repo: Path) -> None:
-    from dashboard.refresh import GitRepository, RefreshError
+    from kcompat.refresh import GitRepository, RefreshError
 
     repo = GitRepository(go_repo.resolve())
     with pytest.raises(RefreshError, match="wrote more than 100 bytes; stopped"):

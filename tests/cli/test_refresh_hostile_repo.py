@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_refresh import api_repo, git, git_identity, parse  # noqa: E402,F401 - fixtures used by name
+from test_refresh import api_repo, git, git_identity, parse  # noqa: E402,F401,F811 - fixtures used by name
 
-from dashboard.refresh import run_refresh  # noqa: E402
-from dashboard.refresh.common import GitRepository  # noqa: E402
+from kcompat.refresh import run_refresh  # noqa: E402
+from kcompat.refresh.common import GitRepository  # noqa: E402
 
 
 def sign_tag(repo: Path, tag: str) -> None:
@@ -44,7 +44,7 @@ def hostile(repo: Path, tmp_path: Path) -> Path:
     return marker
 
 
-def test_plain_git_log_runs_the_repositorys_program(api_repo, tmp_path):
+def test_plain_git_log_runs_the_repositorys_program(api_repo, tmp_path):  # noqa: F811 - the fixture
     repo = api_repo["path"]
     sign_tag(repo, "v0.33.0")
     marker = hostile(repo, tmp_path)
@@ -52,7 +52,7 @@ def test_plain_git_log_runs_the_repositorys_program(api_repo, tmp_path):
     assert marker.exists()  # the repository is hostile indeed
 
 
-def test_refresh_does_not_run_the_repositorys_program(api_repo, tmp_path, capsys, monkeypatch):
+def test_refresh_does_not_run_the_repositorys_program(api_repo, tmp_path, capsys, monkeypatch):  # noqa: F811 - the fixture
     repo = api_repo["path"]
     sign_tag(repo, "v0.33.0")
     marker = hostile(repo, tmp_path)
@@ -74,7 +74,7 @@ def test_refresh_does_not_run_the_repositorys_program(api_repo, tmp_path, capsys
     assert os.environ["GIT_CONFIG_COUNT"] == "1"
 
 
-def test_a_tag_on_a_blob_is_skipped_and_the_rest_written_with_the_bundle(api_repo, tmp_path, capsys):
+def test_a_tag_on_a_blob_is_skipped_and_the_rest_written_with_the_bundle(api_repo, tmp_path, capsys):  # noqa: F811 - the fixture
     repo = api_repo["path"]
     blob = subprocess.run(["git", "-C", str(repo), "hash-object", "-w", "--stdin"], input="not a commit\n",
                           capture_output=True, text=True, check=True).stdout.strip()

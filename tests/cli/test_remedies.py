@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from dashboard.cli import main as kcompat
+from kcompat.cli.main import main as kcompat
 
 
 def run_json(capsys, *argv):
@@ -68,7 +68,7 @@ def test_locked_gate_names_the_lock_and_where_it_can_still_be_set(capsys):
 
 def test_gate_locked_since_a_placeholder_version_says_so(capsys):
     # 1.31 dates CloudDualStackNodeIPs (GA, locked on) to 0.0: a placeholder, not a release
-    from dashboard.catalog import DEFAULT_CATALOG
+    from kcompat.data.catalog import DEFAULT_CATALOG
 
     [spec] = DEFAULT_CATALOG.manifest("1.31").by_name["CloudDualStackNodeIPs"].specs
     assert (str(spec.version), spec.lock_to_default) == ("0.0", True)

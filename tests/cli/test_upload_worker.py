@@ -7,12 +7,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from dashboard.catalog import Catalog
-from dashboard.cli import main
-from dashboard.core.manifest import Manifest, load_manifest_bytes, registration_for
-from dashboard.core.versions import parse_version, mm
-from dashboard.gates_view import build_gates_view, view_from_fields
-from dashboard.upload_worker import ask
+from kcompat.data.catalog import Catalog
+from kcompat.cli.main import main
+from kcompat.core.manifest import Manifest, load_manifest_bytes, registration_for
+from kcompat.core.versions import parse_version, mm
+from kcompat.answers.gates_view import build_gates_view, view_from_fields
+from dashboard.components.upload_worker import ask
 
 CATALOG = Catalog()
 # the real 1.35 manifest, as a distribution would upload its own copy
@@ -56,9 +56,9 @@ def test_problems_come_back_named_and_a_failing_worker_is_a_problem_not_a_traceb
 
 
 def test_the_worker_limits_its_own_cpu():
-    code = "import resource, dashboard.upload_worker as w; w.limit_cpu(); print(*resource.getrlimit(resource.RLIMIT_CPU))"
+    code = "import resource, dashboard.components.upload_worker as w; w.limit_cpu(); print(*resource.getrlimit(resource.RLIMIT_CPU))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    from dashboard.upload_worker import CPU_SECONDS
+    from dashboard.components.upload_worker import CPU_SECONDS
 
     assert done.stdout.split() == [str(CPU_SECONDS), str(CPU_SECONDS + 1)]
 
@@ -70,7 +70,7 @@ def test_the_work_lock_is_first_come_first_served():
     import threading
     import time
 
-    from dashboard.upload_worker import FifoLock
+    from dashboard.components.upload_worker import FifoLock
 
     lock, order, started = FifoLock(), [], []
     lock.acquire()  # a long request holds it while the others queue in a known order
@@ -98,7 +98,7 @@ def test_the_work_lock_is_first_come_first_served():
 def test_a_cancelled_waiter_leaves_the_queue_without_running():
     import threading
 
-    from dashboard.upload_worker import Cancelled, FifoLock
+    from dashboard.components.upload_worker import Cancelled, FifoLock
 
     lock, gone = FifoLock(), threading.Event()
     lock.acquire()
@@ -129,7 +129,7 @@ def test_a_cancelled_request_kills_its_worker():
 
     import pytest
 
-    from dashboard.upload_worker import Cancelled
+    from dashboard.components.upload_worker import Cancelled
 
     pids_before = set(os.listdir("/proc"))
     asked = threading.Event()
@@ -152,7 +152,7 @@ def test_a_cancelled_request_kills_its_worker():
             cmdline = open(f"/proc/{pid}/cmdline", "rb").read()
         except OSError:
             continue
-        assert b"dashboard.upload_worker" not in cmdline
+        assert b"dashboard.components.upload_worker" not in cmdline
 
 
 def test_the_worker_answers_an_inspect_request_as_the_cli_does(capsys):
@@ -179,7 +179,7 @@ def test_a_session_asking_again_at_once_cannot_pass_a_waiting_one():
     import threading
     import time
 
-    from dashboard.upload_worker import FifoLock
+    from dashboard.components.upload_worker import FifoLock
 
     for _ in range(5):
         lock, order = FifoLock(), []

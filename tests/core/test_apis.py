@@ -6,19 +6,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboard.core.api_versions import compare_kube_aware_versions, versions_by_priority
-from dashboard.core.apis import Reason, compare_with_binary, evaluate_api_availability, should_serve_removed
-from dashboard.core.runtime_config import parse_runtime_config
-from dashboard.core.apis_data import (
+from kcompat.core.api_versions import compare_kube_aware_versions, versions_by_priority
+from kcompat.core.apis import Reason, compare_with_binary, evaluate_api_availability, should_serve_removed
+from kcompat.core.runtime_config import parse_runtime_config
+from kcompat.core.apis_data import (
     available_api_releases,
     default_enablement_for,
     load_api_release,
     load_default_enablements,
     parse_api_release,
 )
-from dashboard.core.errors import KcompatError
-from dashboard.core.storage import storage_versions
-from dashboard.core.versions import parse_version
+from kcompat.core.errors import KcompatError
+from kcompat.core.storage import storage_versions
+from kcompat.core.versions import parse_version
 
 NET = "networking.k8s.io"
 FLOW = "flowcontrol.apiserver.k8s.io"

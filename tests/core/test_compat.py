@@ -2,9 +2,9 @@
 
 import pytest
 
-from dashboard.core.compat import allowed_versions, parse_version_flag, rules_for, select_versions
-from dashboard.core.errors import KcompatError
-from dashboard.core.versions import parse_version
+from kcompat.core.compat import allowed_versions, parse_version_flag, rules_for, select_versions
+from kcompat.core.errors import KcompatError
+from kcompat.core.versions import parse_version
 
 
 def sel(binary, emulated=None, min_compat=None):
@@ -17,7 +17,7 @@ def sel(binary, emulated=None, min_compat=None):
      ("1.35", "1.32", "1.35"), ("1.36", "1.33", "1.36"), ("1.37", "1.34", "1.37"), ("1.36.2", "1.33", "1.36")],
 )
 def test_emulation_range_per_release(binary, low, high):
-    assert allowed_versions(parse_version(binary))["emulatedRange"] == [low, high]
+    assert allowed_versions(parse_version(binary)).emulated_range == (low, high)
 
 
 def test_floor_is_binary_minus_three_but_never_below_1_31():
@@ -27,8 +27,8 @@ def test_floor_is_binary_minus_three_but_never_below_1_31():
 
 
 def test_min_compat_flag_only_from_1_35():
-    assert not allowed_versions(parse_version("1.34"))["minCompatibilityFlag"]
-    assert allowed_versions(parse_version("1.35"))["minCompatibilityFlag"]
+    assert not allowed_versions(parse_version("1.34")).min_compat_flag
+    assert allowed_versions(parse_version("1.35")).min_compat_flag
     s = sel("1.34", "1.33", "1.32")
     assert not s.valid and "unknown flag: --min-compatibility-version" in s.errors[0]
 

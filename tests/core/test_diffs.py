@@ -1,13 +1,13 @@
-"""What differs between two sides (dashboard.core.diffs) on the bundled data."""
+"""What differs between two sides (kcompat.core.diffs) on the bundled data."""
 
 import pytest
 
-from dashboard.core.diffs import TABLE_COLUMNS, gate_table_rows, spec_events
-from dashboard.core.reports import gate_rows
-from dashboard.core.stages import Stage
-from dashboard.core.versions import parse_version as V
-from dashboard.documents.changes import compare
-from dashboard.queries import gates_for
+from kcompat.core.diffs import TABLE_COLUMNS, gate_table_rows, spec_events
+from kcompat.documents.gates import gate_rows
+from kcompat.core.stages import Stage
+from kcompat.core.versions import parse_version as V
+from kcompat.answers.changes import compare
+from kcompat.answers.queries import gates_for
 
 
 def comparison(catalog, binary, emulated=None, against="release", flags=None, min_compat=None):
@@ -180,7 +180,7 @@ def test_spec_events_of_kmsv1(m136):
 
 
 def _independent_state(catalog, releases, binary, emulated, name, evaluation):
-    """(exists, enabled, stage) of ``name`` on a side, computed without dashboard.core.removals."""
+    """(exists, enabled, stage) of ``name`` on a side, computed without kcompat.core.removals."""
     g = evaluation.get(name)
     if g is not None:
         return (True, g.enabled, g.stage)
@@ -191,7 +191,7 @@ def _independent_state(catalog, releases, binary, emulated, name, evaluation):
 
 
 def test_every_bundled_pair_against_the_real_release(catalog):
-    from dashboard.core.compat import rules_for
+    from kcompat.core.compat import rules_for
 
     releases = catalog.usable_releases()
     checked = 0

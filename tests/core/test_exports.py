@@ -3,7 +3,7 @@
 import altair as alt
 import pandas as pd
 
-from dashboard.exports import chart_png, chart_svg
+from kcompat.documents.exports import chart_png, chart_svg
 
 
 def _chart():
@@ -27,9 +27,9 @@ def test_svg_export_contains_the_text_as_text():
 import re  # noqa: E402
 
 from dashboard.components.charts import CLICK_HINT, default_x_start, timeline_chart  # noqa: E402
-from dashboard.core.history import timeline_segments  # noqa: E402
-from dashboard.core.versions import parse_version as V  # noqa: E402
-from dashboard.exports import EXPORT_WIDTH, export_spec  # noqa: E402
+from kcompat.core.history import timeline_segments  # noqa: E402
+from kcompat.core.versions import parse_version as V  # noqa: E402
+from kcompat.documents.exports import EXPORT_WIDTH, export_spec  # noqa: E402
 
 LONGEST = "MutableSchedulingDirectivesForSuspendedJobs"
 

@@ -4,8 +4,8 @@ import csv
 import io
 import json
 
-from dashboard.core.errors import UNSAFE_CHARACTERS
-from dashboard.formats import render_rows, rows_to_csv, rows_to_markdown, to_json
+from kcompat.core.errors import UNSAFE_CHARACTERS
+from kcompat.documents.formats import render_rows, rows_to_csv, rows_to_markdown, to_json
 
 
 def test_csv_cells_that_would_be_formulas_are_quoted():

@@ -5,11 +5,11 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dashboard.core.compat import parse_version_flag, select_versions
-from dashboard.core.errors import KcompatError
-from dashboard.core.flags import parse_feature_gates
-from dashboard.core.manifest import load_manifest_bytes
-from dashboard.core.versions import parse_version
+from kcompat.core.compat import parse_version_flag, select_versions
+from kcompat.core.errors import KcompatError
+from kcompat.core.flags import parse_feature_gates
+from kcompat.core.manifest import load_manifest_bytes
+from kcompat.core.versions import parse_version
 
 SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

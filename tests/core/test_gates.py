@@ -2,11 +2,11 @@
 
 import pytest
 
-from dashboard.core.compat import select_versions
-from dashboard.core.gates import evaluate_gates, spec_at
-from dashboard.core.manifest import Manifest, load_manifest_bytes
-from dashboard.core.stages import Stage
-from dashboard.core.versions import parse_version as V
+from kcompat.core.compat import select_versions
+from kcompat.core.gates import evaluate_gates, spec_at
+from kcompat.core.manifest import Manifest, load_manifest_bytes
+from kcompat.core.stages import Stage
+from kcompat.core.versions import parse_version as V
 
 
 def state(ev, name):

@@ -1,10 +1,10 @@
-"""Hints beside the binary's errors (dashboard/core/hints.py), on the bundled data."""
+"""Hints beside the binary's errors (kcompat/core/hints.py), on the bundled data."""
 
 import json
 
-from dashboard.cli import main as kcompat
-from dashboard.core.hints import MAX_HINTS, closest_names, dependency_error_parts, hints_for
-from dashboard.queries import gates_for
+from kcompat.cli.main import main as kcompat
+from kcompat.core.hints import MAX_HINTS, closest_names, dependency_error_parts, hints_for
+from kcompat.answers.queries import gates_for
 
 
 def test_typo_gets_the_closest_gate_and_keeps_the_binarys_text(capsys):
@@ -80,9 +80,9 @@ def test_valid_input_has_no_hints(catalog, capsys):
 
 
 def test_dependency_that_cannot_be_enabled_is_said_so():
-    from dashboard.core.hints import dependency_hint
-    from dashboard.core.manifest import GateState
-    from dashboard.core.stages import Stage
+    from kcompat.core.hints import dependency_hint
+    from kcompat.core.manifest import GateState
+    from kcompat.core.stages import Stage
 
     states = {
         "Dep": GateState("Dep", False, Stage.DEPRECATED, False, True, False, "default"),

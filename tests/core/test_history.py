@@ -1,8 +1,8 @@
-"""Stage history across releases (dashboard.core.history) on the bundled data."""
+"""Stage history across releases (kcompat.core.history) on the bundled data."""
 
 import pytest
 
-from dashboard.core.history import (
+from kcompat.core.history import (
     TRANSITION_KINDS,
     GateStatus,
     gate_segments,
@@ -11,9 +11,9 @@ from dashboard.core.history import (
     status_at_release,
     timeline_segments,
 )
-from dashboard.core.manifest import parse_manifest
-from dashboard.core.stages import Stage
-from dashboard.core.versions import parse_version as V
+from kcompat.core.manifest import parse_manifest
+from kcompat.core.stages import Stage
+from kcompat.core.versions import parse_version as V
 
 
 def spans(segments):
@@ -140,7 +140,7 @@ def test_transition_counts_match_the_lists(matrix):
 def test_every_transition_kind_equals_an_independent_reading_of_the_release_tables(catalog, matrix, gates):
     """From each release's own gate table (kcompat gates --binary R): a kind lists exactly the gates
     at that stage in R and not at it (or not available) in the previous release."""
-    from dashboard.queries import gate_lineage
+    from kcompat.answers.queries import gate_lineage
 
     def stages(release):
         return {g.name: g.stage for g in gates(release).gates if g.stage is not Stage.PRE_ALPHA}
@@ -161,8 +161,8 @@ def test_every_transition_kind_equals_an_independent_reading_of_the_release_tabl
 
 def test_spec_changes_on_real_data(catalog):
     """Issue 19: what each release changed for one gate, and the removal from the lineage."""
-    from dashboard.core.history import introduced_text, placeholder_start, spec_changes
-    from dashboard.queries import gate_lineage
+    from kcompat.core.history import introduced_text, placeholder_start, spec_changes
+    from kcompat.answers.queries import gate_lineage
 
     feature = catalog.manifest("1.34").by_name["AllowServiceLBStatusOnNonLB"]
     removal = gate_lineage(catalog).by_name["AllowServiceLBStatusOnNonLB"][-1]

@@ -8,13 +8,13 @@ import time
 import pytest
 import yaml
 
-from dashboard.core import manifest as manifest_module
-from dashboard.core.compat import parse_binary_version, parse_version_flag, select_versions
-from dashboard.core.errors import ECHO_LIMIT, KcompatError, cut, shown
-from dashboard.core.flags import parse_feature_gates
-from dashboard.core.gates import evaluate_gates
-from dashboard.core.gates import spec_at as spec_at_from_gates
-from dashboard.core.manifest import (
+from kcompat.core import manifest as manifest_module
+from kcompat.core.compat import parse_binary_version, parse_version_flag, select_versions
+from kcompat.core.errors import ECHO_LIMIT, KcompatError, cut, shown
+from kcompat.core.flags import parse_feature_gates
+from kcompat.core.gates import evaluate_gates
+from kcompat.core.gates import spec_at as spec_at_from_gates
+from kcompat.core.manifest import (
     MAX_GATES,
     ManifestError,
     first_cycle_root,
@@ -22,7 +22,7 @@ from dashboard.core.manifest import (
     read_yaml_text,
     spec_at,
 )
-from dashboard.core.versions import MAX_VERSION_LENGTH, parse_version
+from kcompat.core.versions import MAX_VERSION_LENGTH, parse_version
 
 LONG_WITH_NEWLINE = "1" * 100_000 + "\n"
 HUGE_COMPONENT = "1." + "9" * 5_000
@@ -143,8 +143,8 @@ def test_a_chain_as_long_as_the_limit_is_checked_without_recursion():
 
 
 def test_cycle_search_is_iterative_on_long_chains():
-    from dashboard.core.manifest import Feature, FeatureSpec
-    from dashboard.core.stages import Stage
+    from kcompat.core.manifest import Feature, FeatureSpec
+    from kcompat.core.stages import Stage
 
     spec = (FeatureSpec(parse_version("1.30"), False, False, Stage.ALPHA),)
     chain = [Feature(f"G{i}", spec, (f"G{i + 1}",) if i < 9_999 else ("G0",)) for i in range(10_000)]

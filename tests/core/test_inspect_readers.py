@@ -11,8 +11,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_samples import SAMPLES, metrics_text  # noqa: E402
 
-from dashboard.core.inspect import InspectError, combine_readings, read_input  # noqa: E402
-from dashboard.core.inspect.model import MAX_INPUT_BYTES  # noqa: E402
+from kcompat.core.inspect import InspectError, combine_readings, read_input  # noqa: E402
+from kcompat.core.inspect.model import MAX_INPUT_BYTES  # noqa: E402
 
 
 def read(name):

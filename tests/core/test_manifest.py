@@ -1,12 +1,11 @@
 """SPEC §3.1-§3.2: manifest schema, its variants, validation messages and safe reading."""
 
-import textwrap
 
 import pytest
 
-from dashboard.core.errors import KcompatError
-from dashboard.core.manifest import FULL, INCREASING, SORTED, ManifestError, load_manifest_bytes, registration_for
-from dashboard.core.stages import Stage
+from kcompat.core.errors import KcompatError
+from kcompat.core.manifest import FULL, INCREASING, SORTED, ManifestError, load_manifest_bytes, registration_for
+from kcompat.core.stages import Stage
 
 
 def spec(version, stage="Alpha", default=False, lock=False, mc=None):
@@ -151,7 +150,7 @@ def test_size_cap():
 
 
 def test_registration_rules_follow_the_binary_release():
-    from dashboard.core.versions import parse_version as V
+    from kcompat.core.versions import parse_version as V
 
     assert [registration_for(V(r)) for r in ("1.31", "1.32", "1.33", "1.34", "1.35", "1.37")] == [SORTED, SORTED, INCREASING, INCREASING, FULL, FULL]
     assert registration_for(None) == FULL

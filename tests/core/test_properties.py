@@ -3,11 +3,11 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboard.core.compat import select_versions
-from dashboard.core.errors import KcompatError
-from dashboard.core.flags import parse_feature_gates
-from dashboard.core.gates import evaluate_gates
-from dashboard.core.versions import major_minor, parse_version
+from kcompat.core.compat import select_versions
+from kcompat.core.errors import KcompatError
+from kcompat.core.flags import parse_feature_gates
+from kcompat.core.gates import evaluate_gates
+from kcompat.core.versions import major_minor, parse_version
 
 RELEASES = ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"]
 

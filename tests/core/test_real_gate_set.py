@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dashboard.cli import main as kcompat
-from dashboard.queries import gates_for
+from kcompat.cli.main import main as kcompat
+from kcompat.answers.queries import gates_for
 
 METRICS_1_31 = Path(__file__).parent / "data" / "metrics_emulated_1_31.yaml"
 METRIC_STAGE = {"Alpha": "ALPHA", "Beta": "BETA", "GA": "", "Deprecated": "DEPRECATED", "PreAlpha": "PRE-ALPHA"}
@@ -175,7 +175,7 @@ def test_metrics_at_emulation_1_31_are_predicted_gate_for_gate(catalog):
 def test_a_gate_in_both_lists_makes_that_release_unusable(tmp_path):
     import shutil
 
-    from dashboard.catalog import Catalog
+    from kcompat.data.catalog import Catalog
 
     data = tmp_path / "data"
     shutil.copytree(Path(__file__).resolve().parents[2] / "data", data)
@@ -190,8 +190,8 @@ def test_a_gate_in_both_lists_makes_that_release_unusable(tmp_path):
 def test_a_malformed_client_go_entry_is_named(tmp_path):
     import shutil
 
-    from dashboard.catalog import Catalog
-    from dashboard.core.errors import KcompatError
+    from kcompat.data.catalog import Catalog
+    from kcompat.core.errors import KcompatError
 
     data = tmp_path / "data"
     shutil.copytree(Path(__file__).resolve().parents[2] / "data", data)

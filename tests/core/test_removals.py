@@ -1,11 +1,11 @@
-"""Removed gates as behaviour (dashboard.core.removals) on the bundled manifests."""
+"""Removed gates as behaviour (kcompat.core.removals) on the bundled manifests."""
 
 import pytest
 
-from dashboard.core.removals import GateLineage
-from dashboard.core.stages import Stage
-from dashboard.core.versions import parse_version as V
-from dashboard.queries import gate_lineage
+from kcompat.core.removals import GateLineage
+from kcompat.core.stages import Stage
+from kcompat.core.versions import parse_version as V
+from kcompat.answers.queries import gate_lineage
 
 
 @pytest.fixture(scope="module")

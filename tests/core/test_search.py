@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from dashboard.cli import main as kcompat
-from dashboard.core.search import GateText, kep_number, matches, name_words, search_gates
+from kcompat.cli.main import main as kcompat
+from kcompat.core.search import GateText, kep_number, matches, name_words, search_gates
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dashboard.core.skew import (
+from kcompat.core.skew import (
     CLOUD_CONTROLLER_MANAGER,
     COMPONENTS,
     CONTROLLER_MANAGER,

@@ -2,10 +2,10 @@
 
 import pytest
 
-from dashboard.core.apis_data import ApiKind, load_api_release
-from dashboard.core.errors import KcompatError
-from dashboard.core.storage import StorageRule, pick_storage_version, storage_rule_for, storage_version_for, storage_versions
-from dashboard.core.versions import parse_version
+from kcompat.core.apis_data import ApiKind, load_api_release
+from kcompat.core.errors import KcompatError
+from kcompat.core.storage import StorageRule, pick_storage_version, storage_rule_for, storage_version_for, storage_versions
+from kcompat.core.versions import parse_version
 
 NET = "networking.k8s.io"
 

@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dashboard.core.errors import KcompatError
-from dashboard.core.versions import (
+from kcompat.core.errors import KcompatError
+from kcompat.core.versions import (
     major_minor,
     mm,
     parse_generic,
@@ -126,7 +126,7 @@ def test_any_string_parses_or_raises_the_project_error(text):
 
 
 def test_messages_quote_like_go():
-    from dashboard.core.versions import go_quote
+    from kcompat.core.versions import go_quote
 
     assert go_quote('a"b\\c\n\x07\x7f\xa0é') == '"a\\"b\\\\c\\n\\a\\x7f\\u00a0é"'
     with pytest.raises(KcompatError, match='strconv.ParseUint: parsing "99999999999999999999": value out of range'):

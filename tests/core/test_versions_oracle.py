@@ -1,4 +1,4 @@
-"""packaging.version as an independent ordering oracle for dashboard/core/versions.py.
+"""packaging.version as an independent ordering oracle for kcompat/core/versions.py.
 
 Kubernetes versions are not PEP 440 versions: ``v1.31.1-beta.0.353+4f3d…`` (a build of master) and
 ``1.30.4-eks-a737599`` are refused by PEP 440, a generic ``1.31`` equals ``1.31.0-beta.0`` for
@@ -14,7 +14,7 @@ from packaging.version import Version as Pep440
 
 import pytest
 
-from dashboard.core.versions import parse_version
+from kcompat.core.versions import parse_version
 
 numbers = st.integers(min_value=0, max_value=40)
 pre_releases = st.one_of(st.just(""), st.builds(lambda label, n: f"-{label}.{n}", st.sampled_from(["alpha", "beta", "rc"]), numbers))

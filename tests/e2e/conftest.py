@@ -2,7 +2,7 @@
 
 The server and the browser are started once per session (once per xdist worker with ``-n``);
 each test opens fresh browser contexts. The helpers are in ``e2e_support.py``; the server and
-browser start-up is :mod:`dashboard.screenshots`' (shared with ``kcompat screenshots``).
+browser start-up is :mod:`kcompat.cli.screenshots`' (shared with ``kcompat screenshots``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Helpers of the browser tests (imported by conftest.py and the test modules).
 
 Starting the server and the browser, waiting for the app to be idle and building page URLs live
-in :mod:`dashboard.screenshots` (one implementation for the tests, ``kcompat screenshots`` and
+in :mod:`kcompat.cli.screenshots` (one implementation for the tests, ``kcompat screenshots`` and
 ``bench/bench_first_paint.py``); they are re-exported here.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from dashboard.screenshots import (  # noqa: F401  (re-exported for the tests)
+from kcompat.cli.screenshots import (  # noqa: F401  (re-exported for the tests)
     CHROMIUM_ARGS,
     DETAIL_GATE,
     ROOT,

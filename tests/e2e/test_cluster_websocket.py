@@ -21,8 +21,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import connect
 
-from dashboard.core.inspect.model import MAX_PASTE_CHARS
-from dashboard.core.errors import UNSAFE_CHARACTERS
+from kcompat.core.inspect.model import MAX_PASTE_CHARS
+from kcompat.core.errors import UNSAFE_CHARACTERS
 
 RUN_TIMEOUT = 60.0
 #: No element the page shows for hostile input is larger than this (an echo is cut to 60-100
@@ -196,7 +196,7 @@ def test_metrics_names_cannot_style_or_reorder_the_page(client):
 def open_server():
     """A server without the XSRF check on uploads (a script cannot follow the browser's cookie
     flow; the upload path is the same)."""
-    from dashboard.screenshots import start_server, stop_server
+    from kcompat.cli.screenshots import start_server, stop_server
 
     proc, url = start_server({"STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION": "false"})
     yield url
@@ -271,7 +271,7 @@ def test_a_victim_check_is_not_passed_by_later_requests_of_attacking_sessions(op
     and the barging a plain lock allows, are tested in tests/cli/test_upload_worker.py.)"""
     import threading
 
-    from dashboard.core.inspect.model import MAX_OBSERVED_GATES
+    from kcompat.core.inspect.model import MAX_OBSERVED_GATES
 
     samples = "".join(f'kubernetes_feature_enabled{{name="Attack{i}",stage="BETA"}} 1\n' for i in range(MAX_OBSERVED_GATES))
     pod_args = "".join(f"    - --arg{i}=value{i}\n" for i in range(9_000))

@@ -18,7 +18,7 @@ FEATURE_KEYS = {"name", "enabled", "stage", "default", "locked", "explicit", "or
 
 
 def kcompat_output(fmt: str) -> str:
-    from dashboard.cli import main
+    from kcompat.cli.main import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):

@@ -1,4 +1,4 @@
-"""``dashboard.screenshots``: one 1440x900 PNG per page, the same pixels from run to run."""
+"""``kcompat.cli.screenshots``: one 1440x900 PNG per page, the same pixels from run to run."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from dashboard import screenshots
+from kcompat.cli import screenshots
 
 pytestmark = pytest.mark.e2e
 

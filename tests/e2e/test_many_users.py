@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dashboard.catalog import Catalog
-from dashboard.queries import gates_for
+from kcompat.data.catalog import Catalog
+from kcompat.answers.queries import gates_for
 from e2e_support import new_context, page_url, wait_idle
 
 #: 20 selections: every release pair the sessions spread over, some with --feature-gates.

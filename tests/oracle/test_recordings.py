@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from dashboard import DATA_DIR
-from dashboard.catalog import DEFAULT_CATALOG as CATALOG
-from dashboard.core.apis import evaluate_api_availability
-from dashboard.core.storage import storage_versions
-from dashboard.queries import api_gate_states, gates_for
+from kcompat import DATA_DIR
+from kcompat.data.catalog import DEFAULT_CATALOG as CATALOG
+from kcompat.core.apis import evaluate_api_availability
+from kcompat.core.storage import storage_versions
+from kcompat.answers.queries import api_gate_states, gates_for
 
 ORACLE = DATA_DIR / "oracle"
 LIVE = sorted(ORACLE.glob("v*/live/*.json"))

@@ -1,3 +1,0 @@
-from dashboard.cli import main
-
-raise SystemExit(main())

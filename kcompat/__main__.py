@@ -1,0 +1,3 @@
+from kcompat.cli.main import main
+
+raise SystemExit(main())

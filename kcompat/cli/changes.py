@@ -1,0 +1,53 @@
+"""``kcompat changes``: what differs between a binary at an emulated version and another side.
+
+Prints the document of :mod:`kcompat.documents.changes` (the What changes page shows the same).
+Exit status 0 when both sides accept the input, 2 when the input is rejected or a side refuses
+the ``--feature-gates`` value (the document still lists the differences, that side at its defaults).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kcompat.documents import formats
+
+
+#: what --against means (kept here so building the parser imports nothing heavy)
+AGAINST_HELP = (
+    "the other side: 'native' (the same binary at its own version), 'release' (the real release E: release E's "
+    "binary at its own version) or a bundled release VERSION (that release's real binary at its own version; "
+    "VERSION@E2 for that binary emulating E2). Default: release. Gates a side does not register show what its code "
+    "does: removed after GA locked on = on, removed while off = off, not introduced = off"
+)
+
+
+def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Gates whose state differs between 'here' (the binary at --emulated, --min-compat) and 'there' (--against), "
+        "with the same --feature-gates applied to both; 'behaviour' says whether the feature really behaves differently."
+    )
+    parser.add_argument("--binary", help="binary version, e.g. 1.33 (default: newest bundled release)")
+    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value of 'here' (binaries 1.35+); 'there' uses its binary's default")
+    parser.add_argument("--feature-gates", help="--feature-gates value, applied to both sides")
+    parser.add_argument("--against", default="release", metavar="native|release|VERSION[@E]", help=AGAINST_HELP)
+    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+
+
+def run_changes(args: argparse.Namespace, catalog) -> int:
+    from kcompat.answers.changes import compare
+    from kcompat.documents.changes import changes_document, render
+
+    result = compare(catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.against)
+    document = changes_document(result)
+    sys.stdout.write(render(document, args.format))
+    if args.format != "json":
+        against = document["against"] or {}
+        summary = (
+            f"here: {result.comparison.here if result.comparison else document['binary']}; "
+            f"there: {result.comparison.there if result.comparison else against.get('kind', '-')}; "
+            f"{len(document['changes'])} gate(s) differ"
+        )
+        formats.report_problems(summary, document["warnings"], document["errors"], sys.stderr)
+    return 2 if document["errors"] else 0

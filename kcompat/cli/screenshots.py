@@ -1,0 +1,359 @@
+"""Screenshots of every page of the dashboard, taken by a real browser (``kcompat screenshots``).
+
+Starts the real Streamlit server (``streamlit run dashboard/app.py`` on a free loopback port,
+waiting for ``/_stcore/health``), opens each page of :data:`dashboard.components.pages.PAGES` in
+Debian's chromium through Playwright and writes ``<page>.png`` (1440x900 viewport) into the
+output directory. The browser tests (``tests/e2e``) and ``bench/bench_first_paint.py`` start the
+server and the browser through the same functions, so there is one implementation.
+
+The screenshots are reproducible: every page shows one fixed selection, :data:`SELECTION`:
+
+* ``binary=1.36`` — a 1.36 binary,
+* ``emulated=1.33`` — emulating 1.33,
+* ``feature_gates=AllBeta=false`` — with every beta gate turned off,
+
+plus, on the gate detail page only, ``gate=`` :data:`DETAIL_GATE` (else it shows an empty picker).
+They use the light theme (``?embed_options=light_theme``), reduced motion, no CSS transitions,
+animations or text caret, and are taken only when the app is idle (connected, script not running,
+every chart drawn). Taking the same page twice gives the same pixels.
+
+Needs Playwright (the ``test`` extra) and a system chromium (``apt-get install chromium``);
+Playwright's own browser downloads are never used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from urllib.parse import urlencode
+
+from kcompat.core.errors import cut
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "dashboard" / "app.py"
+
+#: The selection every screenshot shows (query parameters of the URL).
+SELECTION: dict[str, str] = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false"}
+#: The gate the gate detail page ("gate") shows in its screenshot.
+DETAIL_GATE = "JobManagedBy"
+#: Screenshot size (the browser viewport).
+VIEWPORT = {"width": 1440, "height": 900}
+
+#: Flags Debian's chromium needs on this kind of machine (root, no GPU, small /dev/shm, offline).
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+    "--font-render-hinting=none", "--force-color-profile=srgb", "--hide-scrollbars",
+]
+#: Injected into every screenshot: nothing moves, no blinking caret.
+FREEZE_CSS = "*,*::before,*::after{transition:none!important;animation:none!important;caret-color:transparent!important}"
+
+# ---------------------------------------------------------------------------------------------
+# The server
+
+
+def chromium_path() -> str | None:
+    """Debian's chromium (``/usr/bin/chromium``), or None."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
+    """Wait until ``url``/_stcore/health answers 200 (or the server exits)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}{_log_tail(proc)}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f} s{_log_tail(proc)}")
+
+
+def _log_tail(proc: subprocess.Popen) -> str:
+    log = getattr(proc, "log_path", None)
+    if log is None:
+        return ""
+    try:
+        text = Path(log).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return "\n--- streamlit output ---\n" + text[-3000:]
+
+
+def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None):
+    """Start ``streamlit run SCRIPT`` (default: the dashboard) on a free loopback port, headless,
+    without usage statistics, and wait until it is healthy. Returns ``(process, base_url)``; stop it
+    with :func:`stop_server`. Run from the repository root so ``.streamlit/config.toml`` applies."""
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(extra_env or {}))
+    log = tempfile.NamedTemporaryFile(prefix="kcompat-streamlit-", suffix=".log", delete=False)  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(script or APP),
+         "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=cwd or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    )
+    log.close()
+    proc.log_path = log.name  # type: ignore[attr-defined]
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc)
+    except Exception:
+        stop_server(proc)
+        raise
+    return proc, url
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+    log = getattr(proc, "log_path", None)
+    if log:
+        Path(log).unlink(missing_ok=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# The browser
+
+
+def launch_browser(playwright):
+    """Debian's chromium through Playwright (Playwright's own browser builds are not used)."""
+    path = chromium_path()
+    if path is None:
+        raise RuntimeError("Debian's chromium is not installed (apt-get install chromium; ./scripts/test.sh does it)")
+    return playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS, headless=True)
+
+
+IDLE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-connection-state') !== 'CONNECTED'
+      || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-testid="stSkeleton"], [data-testid="stStatusWidget"] [data-testid="stStatusWidgetRunningIcon"]')) return false;
+  // Every Vega-Lite chart has drawn its canvas or SVG.
+  for (const c of document.querySelectorAll('[data-testid="stVegaLiteChart"]'))
+    if (!c.querySelector('canvas, svg')) return false;
+  return true;
+}"""
+
+
+def wait_idle(page, timeout: float = 60_000, settle: int = 250) -> None:
+    """Wait until Streamlit is connected, has finished running the script and drawn its charts.
+
+    ``settle`` ms later it checks again (a rerun triggered by the first render — a query-param
+    write, a chart selection — would be in flight by then)."""
+    page.wait_for_function(IDLE_JS, timeout=timeout)
+    if settle:
+        page.wait_for_timeout(settle)
+        page.wait_for_function(IDLE_JS, timeout=timeout)
+
+
+@functools.cache
+def page_keys() -> list[str]:
+    """The page keys of the dashboard (``dashboard.components.pages.PAGES``), the default page first.
+    Asked of the app in a process of its own, as the server is: the library never imports the app."""
+    code = "from dashboard.components.pages import PAGES; print(*PAGES)"
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(f"cannot list the dashboard's pages: {cut(done.stderr.strip().splitlines()[-1:] or done.returncode, 300)}")
+    return done.stdout.split()
+
+
+def page_url(base_url: str, key: str, params: Mapping[str, str] | None = None) -> str:
+    """The URL of page ``key`` (the default page is ``/``) with ``params`` as the query string."""
+    path = "" if key == page_keys()[0] else key
+    query = urlencode(dict(params or {}))
+    return f"{base_url}/{path}" + (f"?{query}" if query else "")
+
+
+def screenshot_params(key: str, theme: str = "light") -> dict[str, str]:
+    params = dict(SELECTION)
+    if key == "gate":
+        params["gate"] = DETAIL_GATE
+    params["embed_options"] = f"{theme}_theme"
+    return params
+
+
+def freeze(page) -> None:
+    """Stop transitions, animations and the caret; park the mouse; drop focus."""
+    page.add_style_tag(content=FREEZE_CSS)
+    page.mouse.move(0, 0)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    page.evaluate("() => document.fonts.ready")
+
+
+def screenshot_page(context, base_url: str, key: str, path: Path, theme: str = "light") -> Path:
+    """Open page ``key`` with the fixed selection in a new tab of ``context`` and save a PNG."""
+    page = context.new_page()
+    try:
+        page.goto(page_url(base_url, key, screenshot_params(key, theme)), wait_until="domcontentloaded")
+        wait_idle(page, settle=400)
+        freeze(page)
+        wait_idle(page, settle=300)
+        page.screenshot(path=str(path), animations="disabled", caret="hide", scale="css")
+    finally:
+        page.close()
+    return path
+
+
+def new_context(browser, **kwargs):
+    """A fresh browser context as the screenshots and tests use it (1440x900, reduced motion, light)."""
+    options = {"viewport": dict(VIEWPORT), "reduced_motion": "reduce", "color_scheme": "light", "device_scale_factor": 1}
+    options.update(kwargs)
+    return browser.new_context(**options)
+
+
+def take_screenshots(out_dir: str | Path, pages: Iterable[str] | None = None, url: str | None = None, *, browser=None) -> list[Path]:
+    """Write ``<page>.png`` for each page key (default: every page of ``PAGES``) into ``out_dir``.
+
+    ``url``: a running server to use (e.g. the tests' one); by default a server is started here
+    and stopped at the end. ``browser``: a Playwright browser to use (each call opens its own
+    context); by default chromium is launched here. Returns the written files, in page order."""
+    known = page_keys()
+    keys = known if pages is None else list(pages)
+    unknown = [k for k in keys if k not in known]
+    if unknown:
+        raise ValueError(f"unknown page(s): {', '.join(unknown)} (pages: {', '.join(known)})")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    proc = None
+    if url is None:
+        proc, url = start_server()
+    try:
+        if browser is not None:
+            return _shoot(browser, url, keys, out)
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise RuntimeError("screenshots need Playwright: pip install -e '.[test]'") from exc
+        with sync_playwright() as p:
+            own = launch_browser(p)
+            try:
+                return _shoot(own, url, keys, out)
+            finally:
+                own.close()
+    finally:
+        if proc is not None:
+            stop_server(proc)
+
+
+def _shoot(browser, url: str, keys: list[str], out: Path) -> list[Path]:
+    context = new_context(browser)
+    try:
+        return [screenshot_page(context, url, key, out / f"{key}.png") for key in keys]
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# kcompat screenshots
+
+
+def add_screenshot_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    parser.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="output directory (default: docs/screenshots)")
+    parser.add_argument("--page", action="append", dest="pages", metavar="KEY", help="only this page (repeatable; default: every page)")
+    parser.add_argument("--url", help="use this running dashboard instead of starting one, e.g. http://127.0.0.1:8501")
+    return parser
+
+
+def check_url(url: str) -> str:
+    """A dashboard address as ``--url`` takes it: http(s)://host[:port][/path], nothing else."""
+    from kcompat.core.errors import cut
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
+    except ValueError as exc:
+        raise ValueError(f"--url {cut(url)!r} is not a URL ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
+        raise ValueError(f"--url {cut(url)!r} is not an http(s) URL such as http://127.0.0.1:8501")
+    return url.rstrip("/")
+
+
+def check_out_dir(out: Path) -> Path:
+    """Create the output directory (and prove it is writable) before any server or browser starts."""
+    from kcompat.core.errors import cut
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".kcompat-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise ValueError(f"cannot write screenshots to {cut(str(out), 200)}: {reason}") from None
+    return out
+
+
+def _answers(url: str) -> None:
+    """Fail early, with a message, when nothing answers at ``url``."""
+    from kcompat.core.errors import cut
+
+    try:
+        with urllib.request.urlopen(url + "/_stcore/health", timeout=5) as resp:  # noqa: S310 - http(s) checked
+            resp.read(64)
+    except (OSError, ValueError) as exc:
+        raise RuntimeError(f"no dashboard answers at {cut(url)} ({cut(getattr(exc, 'reason', exc), 200)})") from None
+
+
+def run_screenshots(args: argparse.Namespace) -> int:
+    from kcompat.core.errors import MESSAGE_LIMIT, cut
+
+    try:
+        url = getattr(args, "url", None)
+        if url is not None:
+            url = check_url(url)
+        out = check_out_dir(Path(args.out))
+        if url is not None:
+            _answers(url)
+        written = take_screenshots(out, pages=getattr(args, "pages", None), url=url)
+    except (RuntimeError, ValueError, OSError) as exc:
+        print(f"kcompat: error: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - Playwright's own errors (page crashed, timeout)
+        print(f"kcompat: error: screenshots failed: {type(exc).__name__}: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0
+
+
+def main(out_dir: str | Path | None = None) -> int:
+    """``python -m kcompat.cli.screenshots [--out DIR]``, or ``main(out_dir)`` from Python."""
+    if out_dir is not None:
+        return run_screenshots(argparse.Namespace(out=Path(out_dir), pages=None, url=None))
+    parser = add_screenshot_arguments(argparse.ArgumentParser(prog="kcompat screenshots", description=__doc__.split("\n")[0]))
+    return run_screenshots(parser.parse_args())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

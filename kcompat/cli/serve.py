@@ -1,0 +1,64 @@
+"""``kcompat serve``: the dashboard from the installed package, with the project's Streamlit settings.
+
+As ``datasette serve`` or ``mlflow ui`` do: the command knows where its app is. The app
+(``dashboard/app.py``) is found without importing it, and Streamlit runs in the folder whose
+``.streamlit/config.toml`` holds the project's settings (headless, XSRF on, uploads capped, no
+telemetry, the themes): the checkout's root, or ``<prefix>/share/kcompat`` where ``pip install``
+puts it beside the data."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+from kcompat import DATA_DIR
+from kcompat.core.errors import KcompatError
+
+
+def app_path() -> Path:
+    """``dashboard/app.py`` of the installed (or checked-out) package."""
+    spec = importlib.util.find_spec("dashboard")
+    if spec is None or not spec.submodule_search_locations:
+        raise KcompatError("the dashboard package is not installed")
+    return Path(next(iter(spec.submodule_search_locations))) / "app.py"
+
+
+def settings_home() -> Path:
+    """The folder whose ``.streamlit/config.toml`` holds the project's Streamlit settings."""
+    home = DATA_DIR.parent
+    if not (home / ".streamlit" / "config.toml").is_file():
+        raise KcompatError(f"no Streamlit settings at {home / '.streamlit' / 'config.toml'}")
+    return home
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=os.environ.get("PORT", "8501"), help="port to listen on (default: $PORT or 8501)")
+    parser.add_argument("--address", help="address to listen on, e.g. 0.0.0.0 in a container (default: Streamlit's, every interface)")
+    parser.add_argument(
+        "--server-address",
+        default=os.environ.get("SERVER_ADDRESS", "localhost"),
+        help="the host name visitors use, printed at start; nothing looks it up (default: $SERVER_ADDRESS or localhost)",
+    )
+
+
+def serve_command(args: argparse.Namespace) -> list[str]:
+    """The ``streamlit run`` command line that :func:`run_serve` replaces this process with."""
+    if not 0 < args.port < 65536:
+        raise KcompatError(f"--port must be 1-65535, not {args.port}")
+    command = [sys.executable, "-m", "streamlit", "run", str(app_path()), "--server.port", str(args.port)]
+    if args.address:
+        command += ["--server.address", args.address]
+    return command + ["--browser.serverAddress", args.server_address]
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("streamlit") is None:
+        raise KcompatError("kcompat serve needs Streamlit: pip install kcompat installs it")
+    command = serve_command(args)
+    os.chdir(settings_home())
+    sys.stdout.flush()
+    os.execv(command[0], command)  # the server is this process (signals, exit status: as in a container)
+    return 0  # not reached

@@ -1,0 +1,565 @@
+"""The bundled built-in API data: loading and validating ``data/apis`` (SPEC §6.1, SOURCES §4, §8).
+
+Two kinds of files:
+
+* ``v1.3x.yaml``: every group/version/kind of k8s.io/api at one release tag with its
+  prerelease-lifecycle data (introduced, deprecated, removed, replacement). List kinds
+  (``isList: true``) are not resources of their own and are skipped when loading.
+* ``resources/v1.3x.yaml``: the REST resources of each release (plural and subresources) as
+  the generated typed clients of k8s.io/client-go at the release tag name them; a kind
+  without an entry there is no resource of its own.
+* ``storage-overrides.yaml``: kube-apiserver's per-resource storage-version overrides.
+* ``default-enablement.yaml``: kube-apiserver's ``DefaultAPIResourceConfigSource`` lists
+  (stable on, beta off, alpha off, legacy beta resources on). Only snapshots whose
+  ``release`` is a plain ``major.minor`` belong to a release; the free-text snapshots are
+  kept in the file for provenance and are not used for a release.
+
+Everything loaded is frozen; loaders are cached per (release, data directory).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import MappingProxyType
+
+from .. import DATA_DIR  # data/ of the checkout, or of the installed package
+from .errors import KcompatError
+from .manifest import read_yaml_text
+from .versions import Version, major_minor, mm, parse_version
+
+DEFAULT_ENABLEMENT_FILE = "default-enablement.yaml"
+RESOURCES_DIR = "resources"
+STORAGE_OVERRIDES_FILE = "storage-overrides.yaml"
+_RESOURCE_RE = re.compile(r"[a-z0-9]+")
+STAGES = ("GA", "beta", "alpha")
+_RELEASE_RE = re.compile(r"[0-9]+\.[0-9]+")
+_API_FILE_RE = re.compile(r"v([0-9]+\.[0-9]+)\.yaml")
+MAX_API_FILE_BYTES = 8 * 1024 * 1024
+
+def group_version_text(group: str, version: str) -> str:
+    """``schema.GroupVersion.String()``: ``v1`` for the core group, else ``group/version``."""
+    return f"{group}/{version}" if group else version
+
+
+@dataclass(frozen=True)
+class ApiKind:
+    """One kind of one group/version with its prerelease lifecycle (None where the type has
+    no such function) and, for a REST resource, its plural ``resource`` and ``subresources``
+    as the release's k8s.io/client-go typed client names them (``apis/resources/v1.N.yaml``);
+    ``resource`` is None for kinds that are no resource of their own (List, options types,
+    subresource bodies such as Scale or Eviction)."""
+
+    group: str
+    version: str
+    kind: str
+    stage: str
+    introduced: Version | None
+    deprecated: Version | None
+    removed: Version | None
+    replacement: str | None
+    resource: str | None = None
+    subresources: tuple[str, ...] = ()
+    #: the feature gate without which kube-apiserver installs no REST storage for it (pkg/registry)
+    storage_gate: str | None = None
+    #: False when the binary has no REST storage for it at all (no recorded run ever served it)
+    storage_code: bool = True
+    #: (subresource, gate): subresources installed only while that gate is on
+    subresource_gates: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def group_version(self) -> str:
+        return group_version_text(self.group, self.version)
+
+    @property
+    def introduced_or_zero(self) -> Version:
+        """What the apiserver compares: a type without ``introduced`` counts as 0.0."""
+        return self.introduced if self.introduced is not None else major_minor(0, 0)
+
+    @property
+    def is_rest_resource(self) -> bool:
+        return self.resource is not None
+
+
+@dataclass(frozen=True)
+class GroupVersion:
+    group: str
+    version: str
+    stage: str
+    kinds: tuple[ApiKind, ...]
+    has_lifecycle_file: bool = True
+
+    @property
+    def name(self) -> str:
+        return group_version_text(self.group, self.version)
+
+
+@dataclass(frozen=True)
+class ApiRelease:
+    """k8s.io/api at one release: its group/versions (list kinds dropped)."""
+
+    release: Version
+    status: str
+    source: str
+    group_versions: tuple[GroupVersion, ...]
+
+    def groups(self) -> tuple[str, ...]:
+        seen: dict[str, None] = {}
+        for gv in self.group_versions:
+            seen.setdefault(gv.group, None)
+        return tuple(seen)
+
+    def versions_of(self, group: str) -> tuple[GroupVersion, ...]:
+        return tuple(gv for gv in self.group_versions if gv.group == group)
+
+    def find(self, group: str, version: str) -> GroupVersion | None:
+        for gv in self.group_versions:
+            if gv.group == group and gv.version == version:
+                return gv
+        return None
+
+    def kinds(self) -> tuple[ApiKind, ...]:
+        return tuple(k for gv in self.group_versions for k in gv.kinds)
+
+
+@dataclass(frozen=True)
+class DefaultEnablement:
+    """``DefaultAPIResourceConfigSource`` of one release (group/versions as ``group/version``,
+    the core group written ``v1``; legacy beta resources as (group/version, resource))."""
+
+    release: Version
+    source_id: str
+    repository: str
+    commit: str
+    stable: tuple[str, ...]
+    beta: tuple[str, ...]
+    alpha: tuple[str, ...]
+    legacy_beta_resources: tuple[tuple[str, str], ...]
+    note: str = ""
+
+    def listed_group_versions(self) -> frozenset[str]:
+        return frozenset(self.stable) | frozenset(self.beta) | frozenset(self.alpha) | frozenset(gv for gv, _ in self.legacy_beta_resources)
+
+
+@dataclass(frozen=True)
+class EnablementChoice:
+    """The default-enablement list used for a binary release, and whether it is that release's own."""
+
+    requested: Version
+    enablement: DefaultEnablement
+    warning: str | None
+
+    @property
+    def exact(self) -> bool:
+        return self.warning is None
+
+
+def resolve_data_dir(data_dir: Path | str | None) -> Path:
+    return Path(data_dir) if data_dir is not None else DATA_DIR
+
+
+def available_api_releases(data_dir: Path | str | None = None) -> tuple[Version, ...]:
+    """Releases with a bundled ``apis/v1.3x.yaml``, oldest first."""
+    folder = resolve_data_dir(data_dir) / "apis"
+    found = []
+    try:
+        names = [p.name for p in folder.iterdir()]
+    except OSError as exc:
+        raise KcompatError(f"{folder}: cannot list the API data: {exc.strerror or exc}") from None
+    for name in names:
+        match = _API_FILE_RE.fullmatch(name)
+        if match:
+            found.append(parse_version(match.group(1)))
+    return tuple(sorted(found))
+
+
+def load_api_release(release: Version | str, data_dir: Path | str | None = None) -> ApiRelease:
+    """k8s.io/api of one release (major.minor of the given version)."""
+    version = mm(parse_version(release) if isinstance(release, str) else release)
+    return _load_api_release_cached(f"{version.major}.{version.minor}", str(resolve_data_dir(data_dir)))
+
+
+@functools.lru_cache(maxsize=32)
+def _load_api_release_cached(release: str, data_dir: str) -> ApiRelease:
+    path = Path(data_dir) / "apis" / f"v{release}.yaml"
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        have = ", ".join(str(v) for v in available_api_releases(data_dir)) or "none"
+        raise KcompatError(f"no bundled API data for Kubernetes {release} (available: {have})") from None
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    api = parse_api_release(read_yaml_text(raw, str(path), MAX_API_FILE_BYTES), str(path), release)
+    return with_resources(api, _load_resources_cached(release, data_dir))
+
+
+@dataclass(frozen=True)
+class ResourceNames:
+    """The REST resources of one release: (group, version, kind) -> (plural, subresources)."""
+
+    release: str
+    source: str
+    names: Mapping[tuple[str, str, str], tuple[str, tuple[str, ...], str | None, bool, tuple[tuple[str, str], ...]]]
+
+
+@functools.lru_cache(maxsize=32)
+def _load_resources_cached(release: str, data_dir: str) -> ResourceNames:
+    path = Path(data_dir) / "apis" / RESOURCES_DIR / f"v{release}.yaml"
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise KcompatError(f"no bundled REST resource names for Kubernetes {release} ({path} is missing)") from None
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return parse_api_resources(read_yaml_text(raw, str(path), MAX_API_FILE_BYTES), str(path), release)
+
+
+def parse_api_resources(document: object, source: str, expected_release: str | None = None) -> ResourceNames:
+    """Validate one ``apis/resources/v1.N.yaml`` document; every problem names the file and the entry."""
+    doc = _mapping(document, source)
+    release = _release_field(doc.get("release"), f"{source}: release")
+    if expected_release is not None and f"{release.major}.{release.minor}" != expected_release:
+        raise KcompatError(f"{source}: release is {release}, but the file name says {expected_release}")
+    items = doc.get("groupVersions")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: groupVersions must be a list")
+    names: dict[tuple[str, str, str], tuple[str, tuple[str, ...], str | None, bool, tuple[tuple[str, str], ...]]] = {}
+    for index, item in enumerate(items):
+        where = f"{source}: groupVersions[{index}]"
+        gv = _mapping(item, where)
+        group, version = gv.get("group"), gv.get("version")
+        if not isinstance(group, str) or not isinstance(version, str) or not version:
+            raise KcompatError(f"{where}: group must be a string and version a non-empty string")
+        resources = gv.get("resources")
+        if not isinstance(resources, list):
+            raise KcompatError(f"{where}: resources must be a list")
+        for r_index, r_item in enumerate(resources):
+            r_where = f"{where} ({group_version_text(group, version)}) resources[{r_index}]"
+            r = _mapping(r_item, r_where)
+            kind, plural, subs = r.get("kind"), r.get("resource"), r.get("subresources", [])
+            gate, storage, sub_gates = r.get("gate"), r.get("storage", True), r.get("subresourceGates") or {}
+            if gate is not None and (not isinstance(gate, str) or not gate) or not isinstance(storage, bool):
+                raise KcompatError(f"{r_where}: gate must be a gate name and storage true or false")
+            if not isinstance(sub_gates, dict) or not all(isinstance(k, str) and isinstance(v, str) and k in subs for k, v in sub_gates.items()):
+                raise KcompatError(f"{r_where}: subresourceGates must map listed subresources to gate names")
+            if not isinstance(kind, str) or not kind or not isinstance(plural, str) or not _RESOURCE_RE.fullmatch(plural):
+                raise KcompatError(f"{r_where}: kind must be a non-empty string and resource a lowercase plural")
+            if not isinstance(subs, list) or not all(isinstance(x, str) and _RESOURCE_RE.fullmatch(x) for x in subs):
+                raise KcompatError(f"{r_where} ({kind}): subresources must be a list of lowercase names")
+            names[(group, version, kind)] = (plural, tuple(subs), gate, storage, tuple(sorted(sub_gates.items())))
+    src = doc.get("source")
+    source_text = ""
+    if isinstance(src, dict):
+        source_text = " ".join(str(src.get(k)) for k in ("repository", "tag", "commit") if src.get(k))
+    return ResourceNames(f"{release.major}.{release.minor}", source_text, MappingProxyType(names))
+
+
+def with_resources(api: ApiRelease, names: ResourceNames) -> ApiRelease:
+    """``api`` with each kind's REST resource name and subresources filled in from ``names``."""
+    group_versions = []
+    for gv in api.group_versions:
+        kinds = []
+        for k in gv.kinds:
+            found = names.names.get((k.group, k.version, k.kind))
+            kinds.append(
+                replace(k, resource=found[0], subresources=found[1], storage_gate=found[2], storage_code=found[3], subresource_gates=found[4])
+                if found else k
+            )
+        group_versions.append(replace(gv, kinds=tuple(kinds)))
+    return replace(api, group_versions=tuple(group_versions))
+
+
+def parse_api_release(document: object, source: str, expected_release: str | None = None) -> ApiRelease:
+    """Validate one ``apis/v1.3x.yaml`` document; every problem names the file and the entry."""
+    doc = _mapping(document, source)
+    release = _release_field(doc.get("release"), f"{source}: release")
+    if expected_release is not None and f"{release.major}.{release.minor}" != expected_release:
+        raise KcompatError(f"{source}: release is {release}, but the file name says {expected_release}")
+    items = doc.get("groupVersions")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: groupVersions must be a list")
+    group_versions = []
+    seen: set[tuple[str, str]] = set()
+    for index, item in enumerate(items):
+        where = f"{source}: groupVersions[{index}]"
+        gv = _parse_group_version(_mapping(item, where), where)
+        if (gv.group, gv.version) in seen:
+            raise KcompatError(f"{where}: {gv.name} is listed twice")
+        seen.add((gv.group, gv.version))
+        group_versions.append(gv)
+    src = doc.get("source")
+    source_text = ""
+    if isinstance(src, dict):
+        source_text = " ".join(str(src.get(k)) for k in ("repository", "tag", "commit") if src.get(k))
+    return ApiRelease(release, str(doc.get("status") or ""), source_text, tuple(group_versions))
+
+
+def _parse_group_version(item: dict, where: str) -> GroupVersion:
+    group = item.get("group")
+    version = item.get("version")
+    if not isinstance(group, str) or not isinstance(version, str) or not version:
+        raise KcompatError(f"{where}: group must be a string and version a non-empty string")
+    stage = item.get("stage")
+    if stage not in STAGES:
+        raise KcompatError(f"{where} ({group_version_text(group, version)}): stage must be one of {', '.join(STAGES)}, got {stage!r}")
+    kinds_raw = item.get("kinds")
+    if not isinstance(kinds_raw, list):
+        raise KcompatError(f"{where} ({group_version_text(group, version)}): kinds must be a list")
+    kinds = []
+    for k_index, k_item in enumerate(kinds_raw):
+        k_where = f"{where} ({group_version_text(group, version)}) kinds[{k_index}]"
+        k = _mapping(k_item, k_where)
+        name = k.get("kind")
+        if not isinstance(name, str) or not name:
+            raise KcompatError(f"{k_where}: kind must be a non-empty string")
+        is_list = k.get("isList", False)
+        if not isinstance(is_list, bool):
+            raise KcompatError(f"{k_where} ({name}): isList must be true or false")
+        if is_list:
+            continue  # List kinds are not separate resources.
+        replacement = k.get("replacement")
+        if replacement is not None and not isinstance(replacement, str):
+            raise KcompatError(f"{k_where} ({name}): replacement must be a string or null")
+        kinds.append(
+            ApiKind(
+                group=group,
+                version=version,
+                kind=name,
+                stage=stage,
+                introduced=_optional_release(k.get("introduced"), f"{k_where} ({name}): introduced"),
+                deprecated=_optional_release(k.get("deprecated"), f"{k_where} ({name}): deprecated"),
+                removed=_optional_release(k.get("removed"), f"{k_where} ({name}): removed"),
+                replacement=replacement,
+            )
+        )
+    return GroupVersion(group, version, stage, tuple(kinds), bool(item.get("lifecycleFile", True)))
+
+
+def load_default_enablements(data_dir: Path | str | None = None) -> tuple[DefaultEnablement, ...]:
+    """The per-release default-enablement snapshots (``release: '1.3x'``), oldest first."""
+    return _load_enablements_cached(str(resolve_data_dir(data_dir)))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_enablements_cached(data_dir: str) -> tuple[DefaultEnablement, ...]:
+    path = Path(data_dir) / "apis" / DEFAULT_ENABLEMENT_FILE
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the default API enablement: {exc.strerror or exc}") from None
+    return parse_default_enablements(read_yaml_text(raw, str(path)), str(path))
+
+
+def parse_default_enablements(document: object, source: str) -> tuple[DefaultEnablement, ...]:
+    doc = _mapping(document, source)
+    items = doc.get("snapshots")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: snapshots must be a list")
+    found: dict[Version, DefaultEnablement] = {}
+    for index, item in enumerate(items):
+        where = f"{source}: snapshots[{index}]"
+        snap = _mapping(item, where)
+        release_text = snap.get("release")
+        if not isinstance(release_text, str) or not _RELEASE_RE.fullmatch(release_text.strip()):
+            continue  # a provenance-only snapshot (free-text release): not a release's list
+        release = parse_version(release_text.strip())
+        ident = snap.get("id")
+        if not isinstance(ident, str) or not ident:
+            raise KcompatError(f"{where}: id must be a non-empty string")
+        where = f"{source}: snapshot {ident}"
+        if release in found:
+            raise KcompatError(f"{where}: a second list for release {release} (also {found[release].source_id})")
+        found[release] = DefaultEnablement(
+            release=release,
+            source_id=ident,
+            repository=str(snap.get("repository") or ""),
+            commit=str(snap.get("commit") or ""),
+            stable=_gv_list(snap.get("stableEnabledByDefault"), f"{where}: stableEnabledByDefault"),
+            beta=_gv_list(snap.get("betaDisabledByDefault"), f"{where}: betaDisabledByDefault"),
+            alpha=_gv_list(snap.get("alphaDisabledByDefault"), f"{where}: alphaDisabledByDefault"),
+            legacy_beta_resources=_legacy_resources(snap.get("legacyBetaResourcesEnabledByDefault"), f"{where}: legacyBetaResourcesEnabledByDefault"),
+            note=str(snap.get("note") or ""),
+        )
+    return tuple(found[r] for r in sorted(found))
+
+
+def default_enablement_for(release: Version | str, data_dir: Path | str | None = None) -> EnablementChoice:
+    """The default lists of a binary's release; without an entry for that release, the nearest
+    earlier release's lists together with a warning saying so (never silently)."""
+    wanted = mm(parse_version(release) if isinstance(release, str) else release)
+    entries = load_default_enablements(data_dir)
+    for entry in entries:
+        if entry.release == wanted:
+            return EnablementChoice(wanted, entry, None)
+    earlier = [e for e in entries if e.release < wanted]
+    if not earlier:
+        have = ", ".join(str(e.release) for e in entries) or "none"
+        raise KcompatError(f"no default API enablement list for Kubernetes {wanted} or any earlier release (available: {have})")
+    used = earlier[-1]
+    warning = (
+        f"no default API enablement list for Kubernetes {wanted} is bundled; using the {used.release} list "
+        f"({used.source_id}) instead, so defaults of group/versions new in {wanted} are unknown"
+    )
+    return EnablementChoice(wanted, used, warning)
+
+
+# ---------------------------------------------------------------------------------------------
+# Field helpers.
+
+
+def _mapping(value: object, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise KcompatError(f"{where}: expected a mapping, got {type(value).__name__}")
+    return value
+
+
+def _release_field(value: object, where: str) -> Version:
+    if not isinstance(value, str) or not _RELEASE_RE.fullmatch(value):
+        raise KcompatError(f"{where}: must be a 'major.minor' string, got {value!r}")
+    return parse_version(value)
+
+
+def _optional_release(value: object, where: str) -> Version | None:
+    if value is None:
+        return None
+    return _release_field(value, where)
+
+
+def _gv_list(value: object, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise KcompatError(f"{where}: must be a list of group/version strings")
+    return tuple(dict.fromkeys(v.strip() for v in value))
+
+
+def _legacy_resources(value: object, where: str) -> tuple[tuple[str, str], ...]:
+    """Entries are ``group/version resource`` optionally followed by a comment in parentheses."""
+    out = []
+    for text in _gv_list(value, where):
+        parts = text.split()
+        if len(parts) < 2 or "/" not in parts[0] or not re.fullmatch(r"[a-z0-9.-]+", parts[1]):
+            raise KcompatError(f"{where}: {text!r} is not 'group/version resource'")
+        out.append((parts[0], parts[1]))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class StorageOverrides:
+    """kube-apiserver's per-resource storage versions of one release
+    (kubernetes ``pkg/kubeapiserver/default_storage_factory_builder.go``, the
+    ``ResourceEncodingOverrides`` list), and where the list was read."""
+
+    release: Version
+    #: (group, version, resource) exactly as the Go source names them
+    entries: tuple[tuple[str, str, str], ...]
+    provenance: str
+
+    def version_for(self, group: str, resource: str) -> str | None:
+        for g, v, r in self.entries:
+            if (g, r) == (group, resource):
+                return v
+        return None
+
+
+def load_storage_overrides(release: Version | str, data_dir: Path | str | None = None) -> StorageOverrides | None:
+    """The overrides of one release, or None when ``storage-overrides.yaml`` has no entry for it."""
+    wanted = mm(parse_version(release) if isinstance(release, str) else release)
+    for entry in _load_overrides_cached(str(resolve_data_dir(data_dir))):
+        if entry.release == wanted:
+            return entry
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _load_overrides_cached(data_dir: str) -> tuple[StorageOverrides, ...]:
+    path = Path(data_dir) / "apis" / STORAGE_OVERRIDES_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return ()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the storage overrides: {exc.strerror or exc}") from None
+    return parse_storage_overrides(read_yaml_text(raw, str(path)), str(path))
+
+
+def parse_storage_overrides(document: object, source: str) -> tuple[StorageOverrides, ...]:
+    doc = _mapping(document, source)
+    items = doc.get("releases")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: releases must be a list")
+    out = []
+    for index, item in enumerate(items):
+        where = f"{source}: releases[{index}]"
+        entry = _mapping(item, where)
+        release = _release_field(entry.get("release"), f"{where}: release")
+        entries = []
+        for text in _gv_list(entry.get("overrides"), f"{where}: overrides"):
+            parts = text.split()
+            if len(parts) != 2 or not _RESOURCE_RE.fullmatch(parts[1]):
+                raise KcompatError(f"{where}: {text!r} is not 'group/version resource'")
+            group, version = parts[0].rpartition("/")[0], parts[0].rpartition("/")[2]
+            entries.append((group, version, parts[1]))
+        provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
+        out.append(StorageOverrides(release, tuple(entries), provenance))
+    return tuple(out)
+
+
+SCHEME_PRIORITY_FILE = "scheme-priority.yaml"
+
+
+@dataclass(frozen=True)
+class SchemePriority:
+    """Each group's registered versions in kube-apiserver's scheme, highest priority first
+    (kubernetes ``pkg/apis/<group>/install/install.go`` ``SetVersionPriority``), and where read."""
+
+    release: Version
+    groups: Mapping[str, tuple[str, ...]]
+    provenance: str
+
+
+def load_scheme_priority(release: Version | str, data_dir: Path | str | None = None) -> SchemePriority | None:
+    """The scheme's version priority of one release, or None when none is bundled for it."""
+    wanted = mm(parse_version(release) if isinstance(release, str) else release)
+    for entry in _load_priority_cached(str(resolve_data_dir(data_dir))):
+        if entry.release == wanted:
+            return entry
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _load_priority_cached(data_dir: str) -> tuple[SchemePriority, ...]:
+    path = Path(data_dir) / "apis" / SCHEME_PRIORITY_FILE
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return ()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the scheme version priority: {exc.strerror or exc}") from None
+    return parse_scheme_priority(read_yaml_text(raw, str(path)), str(path))
+
+
+def parse_scheme_priority(document: object, source: str) -> tuple[SchemePriority, ...]:
+    doc = _mapping(document, source)
+    items = doc.get("releases")
+    if not isinstance(items, list):
+        raise KcompatError(f"{source}: releases must be a list")
+    out = []
+    for index, item in enumerate(items):
+        where = f"{source}: releases[{index}]"
+        entry = _mapping(item, where)
+        release = _release_field(entry.get("release"), f"{where}: release")
+        groups = _mapping(entry.get("groups"), f"{where}: groups")
+        parsed: dict[str, tuple[str, ...]] = {}
+        for group, versions in groups.items():
+            if not isinstance(group, str) or not isinstance(versions, list) or not versions or not all(
+                isinstance(v, str) and _RESOURCE_RE.fullmatch(v) for v in versions
+            ):
+                raise KcompatError(f"{where}: group {group!r} must map to a non-empty list of versions")
+            parsed[group] = tuple(versions)
+        provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
+        out.append(SchemePriority(release, MappingProxyType(parsed), provenance))
+    return tuple(out)

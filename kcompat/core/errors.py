@@ -1,0 +1,101 @@
+"""The one error type the core raises for bad input, and how user input is echoed in messages.
+
+Every echo of user input is cut (:func:`cut`, :func:`quote_cut`): a message never grows with
+the input, and a long value says how long it was ("… (100,000 characters)"). Lists of messages
+are shown at most :data:`MAX_SHOWN` at a time (:func:`shown`), then "and N more".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+#: Characters of a user's value echoed back in a message.
+ECHO_LIMIT = 60
+#: Characters of one whole message (exception text included) before it is cut.
+MESSAGE_LIMIT = 10_000
+#: Messages shown at once (pages and CLI text output); the rest are counted.
+MAX_SHOWN = 20
+
+
+#: Characters that move the cursor, start a terminal escape, end a line or reorder text when
+#: shown: C0 and C1 controls, DEL, line and paragraph separators, bidirectional marks,
+#: embeddings, overrides and isolates, invisible separators and the BOM.
+UNSAFE_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
+
+
+def _escape_unsafe(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch in _GO_ESCAPES and ch not in '"\\':
+        return _GO_ESCAPES[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: object) -> str:
+    """``text`` with every :data:`UNSAFE_CHARACTERS` written as an escape (``\\n``, ``\\x1b``,
+    ``\\u202e``): what input says can be read, but cannot start a line, style a terminal or
+    reorder what is shown around it."""
+    return UNSAFE_CHARACTERS.sub(_escape_unsafe, str(text))
+
+
+def echo(text: object, limit: int = ECHO_LIMIT) -> str:
+    """A user's value inside a message: :func:`cut` to ``limit`` characters, then :func:`printable`."""
+    return printable(cut(text, limit))
+
+
+class KcompatError(ValueError):
+    """Bad input: a version, a flag value, a manifest. The message names what was wrong."""
+
+
+def cut(text: object, limit: int = ECHO_LIMIT) -> str:
+    """``text`` itself when short, else its first ``limit`` characters, "…" and its length."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+_GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
+
+
+def go_quote(text: str) -> str:
+    """Render a string the way Go's ``%q`` (``strconv.Quote``) does."""
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in _GO_ESCAPES:
+            out.append(_GO_ESCAPES[ch])
+        elif code < 0x80:
+            out.append(ch if 0x20 <= code < 0x7F else f"\\x{code:02x}")
+        elif ch.isprintable():
+            out.append(ch)
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+def quote_cut(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``go_quote(text)``, of the first ``limit`` characters only when longer, then "… (N characters)"."""
+    if len(text) <= limit:
+        return go_quote(text)
+    return f"{go_quote(text[:limit])}… ({len(text):,} characters)"
+
+
+def repr_cut(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``repr(text)``, of the first ``limit`` characters only when longer, then "… (N characters)"."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
+def shown(messages: Iterable[str], limit: int = MAX_SHOWN, each: int = MESSAGE_LIMIT) -> list[str]:
+    """At most ``limit`` messages, each cut to ``each`` characters, then "… and N more"."""
+    messages = list(messages)
+    out = [cut(m, each) for m in messages[:limit]]
+    if len(messages) > limit:
+        out.append(f"… and {len(messages) - limit:,} more")
+    return out

@@ -1,0 +1,323 @@
+"""Stage history of feature gates across releases: timeline segments, the release matrix and
+per-release transition counts.
+
+Pure functions over manifests (no I/O, no UI). Two questions are answered:
+
+* From ONE manifest (a binary's ``versionedSpecs``): which stage, default and lock did each
+  gate have from which release to which (:func:`timeline_segments`). A release ``V`` is
+  read as a ``V`` binary that does not emulate: emulated ``V``, min compatibility ``V - 1``
+  (SPEC §2.2, §3.3), so compatibility-gated specs start one release after their
+  ``minCompatibilityVersion``.
+* From EVERY bundled release's own manifest: the state each release actually shipped, at its
+  own version (:func:`release_matrix`), and what changed from one release to the next
+  (:func:`release_transitions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .compat import select_versions
+from .gates import spec_at
+from .manifest import Feature, FeatureSpec, Manifest
+from .stages import Stage
+from .versions import Version, major_minor, mm, offset_minor, parse_version, subtract_minor
+
+
+@dataclass(frozen=True)
+class GateStatus:
+    """Stage, default and lock of a gate at one version."""
+
+    stage: Stage
+    default: bool
+    locked: bool
+
+    @classmethod
+    def of(cls, spec: FeatureSpec) -> GateStatus:
+        return cls(spec.stage, spec.default, spec.lock_to_default)
+
+    @property
+    def available(self) -> bool:
+        return self.stage is not Stage.PRE_ALPHA
+
+    def __str__(self) -> str:
+        """``Beta (on)``, ``GA (on, locked)``, ``PreAlpha``."""
+        if not self.available:
+            return self.stage.value
+        extra = "on" if self.default else "off"
+        if self.locked:
+            extra += ", locked"
+        return f"{self.stage.value} ({extra})"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One stretch of a gate's history: ``status`` holds from ``start`` (inclusive) to ``end``
+    (exclusive). ``start`` is the spec's version as written (``0.0`` for gates registered without
+    versions, ``1.0`` for gates older than versioning)."""
+
+    gate: str
+    start: Version
+    end: Version
+    status: GateStatus
+
+    @property
+    def stage(self) -> Stage:
+        return self.status.stage
+
+    @property
+    def default(self) -> bool:
+        return self.status.default
+
+    @property
+    def locked(self) -> bool:
+        return self.status.locked
+
+
+def _key(v: Version) -> tuple[int, int]:
+    return (v.major, v.minor)
+
+
+def status_at_release(feature: Feature, release: Version, use_min_compat: bool) -> GateStatus:
+    """The gate in a ``release`` binary that does not emulate (emulated = release, min compat =
+    release - 1)."""
+    release = mm(release)
+    return GateStatus.of(spec_at(feature, release, subtract_minor(release, 1), use_min_compat))
+
+
+def gate_segments(feature: Feature, until: Version, use_min_compat: bool = True) -> tuple[Segment, ...]:
+    """The history of one gate up to ``until`` (exclusive), one segment per distinct status.
+
+    Breakpoints are the spec versions and, for compatibility-gated specs, the release after their
+    min compatibility version (the first release whose default min compatibility meets it)."""
+    until = mm(until)
+    points = {_key(s.version) for s in feature.specs}
+    if use_min_compat:
+        points |= {_key(offset_minor(s.effective_min_compatibility, 1)) for s in feature.specs if s.effective_min_compatibility}
+    ordered = [major_minor(*p) for p in sorted(points) if p < _key(until)]
+    segments: list[Segment] = []
+    for i, point in enumerate(ordered):
+        status = status_at_release(feature, point, use_min_compat)
+        end = ordered[i + 1] if i + 1 < len(ordered) else until
+        if not status.available:
+            continue
+        if segments and segments[-1].status == status and _key(segments[-1].end) == _key(point):
+            segments[-1] = Segment(feature.name, segments[-1].start, end, status)
+        else:
+            segments.append(Segment(feature.name, point, end, status))
+    return tuple(segments)
+
+
+def timeline_segments(manifest: Manifest, until: Version, use_min_compat: bool = True) -> tuple[Segment, ...]:
+    """Every gate's history from one manifest, gates in name order, segments in time order."""
+    out: list[Segment] = []
+    for feature in manifest.features:
+        out.extend(gate_segments(feature, until, use_min_compat))
+    return tuple(out)
+
+
+def introduced(feature: Feature) -> Version:
+    """The version of the gate's first spec (``0.0``/``1.0`` for unversioned/pre-versioning gates)."""
+    return feature.first_version
+
+
+# ---------------------------------------------------------------------------------------------
+# Across releases: each release's own manifest at its own version.
+
+
+@dataclass(frozen=True)
+class MatrixRow:
+    gate: str
+    #: One entry per release of the matrix: the status that release shipped, None when the
+    #: release's manifest does not list the gate.
+    cells: tuple[GateStatus | None, ...]
+    #: "kube" or "client-go", from the newest release that lists the gate
+    origin: str = "kube"
+
+    def present(self) -> tuple[bool, ...]:
+        return tuple(c is not None and c.available for c in self.cells)
+
+
+@dataclass(frozen=True)
+class ReleaseMatrix:
+    releases: tuple[str, ...]
+    rows: tuple[MatrixRow, ...]
+
+    def row(self, gate: str) -> MatrixRow | None:
+        for r in self.rows:
+            if r.gate == gate:
+                return r
+        return None
+
+    def column(self, release: str) -> dict[str, GateStatus]:
+        i = self.releases.index(release)
+        return {r.gate: r.cells[i] for r in self.rows if r.cells[i] is not None}
+
+
+def release_matrix(manifests: Sequence[tuple[str, Manifest]] | Mapping[str, Manifest]) -> ReleaseMatrix:
+    """Gates x releases: the state each release's own manifest gives at its own version.
+
+    ``manifests`` are (release, manifest) pairs, oldest first; the rows are the union of all gate
+    names, sorted."""
+    pairs = list(manifests.items()) if isinstance(manifests, Mapping) else list(manifests)
+    columns = []
+    for release, manifest in pairs:
+        selection = select_versions(mm(parse_version(release)))
+        use_mc = selection.rules.gates_use_min_compat
+        columns.append(
+            {
+                f.name: GateStatus.of(spec_at(f, selection.emulated, selection.min_compat, use_mc))
+                for f in manifest.features
+            }
+        )
+    names = sorted({name for column in columns for name in column})
+    origins = {f.name: f.origin for _, manifest in pairs for f in manifest.features}
+    rows = tuple(MatrixRow(name, tuple(column.get(name) for column in columns), origins[name]) for name in names)
+    return ReleaseMatrix(tuple(r for r, _ in pairs), rows)
+
+
+TRANSITION_KINDS = ("new alpha", "to beta", "to GA", "deprecated", "removed")
+
+
+@dataclass(frozen=True)
+class ReleaseTransitions:
+    """What changed from ``previous`` to ``release`` (both bundled releases' own manifests).
+
+    * new alpha: listed as Alpha, absent (or PreAlpha) in the previous release;
+    * to beta / to GA / deprecated: now at that stage, at another stage (or absent) before; "to GA"
+      in 1.35 is exactly the gates GA in release 1.35 and not GA in release 1.34;
+    * removed: listed before, absent now (the KEP's "Removed" stage does not exist in code; what the
+      feature does from then on is :class:`~kcompat.core.removals.RemovedGate`).
+    """
+
+    release: str
+    previous: str
+    new_alpha: tuple[str, ...]
+    to_beta: tuple[str, ...]
+    to_ga: tuple[str, ...]
+    deprecated: tuple[str, ...]
+    removed: tuple[str, ...]
+
+    def gates(self, kind: str) -> tuple[str, ...]:
+        return {
+            "new alpha": self.new_alpha,
+            "to beta": self.to_beta,
+            "to GA": self.to_ga,
+            "deprecated": self.deprecated,
+            "removed": self.removed,
+        }[kind]
+
+    def counts(self) -> dict[str, int]:
+        return {kind: len(self.gates(kind)) for kind in TRANSITION_KINDS}
+
+
+def release_transitions(matrix: ReleaseMatrix) -> tuple[ReleaseTransitions, ...]:
+    """One entry per release that has a predecessor in the matrix (the oldest has no baseline)."""
+    out = []
+    for i in range(1, len(matrix.releases)):
+        found: dict[str, list[str]] = {kind: [] for kind in TRANSITION_KINDS}
+        for row in matrix.rows:
+            before, now = row.cells[i - 1], row.cells[i]
+            had = before is not None and before.available
+            has = now is not None and now.available
+            if had and not has:
+                found["removed"].append(row.gate)
+            if not has:
+                continue
+            if now.stage is Stage.ALPHA and not had:
+                found["new alpha"].append(row.gate)
+            for stage, kind in ((Stage.BETA, "to beta"), (Stage.GA, "to GA"), (Stage.DEPRECATED, "deprecated")):
+                if now.stage is stage and (not had or before.stage is not stage):
+                    found[kind].append(row.gate)
+        out.append(
+            ReleaseTransitions(
+                matrix.releases[i],
+                matrix.releases[i - 1],
+                *(tuple(found[kind]) for kind in TRANSITION_KINDS),
+            )
+        )
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# What each release changed for one gate (the gate detail page).
+
+#: Spec versions the gate lists use as placeholders for behaviour older than the gate itself
+#: (0.0: registered without versions; 1.0: older than versioned gates).
+PLACEHOLDER_VERSIONS = (major_minor(0, 0), major_minor(1, 0))
+
+
+def is_placeholder(version: Version) -> bool:
+    return mm(version) in PLACEHOLDER_VERSIONS
+
+
+def placeholder_start(feature: Feature) -> Version | None:
+    """The placeholder version (0.0 or 1.0) the data dates the gate's first spec to, else None."""
+    return mm(feature.first_version) if feature.specs and is_placeholder(feature.first_version) else None
+
+
+def introduced_text(feature: Feature) -> str:
+    """Where the gate's history starts, said plainly: ``1.33``, or the placeholder said as one."""
+    start = placeholder_start(feature)
+    if start is not None:
+        return f"placeholder {start} (older than the gate)"
+    return str(mm(feature.first_version))
+
+
+def _state(spec: FeatureSpec) -> str:
+    return f"{spec.stage.value} {'on' if spec.default else 'off'}{' locked' if spec.lock_to_default else ''}"
+
+
+@dataclass(frozen=True)
+class SpecChange:
+    """One change of a gate from the previous release: ``kind`` is "appeared", "stage",
+    "default", "locked", "unlocked", "min-compatibility" or "removed"."""
+
+    release: Version
+    kind: str
+    before: str
+    after: str
+    #: the release is a placeholder version (0.0 / 1.0): behaviour older than the gate
+    placeholder: bool = False
+
+    def text(self) -> str:
+        at = f"{self.release}" + (" (a placeholder: older than the gate)" if self.placeholder else "")
+        if self.kind == "appeared":
+            return f"appeared in {at} as {self.after}"
+        if self.kind == "removed":
+            return f"removed in {at}: {self.after}"
+        if self.kind == "locked":
+            return f"locked {self.after} in {at}"
+        if self.kind == "unlocked":
+            return f"unlocked in {at}"
+        return f"{self.kind} {self.before} -> {self.after} in {at}"
+
+
+def spec_changes(feature: Feature, removal=None) -> tuple[SpecChange, ...]:
+    """What each spec of ``feature`` changed from the one before it (the release it appeared in,
+    each stage, default and lock change), then its removal (a :class:`~.removals.RemovedGate`)."""
+    out: list[SpecChange] = []
+    previous: FeatureSpec | None = None
+    for spec in feature.specs:
+        at, placeholder = mm(spec.version), is_placeholder(spec.version)
+        if previous is None:
+            if spec.stage is not Stage.PRE_ALPHA:
+                out.append(SpecChange(at, "appeared", "absent", _state(spec), placeholder))
+        else:
+            if previous.stage is Stage.PRE_ALPHA and spec.stage is not Stage.PRE_ALPHA:
+                out.append(SpecChange(at, "appeared", "absent", _state(spec), placeholder))
+            elif spec.stage is not previous.stage:
+                out.append(SpecChange(at, "stage", previous.stage.value, spec.stage.value, placeholder))
+            if spec.default != previous.default:
+                out.append(SpecChange(at, "default", "on" if previous.default else "off", "on" if spec.default else "off", placeholder))
+            if spec.lock_to_default and not previous.lock_to_default:
+                out.append(SpecChange(at, "locked", "unlocked", "on" if spec.default else "off", placeholder))
+            elif previous.lock_to_default and not spec.lock_to_default:
+                out.append(SpecChange(at, "unlocked", "locked", "unlocked", placeholder))
+            if spec.min_compatibility_version != previous.min_compatibility_version and spec.min_compatibility_version is not None:
+                out.append(SpecChange(at, "min-compatibility", str(previous.min_compatibility_version or "-"), str(spec.min_compatibility_version), placeholder))
+        previous = spec
+    if removal is not None:
+        out.append(SpecChange(mm(removal.removed_in), "removed", _state(removal.last_spec), removal.behaviour))
+    return tuple(out)

@@ -1,0 +1,733 @@
+"""Feature lifecycle manifests: the data model, loading and validation (SPEC §3.1-§3.2).
+
+The format is Kubernetes' ``versioned_feature_list.yaml``: a list of gates, each with
+``name`` and ascending ``versionedSpecs`` (``version``, ``default``, ``lockToDefault``,
+``preRelease``). Accepted variants: the unversioned lists of 1.31/1.32 (one spec with an
+empty version, registered at 0.0), an empty list, an optional ``minCompatibilityVersion``
+per spec and an optional ``dependencies`` list per gate.
+
+Every problem is reported with the file, the gate and the field, and all problems of a
+file are collected before :class:`ManifestError` is raised.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from types import MappingProxyType
+from collections import namedtuple
+
+from .errors import KcompatError, cut, repr_cut, shown
+from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
+from .versions import Version, major_minor, parse_version, subtract_minor
+
+META_GATES = ("AllAlpha", "AllBeta")
+ZERO = major_minor(0, 0)
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
+#: Gates of one manifest: the largest release has about 300.
+MAX_GATES = 1_000
+#: Specs of one gate: real gates have at most 4.
+MAX_SPECS_PER_GATE = 32
+#: Dependency edges of one manifest: the 1.37 list has about 50.
+MAX_DEPENDENCIES = 2_000
+MAX_NAME_LENGTH = 256
+
+_GATE_KEYS = {"name", "versionedSpecs", "dependencies"}
+
+#: Registration rules of ``AddVersioned`` per release (see ``registration_for``).
+SORTED, INCREASING, FULL = "1.31-sorted", "1.33-increasing", "1.35-full"
+
+
+def registration_for(release: Version | None) -> str:
+    """The spec rules a binary of ``release`` applied when registering gates (None: the newest)."""
+    if release is None or release >= major_minor(1, 35):
+        return FULL
+    if release >= major_minor(1, 33):
+        return INCREASING
+    return SORTED
+_SPEC_KEYS = {"version", "default", "lockToDefault", "preRelease", "minCompatibilityVersion"}
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    """One versioned spec: from ``version`` on, the gate has this stage, default and lock."""
+
+    version: Version
+    default: bool
+    lock_to_default: bool
+    stage: Stage
+    #: ``minCompatibilityVersion`` as written (None when absent).
+    min_compatibility_version: Version | None = None
+    #: The value in force: as written, else inherited from the previous spec (SPEC §3.2).
+    effective_min_compatibility: Version | None = None
+
+
+PRE_ALPHA_SPEC = FeatureSpec(version=ZERO, default=False, lock_to_default=False, stage=Stage.PRE_ALPHA)
+
+
+# (collections.namedtuple rather than typing.NamedTuple: the same tuple class, without importing
+# ``typing`` on the CLI's start-up path)
+class GateState(namedtuple("GateState", ("name", "enabled", "stage", "default", "locked", "explicit", "source"))):
+    """One gate at the selected versions after the flags (SPEC §4): ``name`` (str), ``enabled``,
+    ``stage`` (Stage), ``default``, ``locked``, ``explicit`` (bools) and ``source``, why it has its
+    value: "default", "flag", "AllAlpha" or "AllBeta"."""
+
+    __slots__ = ()
+
+
+def default_state(name: str, spec: FeatureSpec) -> GateState:
+    """The state of a gate nobody set: its spec's default."""
+    return GateState(name, spec.default, spec.stage, spec.default, spec.lock_to_default, False, "default")
+
+
+@dataclass(frozen=True)
+class Feature:
+    name: str
+    specs: tuple[FeatureSpec, ...]
+    dependencies: tuple[str, ...] = ()
+    #: where the binary registers the gate from: "kube" (the release's feature list) or
+    #: "client-go" (k8s.io/client-go features, added to every kube binary's gate)
+    origin: str = "kube"
+    #: (major, minor) of each spec, for the hot path of ``spec_at``
+    version_keys: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    #: (major, minor) of each spec's effective min compat, None where there is none
+    min_compat_keys: tuple[tuple[int, int] | None, ...] = field(init=False, repr=False, compare=False)
+    #: the unset state for each spec, then for PreAlpha (last)
+    default_states: tuple[GateState, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "version_keys", tuple((s.version.major, s.version.minor) for s in self.specs))
+        mcs = [s.effective_min_compatibility for s in self.specs]
+        set_(self, "min_compat_keys", tuple((m.major, m.minor) if m is not None else None for m in mcs))
+        states = [default_state(self.name, s) for s in self.specs] + [default_state(self.name, PRE_ALPHA_SPEC)]
+        set_(self, "default_states", tuple(states))
+
+    @property
+    def first_version(self) -> Version:
+        return self.specs[0].version
+
+    def spec_index_at(self, emu: tuple[int, int], mc: tuple[int, int] | None) -> int:
+        """Index of the spec in effect at (emu, mc), or -1 for PreAlpha (SPEC §3.3)."""
+        keys = self.version_keys
+        i = len(keys) - 1
+        if mc is None:
+            while i >= 0 and keys[i] > emu:
+                i -= 1
+            return i
+        needs = self.min_compat_keys
+        while i >= 0 and (keys[i] > emu or (needs[i] is not None and mc < needs[i])):
+            i -= 1
+        return i
+
+
+def spec_at(feature: Feature, emulated: Version, min_compat: Version | None, use_min_compat: bool) -> FeatureSpec:
+    """The spec in effect at (emulated, min compat): the last spec whose version is <= emulated
+    and (1.35+) whose min-compat requirement is met; PreAlpha when none applies (SPEC §3.3,
+    component-base ``featureSpecAtEmulationAndMinCompatVersion``)."""
+    mc = (min_compat.major, min_compat.minor) if (use_min_compat and min_compat is not None) else None
+    i = feature.spec_index_at((emulated.major, emulated.minor), mc)
+    return feature.specs[i] if i >= 0 else PRE_ALPHA_SPEC
+
+
+@dataclass(frozen=True)
+class ManifestProblem:
+    source: str
+    gate: str | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = self.source
+        if self.gate is not None:
+            where += f": gate {self.gate}"
+        if self.field is not None:
+            where += f", field {self.field}"
+        return f"{where}: {self.message}"
+
+
+class ManifestError(KcompatError):
+    def __init__(self, problems: Iterable[ManifestProblem]):
+        self.problems = tuple(problems)
+        lines = "\n".join(f"  - {line}" for line in shown(str(p) for p in self.problems))
+        super().__init__(f"{len(self.problems)} problem(s) in the feature manifest:\n{lines}")
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """The gates of one binary (meta-gates excluded), sorted by name."""
+
+    features: tuple[Feature, ...]
+    sources: tuple[str, ...] = ()
+    by_name: Mapping[str, Feature] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.features, key=lambda f: f.name))
+        object.__setattr__(self, "features", ordered)
+        object.__setattr__(self, "by_name", MappingProxyType({f.name: f for f in ordered}))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def __len__(self) -> int:
+        return len(self.features)
+
+    @cached_property
+    def pick_table(self) -> tuple:
+        """Per gate: its (version key, min-compat key, unset state) triples newest first, and its
+        PreAlpha state: the hot path of the spec in effect (SPEC §3.3)."""
+        return tuple(
+            (tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1]))), f.default_states[-1])
+            for f in self.features
+        )
+
+    @cached_property
+    def client_go_names(self) -> frozenset[str]:
+        """The gates registered from k8s.io/client-go (``origin`` "client-go")."""
+        return frozenset(f.name for f in self.features if f.origin == "client-go")
+
+    @cached_property
+    def has_dependencies(self) -> bool:
+        return any(f.dependencies for f in self.features)
+
+    @cached_property
+    def index(self) -> Mapping[str, int]:
+        """Gate name -> position in ``features``."""
+        return MappingProxyType({f.name: i for i, f in enumerate(self.features)})
+
+    @cached_property
+    def dependents(self) -> tuple[tuple[int, str, tuple[int, ...]], ...]:
+        """(position, name, positions of its dependencies) of every gate that has dependencies."""
+        idx = self.index
+        return tuple((i, f.name, tuple(idx[d] for d in f.dependencies)) for i, f in enumerate(self.features) if f.dependencies)
+
+    @cached_property
+    def uses_min_compatibility(self) -> bool:
+        return any(s.min_compatibility_version is not None for f in self.features for s in f.specs)
+
+
+# ---------------------------------------------------------------------------------------------
+# YAML reading: safe, bounded, no aliases, no duplicate keys; libyaml's C parser where installed.
+
+# PyYAML is imported on first use (``_import_yaml``): loading the compiled bundle
+# (kcompat/data/bundle.py) needs no YAML at all, and a CLI call then starts faster.
+#: The YAML names set by ``_import_yaml``: ``yaml``, ``_LOADER`` (libyaml's C classes when PyYAML
+#: was built with them, about 10x faster, else pure Python) and the event classes.
+_YAML_NAMES = ("yaml", "_LOADER", "_NODE_EVENTS", "_START_EVENTS", "_END_EVENTS")
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # what _import_yaml binds, for readers and checkers (typing itself is not loaded)
+    from typing import Any
+
+    import yaml
+
+    _LOADER: Any = None
+    _NODE_EVENTS: tuple[type, ...] = ()
+    _START_EVENTS: tuple[type, ...] = ()
+    _END_EVENTS: tuple[type, ...] = ()
+
+
+def _import_yaml() -> None:
+    import yaml
+
+    names = globals()
+    names["yaml"] = yaml
+    names["_LOADER"] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    names["_NODE_EVENTS"] = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    names["_START_EVENTS"] = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    names["_END_EVENTS"] = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+def __getattr__(name: str):  # PEP 562: ``manifest._LOADER`` and friends, imported on first use
+    if name in _YAML_NAMES:
+        _import_yaml()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: Nesting of collections: a manifest needs 4 levels (list, gate, specs, spec).
+MAX_YAML_DEPTH = 32
+#: Nodes (scalars and collections) of one manifest: the 1.37 list has about 6,000.
+MAX_MANIFEST_NODES = 100_000
+#: Specs of one manifest (all gates): the 1.37 list has about 900.
+MAX_MANIFEST_SPECS = 10_000
+
+
+def _line(event) -> str:
+    mark = event.start_mark
+    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "unknown line"
+
+
+def _scan_events(text: str, source: str, manifest: bool) -> None:
+    """One pass over the parser's events, before anything is built: refuses anchors and aliases
+    (an alias bomb is never expanded), nesting past :data:`MAX_YAML_DEPTH`, duplicate mapping keys,
+    and, for a feature manifest, more gates, specs or nodes than any real list has."""
+    stack: list[list] = []  # per open collection: [is mapping, children so far, {key: line}]
+    nodes = gates = specs = 0
+    for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise KcompatError(f"{source}: anchors and aliases are not allowed ({_line(event)})")
+        if isinstance(event, _END_EVENTS):
+            stack.pop()
+            continue
+        if not isinstance(event, _NODE_EVENTS):
+            continue
+        nodes += 1
+        if stack:
+            top = stack[-1]
+            if top[0] and top[1] % 2 == 0:  # a mapping key
+                if isinstance(event, yaml.ScalarEvent):
+                    keys = top[2]
+                    if event.value in keys:
+                        raise KcompatError(
+                            f"{source}: duplicate key {repr_cut(event.value)} ({_line(event)}; first at line {keys[event.value]})"
+                        )
+                    keys[event.value] = event.start_mark.line + 1
+            top[1] += 1
+        if manifest:
+            if len(stack) == 1 and not stack[0][0]:
+                gates += 1
+                if gates > MAX_GATES:
+                    raise KcompatError(f"{source}: more than {MAX_GATES:,} gates (no Kubernetes release has more than a few hundred)")
+            elif len(stack) == 3 and isinstance(event, yaml.MappingStartEvent):
+                specs += 1
+                if specs > MAX_MANIFEST_SPECS:
+                    raise KcompatError(f"{source}: more than {MAX_MANIFEST_SPECS:,} versioned specs in all")
+            if nodes > MAX_MANIFEST_NODES:
+                raise KcompatError(f"{source}: more than {MAX_MANIFEST_NODES:,} YAML values (a feature list has a few thousand)")
+        if isinstance(event, _START_EVENTS):
+            if len(stack) >= MAX_YAML_DEPTH:
+                raise KcompatError(f"{source}: YAML nested too deeply: more than {MAX_YAML_DEPTH} levels ({_line(event)})")
+            stack.append([isinstance(event, yaml.MappingStartEvent), 0, {}])
+
+
+def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, manifest: bool = False) -> object:
+    """Decode and parse one YAML document safely; errors name the source.
+
+    Checked before anything is built, in one pass over the parser's events: the size, no
+    anchors or aliases, nesting depth, duplicate keys, and with ``manifest`` the counts of gates,
+    specs and nodes. Then libyaml's C loader (pure Python when missing) builds the document."""
+    if "yaml" not in globals():
+        _import_yaml()
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    if len(raw) > max_bytes:
+        raise KcompatError(f"{source}: file is {len(raw):,} bytes, larger than the limit of {max_bytes:,} bytes")
+    if b"\x00" in raw:
+        raise KcompatError(f"{source}: binary data (NUL bytes), not a YAML text file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise KcompatError(f"{source}: not UTF-8 text (byte {exc.start}): not a YAML manifest") from None
+    try:
+        _scan_events(text, source, manifest)
+        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader (C or Python)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        if "nesting depth" in str(exc.problem):  # libyaml's own depth limit
+            raise KcompatError(f"{source}: YAML nested too deeply{pos}") from None
+        raise KcompatError(f"{source}: not valid YAML{pos}: {cut(exc.problem or exc.context, 200)}") from None
+    except yaml.YAMLError as exc:
+        raise KcompatError(f"{source}: not valid YAML: {cut(exc, 200)}") from None
+    except RecursionError:
+        raise KcompatError(f"{source}: YAML nested too deeply") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema checks.
+
+
+def parse_manifest(document: object, source: str, registration: str = FULL, check_dependencies: bool = True) -> tuple[Feature, ...]:
+    """Turn a parsed YAML document into validated features, or raise ManifestError.
+
+    ``registration`` names the rules of ``AddVersioned`` to apply (see :func:`registration_for`):
+    1.31/1.32 binaries only sorted each gate's specs, 1.33/1.34 required strictly increasing
+    versions and no stage regression, 1.35+ added min compatibility and the no-op/unlock rules.
+    ``check_dependencies=False`` leaves the ``AddDependencies`` checks to the caller, for a file
+    whose dependencies name gates of another file of the same binary (client-go's)."""
+    problems = _Problems(source)
+    problem = problems.add
+
+    if not isinstance(document, list):
+        kind = "an empty file" if document is None else f"a {_yaml_kind(document)}"
+        problem(None, None, f"expected a list of gates at the top level, got {kind}")
+        raise ManifestError(problems)
+    if len(document) > MAX_GATES:
+        problem(None, None, f"{len(document)} gates is more than the limit of {MAX_GATES}")
+        raise ManifestError(problems)
+
+    features: list[Feature] = []
+    seen: dict[str, int] = {}
+    for index, item in enumerate(document):
+        feature = _parse_gate(item, index, problem, registration)
+        if feature is None:
+            continue
+        if feature.name in seen:
+            problem(feature.name, "name", f"duplicate gate (items {seen[feature.name] + 1} and {index + 1})")
+            continue
+        seen[feature.name] = index
+        features.append(feature)
+
+    if not problems and check_dependencies:
+        _check_dependencies(features, problem)
+    if problems:
+        raise ManifestError(problems)
+    return tuple(features)
+
+
+def _yaml_kind(value: object) -> str:
+    return {dict: "mapping", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _parse_gate(item: object, index: int, problem, registration: str) -> Feature | None:
+    if not isinstance(item, dict):
+        problem(f"#{index + 1}", None, f"expected a mapping with name and versionedSpecs, got a {_yaml_kind(item)}")
+        return None
+    name = item.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problem(f"#{index + 1}", "name", f"expected a non-empty string, got {_describe(name)}")
+        return None
+    label = name if len(name) <= MAX_NAME_LENGTH else name[:MAX_NAME_LENGTH] + "..."
+    before = _count(problem)
+    if len(name) > MAX_NAME_LENGTH:
+        problem(label, "name", f"longer than {MAX_NAME_LENGTH} characters")
+    elif name != name.strip() or any(c in name for c in ",=:") or any(not c.isprintable() or c.isspace() for c in name):
+        problem(label, "name", "must not contain whitespace, control characters, ',', '=' or ':' (it could never be set by --feature-gates)")
+    if name in META_GATES:
+        problem(label, "name", f"{name} is a meta-gate every gate set already has; it cannot be listed")
+    for key in item:
+        if key not in _GATE_KEYS:
+            problem(label, str(key), f"unknown field (expected one of {sorted(_GATE_KEYS)})")
+    raw_specs = item.get("versionedSpecs")
+    if not isinstance(raw_specs, list) or not raw_specs:
+        problem(label, "versionedSpecs", f"expected a non-empty list of specs, got {_describe(raw_specs)}")
+        return None
+    if len(raw_specs) > MAX_SPECS_PER_GATE:
+        problem(label, "versionedSpecs", f"{len(raw_specs)} specs is more than the limit of {MAX_SPECS_PER_GATE}")
+        return None
+    deps = item.get("dependencies", [])
+    dependencies: tuple[str, ...] = ()
+    if deps is None:
+        deps = []
+    if not isinstance(deps, list) or not all(isinstance(d, str) and d for d in deps):
+        problem(label, "dependencies", f"expected a list of gate names, got {_describe(deps)}")
+    else:
+        dependencies = tuple(sorted(set(deps)))
+    unversioned = len(raw_specs) == 1 and isinstance(raw_specs[0], dict) and raw_specs[0].get("version") in ("", None)
+    specs = _parse_specs(label, raw_specs, unversioned, problem, registration)
+    if specs is None or _count(problem) != before:
+        return None
+    return Feature(name=name, specs=specs, dependencies=dependencies)
+
+
+class _Problems(list):
+    """The problems of one file; ``add`` is passed around as the reporting callback."""
+
+    def __init__(self, source: str):
+        super().__init__()
+        self.source = source
+
+    def add(self, gate: str | None, fld: str | None, message: str) -> None:
+        self.append(ManifestProblem(self.source, gate, fld, message))
+
+
+def _count(problem) -> int:
+    return len(problem.__self__)
+
+
+def _describe(value: object) -> str:
+    if value is None:
+        return "nothing"
+    text = repr(value)
+    return f"{_yaml_kind(value)} {text[:60]}{'...' if len(text) > 60 else ''}"
+
+
+def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version | None:
+    if isinstance(value, bool) or not isinstance(value, str):
+        hint = ' (quote it: a YAML number loses digits, 1.10 reads as 1.1)' if isinstance(value, float) else ""
+        problem(gate, fld, f'expected a quoted "major.minor" string, got {_describe(value)}{hint}')
+        return None
+    try:
+        version = parse_version(value)
+    except KcompatError as exc:
+        problem(gate, fld, str(exc))
+        return None
+    if len(version.components) != 2 or version.pre_release or version.build_metadata:
+        problem(gate, fld, f'expected exactly "major.minor" (no patch, no pre-release), got "{cut(value)}"')
+        return None
+    return version
+
+
+def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, registration: str) -> tuple[FeatureSpec, ...] | None:
+    specs: list[FeatureSpec] = []
+    ok = True
+    for i, raw in enumerate(raw_specs):
+        where = f"versionedSpecs[{i}]"
+        if not isinstance(raw, dict):
+            problem(gate, where, f"expected a mapping, got {_describe(raw)}")
+            ok = False
+            continue
+        for key in raw:
+            if key not in _SPEC_KEYS:
+                problem(gate, f"{where}.{key}", f"unknown field (expected one of {sorted(_SPEC_KEYS)})")
+                ok = False
+        if unversioned:
+            version: Version | None = ZERO
+        else:
+            if raw.get("version") in ("", None):
+                problem(gate, f"{where}.version", "missing: every spec of a versioned gate needs a version")
+                ok = False
+                continue
+            version = _parse_version_field(raw.get("version"), gate, f"{where}.version", problem)
+        flags = {}
+        for key in ("default", "lockToDefault"):
+            value = raw.get(key, False if key == "lockToDefault" else None)
+            if not isinstance(value, bool):
+                problem(gate, f"{where}.{key}", f"expected true or false, got {_describe(value)}")
+                ok = False
+            flags[key] = value
+        stage_text = raw.get("preRelease")
+        stage = next((s for s in MANIFEST_STAGES if s.value == stage_text), None)
+        if stage is None:
+            allowed = ", ".join(s.value for s in MANIFEST_STAGES)
+            problem(gate, f"{where}.preRelease", f"expected one of {allowed}, got {_describe(stage_text)}")
+            ok = False
+        mc = None
+        if raw.get("minCompatibilityVersion") not in (None, ""):
+            mc = _parse_version_field(raw["minCompatibilityVersion"], gate, f"{where}.minCompatibilityVersion", problem)
+            if mc is None:
+                ok = False
+        if version is None or not ok:
+            ok = False
+            continue
+        specs.append(FeatureSpec(version, flags["default"], flags["lockToDefault"], stage, mc))
+    if not ok:
+        return None
+    if registration == SORTED:
+        specs.sort(key=lambda s: (s.version.major, s.version.minor))
+        return _with_inherited_min_compat(specs)
+    return _check_spec_sequence(gate, specs, problem, registration)
+
+
+def _with_inherited_min_compat(specs: list[FeatureSpec]) -> tuple[FeatureSpec, ...]:
+    out, inherited = [], None
+    for spec in specs:
+        inherited = spec.min_compatibility_version or inherited
+        out.append(FeatureSpec(spec.version, spec.default, spec.lock_to_default, spec.stage, spec.min_compatibility_version, inherited))
+    return tuple(out)
+
+
+def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem, registration: str) -> tuple[FeatureSpec, ...] | None:
+    """The ordering rules of ``AddVersioned`` (SPEC §3.2); fills in inherited min-compat values.
+
+    Mirrors component-base: 1.33/1.34 require strictly increasing versions and no stage
+    regression; 1.35+ compare each spec with the previous *completed* spec (min compat inherited)."""
+    out: list[FeatureSpec] = []
+    ok = True
+    was_beta = was_ga = was_deprecated = was_locked = False
+    for i, spec in enumerate(specs):
+        where = f"versionedSpecs[{i}]"
+
+        def bad(message: str, fld: str = "") -> None:
+            nonlocal ok
+            ok = False
+            problem(gate, where + fld, message)
+
+        mc = spec.min_compatibility_version if registration == FULL else None
+        last = out[-1] if out else None
+        if mc is not None:
+            if last is None or spec.version != last.version:
+                bad("minCompatibilityVersion needs a preceding spec at the same version without it", ".minCompatibilityVersion")
+            if mc > spec.version:
+                bad(f"minCompatibilityVersion {mc} is greater than the spec's version {spec.version}", ".minCompatibilityVersion")
+        if i == 0 and spec.stage is Stage.DEPRECATED and spec.version.minor != 0:
+            bad(f"a gate cannot start Deprecated at {spec.version}; begin with a \"1.0\"-style spec describing its earlier state")
+        if last is not None:
+            if registration == INCREASING:
+                if not last.version < spec.version:
+                    bad(f"version {spec.version} is not greater than the previous spec's {last.version} (1.33/1.34 need strictly increasing versions)", ".version")
+            else:
+                last_mc = last.effective_min_compatibility
+                if spec.version < last.version:
+                    bad(f"version {spec.version} is lower than the previous spec's {last.version} (specs must ascend)", ".version")
+                if mc is not None and last_mc is not None and mc < last_mc:
+                    bad(f"minCompatibilityVersion {mc} is lower than the previous spec's {last_mc}", ".minCompatibilityVersion")
+                if spec.version == last.version:
+                    if mc == last_mc:
+                        bad(f"duplicate spec for version {spec.version} (same minCompatibilityVersion)", ".version")
+                    if spec.stage is not last.stage:
+                        bad(f"two specs at version {spec.version} change the stage ({last.stage} -> {spec.stage})", ".preRelease")
+                    if spec.lock_to_default != last.lock_to_default:
+                        bad(f"two specs at version {spec.version} change lockToDefault", ".lockToDefault")
+                if (spec.stage, spec.default, spec.lock_to_default) == (last.stage, last.default, last.lock_to_default):
+                    bad(f"changes nothing relative to the previous spec ({last.stage}, default {str(last.default).lower()}, lockToDefault {str(last.lock_to_default).lower()})")
+                if was_locked and not spec.lock_to_default:
+                    bad("unlocks a gate that an earlier spec locked to its default", ".lockToDefault")
+            if was_deprecated and spec.stage is not Stage.DEPRECATED:
+                bad(f"{spec.stage} after Deprecated: Deprecated is terminal", ".preRelease")
+            elif spec.stage is Stage.ALPHA and (was_beta or was_ga):
+                bad("Alpha after a more stable stage goes backwards", ".preRelease")
+            elif spec.stage is Stage.BETA and was_ga:
+                bad("Beta after GA goes backwards", ".preRelease")
+        inherited = mc if mc is not None else (last.effective_min_compatibility if last is not None else None)
+        out.append(FeatureSpec(spec.version, spec.default, spec.lock_to_default, spec.stage, mc, inherited))
+        was_beta |= spec.stage is Stage.BETA
+        was_ga |= spec.stage is Stage.GA
+        was_deprecated |= spec.stage is Stage.DEPRECATED
+        was_locked |= spec.lock_to_default
+    return tuple(out) if ok else None
+
+
+def _check_dependencies(features: list[Feature], problem) -> None:
+    """Registration checks of ``AddDependencies`` (SPEC §5.6): known targets, no cycle, and no
+    dependency on a less stable, default-off or unlocked gate at any of the dependent's versions."""
+    by_name = {f.name: f for f in features}
+    edges = 0
+    for feature in features:
+        edges += len(feature.dependencies)
+        for dep in feature.dependencies:
+            if dep not in by_name:
+                problem(feature.name, "dependencies", f"cannot add dependency from {feature.name} to unknown feature {cut(dep)}")
+    if edges > MAX_DEPENDENCIES:
+        problem(None, "dependencies", f"{edges:,} dependencies in all, more than the limit of {MAX_DEPENDENCIES:,}")
+        return
+    cyclic = first_cycle_root(features, by_name)
+    if cyclic is not None:
+        problem(cyclic, "dependencies", f"cycle detected with feature {cyclic}")
+        return
+    for feature in features:
+        for dep_name in feature.dependencies:
+            dep = by_name.get(dep_name)
+            if dep is None:
+                continue
+            for spec in reversed(feature.specs):
+                # featureSpecAtEmulationAndMinCompatVersion: a spec without min compat looks at version-1
+                mc = spec.effective_min_compatibility or subtract_minor(spec.version, 1)
+                at = spec_at(dep, spec.version, mc, use_min_compat=True)
+                if STABILITY_RANK[spec.stage] > STABILITY_RANK[at.stage]:
+                    problem(feature.name, "dependencies", f"{spec.stage.label} feature {feature.name} cannot depend on {at.stage.label} feature {dep_name} at version {spec.version}")
+                    break
+                if spec.default and not at.default:
+                    problem(feature.name, "dependencies", f"default-enabled feature {feature.name} cannot depend on default-disabled feature {dep_name} at version {spec.version}")
+                    break
+                if spec.lock_to_default and not at.lock_to_default:
+                    problem(feature.name, "dependencies", f"locked-to-default feature {feature.name} cannot depend on unlocked feature {dep_name} at version {spec.version}")
+                    break
+
+
+def first_cycle_root(features: Iterable[Feature], by_name: Mapping[str, Feature]) -> str | None:
+    """The first gate (in ``features`` order) from which a dependency cycle is reachable, or None.
+
+    A depth-first search with an explicit stack: a chain as long as the manifest (thousands of
+    gates) costs one pass over the edges and never recursion (no RecursionError)."""
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+    for root in features:
+        if root.name in state or not root.dependencies:
+            continue
+        state[root.name] = 1
+        stack = [(root.name, iter(root.dependencies))]
+        while stack:
+            name, pending = stack[-1]
+            for dep in pending:
+                seen = state.get(dep)
+                if seen == 1:
+                    return root.name
+                if seen is None and dep in by_name:
+                    state[dep] = 1
+                    stack.append((dep, iter(by_name[dep].dependencies)))
+                    break
+            else:
+                state[name] = 2
+                stack.pop()
+    return None
+
+
+def load_manifest_bytes(
+    data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL, check_dependencies: bool = True
+) -> tuple[Feature, ...]:
+    return parse_manifest(read_yaml_text(data, source, max_bytes, manifest=True), source, registration, check_dependencies)
+
+
+def load_manifest_files(
+    paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL, client_go_paths: Iterable = ()
+) -> Manifest:
+    """Load one binary's manifest from one or more files (versioned + unversioned), plus the
+    files of k8s.io/client-go's features (``origin`` "client-go"), which every kube binary adds
+    to its gate (``pkg/features/kube_features.go`` ``init()``: ``clientAdapter``). Dependencies
+    are checked on the merged set, as ``AddDependencies`` sees every registered gate."""
+    features: list[Feature] = []
+    sources: list[str] = []
+    for path, origin in [(p, "kube") for p in paths] + [(p, "client-go") for p in client_go_paths]:
+        source = cut(str(path), 200)
+        data = read_regular_file(path, max_bytes, source)
+        parsed = load_manifest_bytes(data, source, max_bytes, registration, check_dependencies=False)
+        features.extend(parsed if origin == "kube" else (replace(f, origin=origin) for f in parsed))
+        sources.append(source)
+    manifest = merge_features(features, sources)
+    check_manifest_dependencies(manifest.features, " + ".join(sources))
+    return manifest
+
+
+def check_manifest_dependencies(features: Iterable[Feature], source: str) -> None:
+    """The ``AddDependencies`` registration checks over one binary's whole gate set."""
+    problems = _Problems(source)
+    _check_dependencies(list(features), problems.add)
+    if problems:
+        raise ManifestError(problems)
+
+
+def read_regular_file(path, max_bytes: int, source: str | None = None) -> bytes:
+    """At most ``max_bytes + 1`` bytes of a regular file. A FIFO, device, socket or directory is
+    refused before it is opened (``os.stat``), and the open itself cannot block (``O_NONBLOCK``,
+    then ``fstat`` again in case the path was swapped in between)."""
+    source = source or cut(str(path), 200)
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            raise KcompatError(f"{source}: {_file_kind(mode)}, not a regular file")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise KcompatError(f"{source}: not a regular file")
+            chunks, left = [], max_bytes + 1
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                left -= len(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise KcompatError(f"{source}: cannot read: {exc.strerror or cut(exc)}") from None
+    except KcompatError:
+        raise
+    except ValueError as exc:  # e.g. a NUL character in the path
+        raise KcompatError(f"{source}: cannot read: {cut(exc)}") from None
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
+
+
+def merge_features(features: Iterable[Feature], sources: Iterable[str]) -> Manifest:
+    """One binary's manifest from several files; a gate listed in two files is an error."""
+    problems: list[ManifestProblem] = []
+    seen: set[str] = set()
+    sources = tuple(sources)
+    for feature in features:
+        if feature.name in seen:
+            problems.append(ManifestProblem(" + ".join(sources), feature.name, "name", "listed in more than one file"))
+        seen.add(feature.name)
+    if problems:
+        raise ManifestError(problems)
+    return Manifest(tuple(features), sources)

@@ -1,0 +1,309 @@
+"""Storage version per REST resource at (binary, emulated, min compatibility) (SPEC §7.2).
+
+kube-apiserver picks the version a resource is written to etcd in with
+``DefaultResourceEncodingConfig.BackwardCompatibileStorageEncodingFor`` (k8s.io/apiserver
+``pkg/server/storage/resource_encoding_config.go``, identical in v0.31.0 .. v0.37.0-beta.0):
+
+1. a per-resource override wins always ("Always respect overrides"); the overrides are the
+   ``ResourceEncodingOverrides`` of kubernetes ``pkg/kubeapiserver/default_storage_factory_builder.go``
+   of the binary's release (``data/apis/storage-overrides.yaml``, read verbatim: an override that
+   names no real resource, such as 1.31-1.36's ``storagemigration.k8s.io storagemigrations``,
+   overrides nothing);
+2. otherwise ``emulatedStorageVersion`` walks the versions of the group that hold the kind
+   (``scheme.VersionsForGroupKind``), highest priority first, and takes the first that passes
+   the rule of the binary's release (:class:`StorageRule`);
+3. when none passes, ``binaryVersionOfResource``: the group's highest-priority version
+   (``scheme.PrioritizedVersionsForGroup(group)[0]``).
+
+Cohabiting resources (kubernetes ``default_storage_factory_builder.go`` ``AddCohabitatingResources``
+and apiserver ``storage_factory.go`` ``getStorageGroupResource``): events.k8s.io ``events`` is
+stored as the core ``events`` resource, so in the core group's storage version.
+
+The rule of ``emulatedStorageVersion``, by the binary's release (read at each k8s.io/apiserver tag):
+
+* v0.31.0, v0.35.0, v0.36.0 (:data:`StorageRule.FIRST_AT_MIN_COMPAT`): the first version
+  introduced at or before min compatibility.
+* v0.32.0 - v0.34.0 (:data:`StorageRule.SKIP_REPLACED`): the same, skipping versions that
+  declare a replacement (``APILifecycleReplacement``).
+* v0.37.0-beta.0 (:data:`StorageRule.NON_ALPHA_AT_MIN_COMPAT`): pass 1, the first non-alpha
+  version introduced at or before min compatibility; pass 2, the first version introduced at
+  or before the emulated version.
+
+A min compatibility of 0.0 disables the lifecycle checks; a type without lifecycle data always
+qualifies. Version priority is the scheme's (``SetVersionPriority`` in kubernetes
+``pkg/apis/<group>/install/install.go`` of the binary's release, ``data/apis/scheme-priority.yaml``),
+which is not always the kube-aware order (resource.k8s.io in 1.33: v1beta1 before v1beta2); only
+the versions listed there are registered. Without that list for a release (1.37) the kube-aware
+order of the group's versions in k8s.io/api is used and a warning says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+
+from .api_versions import versions_by_priority
+from .apis import GateResolver, evaluate_api_availability
+from .runtime_config import NON_REST_GROUPS
+from .apis_data import (
+    ApiKind,
+    ApiRelease,
+    default_enablement_for,
+    group_version_text,
+    load_api_release,
+    load_scheme_priority,
+    load_storage_overrides,
+)
+from .compat import rules_for
+from .errors import KcompatError
+from .versions import Version, major_minor, mm, parse_version
+
+ZERO = major_minor(0, 0)
+#: (group, resource) stored as another group's resource: ``AddCohabitatingResources`` pairs whose
+#: first member (the one chosen while its group has any resource enabled) is another group.
+COHABITING = {("events.k8s.io", "events"): ("", "events")}
+
+
+class StorageRule(str, Enum):
+    FIRST_AT_MIN_COMPAT = "first version introduced at or before min compatibility (1.31, 1.35, 1.36)"
+    SKIP_REPLACED = "first version introduced at or before min compatibility, skipping replaced versions (1.32-1.34)"
+    NON_ALPHA_AT_MIN_COMPAT = "first non-alpha version introduced at or before min compatibility, else first introduced at or before emulated (1.37 / HEAD)"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def storage_rule_for(binary: Version) -> StorageRule:
+    """The rule of the binary's own release."""
+    release = mm(binary)
+    if release >= major_minor(1, 37):
+        return StorageRule.NON_ALPHA_AT_MIN_COMPAT
+    if major_minor(1, 32) <= release <= major_minor(1, 34):
+        return StorageRule.SKIP_REPLACED
+    return StorageRule.FIRST_AT_MIN_COMPAT
+
+
+@dataclass(frozen=True)
+class StorageChoice:
+    """The storage version of one REST resource and how it was picked."""
+
+    group: str
+    kind: str
+    resource: str
+    #: the group the object is stored under (another group for cohabiting resources)
+    storage_group: str
+    #: None when the version the apiserver would fall back to does not hold the kind
+    #: (the resource is then not served, so no storage is created for it)
+    version: str | None
+    #: the versions of the group that hold the kind, highest priority first
+    candidates: tuple[str, ...]
+    explanation: str
+    served: bool = False
+
+    @property
+    def group_version(self) -> str | None:
+        """The storage version as ``group/version`` (``v1`` for the core group), None when there is none."""
+        return group_version_text(self.storage_group, self.version) if self.version is not None else None
+
+
+@dataclass(frozen=True)
+class StorageVersions:
+    binary: Version
+    emulated: Version
+    min_compat: Version
+    rule: StorageRule
+    choices: tuple[StorageChoice, ...]
+    errors: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def choice(self, group: str, kind: str) -> StorageChoice | None:
+        for c in self.choices:
+            if (c.group, c.kind) == (group, kind):
+                return c
+        return None
+
+    def for_resource(self, group: str, resource: str) -> StorageChoice | None:
+        for c in self.choices:
+            if (c.group, c.resource) == (group, resource):
+                return c
+        return None
+
+
+def _introduced_after(kind: ApiKind, limit: Version, min_compat: Version) -> bool:
+    """True when the lifecycle check rejects ``kind`` against ``limit`` (never with mc 0.0 or without data)."""
+    if kind.introduced is None or min_compat == ZERO:
+        return False
+    return mm(kind.introduced) > mm(limit)
+
+
+def pick_storage_version(
+    versions: list[ApiKind], group_preferred: str, rule: StorageRule, emulated: Version, min_compat: Version
+) -> tuple[str, str]:
+    """``emulatedStorageVersion``: (version, explanation) for one kind; ``versions`` are the
+    group's versions holding the kind, highest priority first; ``group_preferred`` is
+    ``binaryVersionOfResource`` (used when no version qualifies)."""
+    fallback = f"no version of the kind qualifies; the group's preferred version {group_preferred} (binaryVersionOfResource)"
+    if rule is StorageRule.NON_ALPHA_AT_MIN_COMPAT:
+        for k in versions:
+            if "alpha" not in k.version and not _introduced_after(k, min_compat, min_compat):
+                return k.version, f"highest-priority non-alpha version introduced at or before min compatibility {min_compat}"
+        for k in versions:
+            if not _introduced_after(k, emulated, min_compat):
+                return k.version, f"no non-alpha version introduced by {min_compat}; highest-priority version introduced at or before emulated {emulated}"
+        return group_preferred, fallback
+    for k in versions:
+        if k.introduced is not None and min_compat != ZERO:
+            if rule is StorageRule.SKIP_REPLACED and k.replacement:
+                continue
+            if mm(k.introduced) > mm(min_compat):
+                continue
+        if min_compat == ZERO:
+            return k.version, "highest-priority version (min compatibility 0.0 disables the lifecycle checks)"
+        skip = ", without a replacement," if rule is StorageRule.SKIP_REPLACED else ""
+        return k.version, f"highest-priority version{skip} introduced at or before min compatibility {min_compat}"
+    return group_preferred, fallback
+
+
+def _storage_groups(binary: Version, data_dir: Path | str | None) -> set[str]:
+    """Groups that have REST storage in the binary (any group/version in its default lists)."""
+    enablement = default_enablement_for(mm(binary), data_dir).enablement
+    return {gv.rpartition("/")[0] if "/" in gv else "" for gv in enablement.listed_group_versions()}
+
+
+def storage_versions(
+    binary: Version | str,
+    emulated: Version | str | None = None,
+    min_compat: Version | str | None = None,
+    *,
+    data_dir: Path | str | None = None,
+    gate_states: GateResolver | None = None,
+) -> StorageVersions:
+    """Storage version of every REST resource of the groups the binary has storage for, at
+    (emulated, min compat). ``emulated`` defaults to the binary's release, ``min_compat`` to
+    the value the binary derives from it (SPEC §2.2). Range problems come back as ``errors``;
+    ``served`` says whether the resource is served at (binary, emulated) with the default
+    ``--runtime-config``."""
+    binary_version = parse_version(binary) if isinstance(binary, str) else binary
+    if not isinstance(binary_version, Version):
+        raise KcompatError(f"binary must be a version, got {type(binary).__name__}")
+    rules = rules_for(binary_version)
+    emu = mm(_version(emulated)) if emulated is not None else mm(binary_version)
+    if min_compat is not None:
+        mc = mm(_version(min_compat))
+    else:
+        mc = rules.default_min_compat(emu if emulated is not None else None)
+    rule = storage_rule_for(binary_version)
+    api = load_api_release(mm(binary_version), data_dir)
+    overrides = load_storage_overrides(mm(binary_version), data_dir)
+    scheme = load_scheme_priority(mm(binary_version), data_dir)
+    warnings: list[str] = []
+    if scheme is None:
+        warnings.append(
+            f"no scheme version priority for Kubernetes {mm(binary_version)} is bundled; the kube-aware order of the "
+            "group's versions in k8s.io/api is used"
+        )
+    if overrides is None:
+        warnings.append(f"no storage-version override list for Kubernetes {mm(binary_version)} is bundled; overrides are not applied")
+    served = _served_resources(binary_version, emu, data_dir, warnings, gate_states)
+    groups = _storage_groups(binary_version, data_dir)
+    picked: dict[tuple[str, str], tuple[str, str]] = {}
+    choices = []
+    for group in sorted(groups, key=lambda g: (g != "", g)):
+        if group in NON_REST_GROUPS or not api.versions_of(group):
+            continue
+        if scheme is not None and group in scheme.groups:
+            priority = [v for v in scheme.groups[group] if api.find(group, v) is not None]
+        else:
+            if scheme is not None:
+                warnings.append(f"the {mm(binary_version)} scheme lists no versions of {group}; the kube-aware order is used")
+            priority = versions_by_priority(gv.version for gv in api.versions_of(group))
+        if not priority:
+            continue
+        by_kind: dict[str, list[ApiKind]] = {}
+        for version in priority:
+            gv = api.find(group, version)
+            for k in gv.kinds if gv else ():
+                by_kind.setdefault(k.kind, []).append(k)
+        for kind_name, kinds in by_kind.items():
+            resources = [k for k in kinds if k.resource is not None]
+            if not resources:
+                continue
+            resource = resources[0].resource or ""
+            override = overrides.version_for(group, resource) if overrides else None
+            if override is not None and overrides is not None:
+                version, why = override, f"per-resource override of the {mm(binary_version)} storage factory ({overrides.provenance})"
+            else:
+                version, why = pick_storage_version(kinds, priority[0], rule, emu, mc)
+            picked[(group, resource)] = (version, why)
+            choices.append(
+                StorageChoice(group, kind_name, resource, group, version, tuple(k.version for k in kinds), why, (group, resource) in served)
+            )
+    final = []
+    for c in choices:
+        target = COHABITING.get((c.group, c.resource))
+        if target is not None and target in picked:
+            version, why = picked[target]
+            c = StorageChoice(
+                c.group, c.kind, c.resource, target[0], version, c.candidates,
+                f"stored as the {target[0] or 'core'} {target[1]} resource (cohabiting resources): {why}", c.served,
+            )
+        final.append(_without_foreign_version(c, api, emu))
+    return StorageVersions(binary_version, emu, mc, rule, tuple(final), tuple(rules.validate(emu, mc)), tuple(warnings))
+
+
+def _without_foreign_version(choice: StorageChoice, api: ApiRelease, emu: Version) -> StorageChoice:
+    """A storage version always holds the kind: when the apiserver's fallback
+    (``binaryVersionOfResource``) does not, ``emulatedStorageVersion`` is answering for a resource
+    that is not served at this emulated version ("the resource should not be served at this
+    emulation version at all"), so no storage is created and there is no storage version."""
+    gv = api.find(choice.storage_group, choice.version or "")
+    if gv is not None and any(k.kind == choice.kind for k in gv.kinds):
+        return choice
+    why = (
+        f"{choice.explanation}, which does not hold {choice.kind}; "
+        + (f"not served at emulated {emu}, so no storage is created" if not choice.served else "kcompat cannot tell the storage version")
+    )
+    return replace(choice, version=None, explanation=why)
+
+
+def _served_resources(
+    binary: Version, emu: Version, data_dir: Path | str | None, warnings: list[str], gate_states: GateResolver | None = None
+) -> set[tuple[str, str]]:
+    """(group, resource) served in any version at (binary, emulated), default ``--runtime-config``."""
+    try:
+        availability = evaluate_api_availability(binary, str(emu), data_dir=data_dir, compare_with_release=False, gate_states=gate_states)
+    except KcompatError as exc:
+        warnings.append(f"cannot tell which resources are served: {exc}")
+        return set()
+    return {(e.group, e.resource) for e in availability.entries if e.served}
+
+
+def storage_version_for(
+    group: str,
+    kind: str,
+    binary: Version | str,
+    emulated: Version | str | None = None,
+    min_compat: Version | str | None = None,
+    *,
+    data_dir: Path | str | None = None,
+    gate_states: GateResolver | None = None,
+) -> StorageChoice:
+    """The storage version of one group/kind (see :func:`storage_versions`)."""
+    result = storage_versions(binary, emulated, min_compat, data_dir=data_dir, gate_states=gate_states)
+    choice = result.choice(group, kind)
+    if choice is None:
+        raise KcompatError(f"no stored resource kind {kind} in group {group or 'core'} for Kubernetes {mm(result.binary)}")
+    return choice
+
+
+def _version(value: Version | str) -> Version:
+    if isinstance(value, Version):
+        return value
+    if not isinstance(value, str):
+        raise KcompatError(f"a version must be a string, got {type(value).__name__}")
+    return parse_version(value)

@@ -1,0 +1,110 @@
+"""``data/bundle.json``: the bundled YAML data, parsed and validated once, in a form that loads fast.
+
+Parsing the YAML of a release takes longer than everything else a ``kcompat gates`` call does.
+``kcompat data compile`` (and every ``kcompat data refresh``) loads each release from its YAML
+files with every check and writes the result here, with the SHA-256 of each YAML file it read.
+
+The bundle is only used for a file whose hash still matches: a release or release list whose
+YAML changed since the bundle was written is loaded from the YAML again, never from a stale
+bundle. The bundle only holds the project's own data; files a user supplies (uploads,
+``--manifest``) always go through the bounded YAML reader of :mod:`kcompat.core.manifest`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from kcompat.core.errors import cut
+from kcompat.core.manifest import Feature, FeatureSpec, Manifest
+from kcompat.core.stages import Stage
+from kcompat.core.versions import parse_version
+
+BUNDLE_NAME = "bundle.json"
+#: Changes whenever the layout below changes: a bundle of another format is ignored.
+FORMAT = 1
+#: Far more than the bundle needs (about 200 KB): a larger file is ignored, not read.
+MAX_BUNDLE_BYTES = 32 * 1024 * 1024
+_STAGES = {s.value: s for s in Stage}
+
+
+try:  # the built-in SHA-256: importing hashlib loads OpenSSL, a few ms of every CLI start
+    from _sha256 import sha256 as _sha256
+except ImportError:  # pragma: no cover - other Python builds
+    from hashlib import sha256 as _sha256
+
+
+def file_hash(path: Path) -> str | None:
+    """SHA-256 of a file's bytes (hex), None when it cannot be read."""
+    try:
+        return _sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+class Bundle:
+    """A bundle read from disk. Each answer is None when the YAML it came from has changed."""
+
+    def __init__(self, data_dir: Path, document: dict):
+        self.data_dir = data_dir
+        self.hashes: dict = document["hashes"]
+        self._releases: list = document["releases"]
+        self._manifests: dict = document["manifests"]
+        self._fresh: dict[str, bool] = {}
+
+    def fresh(self, *files: str) -> bool:
+        """Whether every one of these data files (relative paths) is the file the bundle was made from."""
+        for name in files:
+            if name not in self._fresh:
+                expected = self.hashes.get(name)
+                self._fresh[name] = expected is not None and file_hash(self.data_dir / name) == expected
+            if not self._fresh[name]:
+                return False
+        return True
+
+    def releases(self) -> list[dict] | None:
+        """The entries of ``releases.yaml`` as compiled (field -> value), or None when it changed."""
+        if not self.fresh("releases.yaml"):
+            return None
+        return self._releases
+
+    def manifest(self, info) -> Manifest | None:
+        """The release's manifest as :func:`~kcompat.core.manifest.load_manifest_files` builds it."""
+        encoded = self._manifests.get(info.release)
+        files = (*info.feature_files, *info.client_go_files)
+        if encoded is None or encoded["files"] != list(files) or not self.fresh(*files):
+            return None
+        versions: dict = {}
+
+        def version(text):
+            if text is None:
+                return None
+            if text not in versions:
+                versions[text] = parse_version(text)
+            return versions[text]
+
+        features = tuple(
+            Feature(
+                name,
+                tuple(FeatureSpec(version(v), default, lock, _STAGES[stage], version(mc), version(eff)) for v, default, lock, stage, mc, eff in specs),
+                tuple(deps),
+                origin,
+            )
+            for name, origin, deps, specs in encoded["features"]
+        )
+        return Manifest(features, tuple(cut(str(self.data_dir / f), 200) for f in files))
+
+
+def read_bundle(data_dir: Path) -> Bundle | None:
+    """The bundle of ``data_dir``, or None when there is none or it cannot be used."""
+    path = Path(data_dir) / BUNDLE_NAME
+    try:
+        if os.stat(path).st_size > MAX_BUNDLE_BYTES:
+            return None
+        document = json.loads(path.read_bytes())
+        if not isinstance(document, dict) or document.get("format") != FORMAT:
+            return None
+        return Bundle(Path(data_dir), document)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

@@ -1,0 +1,380 @@
+"""The bundled releases (``data/releases.yaml``): what exists, how faithful it is, and loading.
+
+A release whose files are missing or broken does not take the others down: ``Catalog``
+records the problem for that release and every other release stays usable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+
+from kcompat import DATA_DIR  # data/ of the checkout, or of the installed package
+from kcompat.core.errors import KcompatError
+from kcompat.core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
+from kcompat.core.versions import Version, parse_version
+
+#: statuses of data that is the release itself: verified at x.y.0, or read from the release's running code
+EXACT_STATUSES = frozenset({"exact", "release"})
+
+STATUS_TEXT = {
+    "exact": "exact: verified gate by gate against the release source at x.y.0",
+    "release": "exact: read from the running code of the release",
+    "regenerated": "reconstructed: regenerated from a later patch release's source",
+    "development": "development: a snapshot or pre-release, not a release",
+}
+
+
+#: the ReleaseInfo fields that are tuples (lists in the compiled bundle's JSON)
+_INFO_TUPLES = ("feature_files", "client_go_files")
+
+
+@dataclass(frozen=True)
+class ReleaseInfo:
+    release: str
+    feature_files: tuple[str, ...]
+    status: str
+    basis: str
+    api_file: str | None = None
+    api_status: str | None = None
+    api_basis: str | None = None
+    #: how faithful the gate dependencies are (1.35+): reconstructed, development, or None (none apply)
+    dependencies_status: str | None = None
+    dependencies_basis: str | None = None
+    #: k8s.io/client-go's features, which the release's kube binaries add to their gate (origin "client-go")
+    client_go_files: tuple[str, ...] = ()
+    client_go_status: str | None = None
+    client_go_basis: str | None = None
+    #: the patch release the data was read from ("1.35.8"): a plain "1.35" means this patch
+    patch: str | None = None
+    #: how every other recorded patch's gates differ from ``patch`` (features/patches-v1.N.yaml)
+    patches_file: str | None = None
+
+    @property
+    def version(self) -> Version:
+        return parse_version(self.release)
+
+    @property
+    def exact(self) -> bool:
+        return self.status in EXACT_STATUSES
+
+    @property
+    def status_text(self) -> str:
+        text = STATUS_TEXT.get(self.status, self.status)
+        return f"{text} (v{self.patch})" if self.patch else text
+
+    @property
+    def named(self) -> str:
+        """The release with the patch its data is: "1.35 (v1.35.8)", or "1.35" when no patch is known."""
+        return f"{self.release} (v{self.patch})" if self.patch else self.release
+
+
+@dataclass(frozen=True)
+class GateInfo:
+    name: str
+    description: str | None
+    owners: tuple[str, ...]
+    kep: str | None
+    source: str | None
+
+
+@dataclass(frozen=True)
+class ReleaseData:
+    """One release, loaded: its manifest, or the reason it could not be loaded."""
+
+    info: ReleaseInfo
+    manifest: Manifest | None
+    problem: str | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.manifest is not None
+
+
+def _read_releases(data_dir: Path) -> tuple[ReleaseInfo, ...]:
+    path = data_dir / "releases.yaml"
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the release list: {exc.strerror or exc}") from None
+    doc = read_yaml_text(raw, str(path))
+    items = doc.get("releases") if isinstance(doc, dict) else None
+    if not isinstance(items, list):
+        raise KcompatError(f"{path}: expected a mapping with a 'releases' list")
+    out = []
+    for i, item in enumerate(items):
+        try:
+            feats = item["features"]
+            apis = item.get("apis") or {}
+            out.append(
+                ReleaseInfo(
+                    release=str(item["release"]),
+                    feature_files=tuple(str(f) for f in feats["files"]),
+                    status=str(feats["status"]),
+                    basis=str(feats.get("basis", "")),
+                    api_file=apis.get("file"),
+                    api_status=apis.get("status"),
+                    api_basis=apis.get("basis"),
+                    dependencies_status=(feats.get("dependencies") or {}).get("status"),
+                    dependencies_basis=(feats.get("dependencies") or {}).get("basis"),
+                    client_go_files=_file_list((feats.get("clientGo") or {}).get("files")),
+                    client_go_status=(feats.get("clientGo") or {}).get("status"),
+                    client_go_basis=(feats.get("clientGo") or {}).get("basis"),
+                    patch=str(feats["patch"]) if feats.get("patch") is not None else None,
+                    patches_file=str(feats["patches"]) if feats.get("patches") is not None else None,
+                )
+            )
+            parse_version(out[-1].release)
+        except (KeyError, TypeError, AttributeError, KcompatError) as exc:
+            raise KcompatError(f"{path}: releases[{i}] is malformed ({exc})") from None
+    return tuple(sorted(out, key=lambda r: r.version))
+
+
+@dataclass(frozen=True)
+class PatchLevel:
+    """One recorded patch release: the gates that differ from the base patch, and those it lacks."""
+
+    name: str  # "1.35.2"
+    kubernetes: str  # the module it was read from, "v1.35.2"
+    gates: tuple  # manifest items (whole entries with origin)
+    absent: tuple[str, ...]
+
+    @property
+    def number(self) -> int:
+        return int(self.name.split(".")[2])
+
+
+@dataclass(frozen=True)
+class PatchLevels:
+    """The recorded patches of one release (empty when only one patch, or none, is known)."""
+
+    base: str | None = None
+    levels: tuple[PatchLevel, ...] = ()
+
+    def base_patch_numbers(self) -> tuple[int, ...]:
+        return (int(self.base.split(".")[2]),) if self.base else ()
+
+    def names(self) -> tuple[str, ...]:
+        names = [lv.name for lv in self.levels] + ([self.base] if self.base else [])
+        return tuple(sorted(names, key=lambda n: int(n.split(".")[2])))
+
+    def nearest(self, patch: int) -> PatchLevel | None:
+        """The recorded patch ``patch``, else the newest recorded one before it (the base patch
+        is returned as a PatchLevel without differences)."""
+        candidates = [lv for lv in self.levels if lv.number <= patch]
+        if self.base and int(self.base.split(".")[2]) <= patch:
+            candidates.append(PatchLevel(self.base, "v" + self.base, (), ()))
+        return max(candidates, key=lambda lv: lv.number) if candidates else None
+
+    def differing(self) -> tuple[PatchLevel, ...]:
+        return tuple(lv for lv in self.levels if lv.gates or lv.absent)
+
+
+def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
+    if not info.patches_file:
+        return PatchLevels(info.patch, ())
+    path = data_dir / info.patches_file
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise KcompatError(f"{path}: cannot read the patch levels: {exc.strerror or exc}") from None
+    doc = read_yaml_text(raw, str(path), max_bytes=16 * 1024 * 1024)
+    try:
+        levels = tuple(
+            PatchLevel(str(item["patch"]), str(item.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
+            for item in doc["patches"]
+        )
+        return PatchLevels(str(doc["base"]), levels)
+    except (KeyError, TypeError) as exc:
+        raise KcompatError(f"{path}: malformed patch levels ({exc})") from None
+
+
+def _apply_patch(base: Manifest, level: PatchLevel, registration: str) -> Manifest:
+    """``base`` with the gates of ``level`` replaced, added or removed, checked as the binary would."""
+    from dataclasses import replace
+
+    from kcompat.core.manifest import check_manifest_dependencies, merge_features, parse_manifest
+
+    source = f"patch {level.name} ({level.kubernetes})"
+    items = [{k: v for k, v in g.items() if k != "origin"} for g in level.gates]
+    parsed = parse_manifest(items, source, registration, check_dependencies=False)
+    origins = {g["name"]: g.get("origin", "kube") for g in level.gates}
+    changed = {f.name: replace(f, origin=origins[f.name]) for f in parsed}
+    drop = set(level.absent)
+    features = [changed.pop(f.name, f) for f in base.features if f.name not in drop]
+    features += changed.values()
+    manifest = merge_features(features, (*base.sources, source))
+    check_manifest_dependencies(manifest.features, source)
+    return manifest
+
+
+def _file_list(value: object) -> tuple[str, ...]:
+    """A ``files:`` list of releases.yaml (empty when absent)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(f, str) for f in value):
+        raise TypeError(f"files must be a list of paths, got {type(value).__name__}")
+    return tuple(value)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The bundled data of every release. Immutable; loads each release once."""
+
+    data_dir: Path = DATA_DIR
+    #: read ``data_dir/bundle.json`` where it matches the YAML files (see :mod:`kcompat.data.bundle`)
+    use_bundle: bool = True
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @cached_property
+    def bundle(self):
+        """The compiled bundle of ``data_dir``, or None (none, unreadable, or not wanted)."""
+        if not self.use_bundle:
+            return None
+        from .bundle import read_bundle
+
+        return read_bundle(self.data_dir)
+
+    @cached_property
+    def releases(self) -> tuple[ReleaseInfo, ...]:
+        compiled = self.bundle.releases() if self.bundle is not None else None
+        if compiled is None:
+            return _read_releases(self.data_dir)
+        return tuple(ReleaseInfo(**{k: tuple(v) if k in _INFO_TUPLES else v for k, v in item.items()}) for item in compiled)
+
+    @property
+    def release_names(self) -> tuple[str, ...]:
+        return tuple(r.release for r in self.releases)
+
+    def info(self, release: str) -> ReleaseInfo:
+        key = _release_key(release)
+        for r in self.releases:
+            if r.release == key:
+                return r
+        raise KcompatError(f"no bundled data for release {release!r}; bundled: {', '.join(self.release_names)}")
+
+    def load(self, release: str) -> ReleaseData:
+        info = self.info(release)
+        if info.release not in self._cache:
+            try:
+                manifest = self.bundle.manifest(info) if self.bundle is not None else None
+                if manifest is None:
+                    manifest = load_manifest_files(
+                        [self.data_dir / f for f in info.feature_files],
+                        registration=registration_for(info.version),
+                        client_go_paths=[self.data_dir / f for f in info.client_go_files],
+                    )
+                self._cache[info.release] = ReleaseData(info, manifest)
+            except KcompatError as exc:
+                self._cache[info.release] = ReleaseData(info, None, str(exc))
+        return self._cache[info.release]
+
+    def manifest(self, release: str) -> Manifest:
+        data = self.load(release)
+        if data.manifest is None:
+            raise KcompatError(f"the bundled data for {data.info.release} cannot be used: {data.problem}")
+        return data.manifest
+
+    def patches(self, release: str) -> PatchLevels:
+        """The recorded patch levels of ``release`` and how each differs from its base patch."""
+        info = self.info(release)
+        key = ("patches", info.release)
+        if key not in self._cache:
+            self._cache[key] = _read_patch_levels(self.data_dir, info)
+        return self._cache[key]
+
+    def manifest_for(self, binary: Version) -> tuple[Manifest, str | None]:
+        """The gates of a binary of version ``binary``, at its patch level where the data knows
+        patches: ``1.35.2`` answers as v1.35.2 registered its gates, ``1.35`` as the release's
+        base patch. The second value is a note when the patch is not recorded (the nearest
+        earlier recorded patch answers) or None."""
+        release = f"{binary.major}.{binary.minor}"
+        base = self.manifest(release)
+        if len(binary.components) < 3:
+            return base, None
+        levels = self.patches(release)
+        if not levels.base:
+            return base, None
+        patch = binary.components[2]
+        if patch in levels.base_patch_numbers():
+            return base, None
+        chosen = levels.nearest(patch)
+        note = None
+        if chosen is None or chosen.number != patch:
+            known = ", ".join(levels.names())
+            used = chosen.name if chosen is not None else levels.base
+            note = (f"{release}.{patch} is not a recorded patch release (recorded: {known}); "
+                    f"answered as {used}, the nearest earlier recorded patch")
+            if chosen is None or chosen.name == levels.base:
+                return base, note
+        key = ("patch", chosen.name)
+        if key not in self._cache:
+            self._cache[key] = _apply_patch(base, chosen, registration_for(self.info(release).version))
+        return self._cache[key], note
+
+    def all(self) -> tuple[ReleaseData, ...]:
+        return tuple(self.load(r.release) for r in self.releases)
+
+    def usable_releases(self) -> tuple[str, ...]:
+        return tuple(d.info.release for d in self.all() if d.usable)
+
+    def problems(self) -> tuple[tuple[str, str], ...]:
+        return tuple((d.info.release, d.problem) for d in self.all() if d.problem)
+
+    @cached_property
+    def gate_info(self) -> Mapping[str, GateInfo]:
+        return MappingProxyType(load_gate_info(self.data_dir / "features" / "descriptions.yaml"))
+
+
+#: Environment variable naming another data directory (same layout as data/) to read.
+DATA_DIR_ENV = "KCOMPAT_DATA_DIR"
+
+
+def catalog_from_environment() -> Catalog:
+    """The catalog of ``$KCOMPAT_DATA_DIR`` if set, else of the bundled data (what the app and its
+    upload worker read)."""
+    import os
+
+    data_dir = os.environ.get(DATA_DIR_ENV)
+    return Catalog(Path(data_dir)) if data_dir else Catalog()
+
+
+def _release_key(release: str) -> str:
+    try:
+        v = parse_version(release)
+    except KcompatError:
+        return release
+    return f"{v.major}.{v.minor}"
+
+
+def load_gate_info(path: Path) -> dict[str, GateInfo]:
+    """Descriptions, owners and KEP links per gate; an empty mapping when the file is missing."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return {}
+    doc = read_yaml_text(raw, str(path), max_bytes=16 * 1024 * 1024)
+    out: dict[str, GateInfo] = {}
+    for item in doc if isinstance(doc, list) else []:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            continue
+        owners = item.get("owners") or []
+        out[item["name"]] = GateInfo(
+            name=item["name"],
+            description=item.get("description") if isinstance(item.get("description"), str) else None,
+            owners=tuple(str(o) for o in owners) if isinstance(owners, list) else (),
+            kep=item.get("kep") if isinstance(item.get("kep"), str) else None,
+            source=item.get("source") if isinstance(item.get("source"), str) else None,
+        )
+    return out
+
+
+DEFAULT_CATALOG = Catalog()
+
+
+def catalog_for(data_dir: Path | str | None) -> Catalog:
+    """The catalog of ``data_dir``, the bundled one for None."""
+    return DEFAULT_CATALOG if data_dir is None else Catalog(Path(data_dir))

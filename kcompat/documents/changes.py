@@ -1,0 +1,94 @@
+"""The ``kcompat changes`` document, shown by the What changes page as well (the answer is
+:func:`kcompat.answers.changes.compare`'s).
+
+``here`` is the binary the user runs (``B`` at ``E``, min compatibility ``M``); ``there`` is one of
+
+* ``native``: the same binary at its own version (what emulating E holds back or brings back);
+* ``release``: the real release E: release E's own binary at its own version (E must be bundled);
+* ``VERSION``: the real binary of release VERSION at its own version, or ``B2@E2``: that binary
+  emulating E2 (B2 must be bundled; its default min compatibility applies).
+
+The same ``--feature-gates`` value applies to both sides; a side that refuses it says so in
+``errors`` (prefixed with the side) and shows its defaults, as that binary would not start::
+
+    {"binary", "emulated", "against": {"kind", "binary", "emulated"}, "featureGates",
+     "errors", "warnings",
+     "changes": [{"name", "origin", "here": {"exists", "enabled", "stage"},
+                  "there": {"exists", "enabled", "stage"}, "behaviour", "why"}]}
+"""
+
+from __future__ import annotations
+
+from kcompat.core.compat import parse_binary_version
+from kcompat.core.diffs import ChangesResult, side_label
+from kcompat.documents import formats
+
+ROW_COLUMNS = (
+    "name", "origin", "behaviour",
+    "here_exists", "here_enabled", "here_stage",
+    "there_exists", "there_enabled", "there_stage",
+    "why",
+)
+
+
+def change_document(change) -> dict:
+    return {
+        "name": change.name,
+        "origin": change.origin,
+        "here": change.here.document(),
+        "there": change.there.document(),
+        "behaviour": change.behaviour,
+        "why": change.why,
+    }
+
+
+def changes_document(result: ChangesResult) -> dict:
+    """The JSON contract of ``kcompat changes``."""
+    return {
+        "binary": result.binary,
+        "emulated": result.emulated,
+        "against": result.against,
+        "featureGates": result.feature_gates,
+        "errors": list(result.errors),
+        "warnings": list(result.warnings),
+        "changes": [change_document(c) for c in result.comparison.changes] if result.comparison is not None else [],
+    }
+
+
+def changes_rows(document: dict) -> list[dict]:
+    """Flat rows (table, CSV, Markdown) of a changes document."""
+    rows = []
+    for c in document["changes"]:
+        row = {"name": c["name"], "origin": c["origin"], "behaviour": c["behaviour"]}
+        for side in ("here", "there"):
+            for key in ("exists", "enabled", "stage"):
+                row[f"{side}_{key}"] = c[side][key]
+        row["why"] = c["why"]
+        rows.append(row)
+    return rows
+
+
+def side_labels(document: dict) -> tuple[str, str]:
+    """(here, there) as the page and the CLI name them, from a document with an ``against``."""
+    against = document["against"]
+    here = side_label(parse_binary_version(document["binary"]), parse_binary_version(document["emulated"]))
+    there = side_label(
+        parse_binary_version(against["binary"]), parse_binary_version(against["emulated"]), against["kind"] != "native"
+    )
+    return here, there
+
+
+def behaviour_text(behaviour: str, here: str, there: str) -> str:
+    """``on in 1.33 emulating 1.31, off in a real 1.31`` (or ``same in both``)."""
+    if behaviour == "on-here-only":
+        return f"on in {here}, off in {there}"
+    if behaviour == "on-there-only":
+        return f"off in {here}, on in {there}"
+    return "behaves the same"
+
+
+def render(document: dict, fmt: str) -> str:
+    """``kcompat changes --format <fmt>`` output."""
+    if fmt == "json":
+        return formats.to_json(document)
+    return formats.render_rows(fmt, changes_rows(document), ROW_COLUMNS)

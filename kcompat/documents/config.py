@@ -1,0 +1,230 @@
+"""The ``kcompat config`` document: the flags that give a selection, for every control-plane
+component that takes them, as a command line, a kubeadm v1beta4 ``ClusterConfiguration``
+patch, a kind config and kubeadm static pod patches. The inspect readers read each back.
+
+``--emulated-version`` and ``--feature-gates`` are registered by kube-apiserver,
+kube-controller-manager and kube-scheduler through component-base ``compatibility/registry.go``
+(``AddFlags``); ``--min-compatibility-version`` from 1.35 (SPEC §2.6); ``--runtime-config`` is
+kube-apiserver's only (apiserver ``APIEnablementOptions``). The kubelet takes no emulation flags.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import yaml
+
+from kcompat.data.catalog import Catalog
+from ..core.runtime_config import parse_runtime_config
+from ..core.compat import parse_binary_version
+from ..core.errors import KcompatError
+from ..core.hints import api_hints, hint_dicts
+from ..core.inspect.model import (
+    CONTROL_PLANE,
+    EMULATED,
+    FEATURE_GATES,
+    FORWARD_COMPAT,
+    MIN_COMPAT,
+    RUNTIME_CONFIG,
+    RUNTIME_FORWARD_COMPAT,
+)
+from .gates import rejected_document
+from ..core.versions import mm
+from kcompat.answers.queries import gate_lineage, gates_for
+
+KUBEADM_FIELDS = {"kube-apiserver": "apiServer", "kube-controller-manager": "controllerManager", "kube-scheduler": "scheduler"}
+SNIPPETS = ("cmdline", "kubeadm", "kind", "static-pod")
+
+
+def component_flags(
+    component: str, emulated: str | None, min_compat: str | None, feature_gates: str, runtime_config: str,
+    forward_compatible: tuple[str, ...] = (),
+) -> list[tuple[str, str]]:
+    """(flag, value) pairs one component needs, in the order the flags are applied (SPEC §2.6);
+    ``forward_compatible``: the kube-apiserver forward-compatibility flags set to true."""
+    pairs = []
+    if emulated:
+        pairs.append((EMULATED, emulated))
+    if min_compat:
+        pairs.append((MIN_COMPAT, min_compat))
+    if feature_gates:
+        pairs.append((FEATURE_GATES, feature_gates))
+    if runtime_config and component == "kube-apiserver":
+        pairs.append((RUNTIME_CONFIG, runtime_config))
+    if component == "kube-apiserver":
+        pairs.extend((flag, "true") for flag in forward_compatible)
+    return pairs
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line strings (kind's kubeadmConfigPatches) as ``|`` blocks, as people write them."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str):
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|" if "\n" in value else None)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def _dump(document: object) -> str:
+    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, default_flow_style=False, width=10_000)
+
+
+def kubeadm_patch(flags: dict[str, list[tuple[str, str]]], kubernetes_version: str | None) -> str:
+    doc: dict = {"apiVersion": "kubeadm.k8s.io/v1beta4", "kind": "ClusterConfiguration"}
+    if kubernetes_version:
+        doc["kubernetesVersion"] = kubernetes_version
+    for component, pairs in flags.items():
+        if pairs:
+            doc[KUBEADM_FIELDS[component]] = {"extraArgs": [{"name": n, "value": v} for n, v in pairs]}
+    return _dump(doc)
+
+
+def kind_config(flags: dict[str, list[tuple[str, str]]], gate_values: dict[str, bool], runtime_items: dict[str, str], kubernetes_version: str | None) -> str:
+    doc: dict = {"kind": "Cluster", "apiVersion": "kind.x-k8s.io/v1alpha4"}
+    if gate_values:
+        doc["featureGates"] = dict(gate_values)
+    if runtime_items:
+        doc["runtimeConfig"] = dict(runtime_items)
+    node: dict = {"role": "control-plane"}
+    if kubernetes_version:
+        node["image"] = f"kindest/node:{kubernetes_version}"
+    doc["nodes"] = [node]
+    patch: dict = {"kind": "ClusterConfiguration"}
+    for component, pairs in flags.items():
+        if pairs:
+            patch[KUBEADM_FIELDS[component]] = {"extraArgs": [{"name": n, "value": v} for n, v in pairs]}
+    if len(patch) > 1:
+        doc["kubeadmConfigPatches"] = [_dump(patch)]
+    header = (
+        "# kind applies kubeadmConfigPatches as merge patches: an extraArgs list replaces kind's own,\n"
+        "# so the patch repeats every flag (featureGates above also reach the kubelet).\n"
+    )
+    return header + _dump(doc)
+
+
+def static_pod_patch(component: str, pairs: list[tuple[str, str]]) -> str:
+    ops = [{"op": "add", "path": "/spec/containers/0/command/-", "value": f"--{n}={v}"} for n, v in pairs]
+    header = (
+        f"# target: {component}0+json.yaml\n"
+        f"# kubeadm --patches file for /etc/kubernetes/manifests/{component}.yaml; it appends the flags,\n"
+        "# so use it on a manifest that does not set them already.\n"
+    )
+    return header + _dump(ops)
+
+
+#: The pre-releases Kubernetes tags (and kind publishes node images for).
+_RELEASE_PRE = re.compile(r"(alpha|beta|rc)\.[0-9]{1,9}")
+
+
+def release_tag(version) -> str | None:
+    """The release tag a snippet may pin (``kubernetesVersion``, the kind node image): ``vX.Y.Z``
+    or ``vX.Y.Z-rc.N`` (alpha, beta, rc). Anything else a binary may report -- build metadata
+    (``+abc``), a vendor suffix (``-eks-a737599``), more than three numbers -- is no tag: the
+    snippet then pins no version rather than an invalid one."""
+    if len(version.components) != 3:
+        return None
+    tag = "v" + ".".join(str(c) for c in version.components)
+    if version.pre_release:
+        if not _RELEASE_PRE.fullmatch(version.pre_release):
+            return None
+        tag += "-" + version.pre_release
+    return tag
+
+
+def config_document(
+    catalog: Catalog,
+    binary: str,
+    emulated: str | None = None,
+    min_compat: str | None = None,
+    feature_gates: str | None = None,
+    runtime_config: str | None = None,
+    emulation_forward_compatible: bool = False,
+    runtime_config_emulation_forward_compatible: bool = False,
+) -> dict:
+    """Flags and config snippets for a selection the binary accepts; otherwise the rejection (with
+    the remedies in ``hints``). The kube-apiserver flags are checked as it checks them at start-up."""
+    try:
+        evaluation = gates_for(catalog, binary, emulated, min_compat, feature_gates)
+        runtime = parse_runtime_config(runtime_config) if runtime_config else None
+    except KcompatError as exc:
+        return rejected_document(binary, [str(exc)])
+    sel = evaluation.selection
+    if not evaluation.valid:
+        doc = rejected_document(binary, list(evaluation.errors))
+        doc.update(emulated=str(sel.emulated), minCompatibility=str(sel.min_compat), hints=hint_dicts(evaluation, lambda: gate_lineage(catalog)))
+        return doc
+    forward = tuple(
+        flag for flag, on in ((FORWARD_COMPAT, emulation_forward_compatible), (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on
+    )
+    if runtime_config or forward:
+        # kube-apiserver's start-up check of --runtime-config and the forward-compatibility flags
+        # (as kcompat apis and inspect run it): no snippet for flags it would refuse
+        from ..core.apis import evaluate_api_availability
+
+        try:
+            apis = evaluate_api_availability(
+                binary, emulated, runtime_config, emulation_forward_compatible, runtime_config_emulation_forward_compatible,
+                min_compat=min_compat, compare_with_release=False,
+            )
+        except KcompatError:
+            apis = None  # no API data for this release: the value was parsed above, nothing more to check
+        if apis is not None and apis.errors:
+            doc = rejected_document(binary, list(apis.errors))
+            doc.update(emulated=str(sel.emulated), minCompatibility=str(sel.min_compat), hints=[h.as_dict() for h in api_hints(apis)])
+            return doc
+    gate_values = dict(evaluation.flags.values)
+    gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values.items())
+    runtime_items = {}
+    for item in (runtime_config or "").split(","):
+        if item.strip():
+            key, _, value = item.partition("=")
+            runtime_items[key.strip()] = value.strip()
+    runtime_text = ",".join(f"{k}={v}" if v else k for k, v in runtime_items.items())
+    emu_text = str(sel.emulated) if emulated else None
+    mc_text = str(sel.min_compat) if min_compat else None
+    flags = {c: component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward) for c in CONTROL_PLANE}
+    version = parse_binary_version(binary)
+    exact = release_tag(version)
+    return {
+        "binary": str(mm(version)),
+        "emulated": str(sel.emulated),
+        "minCompatibility": str(sel.min_compat),
+        "valid": True,
+        "errors": [],
+        "warnings": list(evaluation.warnings) + (list(runtime.notes) if runtime is not None else []),
+        "components": {c: [f"--{n}={v}" for n, v in pairs] for c, pairs in flags.items()},
+        "snippets": {
+            "cmdline": "\n".join(shlex.join([c] + [f"--{n}={v}" for n, v in pairs]) for c, pairs in flags.items()) + "\n",
+            "kubeadm": kubeadm_patch(flags, exact),
+            "kind": kind_config(flags, gate_values, runtime_items, exact),
+            "static-pod": {f"{c}0+json.yaml": static_pod_patch(c, pairs) for c, pairs in flags.items() if pairs},
+        },
+    }
+
+
+def config_for_inspection(catalog: Catalog, document: dict) -> dict:
+    """The config document for the selection a ``kcompat inspect`` document found: the flags
+    that were set (emulated when emulating, min compatibility when not the default)."""
+    sources = document["sources"]
+    emulating = document["emulated"] != document["binary"]
+    min_compat = None if sources.get("minCompatibility", "default").startswith("default") else document["minCompatibility"]
+    return config_document(
+        catalog,
+        document["gates"]["binary"],
+        document["emulated"] if emulating else None,
+        min_compat,
+        document["featureGates"] or None,
+        document["runtimeConfig"] or None,
+        _last_bool(document.get("emulationForwardCompatible")),
+        _last_bool(document.get("runtimeConfigEmulationForwardCompatible")),
+    )
+
+
+def _last_bool(values: str | None) -> bool:
+    """A pflag boolean read from an inspect document's comma-joined values: the last one wins."""
+    from ..core.flags import parse_go_bool
+
+    return bool(values) and bool(parse_go_bool(values.split(",")[-1]))

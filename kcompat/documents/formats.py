@@ -1,0 +1,104 @@
+"""Rendering rows as table, JSON, CSV or Markdown text (shared by the CLI and the downloads)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+
+from kcompat.core.errors import printable
+
+#: The unsafe characters (:data:`~dashboard.core.errors.UNSAFE_CHARACTERS`) that ``json.dumps``
+#: leaves unescaped (it escapes C0 controls itself).
+_JSON_RAW_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
+
+FORMATS = ("table", "json", "csv", "markdown")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def csv_safe(text: str) -> str:
+    """Neutralise spreadsheet formulas (CSV injection): a leading = + - @ tab or CR gets a quote,
+    also in their full-width and small forms (＝ ＋ － ＠ ﹦ ﹢ ﹣ ﹫, which spreadsheets read as the
+    ASCII ones); control and bidirectional characters are written as escapes (:func:`printable`)."""
+    if text[:1] and (text.startswith(_FORMULA_START) or unicodedata.normalize("NFKC", text[:1]).startswith(_FORMULA_START)):
+        return "'" + printable(text)
+    return printable(text)
+
+
+def rows_to_csv(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([csv_safe(cell_text(row.get(c))) for c in columns])
+    return out.getvalue()
+
+
+#: Characters with a meaning in (GitHub-flavoured) Markdown inside a line: code, emphasis,
+#: strikethrough, links and images, HTML and entities, headings, math.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#!~&$|])")
+#: What starts an autolink (GFM extended autolinks: www., a scheme, an e-mail address).
+_MD_AUTOLINK = re.compile(r"(?i)(www)\.|(:)(//)|(@)")
+
+
+def _md_escape(text: str) -> str:
+    text = printable(text)
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return _MD_AUTOLINK.sub(lambda m: f"{m.group(1)}\\." if m.group(1) else ("\\://" if m.group(2) else "\\@"), text)
+
+
+def md_escape(text: str) -> str:
+    """Text for a Markdown line: control characters as escapes, and everything Markdown would
+    read as markup (pipes, code, emphasis, strikethrough, links, autolinks, HTML, entities)
+    escaped with a backslash, so input text is shown, never styled or linked."""
+    return _md_escape(text)
+
+
+def rows_to_markdown(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
+    for row in rows:
+        lines.append("| " + " | ".join(_md_escape(cell_text(row.get(c))) for c in columns) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def rows_to_table(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
+    cells = [[printable(cell_text(row.get(c))) for c in columns] for row in rows]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
+    fmt = "  ".join("{:<%d}" % w for w in widths)
+    lines = [fmt.format(*columns).rstrip(), fmt.format(*("-" * w for w in widths)).rstrip()]
+    lines += [fmt.format(*r).rstrip() for r in cells]
+    return "\n".join(lines) + "\n"
+
+
+def render_rows(fmt: str, rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
+    """Rows as ``table``, ``csv`` or ``markdown`` text."""
+    return {"table": rows_to_table, "csv": rows_to_csv, "markdown": rows_to_markdown}[fmt](rows, columns)
+
+
+def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = ()) -> None:
+    """The lines a text-format command prints on stderr beside its table (hints after the errors)."""
+    print(f"# {printable(summary)}", file=stream)
+    for warning in warnings:
+        print(f"warning: {printable(warning)}", file=stream)
+    for error in errors:
+        print(f"error: {printable(error)}", file=stream)
+    for hint in hints:
+        print(f"hint: {printable(hint)}", file=stream)
+
+
+def to_json(document: object) -> str:
+    """The document as JSON; the control and bidirectional characters JSON leaves raw (DEL, C1,
+    U+202E...) are written as \\u escapes too, so a terminal showing it is never styled by it."""
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return _JSON_RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

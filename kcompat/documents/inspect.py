@@ -1,0 +1,242 @@
+"""The ``kcompat inspect`` document: what the inputs say, the engine's answer for it, and how
+``/metrics`` compares. The CLI prints it and the Check a cluster page shows it.
+
+Every check the binary runs at start-up is applied to what was read: the version ranges, the
+``--feature-gates`` value (gates, locks, dependencies) and, for kube-apiserver, the
+``--runtime-config`` value with the forward-compatibility flags (the same evaluation as
+``kcompat apis``). A refusal is reported with the binary's own line (``errors``), "this
+<component> would exit at start-up" (``startup``) and the remedies (``hints``).
+
+Exit status (:func:`exit_status`): 0 when everything agrees, 1 when the cluster disagrees with
+the prediction (``/metrics``, or a ``/version`` emulation or min compatibility other than the
+flags give: ``versionDisagreements``), 2 when the input is unusable or the binary would refuse it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kcompat.data.catalog import Catalog
+from ..core.compat import parse_binary_version
+from ..core.errors import MESSAGE_LIMIT, KcompatError, echo
+from ..core.flags import parse_go_bool
+from ..core.hints import api_hints
+from ..core.runtime_config import parse_runtime_config
+from ..core.inspect import Comparison, InspectError, combine_readings, compare_observed, read_input
+from ..core.inspect.model import MAX_INPUT_BYTES
+from .gates import gates_document
+from ..core.versions import mm
+from kcompat.answers.queries import api_gate_states, gate_lineage, gates_for
+
+DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
+
+
+def observed_document(comparison: Comparison) -> dict:
+    return {
+        "gates": comparison.gates,
+        "agree": comparison.agree,
+        "disagree": [
+            {
+                "name": d.name,
+                "predicted": d.predicted,
+                "observed": d.observed,
+                "stage": d.stage,
+                "predictedStage": d.predicted_stage,
+                "likely": d.likely,
+                "where": d.where,
+            }
+            for d in comparison.disagree
+        ],
+        "unknown": list(comparison.unknown),
+        "missing": list(comparison.missing),
+    }
+
+
+def _empty(inputs: list[dict], errors: list[str], warnings: list[str] | None = None) -> dict:
+    return _echoed({
+        "component": None, "binary": None, "emulated": None, "minCompatibility": None, "sources": {},
+        "featureGates": "", "runtimeConfig": "", "valid": False, "startup": None, "errors": errors, "hints": [],
+        "warnings": warnings or [], "versionDisagreements": [], "inputs": inputs, "gates": None, "observed": None,
+    })
+
+
+def _echoed(document: dict) -> dict:
+    """Every error and warning cut to MESSAGE_LIMIT characters with control and bidirectional
+    characters written as escapes: input text never makes a message long, multi-line or styled."""
+    document["errors"] = [echo(m, MESSAGE_LIMIT) for m in document["errors"]]
+    document["warnings"] = [echo(m, MESSAGE_LIMIT) for m in document["warnings"]]
+    document["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in document["sources"].items()}
+    return document
+
+
+def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
+    """A pflag boolean as the binary reads it: the last value wins; a bad one refuses start-up."""
+    if not values:
+        return False
+    value = parse_go_bool(values[-1])
+    if value is None:
+        errors.append(f'invalid argument "{values[-1]}" for "--{name}" flag: strconv.ParseBool: parsing "{values[-1]}": invalid syntax')
+        return False
+    return value
+
+
+def _apiserver_checks(catalog: Catalog, combined, errors: list[str], warnings: list[str], hints: list[dict]) -> None:
+    """kube-apiserver's start-up checks of --runtime-config and the forward-compatibility flags
+    (the evaluation of ``kcompat apis``): refusals join ``errors``, with their remedies."""
+    from ..core.apis import evaluate_api_availability
+
+    efc = _bool_flag("emulation-forward-compatible", combined.emulation_forward_compatible, errors)
+    rcefc = _bool_flag("runtime-config-emulation-forward-compatible", combined.runtime_config_emulation_forward_compatible, errors)
+    try:
+        result = evaluate_api_availability(
+            combined.binary, list(combined.emulated) or None, list(combined.runtime_config), efc, rcefc,
+            min_compat=list(combined.min_compat) or None, compare_with_release=False,
+            gate_states=api_gate_states(catalog, list(combined.feature_gates) or None),
+        )
+    except KcompatError as exc:
+        if not combined.runtime_config:
+            return  # nothing of the API data is needed for flags that were not given
+        try:
+            parse_runtime_config(list(combined.runtime_config))
+        except KcompatError as bad:
+            errors.append(f"--runtime-config: {bad}")
+        else:
+            warnings.append(f"--runtime-config not checked against the served APIs: {exc}")
+        return
+    for error in result.errors:
+        if error not in errors:
+            errors.append(error)
+    seen = {h["error"] for h in hints}
+    for hint in api_hints(result):
+        if hint.error not in seen:
+            hints.append(hint.as_dict())
+            seen.add(hint.error)
+    for warning in result.warnings:
+        if warning.startswith("alpha api enabled") and warning not in warnings:
+            warnings.append(warning)
+
+
+def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES) -> dict:
+    """Read every input (all problems are collected), combine, answer, compare."""
+    readings, problems, described = [], [], []
+    for name, data in inputs:
+        try:
+            reading = read_input(data, name, max_bytes)
+        except InspectError as exc:
+            problems += exc.problems
+            described.append({"file": name, "kind": None})
+            continue
+        except KcompatError as exc:  # the YAML reader's messages already name the file
+            problems.append(str(exc))
+            described.append({"file": name, "kind": None})
+            continue
+        readings.append(reading)
+        described.append({"file": name, "kind": reading.kind})
+    if not inputs:
+        problems.append("no input given")
+    if problems:
+        return _empty(described, problems)
+    try:
+        combined = combine_readings(readings)
+    except KcompatError as exc:
+        return _empty(described, list(getattr(exc, "problems", (str(exc),))))
+    try:
+        evaluation = gates_for(catalog, combined.binary, list(combined.emulated) or None,
+                               list(combined.min_compat) or None, list(combined.feature_gates) or None)
+    except KcompatError as exc:
+        doc = _empty(described, [f"{combined.sources['binary']}: {exc}"], list(combined.warnings))
+        doc.update(component=combined.component, binary=str(mm(parse_binary_version(combined.binary))), sources=dict(combined.sources))
+        return doc
+    gates = gates_document(evaluation, lambda: gate_lineage(catalog))
+    errors = list(evaluation.errors)
+    hints = list(gates["hints"])
+    warnings = list(combined.warnings) + list(evaluation.warnings)
+    if combined.component == "kube-apiserver":
+        _apiserver_checks(catalog, combined, errors, warnings, hints)
+    sel = evaluation.selection
+    document = {
+        "component": combined.component,
+        "binary": str(mm(sel.binary)),
+        "emulated": str(sel.emulated),
+        "minCompatibility": str(sel.min_compat),
+        "sources": dict(combined.sources),
+        "featureGates": ",".join(combined.feature_gates),
+        "runtimeConfig": ",".join(combined.runtime_config),
+        "emulationForwardCompatible": ",".join(combined.emulation_forward_compatible),
+        "runtimeConfigEmulationForwardCompatible": ",".join(combined.runtime_config_emulation_forward_compatible),
+        "valid": not errors,
+        "startup": f"this {combined.component} would exit at start-up" if errors else None,
+        "errors": errors,
+        "hints": hints,
+        "warnings": warnings,
+        "versionDisagreements": list(combined.disagreements),
+        "inputs": described,
+        "gates": gates,
+        "observed": None,
+    }
+    if combined.observed is not None and not errors:
+        comparison = compare_observed(evaluation, combined.observed)
+        document["observed"] = observed_document(comparison)
+        if comparison.disagree and combined.sources["emulated"].startswith("default"):
+            better = emulation_that_agrees(catalog, combined, sel.binary)
+            if better is not None:
+                document["warnings"].append(
+                    f"/metrics agrees exactly with --emulated-version={better}: the binary likely runs with that flag, "
+                    "which the inputs do not show (a 1.32 /version does not report it; add the command line or manifest)"
+                )
+        if comparison.missing:
+            document["warnings"].append(
+                f"{len(comparison.missing)} gate(s) the binary lists on /metrics are not in the input "
+                f"(first: {', '.join(comparison.missing[:5])}): a partial /metrics, or a build without them"
+            )
+        if comparison.gates and not comparison.agree and not comparison.disagree:
+            # not "all 0 agree": nothing was compared (exit 2, not a green 0)
+            document["errors"].append(
+                f"nothing to compare: none of the {comparison.gates:,} gates on /metrics is one kcompat knows for "
+                f"{document['binary']} (first: {echo(comparison.unknown[0])}): not this binary's /metrics?"
+            )
+            document["valid"] = False
+    return _echoed(document)
+
+
+def emulation_that_agrees(catalog: Catalog, combined, binary) -> str | None:
+    """The other emulated version, if any, whose prediction agrees with every known gate on /metrics."""
+    from ..core.compat import allowed_versions
+
+    for option in reversed(allowed_versions(binary).emulated):
+        emulated = option.emulated
+        try:
+            evaluation = gates_for(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
+        except KcompatError:
+            continue
+        if evaluation.valid and not compare_observed(evaluation, combined.observed).disagree:
+            return emulated
+    return None
+
+
+def exit_status(document: dict) -> int:
+    if not document["valid"]:
+        return 2
+    observed = document.get("observed")
+    return 1 if (observed and observed["disagree"]) or document.get("versionDisagreements") else 0
+
+
+def summary_lines(document: dict) -> list[str]:
+    """The selection found and where each part came from, one line each."""
+    lines = []
+    for key, label in (("component", "component"), ("binary", "binary"), ("emulated", "emulated"),
+                       ("minCompatibility", "min compatibility"), ("featureGates", "--feature-gates"),
+                       ("runtimeConfig", "--runtime-config"), ("emulationForwardCompatible", "--emulation-forward-compatible"),
+                       ("runtimeConfigEmulationForwardCompatible", "--runtime-config-emulation-forward-compatible")):
+        value = document.get(key)
+        if value in (None, "") and key not in document["sources"]:
+            continue
+        source = document["sources"].get(key)
+        lines.append(f"{label}: {value}" + (f"  ({source})" if source else ""))
+    observed = document.get("observed")
+    if observed:
+        lines.append(
+            f"/metrics: {observed['gates']} gates, {observed['agree']} agree, {len(observed['disagree'])} disagree, "
+            f"{len(observed['unknown'])} unknown to kcompat"
+        )
+    return lines

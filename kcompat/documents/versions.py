@@ -1,0 +1,26 @@
+"""The ``kcompat versions`` document::
+
+    {"binary", "release", "floor", "emulatedRange": [low, high], "defaultEmulated",
+     "minCompatibilityFlag", "forwardCompatibilityFlags",
+     "emulated": [{"emulated", "defaultMinCompatibility", "minCompatibility": [...]}]}
+"""
+
+from __future__ import annotations
+
+from kcompat.core.compat import AllowedVersions
+
+
+def versions_document(allowed: AllowedVersions) -> dict[str, object]:
+    return {
+        "binary": allowed.binary,
+        "release": allowed.release,
+        "floor": allowed.floor,
+        "emulatedRange": list(allowed.emulated_range),
+        "defaultEmulated": allowed.default_emulated,
+        "minCompatibilityFlag": allowed.min_compat_flag,
+        "forwardCompatibilityFlags": allowed.forward_compat_flags,
+        "emulated": [
+            {"emulated": e.emulated, "defaultMinCompatibility": e.default_min_compat, "minCompatibility": list(e.min_compat)}
+            for e in allowed.emulated
+        ],
+    }
