@@ -20,4 +20,4 @@ done
 python3 oracle/record.py "${full[@]}"
 python3 oracle/record.py --gates-only "${patches[@]}" "${pre[@]}"
 PY="${PYTHON:-.venv/bin/python}"
-"$PY" -m dashboard data refresh --oracle
+"$PY" -m kcompat data refresh --oracle

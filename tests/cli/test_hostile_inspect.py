@@ -43,7 +43,7 @@ def kcompat(*argv, path: str | None = None, timeout: float = 60) -> subprocess.C
     if path is not None:
         env["PATH"] = path
     done = subprocess.run(
-        [sys.executable, "-m", "dashboard", "inspect", *map(str, argv)],
+        [sys.executable, "-m", "kcompat", "inspect", *map(str, argv)],
         capture_output=True, text=True, timeout=timeout, env=env, preexec_fn=_limits, cwd=ROOT,
     )
     assert done.returncode >= 0, f"killed by signal {-done.returncode} (CPU or memory limit): {done.stderr[-500:]}"
@@ -327,7 +327,7 @@ def test_did_you_mean_for_3209_near_misses_is_bounded():
     names = [f"{known[i % len(known)][:22][::-1]}{i}" for i in range(3_209)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run(
-        [sys.executable, "-m", "dashboard", "gates", "--binary", "1.36", "--format", "json",
+        [sys.executable, "-m", "kcompat", "gates", "--binary", "1.36", "--format", "json",
          "--feature-gates", ",".join(f"{n}=true" for n in names)],
         capture_output=True, text=True, timeout=60, env=env, preexec_fn=lambda: _limits(1), cwd=ROOT,
     )
@@ -354,7 +354,7 @@ def test_config_snippets_pin_only_real_release_tags(binary, tag):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     snippets = {}
     for fmt in ("kind", "kubeadm"):
-        done = subprocess.run([sys.executable, "-m", "dashboard", "config", "--binary", binary, "--emulated", "1.34", "--format", fmt],
+        done = subprocess.run([sys.executable, "-m", "kcompat", "config", "--binary", binary, "--emulated", "1.34", "--format", fmt],
                               capture_output=True, text=True, timeout=60, env=env, preexec_fn=_limits, cwd=ROOT)
         assert done.returncode == 0, done.stderr
         snippets[fmt] = yaml.safe_load(done.stdout)

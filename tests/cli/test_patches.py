@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from dashboard import DATA_DIR
+from kcompat import DATA_DIR
 from kcompat.cli.main import main as kcompat
 
 

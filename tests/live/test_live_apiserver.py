@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -25,7 +26,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 BINS = Path(os.environ.get("KCOMPAT_ORACLE_BIN", "/tmp/kcompat-oracle-bin"))
 RELEASES = sorted((d.name for d in BINS.glob("v1.*") if (d / "kube-apiserver").is_file() and (d / "etcd").is_file()),
-                  key=lambda r: tuple(int(x) for x in r[1:].split(".")))
+                  key=lambda r: tuple(int(x) for x in re.findall(r"\d+", r)))
 KUBECTLS = sorted(BINS.glob("v1.*/kubectl"))
 PLUGIN = Path(sys.executable).parent / "kubectl-kcompat"
 
@@ -86,7 +87,7 @@ def test_kubectl_kcompat_inspect_live_agrees_with_the_real_apiserver(cluster):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert doc["valid"] and doc["component"] == "kube-apiserver"
-    assert doc["binary"] == release[1:].rsplit(".", 1)[0]
+    assert doc["binary"] == ".".join(release[1:].split(".")[:2])
     assert (doc["emulated"], doc["minCompatibility"]) == _emulation(release)
     observed = doc["observed"]
     assert observed["disagree"] == [] and observed["unknown"] == [] and observed["missing"] == []
