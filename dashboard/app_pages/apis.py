@@ -148,8 +148,8 @@ def flag_controls() -> ApiFlags:
 # Cached results (keyed by one plain string each)
 
 
-def _query(binary: str, emulated: str, min_compat: str | None, flags: ApiFlags) -> str:
-    values = {"binary": binary, "emulated": emulated, "min_compat": min_compat or "", **flags.params()}
+def _query(binary: str, emulated: str, min_compat: str | None, flags: ApiFlags, feature_gates: str = "") -> str:
+    values = {"binary": binary, "emulated": emulated, "min_compat": min_compat or "", "feature_gates": feature_gates, **flags.params()}
     return urlencode(values)
 
 
@@ -177,7 +177,7 @@ def _apis_view(query: str) -> dict:
             values["binary"],
             values["emulated"],
             values["min_compat"] or None,
-            None,  # the page has no --feature-gates of its own: the binary's default gates
+            values.get("feature_gates") or None,  # the selection's --feature-gates: they decide feature-gated storage
             rc,
             emulation_forward_compatible=values.get(EFC) == "true",
             runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
@@ -313,9 +313,10 @@ st.subheader(
 flags = flag_controls()
 url_problems = st.container()
 if sel.feature_gates:
-    st.caption("--feature-gates does not change this page: feature-gated storage is not modelled.")
+    st.caption("--feature-gates decides the REST storage kube-apiserver installs only while a gate is on "
+               "(ClusterTrustBundle, PodCertificateRequest, StorageVersionMigrator, pods/resize, ...), as `kcompat apis --feature-gates` does.")
 
-view = SimpleNamespace(**_apis_view(_query(sel.binary, sel.emulated, sel.min_compat, flags)))
+view = SimpleNamespace(**_apis_view(_query(sel.binary_version, sel.emulated, sel.min_compat, flags, sel.feature_gates)))
 if view.failure is not None:
     st.error(f"Cannot evaluate the APIs: {md(view.failure)}", icon=":material/error:")
     st.stop()

@@ -339,3 +339,17 @@ def test_each_table_has_a_csv_with_the_cli_columns(csv_downloads, capsys):
     assert kcompat(storage_argv) in (0, 2)
     assert csv_downloads["apis_storage_csv"] == capsys.readouterr().out
     assert all(csv_downloads[k].splitlines()[0] == "group,version,kind,resource,stage,reason" for k in short)
+
+
+def test_the_selections_feature_gates_decide_feature_gated_storage():
+    """kube-apiserver installs scheduling.k8s.io workloads only while GenericWorkload (Beta, off in
+    1.37) is on (recorded from the real v1.37.2): with every API on, the page serves them only when
+    the selection turns the gate on, as `kcompat apis --feature-gates` does."""
+    def workloads_served(at):
+        table = api_table(at)
+        row = table[(table["group"] == "scheduling.k8s.io") & (table["version"] == "v1beta1") & (table["resource"] == "workloads")]
+        return bool(row["served"].iloc[0])
+
+    off = open_app("apis", binary="1.37", emulated="1.37", runtime_config="api/all=true")
+    on = open_app("apis", binary="1.37", emulated="1.37", runtime_config="api/all=true", feature_gates="GenericWorkload=true")
+    assert not workloads_served(off) and workloads_served(on)
