@@ -30,8 +30,8 @@ from dashboard.components.view_state import ViewState
 from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
 from kcompat.documents.gates import GATE_COLUMNS
-from kcompat.documents.config import config_document, config_for_inspection
-from kcompat.documents.inspect import DISAGREE_COLUMNS, exit_status
+from kcompat.answers.config import config_document, config_for_inspection
+from kcompat.answers.inspect import DISAGREE_COLUMNS, exit_status
 
 #: The session's last answer: (digest of the inputs, document).
 _LAST_CHECK = "_cluster_last_check"

@@ -17,7 +17,7 @@ Requests and answers are pickled tuples of plain values over the child's stdin a
   ``("problems", (message, ...))``
 - ``("download", data, binary, emulated, min_compat, feature_gates, fmt)`` -> ``("text", str)`` or problems
 - ``("inspect", ((name, data), ...))`` -> ``("document", dict)``: the ``kcompat inspect`` document
-  of the Check a cluster page's inputs (:func:`kcompat.documents.inspect.inspect_document`)
+  of the Check a cluster page's inputs (:func:`kcompat.answers.inspect.inspect_document`)
 
 ``data`` is the file's bytes; the binary's registration rules apply (as ``kcompat gates
 --manifest`` does). Run as ``python -m dashboard.components.upload_worker``.
@@ -138,7 +138,7 @@ def answer(request: tuple) -> tuple:
     from kcompat.core.versions import mm
 
     if request[0] == "inspect":
-        from kcompat.documents.inspect import inspect_document
+        from kcompat.answers.inspect import inspect_document
 
         return ("document", inspect_document(catalog_from_environment(), list(request[1])))
     kind, data, binary, *rest = request

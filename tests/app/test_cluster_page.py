@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
 
 from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
-from kcompat.documents.config import config_document  # noqa: E402
-from kcompat.documents.inspect import inspect_document  # noqa: E402
+from kcompat.answers.config import config_document  # noqa: E402
+from kcompat.answers.inspect import inspect_document  # noqa: E402
 
 
 def paste(at, cmdline="", version="", metrics=""):

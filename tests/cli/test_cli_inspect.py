@@ -17,7 +17,7 @@ from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E
 from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
 from kcompat.cli.main import main as kcompat  # noqa: E402
 from kcompat.core.inspect import combine_readings, read_input  # noqa: E402
-from kcompat.documents.config import config_document  # noqa: E402
+from kcompat.answers.config import config_document  # noqa: E402
 
 
 def run(capsys, *argv):
@@ -187,7 +187,7 @@ def test_config_cli(capsys):
 def test_config_formats_match_the_document():
     from kcompat.cli.inspect import CONFIG_FORMATS, MAX_FILE_BYTES
     from kcompat.core.inspect.model import MAX_INPUT_BYTES
-    from kcompat.documents.config import SNIPPETS
+    from kcompat.answers.config import SNIPPETS
 
     assert CONFIG_FORMATS == SNIPPETS + ("json",) and MAX_FILE_BYTES == MAX_INPUT_BYTES
 
@@ -200,7 +200,7 @@ def test_building_the_parser_does_not_import_the_documents():
         "print(sorted(m for m in sys.modules if m.startswith(('kcompat.documents', 'kcompat.core.inspect', 'yaml'))))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert "kcompat.documents.inspect" not in done.stdout and "kcompat.core.inspect" not in done.stdout
+    assert "kcompat.answers.inspect" not in done.stdout and "kcompat.core.inspect" not in done.stdout
 
 
 def test_metrics_alone_suggest_the_emulated_version(capsys, apiserver_132):

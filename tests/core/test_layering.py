@@ -90,11 +90,6 @@ ALLOWED = {
 #: (importer, imported): why it still breaks a rule. Remove an entry when the import goes.
 KNOWN: dict[tuple[str, str], str] = {
     ("kcompat.core.apis_data", "kcompat"): "core reads data/ (DATA_DIR): the API files' loader belongs in kcompat.data",
-    # documents that still ask their question themselves (the inspect and config answers are next)
-    ("kcompat.documents.config", "kcompat.answers.queries"): "config_document asks gates_for: belongs in answers",
-    ("kcompat.documents.config", "kcompat.data.catalog"): "config_document takes the catalog: belongs in answers",
-    ("kcompat.documents.inspect", "kcompat.answers.queries"): "inspect_document asks gates_for: belongs in answers",
-    ("kcompat.documents.inspect", "kcompat.data.catalog"): "inspect_document takes the catalog: belongs in answers",
 }
 
 

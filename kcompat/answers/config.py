@@ -29,7 +29,7 @@ from ..core.inspect.model import (
     RUNTIME_CONFIG,
     RUNTIME_FORWARD_COMPAT,
 )
-from .gates import rejected_document
+from kcompat.documents.gates import rejected_document
 from ..core.versions import mm
 from kcompat.answers.queries import gate_lineage, gates_for
 

@@ -24,7 +24,7 @@ from ..core.hints import api_hints
 from ..core.runtime_config import parse_runtime_config
 from ..core.inspect import Comparison, InspectError, combine_readings, compare_observed, read_input
 from ..core.inspect.model import MAX_INPUT_BYTES
-from .gates import gates_document
+from kcompat.documents.gates import gates_document
 from ..core.versions import mm
 from kcompat.answers.queries import api_gate_states, gate_lineage, gates_for
 
