@@ -10,7 +10,7 @@ from kcompat.documents import formats
 from kcompat.data.catalog import Catalog
 from kcompat.core.diffs import TABLE_COLUMNS, gate_table_rows
 from kcompat.core.hints import hints_for
-from kcompat.core.history import introduced_text
+from kcompat.core.placeholders import introduced_text
 from kcompat.core.manifest import Manifest
 from kcompat.documents.gates import GATE_COLUMNS, gate_rows, gates_document
 from kcompat.answers.queries import gate_lineage, gates_for

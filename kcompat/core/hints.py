@@ -27,14 +27,13 @@ The API errors of ``--runtime-config`` are explained by :func:`api_hints` (kind
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .compat import VersionSelection
 from .gates import GateEvaluation
-from .history import is_placeholder
+from .placeholders import is_placeholder
 from .manifest import META_GATES, Feature, FeatureSpec, GateState
 from .stages import Stage
 from .versions import Version, major_minor, mm, parse_version, subtract_minor
@@ -91,6 +90,8 @@ def closest_names(name: str, known: Iterable[str], limit: int = MAX_SUGGESTIONS)
     by_folded = {}
     for k in known:
         by_folded.setdefault(k.casefold(), k)
+    import difflib  # only when a name is unknown: kcompat gates starts without it
+
     matches = difflib.get_close_matches(folded, list(by_folded), n=limit, cutoff=SIMILARITY_CUTOFF)
     return tuple(by_folded[m] for m in matches)
 

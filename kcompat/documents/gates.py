@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kcompat.core.gates import GateEvaluation
 from kcompat.core.hints import hint_dicts
-from kcompat.core.history import introduced_text
+from kcompat.core.placeholders import introduced_text
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 
