@@ -50,35 +50,37 @@ def _pre_release_key(name: str) -> tuple[int, int]:
     return ({"alpha": 0, "beta": 1, "rc": 2}[kind], int(number))
 
 
+def _read_recording(folder: Path) -> PatchGates:
+    """The gates one recorded folder holds (``gates.json``), with the module and Go it came from."""
+    gates_file = folder / "gates.json"
+    meta_file = folder / "meta.json"
+    meta = json.loads(meta_file.read_text()) if meta_file.is_file() else {}
+    gates = json.loads(gates_file.read_text())
+    if not isinstance(gates, list) or not gates:
+        raise RefreshError(f"{gates_file}: no gates recorded")
+    return PatchGates(folder.name[1:], meta.get("modules", {}).get("k8s.io/kubernetes", folder.name), meta.get("go", "?"), tuple(gates))
+
+
+def _recorded_folders(data_dir: Path, minor: int, pattern: re.Pattern[str]) -> list[Path]:
+    return [f for f in (data_dir / ORACLE_DIR).glob(f"v1.{minor}.*") if pattern.match(f.name) and (f / "gates.json").is_file()]
+
+
 def recorded_pre_release(data_dir: Path, minor: int) -> PatchGates | None:
     """The newest recorded pre-release of 1.``minor`` (v1.38.0-beta.0), or None."""
-    folders = [f for f in (data_dir / ORACLE_DIR).glob(f"v1.{minor}.0-*") if PRE_RELEASE_FOLDER.match(f.name) and (f / "gates.json").is_file()]
-    if not folders:
-        return None
-    folder = max(folders, key=lambda f: _pre_release_key(f.name))
-    meta = json.loads((folder / "meta.json").read_text()) if (folder / "meta.json").is_file() else {}
-    return PatchGates(folder.name[1:], meta.get("modules", {}).get("k8s.io/kubernetes", folder.name), meta.get("go", "?"),
-                      tuple(json.loads((folder / "gates.json").read_text())))
+    folders = _recorded_folders(data_dir, minor, PRE_RELEASE_FOLDER)
+    return _read_recording(max(folders, key=lambda f: _pre_release_key(f.name))) if folders else None
 
 
 def recorded_patches(data_dir: Path, minor: int) -> list[PatchGates]:
     """Every patch of 1.``minor`` with a recorded ``gates.json`` (gates-only or full oracle), oldest first."""
-    root = data_dir / ORACLE_DIR
-    found = []
-    for folder in sorted(root.glob(f"v1.{minor}.*")):
-        gates_file = folder / "gates.json"
-        if not gates_file.is_file():
-            continue
-        if not PATCH_FOLDER.match(folder.name):  # a pre-release (v1.38.0-beta.0) is no patch of a release
-            continue
-        patch = folder.name[1:]
-        meta_file = folder / "meta.json"
-        meta = json.loads(meta_file.read_text()) if meta_file.is_file() else {}
-        gates = json.loads(gates_file.read_text())
-        if not isinstance(gates, list) or not gates:
-            raise RefreshError(f"{gates_file}: no gates recorded")
-        found.append(PatchGates(patch, meta.get("modules", {}).get("k8s.io/kubernetes", folder.name), meta.get("go", "?"), tuple(gates)))
+    found = [_read_recording(f) for f in _recorded_folders(data_dir, minor, PATCH_FOLDER)]
     return sorted(found, key=lambda p: _patch_key(p.patch))
+
+
+def recorded(data_dir: Path, minor: int) -> list[PatchGates]:
+    """The recorded patches of 1.``minor``, else its newest pre-release alone (a development release)."""
+    pre = recorded_pre_release(data_dir, minor)
+    return recorded_patches(data_dir, minor) or ([pre] if pre is not None else [])
 
 
 def manifest_item(gate: dict) -> dict:
@@ -179,10 +181,7 @@ def refresh_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
     """Write the feature files of each minor from its recordings; returns the files written."""
     written = []
     for minor in minors:
-        patches = recorded_patches(data_dir, minor)
-        if not patches:
-            pre = recorded_pre_release(data_dir, minor)
-            patches = [pre] if pre is not None else []
+        patches = recorded(data_dir, minor)
         if not patches:
             raise RefreshError(f"no oracle recording for 1.{minor} under {data_dir / ORACLE_DIR}")
         texts = feature_texts(patches[-1], minor)
@@ -211,8 +210,7 @@ def _gv(group: str, version: str) -> str:
 
 def _newest_full(data_dir: Path, minor: int) -> Path | None:
     """The newest recorded patch of 1.``minor`` with the full oracle's apis.json."""
-    recorded = recorded_patches(data_dir, minor) or [p for p in [recorded_pre_release(data_dir, minor)] if p is not None]
-    full = [p for p in recorded if (data_dir / ORACLE_DIR / f"v{p.patch}" / "apis.json").is_file()]
+    full = [p for p in recorded(data_dir, minor) if (data_dir / ORACLE_DIR / f"v{p.patch}" / "apis.json").is_file()]
     return data_dir / ORACLE_DIR / f"v{full[-1].patch}" if full else None
 
 
