@@ -149,9 +149,8 @@ def show_refusal(document: dict) -> None:
     startup = document.get("startup")
     errors = document["errors"]
     if startup:
-        lines = [f"**{md(startup[0].upper() + startup[1:])}** with", *(code("error: " + e) for e in shown(errors, len(errors))[:MAX_SHOWN])]
-        if len(errors) > MAX_SHOWN:
-            lines.append(f"… and {len(errors) - MAX_SHOWN:,} more")
+        listed = shown(errors)  # at most MAX_SHOWN, then "… and N more"
+        lines = [f"**{md(startup[0].upper() + startup[1:])}** with", *(code("error: " + e) for e in listed[:MAX_SHOWN]), *listed[MAX_SHOWN:]]
         st.error("  \n".join(lines), icon=":material/block:")
     else:
         st.error(f"The input cannot be used: {len(errors):,} problem(s).", icon=":material/error:")

@@ -11,8 +11,6 @@ expected difference. No Go and no kube-apiserver is needed: the recordings are i
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -24,6 +22,7 @@ from kcompat.data.catalog import DEFAULT_CATALOG as CATALOG
 from kcompat.core.apis import evaluate_api_availability
 from kcompat.core.storage import storage_versions
 from kcompat.answers.queries import api_gate_states, gates_for
+from kcompat.refresh.oracle import storage_version_hash
 
 ORACLE = DATA_DIR / "oracle"
 LIVE = sorted(ORACLE.glob("v*/live/*.json"))
@@ -119,11 +118,6 @@ def test_served_resources_and_subresources_agree_with_discovery(path):
     assert sorted(set(observed) - set(predicted)) == []
     wrong = [(k, predicted[k].subresources, v["subresources"]) for k, v in observed.items() if tuple(v["subresources"]) != predicted[k].subresources]
     assert not wrong
-
-
-def storage_version_hash(group: str, version: str, kind: str) -> str:
-    """apiserver ``discovery.StorageVersionHash``."""
-    return base64.b64encode(hashlib.sha256(f"{group}/{version}/{kind}".encode()).digest()[:8]).decode()
 
 
 def test_the_storage_version_hash_is_the_apiservers():
