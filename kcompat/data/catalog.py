@@ -149,33 +149,24 @@ class PatchLevel:
 
 @dataclass(frozen=True)
 class PatchLevels:
-    """The recorded patches of one release (empty when only one patch, or none, is known)."""
+    """The recorded patches of one release, oldest first: the base (the release's own data, no
+    differences) among them. Empty when no patch is known."""
 
-    base: str | None = None
     levels: tuple[PatchLevel, ...] = ()
 
-    def base_patch_numbers(self) -> tuple[int, ...]:
-        return (int(self.base.split(".")[2]),) if self.base else ()
-
     def names(self) -> tuple[str, ...]:
-        names = [lv.name for lv in self.levels] + ([self.base] if self.base else [])
-        return tuple(sorted(names, key=lambda n: int(n.split(".")[2])))
+        return tuple(lv.name for lv in self.levels)
 
     def nearest(self, patch: int) -> PatchLevel | None:
-        """The recorded patch ``patch``, else the newest recorded one before it (the base patch
-        is returned as a PatchLevel without differences)."""
-        candidates = [lv for lv in self.levels if lv.number <= patch]
-        if self.base and int(self.base.split(".")[2]) <= patch:
-            candidates.append(PatchLevel(self.base, "v" + self.base, (), ()))
-        return max(candidates, key=lambda lv: lv.number) if candidates else None
-
-    def differing(self) -> tuple[PatchLevel, ...]:
-        return tuple(lv for lv in self.levels if lv.gates or lv.absent)
+        """The recorded patch ``patch``, else the newest recorded one before it, else None."""
+        earlier = [lv for lv in self.levels if lv.number <= patch]
+        return earlier[-1] if earlier else None
 
 
 def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
+    base = (PatchLevel(info.patch, "v" + info.patch, (), ()),) if info.patch else ()
     if not info.patches_file:
-        return PatchLevels(info.patch, ())
+        return PatchLevels(base)
     path = data_dir / info.patches_file
     try:
         raw = path.read_bytes()
@@ -187,7 +178,9 @@ def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
             PatchLevel(str(item["patch"]), str(item.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
             for item in doc["patches"]
         )
-        return PatchLevels(str(doc["base"]), levels)
+        if not base or str(doc["base"]) != base[0].name:
+            raise KcompatError(f"{path}: base {doc['base']} is not the release's patch {info.patch}")
+        return PatchLevels(tuple(sorted(levels + base, key=lambda lv: lv.number)))
     except (KeyError, TypeError) as exc:
         raise KcompatError(f"{path}: malformed patch levels ({exc})") from None
 
@@ -293,23 +286,20 @@ class Catalog:
         earlier recorded patch answers) or None."""
         release = f"{binary.major}.{binary.minor}"
         base = self.manifest(release)
-        if len(binary.components) < 3:
+        if len(binary.components) < 3:  # a plain release: its data, no patch file read
             return base, None
         levels = self.patches(release)
-        if not levels.base:
+        if not levels.levels:
             return base, None
         patch = binary.components[2]
-        if patch in levels.base_patch_numbers():
-            return base, None
         chosen = levels.nearest(patch)
         note = None
         if chosen is None or chosen.number != patch:
-            known = ", ".join(levels.names())
-            used = chosen.name if chosen is not None else levels.base
-            note = (f"{release}.{patch} is not a recorded patch release (recorded: {known}); "
-                    f"answered as {used}, the nearest earlier recorded patch")
-            if chosen is None or chosen.name == levels.base:
-                return base, note
+            used = chosen.name if chosen is not None else self.info(release).patch
+            note = (f"{release}.{patch} is not a recorded patch release (recorded: {', '.join(levels.names())}); "
+                    f"answered as {used}, the nearest recorded patch")
+        if chosen is None or not (chosen.gates or chosen.absent):
+            return base, note
         key = ("patch", chosen.name)
         if key not in self._cache:
             self._cache[key] = _apply_patch(base, chosen, registration_for(self.info(release).version))
