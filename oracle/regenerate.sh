@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t all < <(ls oracle/modfiles/*.mod | xargs -n1 basename | sed 's/\.mod$//' | grep -E '^v1\.[0-9]+\.[0-9]+$' | sort -V)
-# pre-releases of the next minor (v1.38.0-beta.0): gates only, a development release
+# pre-releases of a minor with no release yet (v1.38.0-beta.0): recorded whole, a development release
 mapfile -t pre < <(ls oracle/modfiles/*.mod | xargs -n1 basename | sed 's/\.mod$//' | grep -E '^v1\.[0-9]+\.0-(alpha|beta|rc)\.[0-9]+$' | sort -V)
 declare -A newest
 for v in "${all[@]}"; do minor="${v%.*}"; newest[$minor]="$v"; done
@@ -17,7 +17,9 @@ full=(); patches=()
 for v in "${all[@]}"; do
   if [ "${newest[${v%.*}]}" = "$v" ]; then full+=("$v"); else patches+=("$v"); fi
 done
+# (oracle/gates can differ from kube-apiserver's own gate: 1.38 dropped the controller-manager gate)
+for v in "${pre[@]}"; do minor="${v%%.0-*}"; [ -n "${newest[$minor]:-}" ] || full+=("$v"); done
 python3 oracle/record.py "${full[@]}"
-python3 oracle/record.py --gates-only "${patches[@]}" "${pre[@]}"
+python3 oracle/record.py --gates-only "${patches[@]}"
 PY="${PYTHON:-.venv/bin/python}"
 "$PY" -m kcompat data refresh --oracle
