@@ -118,6 +118,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+KLOG_HEADER = re.compile(r"^([EWIF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ")
+
+
+def log_line(line: str) -> str:
+    """A klog line without its date, time and thread id, so two recordings of the same answer are equal."""
+    return KLOG_HEADER.sub(r"\1 ", line)
+
+
 def write(path: Path, data) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n")
@@ -306,7 +314,8 @@ def record_live(release: str, bindir: Path, ranges: dict, outdir: Path, work: Pa
             except RuntimeError:
                 server.stop()
                 lines = [ln for ln in log.read_text().splitlines() if ln.strip()]
-                record.update(exitStatus=server.proc.returncode, errorLines=[ln for ln in lines if ln.startswith(("Error:", "E"))][:5] or lines[-3:])
+                record.update(exitStatus=server.proc.returncode,
+                              errorLines=[log_line(ln) for ln in ([ln for ln in lines if ln.startswith(("Error:", "E"))][:5] or lines[-3:])])
             finally:
                 server.stop()
             write(outdir / "live" / f"{name}.json", record)
@@ -404,7 +413,7 @@ def record_refusals(release: str, bindir: Path, ranges: dict, gates: list[dict],
                 status, output = None, (exc.stderr or b"").decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
             lines = [ln for ln in output.splitlines() if ln.strip()]
             errors = [ln for ln in lines if ln.startswith("Error:") or ln.startswith("E") and "] " in ln][:5]
-            results[name] = {"flags": extra, "exitStatus": status, "errorLines": errors or lines[-3:]}
+            results[name] = {"flags": extra, "exitStatus": status, "errorLines": [log_line(ln) for ln in errors or lines[-3:]]}
             print(f"{release} refusal {name}: exit {status}: {results[name]['errorLines'][:1]}", file=sys.stderr)
     finally:
         etcd.stop()
