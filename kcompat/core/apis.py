@@ -38,17 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from pathlib import Path
-
-from .apis_data import (
-    ApiKind,
-    ApiRelease,
-    DefaultEnablement,
-    default_enablement_for,
-    group_version_text,
-    available_api_releases,
-    load_api_release,
-)
+from .apis_data import ApiData, ApiKind, ApiRelease, DefaultEnablement, group_version_text
 from .compat import ReleaseRules, VersionSelection, parse_binary_version, select_versions
 from .errors import KcompatError
 from .gates import evaluate_gates
@@ -165,10 +155,11 @@ class ApiAvailability:
     entries: tuple[ApiEntry, ...]
     default_enablement_release: Version
     default_enablement_source: str
+    #: the API data it was computed from (the hints and the comparison with the binary read it)
+    api_data: ApiData = field(compare=False, repr=False)
     runtime_config: tuple[str, ...] = ()
     emulation_forward_compatible: bool = False
     runtime_config_emulation_forward_compatible: bool = False
-    data_dir: str | None = field(default=None, compare=False)
     gate_states: GateResolver | None = field(default=None, compare=False, repr=False)
     #: the version selection the flags gave (the remedies beside range errors read it)
     selection: VersionSelection | None = field(default=None, compare=False, repr=False)
@@ -242,7 +233,7 @@ def evaluate_api_availability(
     runtime_config_emulation_forward_compatible: bool = False,
     *,
     min_compat: str | Sequence[str] | None = None,
-    data_dir: Path | str | None = None,
+    api_data: ApiData,
     compare_with_release: bool = True,
     gate_states: GateResolver | None = None,
 ) -> ApiAvailability:
@@ -258,8 +249,8 @@ def evaluate_api_availability(
     selection = select_versions(binary_version, list(emulated) if isinstance(emulated, (list, tuple)) else emulated, min_compat)
     rules = selection.rules
     release = mm(binary_version)
-    api = load_api_release(release, data_dir)
-    choice = default_enablement_for(release, data_dir)
+    api = api_data.api_release(release)
+    choice = api_data.default_enablement_for(release)
     registry = registry_for(api)
     rc_values = [runtime_config] if isinstance(runtime_config, str) else list(runtime_config or [])
     config = parse_runtime_config(rc_values)
@@ -269,7 +260,7 @@ def evaluate_api_availability(
     warnings: list[str] = []
     if choice.warning:
         warnings.append(choice.warning)
-        warnings.extend(_new_group_versions_note(api, choice.enablement, data_dir))
+        warnings.extend(_new_group_versions_note(api, choice.enablement, api_data))
     warnings.extend(config.notes)
     efc, rcefc = _forward_compat_flags(rules, selection, emulation_forward_compatible, runtime_config_emulation_forward_compatible, errors)
     errors.extend(validate_runtime_config(config, registry, rules.unknown_api_groups_as_group_versions))
@@ -287,7 +278,7 @@ def evaluate_api_availability(
     warnings.extend(_alpha_while_emulating_warnings(api, merged, binary_version, emu, rules))
     entries = tuple(_entry_for(s, emu, binary_version, choice.enablement) for s in states)
     if compare_with_release:
-        release_served, release_warnings = _served_by_release(binary_version, emu, rc_values, entries, data_dir, gate_states)
+        release_served, release_warnings = _served_by_release(binary_version, emu, rc_values, entries, api_data, gate_states)
         warnings.extend(release_warnings)
         entries = tuple(replace(e, served_by_release=release_served(e)) for e in entries)
     return ApiAvailability(
@@ -301,7 +292,7 @@ def evaluate_api_availability(
         runtime_config=tuple(rc_values),
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
-        data_dir=str(data_dir) if data_dir is not None else None,
+        api_data=api_data,
         gate_states=gate_states,
         selection=selection,
     )
@@ -346,7 +337,7 @@ def _gate_lookup(
 
 
 def _served_by_release(
-    binary: Version, emu: Version, runtime_config: list[str], entries: Sequence[ApiEntry], data_dir: Path | str | None,
+    binary: Version, emu: Version, runtime_config: list[str], entries: Sequence[ApiEntry], api_data: ApiData,
     gate_states: GateResolver | None = None,
 ) -> tuple[Callable[[ApiEntry], bool | None], list[str]]:
     """What a real binary of the emulated release serves with the same ``--runtime-config``
@@ -355,10 +346,10 @@ def _served_by_release(
     nothing (False, and a warning says why)."""
     if mm(binary) == mm(emu):
         return (lambda e: e.served), []
-    if mm(emu) not in available_api_releases(data_dir):
+    if mm(emu) not in api_data.api_releases():
         return (lambda e: None), [f"no bundled API data for Kubernetes {mm(emu)}: servedByRelease is null"]
     try:
-        release = evaluate_api_availability(mm(emu), None, runtime_config, data_dir=data_dir, compare_with_release=False,
+        release = evaluate_api_availability(mm(emu), None, runtime_config, api_data=api_data, compare_with_release=False,
                                             gate_states=gate_states)
     except KcompatError as exc:
         return (lambda e: None), [f"cannot evaluate a real {mm(emu)} binary with this --runtime-config ({exc}): servedByRelease is null"]
@@ -374,7 +365,7 @@ def compare_with_binary(availability: ApiAvailability) -> ApiDiff:
     """What emulation changes: the same binary and ``--runtime-config`` at the binary's own
     version (forward-compatibility flags dropped: they are rejected there) against the result."""
     baseline = evaluate_api_availability(
-        availability.binary, None, list(availability.runtime_config), data_dir=availability.data_dir, compare_with_release=False,
+        availability.binary, None, list(availability.runtime_config), api_data=availability.api_data, compare_with_release=False,
         gate_states=availability.gate_states,
     )
     at_emu, at_bin = availability.served_keys(), baseline.served_keys()
@@ -530,9 +521,9 @@ def _binary_text(binary: Version) -> str:
     return str(Version((binary.major, binary.minor, 0), binary.semver, binary.pre_release, binary.build_metadata))
 
 
-def _new_group_versions_note(api: ApiRelease, used: DefaultEnablement, data_dir: Path | str | None) -> list[str]:
+def _new_group_versions_note(api: ApiRelease, used: DefaultEnablement, api_data: ApiData) -> list[str]:
     try:
-        previous = load_api_release(used.release, data_dir)
+        previous = api_data.api_release(used.release)
     except KcompatError:
         return []
     old = {(gv.group, gv.version) for gv in previous.group_versions}

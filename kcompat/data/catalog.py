@@ -14,8 +14,14 @@ from types import MappingProxyType
 
 from kcompat import DATA_DIR  # data/ of the checkout, or of the installed package
 from kcompat.core.errors import KcompatError
-from kcompat.core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
+from kcompat.core.manifest import Manifest, registration_for
 from kcompat.core.versions import Version, parse_version
+
+from .files import load_manifest_files, read_data_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the API data is imported when first asked for, not on the gates' path
+    from kcompat.core.apis_data import ApiData
 
 #: statuses of data that is the release itself: verified at x.y.0, or read from the release's running code
 EXACT_STATUSES = frozenset({"exact", "release"})
@@ -27,6 +33,9 @@ STATUS_TEXT = {
     "development": "development: a snapshot or pre-release, not a release",
 }
 
+
+#: the largest of the per-release list files (patch levels, gate descriptions) read
+MAX_LIST_BYTES = 16 * 1024 * 1024
 
 #: the ReleaseInfo fields that are tuples (lists in the compiled bundle's JSON)
 _INFO_TUPLES = ("feature_files", "client_go_files")
@@ -95,12 +104,10 @@ class ReleaseData:
 
 
 def _read_releases(data_dir: Path) -> tuple[ReleaseInfo, ...]:
-    path = data_dir / "releases.yaml"
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read the release list: {exc.strerror or exc}") from None
-    doc = read_yaml_text(raw, str(path))
+    return read_data_file(data_dir / "releases.yaml", "the release list", _parse_releases)
+
+
+def _parse_releases(doc: object, path: str) -> tuple[ReleaseInfo, ...]:
     items = doc.get("releases") if isinstance(doc, dict) else None
     if not isinstance(items, list):
         raise KcompatError(f"{path}: expected a mapping with a 'releases' list")
@@ -167,12 +174,12 @@ def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
     base = (PatchLevel(info.patch, "v" + info.patch, (), ()),) if info.patch else ()
     if not info.patches_file:
         return PatchLevels(base)
-    path = data_dir / info.patches_file
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read the patch levels: {exc.strerror or exc}") from None
-    doc = read_yaml_text(raw, str(path), max_bytes=16 * 1024 * 1024)
+    return read_data_file(
+        data_dir / info.patches_file, "the patch levels", lambda doc, path: _parse_patch_levels(doc, path, info, base), max_bytes=MAX_LIST_BYTES
+    )
+
+
+def _parse_patch_levels(doc: object, path: str, info: ReleaseInfo, base: tuple[PatchLevel, ...]) -> PatchLevels:
     try:
         levels = tuple(
             PatchLevel(str(item["patch"]), str(item.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
@@ -315,6 +322,13 @@ class Catalog:
         return tuple((d.info.release, d.problem) for d in self.all() if d.problem)
 
     @cached_property
+    def api_data(self) -> ApiData:
+        """The built-in API data of ``data_dir`` (:mod:`kcompat.data.apis`)."""
+        from .apis import api_files
+
+        return api_files(self.data_dir)
+
+    @cached_property
     def gate_info(self) -> Mapping[str, GateInfo]:
         return MappingProxyType(load_gate_info(self.data_dir / "features" / "descriptions.yaml"))
 
@@ -342,11 +356,10 @@ def _release_key(release: str) -> str:
 
 def load_gate_info(path: Path) -> dict[str, GateInfo]:
     """Descriptions, owners and KEP links per gate; an empty mapping when the file is missing."""
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return {}
-    doc = read_yaml_text(raw, str(path), max_bytes=16 * 1024 * 1024)
+    return read_data_file(path, "the gate descriptions", _parse_gate_info, max_bytes=MAX_LIST_BYTES, missing=dict)
+
+
+def _parse_gate_info(doc: object, path: str) -> dict[str, GateInfo]:
     out: dict[str, GateInfo] = {}
     for item in doc if isinstance(doc, list) else []:
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):

@@ -88,9 +88,7 @@ ALLOWED = {
 }
 
 #: (importer, imported): why it still breaks a rule. Remove an entry when the import goes.
-KNOWN: dict[tuple[str, str], str] = {
-    ("kcompat.core.apis_data", "kcompat"): "core reads data/ (DATA_DIR): the API files' loader belongs in kcompat.data",
-}
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def _package(module: str) -> str:
