@@ -64,6 +64,9 @@ class ApiKind:
     storage_code: bool = True
     #: (subresource, gate): subresources installed only while that gate is on
     subresource_gates: tuple[tuple[str, str], ...] = ()
+    #: a List kind (``FooList``): written to the files by ``kcompat data refresh``, dropped when
+    #: they are read (no resource of its own)
+    is_list: bool = False
 
     @property
     def group_version(self) -> str:
@@ -86,6 +89,8 @@ class GroupVersion:
     stage: str
     kinds: tuple[ApiKind, ...]
     has_lifecycle_file: bool = True
+    #: the package of k8s.io/api that defines it (``apps/v1``, ``core/v1``)
+    directory: str = ""
 
     @property
     def name(self) -> str:
@@ -279,7 +284,7 @@ def _parse_group_version(item: dict, where: str) -> GroupVersion:
                 replacement=replacement,
             )
         )
-    return GroupVersion(group, version, stage, tuple(kinds), bool(item.get("lifecycleFile", True)))
+    return GroupVersion(group, version, stage, tuple(kinds), bool(item.get("lifecycleFile", True)), str(item.get("directory") or ""))
 
 
 def parse_default_enablements(document: object, source: str) -> tuple[DefaultEnablement, ...]:
