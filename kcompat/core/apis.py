@@ -227,12 +227,12 @@ class _KindState:
 
 def evaluate_api_availability(
     binary: Version | str,
-    emulated: str | Sequence[str] | None = None,
+    emulated: str | Version | Sequence[str] | None = None,
     runtime_config: str | Sequence[str] | None = None,
     emulation_forward_compatible: bool = False,
     runtime_config_emulation_forward_compatible: bool = False,
     *,
-    min_compat: str | Sequence[str] | None = None,
+    min_compat: str | Version | Sequence[str] | None = None,
     api_data: ApiData,
     compare_with_release: bool = True,
     gate_states: GateResolver | None = None,
@@ -246,7 +246,7 @@ def evaluate_api_availability(
     binary_version = parse_binary_version(binary) if isinstance(binary, str) else binary
     if not isinstance(binary_version, Version):
         raise KcompatError(f"binary must be a version, got {type(binary).__name__}")
-    selection = select_versions(binary_version, list(emulated) if isinstance(emulated, (list, tuple)) else emulated, min_compat)
+    selection = select_versions(binary_version, _flag_value(emulated, "--emulated-version"), _flag_value(min_compat, "--min-compatibility-version"))
     rules = selection.rules
     release = mm(binary_version)
     api = api_data.api_release(release)
@@ -298,6 +298,15 @@ def evaluate_api_availability(
     )
 
 
+def _flag_value(value: object, flag: str) -> str | Version | list[str] | None:
+    """A version flag as given: text, a Version, the values of a repeated flag, or None."""
+    if value is None or isinstance(value, (str, Version)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise KcompatError(f"{flag} must be text or a list of values, got {type(value).__name__}")
+
+
 #: (binary, emulated, min compatibility) -> every gate's state with the caller's --feature-gates;
 #: raises KcompatError when that binary would refuse those flags
 GateResolver = Callable[[Version, Version, Version], Mapping[str, bool]]
@@ -307,10 +316,12 @@ def gate_resolver(manifest_for: Callable[[Version], Manifest], feature_gates: st
     """A :data:`GateResolver` from the binary's gates (``manifest_for(binary)``) and one
     ``--feature-gates`` value; refused flags raise :class:`KcompatError` with the binary's errors."""
 
+    flag = feature_gates if feature_gates is None or isinstance(feature_gates, str) else list(feature_gates)
+
     def resolve(binary: Version, emulated: Version, min_compat: Version) -> Mapping[str, bool]:
         rules = select_versions(binary).rules
         selection = select_versions(binary, str(emulated), str(min_compat) if rules.has_min_compat_flag else None)
-        evaluation = evaluate_gates(manifest_for(binary), selection, list(feature_gates) if isinstance(feature_gates, (list, tuple)) else feature_gates)
+        evaluation = evaluate_gates(manifest_for(binary), selection, flag)
         if evaluation.errors:
             raise KcompatError("; ".join(evaluation.errors))
         return {g.name: g.enabled for g in evaluation.gates}
@@ -459,17 +470,19 @@ def _apply_introduced_rule(
             continue
         kept_any = False
         for state in present:
-            kind = state.kind
-            gvr = (group, version, kind.resource)
+            kind, resource = state.kind, state.kind.resource
+            if resource is None:  # never: only REST resources have a state (see _filter_kinds)
+                continue
+            gvr = (group, version, resource)
             introduced = kind.introduced_or_zero
             if mm(emu) >= mm(introduced):
                 keep = True
             elif not rules.has_forward_compat_flags:
                 keep = False
-            elif efc and kind.resource in lower_enabled:
+            elif efc and resource in lower_enabled:
                 keep = True
                 state.kept_by = Reason.KEPT_BY_EMULATION_FORWARD_COMPATIBLE
-                state.kept_note = lower_enabled[kind.resource]
+                state.kept_note = lower_enabled[resource]
             elif rcefc and (config.resource_explicitly_enabled(gvr) or config.version_explicitly_enabled((group, version))):
                 keep = True
                 state.kept_by = Reason.KEPT_BY_RUNTIME_CONFIG_FORWARD_COMPATIBLE
@@ -485,7 +498,7 @@ def _apply_introduced_rule(
             if keep:
                 kept_any = True
                 if not is_alpha_version(version):
-                    lower_enabled[kind.resource] = group_version_text(group, version)
+                    lower_enabled[resource] = group_version_text(group, version)
         if not kept_any and rules.has_forward_compat_flags and config.version_explicitly_enabled((group, version)):
             errors.append(
                 f"cannot enable version {group_version_text(group, version)} in runtime-config because all the resources have been "

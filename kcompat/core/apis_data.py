@@ -192,12 +192,12 @@ def parse_api_resources(document: object, source: str, expected_release: str | N
             gate, storage, sub_gates = r.get("gate"), r.get("storage", True), r.get("subresourceGates") or {}
             if gate is not None and (not isinstance(gate, str) or not gate) or not isinstance(storage, bool):
                 raise KcompatError(f"{r_where}: gate must be a gate name and storage true or false")
-            if not isinstance(sub_gates, dict) or not all(isinstance(k, str) and isinstance(v, str) and k in subs for k, v in sub_gates.items()):
-                raise KcompatError(f"{r_where}: subresourceGates must map listed subresources to gate names")
             if not isinstance(kind, str) or not kind or not isinstance(plural, str) or not _RESOURCE_RE.fullmatch(plural):
                 raise KcompatError(f"{r_where}: kind must be a non-empty string and resource a lowercase plural")
             if not isinstance(subs, list) or not all(isinstance(x, str) and _RESOURCE_RE.fullmatch(x) for x in subs):
                 raise KcompatError(f"{r_where} ({kind}): subresources must be a list of lowercase names")
+            if not isinstance(sub_gates, dict) or not all(isinstance(k, str) and isinstance(v, str) and k in subs for k, v in sub_gates.items()):
+                raise KcompatError(f"{r_where}: subresourceGates must map listed subresources to gate names")
             names[(group, version, kind)] = (plural, tuple(subs), gate, storage, tuple(sorted(sub_gates.items())))
     src = doc.get("source")
     source_text = ""
@@ -246,7 +246,7 @@ def parse_api_release(document: object, source: str, expected_release: str | Non
     return ApiRelease(release, str(doc.get("status") or ""), source_text, tuple(group_versions))
 
 
-def _parse_group_version(item: dict, where: str) -> GroupVersion:
+def _parse_group_version(item: dict[object, object], where: str) -> GroupVersion:
     group = item.get("group")
     version = item.get("version")
     if not isinstance(group, str) or not isinstance(version, str) or not version:
@@ -324,7 +324,7 @@ def parse_default_enablements(document: object, source: str) -> tuple[DefaultEna
 # Field helpers.
 
 
-def _mapping(value: object, where: str) -> dict:
+def _mapping(value: object, where: str) -> dict[object, object]:
     if not isinstance(value, dict):
         raise KcompatError(f"{where}: expected a mapping, got {type(value).__name__}")
     return value

@@ -13,7 +13,7 @@ file are collected before :class:`ManifestError` is raised.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -116,7 +116,7 @@ class Feature:
                 i -= 1
             return i
         needs = self.min_compat_keys
-        while i >= 0 and (keys[i] > emu or (needs[i] is not None and mc < needs[i])):
+        while i >= 0 and (keys[i] > emu or ((need := needs[i]) is not None and mc < need)):
             i -= 1
         return i
 
@@ -173,7 +173,7 @@ class Manifest:
         return len(self.features)
 
     @cached_property
-    def pick_table(self) -> tuple:
+    def pick_table(self) -> tuple[tuple[tuple[tuple[tuple[int, int], tuple[int, int] | None, GateState], ...], GateState], ...]:
         """Per gate: its (version key, min-compat key, unset state) triples newest first, and its
         PreAlpha state: the hot path of the spec in effect (SPEC §3.3)."""
         return tuple(
@@ -232,7 +232,7 @@ def parse_manifest(document: object, source: str, registration: str = FULL, chec
     features: list[Feature] = []
     seen: dict[str, int] = {}
     for index, item in enumerate(document):
-        feature = _parse_gate(item, index, problem, registration)
+        feature = _parse_gate(item, index, problems, registration)
         if feature is None:
             continue
         if feature.name in seen:
@@ -254,7 +254,8 @@ def _yaml_kind(value: object) -> str:
     )
 
 
-def _parse_gate(item: object, index: int, problem, registration: str) -> Feature | None:
+def _parse_gate(item: object, index: int, problems: _Problems, registration: str) -> Feature | None:
+    problem = problems.add
     if not isinstance(item, dict):
         problem(f"#{index + 1}", None, f"expected a mapping with name and versionedSpecs, got a {_yaml_kind(item)}")
         return None
@@ -263,7 +264,7 @@ def _parse_gate(item: object, index: int, problem, registration: str) -> Feature
         problem(f"#{index + 1}", "name", f"expected a non-empty string, got {_describe(name)}")
         return None
     label = name if len(name) <= MAX_NAME_LENGTH else name[:MAX_NAME_LENGTH] + "..."
-    before = _count(problem)
+    before = len(problems)
     if len(name) > MAX_NAME_LENGTH:
         problem(label, "name", f"longer than {MAX_NAME_LENGTH} characters")
     elif name != name.strip() or any(c in name for c in ",=:") or any(not c.isprintable() or c.isspace() for c in name):
@@ -290,24 +291,24 @@ def _parse_gate(item: object, index: int, problem, registration: str) -> Feature
         dependencies = tuple(sorted(set(deps)))
     unversioned = len(raw_specs) == 1 and isinstance(raw_specs[0], dict) and raw_specs[0].get("version") in ("", None)
     specs = _parse_specs(label, raw_specs, unversioned, problem, registration)
-    if specs is None or _count(problem) != before:
+    if specs is None or len(problems) != before:
         return None
     return Feature(name=name, specs=specs, dependencies=dependencies)
 
 
-class _Problems(list):
+#: the reporting callback, ``_Problems.add``: (gate, field, message)
+Report = Callable[[str | None, str | None, str], None]
+
+
+class _Problems(list[ManifestProblem]):
     """The problems of one file; ``add`` is passed around as the reporting callback."""
 
-    def __init__(self, source: str):
+    def __init__(self, source: str) -> None:
         super().__init__()
         self.source = source
 
     def add(self, gate: str | None, fld: str | None, message: str) -> None:
         self.append(ManifestProblem(self.source, gate, fld, message))
-
-
-def _count(problem) -> int:
-    return len(problem.__self__)
 
 
 def _describe(value: object) -> str:
@@ -317,7 +318,7 @@ def _describe(value: object) -> str:
     return f"{_yaml_kind(value)} {text[:60]}{'...' if len(text) > 60 else ''}"
 
 
-def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version | None:
+def _parse_version_field(value: object, gate: str, fld: str, problem: Report) -> Version | None:
     if isinstance(value, bool) or not isinstance(value, str):
         hint = ' (quote it: a YAML number loses digits, 1.10 reads as 1.1)' if isinstance(value, float) else ""
         problem(gate, fld, f'expected a quoted "major.minor" string, got {_describe(value)}{hint}')
@@ -333,7 +334,7 @@ def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version
     return version
 
 
-def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, registration: str) -> tuple[FeatureSpec, ...] | None:
+def _parse_specs(gate: str, raw_specs: list[object], unversioned: bool, problem: Report, registration: str) -> tuple[FeatureSpec, ...] | None:
     specs: list[FeatureSpec] = []
     ok = True
     for i, raw in enumerate(raw_specs):
@@ -354,13 +355,14 @@ def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, registr
                 ok = False
                 continue
             version = _parse_version_field(raw.get("version"), gate, f"{where}.version", problem)
-        flags = {}
+        flags: dict[str, bool] = {}
         for key in ("default", "lockToDefault"):
             value = raw.get(key, False if key == "lockToDefault" else None)
-            if not isinstance(value, bool):
+            if isinstance(value, bool):
+                flags[key] = value
+            else:
                 problem(gate, f"{where}.{key}", f"expected true or false, got {_describe(value)}")
                 ok = False
-            flags[key] = value
         stage_text = raw.get("preRelease")
         stage = next((s for s in MANIFEST_STAGES if s.value == stage_text), None)
         if stage is None:
@@ -372,7 +374,7 @@ def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, registr
             mc = _parse_version_field(raw["minCompatibilityVersion"], gate, f"{where}.minCompatibilityVersion", problem)
             if mc is None:
                 ok = False
-        if version is None or not ok:
+        if version is None or stage is None or not ok:  # a stage of None was reported (ok is False)
             ok = False
             continue
         specs.append(FeatureSpec(version, flags["default"], flags["lockToDefault"], stage, mc))
@@ -392,7 +394,7 @@ def _with_inherited_min_compat(specs: list[FeatureSpec]) -> tuple[FeatureSpec, .
     return tuple(out)
 
 
-def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem, registration: str) -> tuple[FeatureSpec, ...] | None:
+def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem: Report, registration: str) -> tuple[FeatureSpec, ...] | None:
     """The ordering rules of ``AddVersioned`` (SPEC §3.2); fills in inherited min-compat values.
 
     Mirrors component-base: 1.33/1.34 require strictly increasing versions and no stage
@@ -453,7 +455,7 @@ def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem, registrat
     return tuple(out) if ok else None
 
 
-def _check_dependencies(features: list[Feature], problem) -> None:
+def _check_dependencies(features: list[Feature], problem: Report) -> None:
     """Registration checks of ``AddDependencies`` (SPEC §5.6): known targets, no cycle, and no
     dependency on a less stable, default-off or unlocked gate at any of the dependent's versions."""
     by_name = {f.name: f for f in features}
@@ -472,13 +474,13 @@ def _check_dependencies(features: list[Feature], problem) -> None:
         return
     for feature in features:
         for dep_name in feature.dependencies:
-            dep = by_name.get(dep_name)
-            if dep is None:
+            target = by_name.get(dep_name)
+            if target is None:
                 continue
             for spec in reversed(feature.specs):
                 # featureSpecAtEmulationAndMinCompatVersion: a spec without min compat looks at version-1
                 mc = spec.effective_min_compatibility or subtract_minor(spec.version, 1)
-                at = spec_at(dep, spec.version, mc, use_min_compat=True)
+                at = spec_at(target, spec.version, mc, use_min_compat=True)
                 if STABILITY_RANK[spec.stage] > STABILITY_RANK[at.stage]:
                     problem(feature.name, "dependencies", f"{spec.stage.label} feature {feature.name} cannot depend on {at.stage.label} feature {dep_name} at version {spec.version}")
                     break

@@ -42,7 +42,7 @@ def _import_yaml() -> None:
     names["_END_EVENTS"] = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
 
 
-def __getattr__(name: str):  # PEP 562: ``manifest._LOADER`` and friends, imported on first use
+def __getattr__(name: str) -> object:  # PEP 562: ``safe_yaml._LOADER`` and friends, imported on first use
     if name in _YAML_NAMES:
         _import_yaml()
         return globals()[name]
@@ -57,7 +57,7 @@ MAX_MANIFEST_NODES = 100_000
 MAX_MANIFEST_SPECS = 10_000
 
 
-def _line(event) -> str:
+def _line(event: Any) -> str:
     mark = event.start_mark
     return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "unknown line"
 
@@ -66,7 +66,7 @@ def _scan_events(text: str, source: str, manifest: bool) -> None:
     """One pass over the parser's events, before anything is built: refuses anchors and aliases
     (an alias bomb is never expanded), nesting past :data:`MAX_YAML_DEPTH`, duplicate mapping keys,
     and, for a feature manifest, more gates, specs or nodes than any real list has."""
-    stack: list[list] = []  # per open collection: [is mapping, children so far, {key: line}]
+    stack: list[list[Any]] = []  # per open collection: [is mapping, children so far, {key: line}]
     nodes = gates = specs = 0
     for event in yaml.parse(text, Loader=_LOADER):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):

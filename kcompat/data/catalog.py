@@ -21,7 +21,11 @@ from .files import load_manifest_files, read_data_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the API data is imported when first asked for, not on the gates' path
+    from typing import Any
+
     from kcompat.core.apis_data import ApiData
+
+    from .bundle import Bundle
 
 #: statuses of data that is the release itself: verified at x.y.0, or read from the release's running code
 EXACT_STATUSES = frozenset({"exact", "release"})
@@ -146,7 +150,7 @@ class PatchLevel:
 
     name: str  # "1.35.2"
     kubernetes: str  # the module it was read from, "v1.35.2"
-    gates: tuple  # manifest items (whole entries with origin)
+    gates: tuple[dict[str, Any], ...]  # manifest items (whole entries with origin)
     absent: tuple[str, ...]
 
     @property
@@ -180,6 +184,8 @@ def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
 
 
 def _parse_patch_levels(doc: object, path: str, info: ReleaseInfo, base: tuple[PatchLevel, ...]) -> PatchLevels:
+    if not isinstance(doc, dict):
+        raise KcompatError(f"{path}: malformed patch levels (expected a mapping with base and patches)")
     try:
         levels = tuple(
             PatchLevel(str(item["patch"]), str(item.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
@@ -211,6 +217,12 @@ def _apply_patch(base: Manifest, level: PatchLevel, registration: str) -> Manife
     return manifest
 
 
+def _release_info(compiled: dict[str, Any]) -> ReleaseInfo:
+    """A release list entry as the compiled bundle holds it (lists where ReleaseInfo has tuples)."""
+    fields: dict[str, Any] = {k: tuple(v) if k in _INFO_TUPLES else v for k, v in compiled.items()}
+    return ReleaseInfo(**fields)
+
+
 def _file_list(value: object) -> tuple[str, ...]:
     """A ``files:`` list of releases.yaml (empty when absent)."""
     if value is None:
@@ -227,10 +239,13 @@ class Catalog:
     data_dir: Path = DATA_DIR
     #: read ``data_dir/bundle.json`` where it matches the YAML files (see :mod:`kcompat.data.bundle`)
     use_bundle: bool = True
-    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: per release: its data as loaded, its recorded patch levels, and the manifest of each patch
+    _loaded: dict[str, ReleaseData] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _patch_levels: dict[str, PatchLevels] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _patched: dict[str, Manifest] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
-    def bundle(self):
+    def bundle(self) -> Bundle | None:
         """The compiled bundle of ``data_dir``, or None (none, unreadable, or not wanted)."""
         if not self.use_bundle:
             return None
@@ -243,7 +258,7 @@ class Catalog:
         compiled = self.bundle.releases() if self.bundle is not None else None
         if compiled is None:
             return _read_releases(self.data_dir)
-        return tuple(ReleaseInfo(**{k: tuple(v) if k in _INFO_TUPLES else v for k, v in item.items()}) for item in compiled)
+        return tuple(_release_info(item) for item in compiled)
 
     @property
     def release_names(self) -> tuple[str, ...]:
@@ -258,7 +273,7 @@ class Catalog:
 
     def load(self, release: str) -> ReleaseData:
         info = self.info(release)
-        if info.release not in self._cache:
+        if info.release not in self._loaded:
             try:
                 manifest = self.bundle.manifest(info) if self.bundle is not None else None
                 if manifest is None:
@@ -267,10 +282,10 @@ class Catalog:
                         registration=registration_for(info.version),
                         client_go_paths=[self.data_dir / f for f in info.client_go_files],
                     )
-                self._cache[info.release] = ReleaseData(info, manifest)
+                self._loaded[info.release] = ReleaseData(info, manifest)
             except KcompatError as exc:
-                self._cache[info.release] = ReleaseData(info, None, str(exc))
-        return self._cache[info.release]
+                self._loaded[info.release] = ReleaseData(info, None, str(exc))
+        return self._loaded[info.release]
 
     def manifest(self, release: str) -> Manifest:
         data = self.load(release)
@@ -281,10 +296,9 @@ class Catalog:
     def patches(self, release: str) -> PatchLevels:
         """The recorded patch levels of ``release`` and how each differs from its base patch."""
         info = self.info(release)
-        key = ("patches", info.release)
-        if key not in self._cache:
-            self._cache[key] = _read_patch_levels(self.data_dir, info)
-        return self._cache[key]
+        if info.release not in self._patch_levels:
+            self._patch_levels[info.release] = _read_patch_levels(self.data_dir, info)
+        return self._patch_levels[info.release]
 
     def manifest_for(self, binary: Version) -> tuple[Manifest, str | None]:
         """The gates of a binary of version ``binary``, at its patch level where the data knows
@@ -307,10 +321,9 @@ class Catalog:
                     f"answered as {used}, the nearest recorded patch")
         if chosen is None or not (chosen.gates or chosen.absent):
             return base, note
-        key = ("patch", chosen.name)
-        if key not in self._cache:
-            self._cache[key] = _apply_patch(base, chosen, registration_for(self.info(release).version))
-        return self._cache[key], note
+        if chosen.name not in self._patched:
+            self._patched[chosen.name] = _apply_patch(base, chosen, registration_for(self.info(release).version))
+        return self._patched[chosen.name], note
 
     def all(self) -> tuple[ReleaseData, ...]:
         return tuple(self.load(r.release) for r in self.releases)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from kcompat.core.api_versions import compare_kube_aware_versions, versions_by_priority
 from kcompat.core.apis import Reason, compare_with_binary, evaluate_api_availability, should_serve_removed
 from kcompat.core.runtime_config import parse_runtime_config
-from kcompat.core.apis_data import parse_api_release
+from kcompat.core.apis_data import parse_api_release, parse_api_resources
 from kcompat.core.errors import KcompatError
 from kcompat.core.storage import storage_versions
 from kcompat.core.versions import parse_version
@@ -141,6 +141,14 @@ def test_malformed_api_data_names_the_file_and_entry():
             {"release": "1.33", "groupVersions": [{"group": "", "version": "v1", "stage": "GA", "kinds": [{"kind": "Pod", "introduced": "x"}]}]},
             "y.yaml",
         )
+
+
+def test_subresource_gates_beside_a_subresource_list_that_is_no_list_are_a_clear_error():
+    """Checked before the gates are looked up in it: a number there was a TypeError."""
+    resource = {"kind": "A", "resource": "as", "subresources": 5, "subresourceGates": {"status": "G"}}
+    doc = {"release": "1.33", "groupVersions": [{"group": "x", "version": "v1", "resources": [resource]}]}
+    with pytest.raises(KcompatError, match=r"r\.yaml: groupVersions\[0\] \(x/v1\) resources\[0\] \(A\): subresources must be a list"):
+        parse_api_resources(doc, "r.yaml")
 
 
 def test_binary_without_bundled_data_is_an_input_error():
