@@ -13,7 +13,7 @@ file are collected before :class:`ManifestError` is raised.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -296,8 +296,12 @@ def _parse_gate(item: object, index: int, problems: _Problems, registration: str
     return Feature(name=name, specs=specs, dependencies=dependencies)
 
 
-#: the reporting callback, ``_Problems.add``: (gate, field, message)
-Report = Callable[[str | None, str | None, str], None]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for annotations only: subscripting Callable costs milliseconds at import
+    from collections.abc import Callable
+
+    #: the reporting callback, ``_Problems.add``: (gate, field, message)
+    Report = Callable[[str | None, str | None, str], None]
 
 
 class _Problems(list[ManifestProblem]):

@@ -7,7 +7,7 @@ files with every check and writes the result here, with the SHA-256 of each YAML
 The bundle is only used for a file whose hash still matches: a release or release list whose
 YAML changed since the bundle was written is loaded from the YAML again, never from a stale
 bundle. The bundle only holds the project's own data; files a user supplies (uploads,
-``--manifest``) always go through the bounded YAML reader of :mod:`kcompat.core.manifest`.
+``--manifest``) always go through the bounded YAML reader of :mod:`kcompat.core.safe_yaml`.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class Bundle:
         return self._releases
 
     def manifest(self, info: ReleaseFiles) -> Manifest | None:
-        """The release's manifest as :func:`~kcompat.core.manifest.load_manifest_files` builds it."""
+        """The release's manifest as :func:`~kcompat.data.files.load_manifest_files` builds it."""
         encoded = self._manifests.get(info.release)
         files = (*info.feature_files, *info.client_go_files)
         if encoded is None or encoded["files"] != list(files) or not self.fresh(*files):
