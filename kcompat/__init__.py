@@ -22,5 +22,5 @@ def _find_data_dir() -> _Path:
     return source
 
 
-#: Where the bundled releases live (read by kcompat.data.catalog, kcompat.core.apis_data, refresh).
+#: Where the bundled releases live (read by kcompat.data.catalog, kcompat.data.apis, refresh).
 DATA_DIR = _find_data_dir()

@@ -196,7 +196,7 @@ def _apis_view(query: str) -> dict:
         errors=result.errors,
         warnings=result.warnings,
         # the remedies beside the errors (and the alpha-under-emulation warning), as kcompat apis prints them
-        hints=tuple(h.text for h in api_hints(result, data.catalog().data_dir) if h.error not in result.selection.errors),
+        hints=tuple(h.text for h in api_hints(result) if h.error not in result.selection.errors),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
         # the differing entries as rows of `kcompat apis --format csv`

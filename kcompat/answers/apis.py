@@ -32,7 +32,7 @@ def apis(
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
         min_compat=min_compat or None,
-        data_dir=catalog.data_dir,
+        api_data=catalog.api_data,
         gate_states=api_gate_states(catalog, feature_gates),
     )
 
@@ -44,5 +44,5 @@ def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_comp
     storage shown is that of its defaults, as ``kcompat gates`` does."""
     version = parse_binary_version(binary)
     selection = select_versions(version, emulated or None, min_compat or None)
-    stored = storage_versions(version, selection.emulated, selection.min_compat, data_dir=catalog.data_dir, gate_states=api_gate_states(catalog))
+    stored = storage_versions(version, selection.emulated, selection.min_compat, api_data=catalog.api_data, gate_states=api_gate_states(catalog))
     return replace(stored, errors=selection.errors)

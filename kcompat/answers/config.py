@@ -167,7 +167,7 @@ def config_document(
         try:
             apis = evaluate_api_availability(
                 binary, emulated, runtime_config, emulation_forward_compatible, runtime_config_emulation_forward_compatible,
-                min_compat=min_compat, compare_with_release=False,
+                min_compat=min_compat, api_data=catalog.api_data, compare_with_release=False,
             )
         except KcompatError:
             apis = None  # no API data for this release: the value was parsed above, nothing more to check

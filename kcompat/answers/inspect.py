@@ -90,7 +90,7 @@ def _apiserver_checks(catalog: Catalog, combined, errors: list[str], warnings: l
     try:
         result = evaluate_api_availability(
             combined.binary, list(combined.emulated) or None, list(combined.runtime_config), efc, rcefc,
-            min_compat=list(combined.min_compat) or None, compare_with_release=False,
+            min_compat=list(combined.min_compat) or None, api_data=catalog.api_data, compare_with_release=False,
             gate_states=api_gate_states(catalog, list(combined.feature_gates) or None),
         )
     except KcompatError as exc:

@@ -19,6 +19,6 @@ def plan_for(catalog: Catalog, start: str, target: str, allow_jumps: bool = Fals
     bundled_release(catalog, binary, "the current binary")
     bundled_release(catalog, target_binary, "the target binary")
     return plan_upgrade(
-        binary, emulated, target_binary, catalog.manifest, data_dir=catalog.data_dir,
+        binary, emulated, target_binary, catalog.manifest, catalog.api_data,
         allow_jumps=allow_jumps, lineage=gate_lineage(catalog),
     )

@@ -74,6 +74,6 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
         )
         from kcompat.core.hints import api_hints
 
-        hints = [h.line for h in api_hints(result, data_dir)]
+        hints = [h.line for h in api_hints(result)]
         formats.report_problems(summary, result.warnings, result.errors, sys.stderr, hints)
     return 0 if result.valid else 2

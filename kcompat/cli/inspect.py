@@ -128,7 +128,7 @@ class _Unusable(Exception):
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
     from kcompat.core.errors import KcompatError
-    from kcompat.core.manifest import read_regular_file
+    from kcompat.data.files import read_regular_file
 
     inputs = []
     for path in args.files:

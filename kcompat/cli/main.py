@@ -16,7 +16,8 @@ from kcompat.documents import formats
 from kcompat.data.catalog import DEFAULT_CATALOG, Catalog
 from kcompat.core.compat import allowed_versions, parse_binary_version
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
-from kcompat.core.manifest import load_manifest_files, registration_for
+from kcompat.core.manifest import registration_for
+from kcompat.data.files import load_manifest_files
 from kcompat.core.versions import mm
 from kcompat.documents.gates import GATE_COLUMNS, gate_rows, gates_document, rejected_document
 from kcompat.answers.queries import gate_lineage, gates_for, newest_release

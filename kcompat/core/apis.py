@@ -38,17 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from pathlib import Path
-
-from .apis_data import (
-    ApiKind,
-    ApiRelease,
-    DefaultEnablement,
-    default_enablement_for,
-    group_version_text,
-    available_api_releases,
-    load_api_release,
-)
+from .apis_data import ApiData, ApiKind, ApiRelease, DefaultEnablement, group_version_text
 from .compat import ReleaseRules, VersionSelection, parse_binary_version, select_versions
 from .errors import KcompatError
 from .gates import evaluate_gates
@@ -165,10 +155,11 @@ class ApiAvailability:
     entries: tuple[ApiEntry, ...]
     default_enablement_release: Version
     default_enablement_source: str
+    #: the API data it was computed from (the hints and the comparison with the binary read it)
+    api_data: ApiData = field(compare=False, repr=False)
     runtime_config: tuple[str, ...] = ()
     emulation_forward_compatible: bool = False
     runtime_config_emulation_forward_compatible: bool = False
-    data_dir: str | None = field(default=None, compare=False)
     gate_states: GateResolver | None = field(default=None, compare=False, repr=False)
     #: the version selection the flags gave (the remedies beside range errors read it)
     selection: VersionSelection | None = field(default=None, compare=False, repr=False)
@@ -236,13 +227,13 @@ class _KindState:
 
 def evaluate_api_availability(
     binary: Version | str,
-    emulated: str | Sequence[str] | None = None,
+    emulated: str | Version | Sequence[str] | None = None,
     runtime_config: str | Sequence[str] | None = None,
     emulation_forward_compatible: bool = False,
     runtime_config_emulation_forward_compatible: bool = False,
     *,
-    min_compat: str | Sequence[str] | None = None,
-    data_dir: Path | str | None = None,
+    min_compat: str | Version | Sequence[str] | None = None,
+    api_data: ApiData,
     compare_with_release: bool = True,
     gate_states: GateResolver | None = None,
 ) -> ApiAvailability:
@@ -255,11 +246,11 @@ def evaluate_api_availability(
     binary_version = parse_binary_version(binary) if isinstance(binary, str) else binary
     if not isinstance(binary_version, Version):
         raise KcompatError(f"binary must be a version, got {type(binary).__name__}")
-    selection = select_versions(binary_version, list(emulated) if isinstance(emulated, (list, tuple)) else emulated, min_compat)
+    selection = select_versions(binary_version, _flag_value(emulated, "--emulated-version"), _flag_value(min_compat, "--min-compatibility-version"))
     rules = selection.rules
     release = mm(binary_version)
-    api = load_api_release(release, data_dir)
-    choice = default_enablement_for(release, data_dir)
+    api = api_data.api_release(release)
+    choice = api_data.default_enablement_for(release)
     registry = registry_for(api)
     rc_values = [runtime_config] if isinstance(runtime_config, str) else list(runtime_config or [])
     config = parse_runtime_config(rc_values)
@@ -269,7 +260,7 @@ def evaluate_api_availability(
     warnings: list[str] = []
     if choice.warning:
         warnings.append(choice.warning)
-        warnings.extend(_new_group_versions_note(api, choice.enablement, data_dir))
+        warnings.extend(_new_group_versions_note(api, choice.enablement, api_data))
     warnings.extend(config.notes)
     efc, rcefc = _forward_compat_flags(rules, selection, emulation_forward_compatible, runtime_config_emulation_forward_compatible, errors)
     errors.extend(validate_runtime_config(config, registry, rules.unknown_api_groups_as_group_versions))
@@ -287,7 +278,7 @@ def evaluate_api_availability(
     warnings.extend(_alpha_while_emulating_warnings(api, merged, binary_version, emu, rules))
     entries = tuple(_entry_for(s, emu, binary_version, choice.enablement) for s in states)
     if compare_with_release:
-        release_served, release_warnings = _served_by_release(binary_version, emu, rc_values, entries, data_dir, gate_states)
+        release_served, release_warnings = _served_by_release(binary_version, emu, rc_values, entries, api_data, gate_states)
         warnings.extend(release_warnings)
         entries = tuple(replace(e, served_by_release=release_served(e)) for e in entries)
     return ApiAvailability(
@@ -301,10 +292,19 @@ def evaluate_api_availability(
         runtime_config=tuple(rc_values),
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
-        data_dir=str(data_dir) if data_dir is not None else None,
+        api_data=api_data,
         gate_states=gate_states,
         selection=selection,
     )
+
+
+def _flag_value(value: object, flag: str) -> str | Version | list[str] | None:
+    """A version flag as given: text, a Version, the values of a repeated flag, or None."""
+    if value is None or isinstance(value, (str, Version)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise KcompatError(f"{flag} must be text or a list of values, got {type(value).__name__}")
 
 
 #: (binary, emulated, min compatibility) -> every gate's state with the caller's --feature-gates;
@@ -316,10 +316,12 @@ def gate_resolver(manifest_for: Callable[[Version], Manifest], feature_gates: st
     """A :data:`GateResolver` from the binary's gates (``manifest_for(binary)``) and one
     ``--feature-gates`` value; refused flags raise :class:`KcompatError` with the binary's errors."""
 
+    flag = feature_gates if feature_gates is None or isinstance(feature_gates, str) else list(feature_gates)
+
     def resolve(binary: Version, emulated: Version, min_compat: Version) -> Mapping[str, bool]:
         rules = select_versions(binary).rules
         selection = select_versions(binary, str(emulated), str(min_compat) if rules.has_min_compat_flag else None)
-        evaluation = evaluate_gates(manifest_for(binary), selection, list(feature_gates) if isinstance(feature_gates, (list, tuple)) else feature_gates)
+        evaluation = evaluate_gates(manifest_for(binary), selection, flag)
         if evaluation.errors:
             raise KcompatError("; ".join(evaluation.errors))
         return {g.name: g.enabled for g in evaluation.gates}
@@ -346,7 +348,7 @@ def _gate_lookup(
 
 
 def _served_by_release(
-    binary: Version, emu: Version, runtime_config: list[str], entries: Sequence[ApiEntry], data_dir: Path | str | None,
+    binary: Version, emu: Version, runtime_config: list[str], entries: Sequence[ApiEntry], api_data: ApiData,
     gate_states: GateResolver | None = None,
 ) -> tuple[Callable[[ApiEntry], bool | None], list[str]]:
     """What a real binary of the emulated release serves with the same ``--runtime-config``
@@ -355,10 +357,10 @@ def _served_by_release(
     nothing (False, and a warning says why)."""
     if mm(binary) == mm(emu):
         return (lambda e: e.served), []
-    if mm(emu) not in available_api_releases(data_dir):
+    if mm(emu) not in api_data.api_releases():
         return (lambda e: None), [f"no bundled API data for Kubernetes {mm(emu)}: servedByRelease is null"]
     try:
-        release = evaluate_api_availability(mm(emu), None, runtime_config, data_dir=data_dir, compare_with_release=False,
+        release = evaluate_api_availability(mm(emu), None, runtime_config, api_data=api_data, compare_with_release=False,
                                             gate_states=gate_states)
     except KcompatError as exc:
         return (lambda e: None), [f"cannot evaluate a real {mm(emu)} binary with this --runtime-config ({exc}): servedByRelease is null"]
@@ -374,7 +376,7 @@ def compare_with_binary(availability: ApiAvailability) -> ApiDiff:
     """What emulation changes: the same binary and ``--runtime-config`` at the binary's own
     version (forward-compatibility flags dropped: they are rejected there) against the result."""
     baseline = evaluate_api_availability(
-        availability.binary, None, list(availability.runtime_config), data_dir=availability.data_dir, compare_with_release=False,
+        availability.binary, None, list(availability.runtime_config), api_data=availability.api_data, compare_with_release=False,
         gate_states=availability.gate_states,
     )
     at_emu, at_bin = availability.served_keys(), baseline.served_keys()
@@ -468,17 +470,19 @@ def _apply_introduced_rule(
             continue
         kept_any = False
         for state in present:
-            kind = state.kind
-            gvr = (group, version, kind.resource)
+            kind, resource = state.kind, state.kind.resource
+            if resource is None:  # never: only REST resources have a state (see _filter_kinds)
+                continue
+            gvr = (group, version, resource)
             introduced = kind.introduced_or_zero
             if mm(emu) >= mm(introduced):
                 keep = True
             elif not rules.has_forward_compat_flags:
                 keep = False
-            elif efc and kind.resource in lower_enabled:
+            elif efc and resource in lower_enabled:
                 keep = True
                 state.kept_by = Reason.KEPT_BY_EMULATION_FORWARD_COMPATIBLE
-                state.kept_note = lower_enabled[kind.resource]
+                state.kept_note = lower_enabled[resource]
             elif rcefc and (config.resource_explicitly_enabled(gvr) or config.version_explicitly_enabled((group, version))):
                 keep = True
                 state.kept_by = Reason.KEPT_BY_RUNTIME_CONFIG_FORWARD_COMPATIBLE
@@ -494,7 +498,7 @@ def _apply_introduced_rule(
             if keep:
                 kept_any = True
                 if not is_alpha_version(version):
-                    lower_enabled[kind.resource] = group_version_text(group, version)
+                    lower_enabled[resource] = group_version_text(group, version)
         if not kept_any and rules.has_forward_compat_flags and config.version_explicitly_enabled((group, version)):
             errors.append(
                 f"cannot enable version {group_version_text(group, version)} in runtime-config because all the resources have been "
@@ -530,9 +534,9 @@ def _binary_text(binary: Version) -> str:
     return str(Version((binary.major, binary.minor, 0), binary.semver, binary.pre_release, binary.build_metadata))
 
 
-def _new_group_versions_note(api: ApiRelease, used: DefaultEnablement, data_dir: Path | str | None) -> list[str]:
+def _new_group_versions_note(api: ApiRelease, used: DefaultEnablement, api_data: ApiData) -> list[str]:
     try:
-        previous = load_api_release(used.release, data_dir)
+        previous = api_data.api_release(used.release)
     except KcompatError:
         return []
     old = {(gv.group, gv.version) for gv in previous.group_versions}

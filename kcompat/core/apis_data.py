@@ -1,6 +1,8 @@
-"""The bundled built-in API data: loading and validating ``data/apis`` (SPEC §6.1, SOURCES §4, §8).
+"""The built-in API data: its model and the validation of ``data/apis`` documents (SPEC §6.1,
+SOURCES §4, §8). Nothing here reads a file: :class:`ApiData` is what the evaluators ask for a
+release's data, and :mod:`kcompat.data.apis` answers it from the files.
 
-Two kinds of files:
+The files:
 
 * ``v1.3x.yaml``: every group/version/kind of k8s.io/api at one release tag with its
   prerelease-lifecycle data (introduced, deprecated, removed, replacement). List kinds
@@ -14,31 +16,24 @@ Two kinds of files:
   ``release`` is a plain ``major.minor`` belong to a release; the free-text snapshots are
   kept in the file for provenance and are not used for a release.
 
-Everything loaded is frozen; loaders are cached per (release, data directory).
+* ``scheme-priority.yaml``: each group's versions in kube-apiserver's scheme, highest priority first.
+
+Everything parsed is frozen.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from types import MappingProxyType
 
-from .. import DATA_DIR  # data/ of the checkout, or of the installed package
 from .errors import KcompatError
-from .manifest import read_yaml_text
 from .versions import Version, major_minor, mm, parse_version
 
-DEFAULT_ENABLEMENT_FILE = "default-enablement.yaml"
-RESOURCES_DIR = "resources"
-STORAGE_OVERRIDES_FILE = "storage-overrides.yaml"
 _RESOURCE_RE = re.compile(r"[a-z0-9]+")
 STAGES = ("GA", "beta", "alpha")
 _RELEASE_RE = re.compile(r"[0-9]+\.[0-9]+")
-_API_FILE_RE = re.compile(r"v([0-9]+\.[0-9]+)\.yaml")
-MAX_API_FILE_BYTES = 8 * 1024 * 1024
 
 def group_version_text(group: str, version: str) -> str:
     """``schema.GroupVersion.String()``: ``v1`` for the core group, else ``group/version``."""
@@ -69,6 +64,9 @@ class ApiKind:
     storage_code: bool = True
     #: (subresource, gate): subresources installed only while that gate is on
     subresource_gates: tuple[tuple[str, str], ...] = ()
+    #: a List kind (``FooList``): written to the files by ``kcompat data refresh``, dropped when
+    #: they are read (no resource of its own)
+    is_list: bool = False
 
     @property
     def group_version(self) -> str:
@@ -91,6 +89,8 @@ class GroupVersion:
     stage: str
     kinds: tuple[ApiKind, ...]
     has_lifecycle_file: bool = True
+    #: the package of k8s.io/api that defines it (``apps/v1``, ``core/v1``)
+    directory: str = ""
 
     @property
     def name(self) -> str:
@@ -157,45 +157,6 @@ class EnablementChoice:
         return self.warning is None
 
 
-def resolve_data_dir(data_dir: Path | str | None) -> Path:
-    return Path(data_dir) if data_dir is not None else DATA_DIR
-
-
-def available_api_releases(data_dir: Path | str | None = None) -> tuple[Version, ...]:
-    """Releases with a bundled ``apis/v1.3x.yaml``, oldest first."""
-    folder = resolve_data_dir(data_dir) / "apis"
-    found = []
-    try:
-        names = [p.name for p in folder.iterdir()]
-    except OSError as exc:
-        raise KcompatError(f"{folder}: cannot list the API data: {exc.strerror or exc}") from None
-    for name in names:
-        match = _API_FILE_RE.fullmatch(name)
-        if match:
-            found.append(parse_version(match.group(1)))
-    return tuple(sorted(found))
-
-
-def load_api_release(release: Version | str, data_dir: Path | str | None = None) -> ApiRelease:
-    """k8s.io/api of one release (major.minor of the given version)."""
-    version = mm(parse_version(release) if isinstance(release, str) else release)
-    return _load_api_release_cached(f"{version.major}.{version.minor}", str(resolve_data_dir(data_dir)))
-
-
-@functools.lru_cache(maxsize=32)
-def _load_api_release_cached(release: str, data_dir: str) -> ApiRelease:
-    path = Path(data_dir) / "apis" / f"v{release}.yaml"
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        have = ", ".join(str(v) for v in available_api_releases(data_dir)) or "none"
-        raise KcompatError(f"no bundled API data for Kubernetes {release} (available: {have})") from None
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    api = parse_api_release(read_yaml_text(raw, str(path), MAX_API_FILE_BYTES), str(path), release)
-    return with_resources(api, _load_resources_cached(release, data_dir))
-
-
 @dataclass(frozen=True)
 class ResourceNames:
     """The REST resources of one release: (group, version, kind) -> (plural, subresources)."""
@@ -203,18 +164,6 @@ class ResourceNames:
     release: str
     source: str
     names: Mapping[tuple[str, str, str], tuple[str, tuple[str, ...], str | None, bool, tuple[tuple[str, str], ...]]]
-
-
-@functools.lru_cache(maxsize=32)
-def _load_resources_cached(release: str, data_dir: str) -> ResourceNames:
-    path = Path(data_dir) / "apis" / RESOURCES_DIR / f"v{release}.yaml"
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise KcompatError(f"no bundled REST resource names for Kubernetes {release} ({path} is missing)") from None
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_api_resources(read_yaml_text(raw, str(path), MAX_API_FILE_BYTES), str(path), release)
 
 
 def parse_api_resources(document: object, source: str, expected_release: str | None = None) -> ResourceNames:
@@ -243,12 +192,12 @@ def parse_api_resources(document: object, source: str, expected_release: str | N
             gate, storage, sub_gates = r.get("gate"), r.get("storage", True), r.get("subresourceGates") or {}
             if gate is not None and (not isinstance(gate, str) or not gate) or not isinstance(storage, bool):
                 raise KcompatError(f"{r_where}: gate must be a gate name and storage true or false")
-            if not isinstance(sub_gates, dict) or not all(isinstance(k, str) and isinstance(v, str) and k in subs for k, v in sub_gates.items()):
-                raise KcompatError(f"{r_where}: subresourceGates must map listed subresources to gate names")
             if not isinstance(kind, str) or not kind or not isinstance(plural, str) or not _RESOURCE_RE.fullmatch(plural):
                 raise KcompatError(f"{r_where}: kind must be a non-empty string and resource a lowercase plural")
             if not isinstance(subs, list) or not all(isinstance(x, str) and _RESOURCE_RE.fullmatch(x) for x in subs):
                 raise KcompatError(f"{r_where} ({kind}): subresources must be a list of lowercase names")
+            if not isinstance(sub_gates, dict) or not all(isinstance(k, str) and isinstance(v, str) and k in subs for k, v in sub_gates.items()):
+                raise KcompatError(f"{r_where}: subresourceGates must map listed subresources to gate names")
             names[(group, version, kind)] = (plural, tuple(subs), gate, storage, tuple(sorted(sub_gates.items())))
     src = doc.get("source")
     source_text = ""
@@ -297,7 +246,7 @@ def parse_api_release(document: object, source: str, expected_release: str | Non
     return ApiRelease(release, str(doc.get("status") or ""), source_text, tuple(group_versions))
 
 
-def _parse_group_version(item: dict, where: str) -> GroupVersion:
+def _parse_group_version(item: dict[object, object], where: str) -> GroupVersion:
     group = item.get("group")
     version = item.get("version")
     if not isinstance(group, str) or not isinstance(version, str) or not version:
@@ -335,22 +284,7 @@ def _parse_group_version(item: dict, where: str) -> GroupVersion:
                 replacement=replacement,
             )
         )
-    return GroupVersion(group, version, stage, tuple(kinds), bool(item.get("lifecycleFile", True)))
-
-
-def load_default_enablements(data_dir: Path | str | None = None) -> tuple[DefaultEnablement, ...]:
-    """The per-release default-enablement snapshots (``release: '1.3x'``), oldest first."""
-    return _load_enablements_cached(str(resolve_data_dir(data_dir)))
-
-
-@functools.lru_cache(maxsize=8)
-def _load_enablements_cached(data_dir: str) -> tuple[DefaultEnablement, ...]:
-    path = Path(data_dir) / "apis" / DEFAULT_ENABLEMENT_FILE
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read the default API enablement: {exc.strerror or exc}") from None
-    return parse_default_enablements(read_yaml_text(raw, str(path)), str(path))
+    return GroupVersion(group, version, stage, tuple(kinds), bool(item.get("lifecycleFile", True)), str(item.get("directory") or ""))
 
 
 def parse_default_enablements(document: object, source: str) -> tuple[DefaultEnablement, ...]:
@@ -386,31 +320,11 @@ def parse_default_enablements(document: object, source: str) -> tuple[DefaultEna
     return tuple(found[r] for r in sorted(found))
 
 
-def default_enablement_for(release: Version | str, data_dir: Path | str | None = None) -> EnablementChoice:
-    """The default lists of a binary's release; without an entry for that release, the nearest
-    earlier release's lists together with a warning saying so (never silently)."""
-    wanted = mm(parse_version(release) if isinstance(release, str) else release)
-    entries = load_default_enablements(data_dir)
-    for entry in entries:
-        if entry.release == wanted:
-            return EnablementChoice(wanted, entry, None)
-    earlier = [e for e in entries if e.release < wanted]
-    if not earlier:
-        have = ", ".join(str(e.release) for e in entries) or "none"
-        raise KcompatError(f"no default API enablement list for Kubernetes {wanted} or any earlier release (available: {have})")
-    used = earlier[-1]
-    warning = (
-        f"no default API enablement list for Kubernetes {wanted} is bundled; using the {used.release} list "
-        f"({used.source_id}) instead, so defaults of group/versions new in {wanted} are unknown"
-    )
-    return EnablementChoice(wanted, used, warning)
-
-
 # ---------------------------------------------------------------------------------------------
 # Field helpers.
 
 
-def _mapping(value: object, where: str) -> dict:
+def _mapping(value: object, where: str) -> dict[object, object]:
     if not isinstance(value, dict):
         raise KcompatError(f"{where}: expected a mapping, got {type(value).__name__}")
     return value
@@ -465,27 +379,6 @@ class StorageOverrides:
         return None
 
 
-def load_storage_overrides(release: Version | str, data_dir: Path | str | None = None) -> StorageOverrides | None:
-    """The overrides of one release, or None when ``storage-overrides.yaml`` has no entry for it."""
-    wanted = mm(parse_version(release) if isinstance(release, str) else release)
-    for entry in _load_overrides_cached(str(resolve_data_dir(data_dir))):
-        if entry.release == wanted:
-            return entry
-    return None
-
-
-@functools.lru_cache(maxsize=8)
-def _load_overrides_cached(data_dir: str) -> tuple[StorageOverrides, ...]:
-    path = Path(data_dir) / "apis" / STORAGE_OVERRIDES_FILE
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return ()
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read the storage overrides: {exc.strerror or exc}") from None
-    return parse_storage_overrides(read_yaml_text(raw, str(path)), str(path))
-
-
 def parse_storage_overrides(document: object, source: str) -> tuple[StorageOverrides, ...]:
     doc = _mapping(document, source)
     items = doc.get("releases")
@@ -508,9 +401,6 @@ def parse_storage_overrides(document: object, source: str) -> tuple[StorageOverr
     return tuple(out)
 
 
-SCHEME_PRIORITY_FILE = "scheme-priority.yaml"
-
-
 @dataclass(frozen=True)
 class SchemePriority:
     """Each group's registered versions in kube-apiserver's scheme, highest priority first
@@ -519,27 +409,6 @@ class SchemePriority:
     release: Version
     groups: Mapping[str, tuple[str, ...]]
     provenance: str
-
-
-def load_scheme_priority(release: Version | str, data_dir: Path | str | None = None) -> SchemePriority | None:
-    """The scheme's version priority of one release, or None when none is bundled for it."""
-    wanted = mm(parse_version(release) if isinstance(release, str) else release)
-    for entry in _load_priority_cached(str(resolve_data_dir(data_dir))):
-        if entry.release == wanted:
-            return entry
-    return None
-
-
-@functools.lru_cache(maxsize=8)
-def _load_priority_cached(data_dir: str) -> tuple[SchemePriority, ...]:
-    path = Path(data_dir) / "apis" / SCHEME_PRIORITY_FILE
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return ()
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read the scheme version priority: {exc.strerror or exc}") from None
-    return parse_scheme_priority(read_yaml_text(raw, str(path)), str(path))
 
 
 def parse_scheme_priority(document: object, source: str) -> tuple[SchemePriority, ...]:
@@ -563,3 +432,69 @@ def parse_scheme_priority(document: object, source: str) -> tuple[SchemePriority
         provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
         out.append(SchemePriority(release, MappingProxyType(parsed), provenance))
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# What the evaluators read.
+
+
+def release_of(release: Version | str) -> Version:
+    """The major.minor release of a version or version text ("1.33.2" -> 1.33)."""
+    return mm(parse_version(release) if isinstance(release, str) else release)
+
+
+class ApiData:
+    """The API data of every release, as the evaluators ask for it (:mod:`kcompat.core.apis`,
+    :mod:`kcompat.core.storage`, the hints). A reader supplies the five methods that raise
+    ``NotImplementedError`` here (:class:`kcompat.data.apis.ApiFiles` reads ``data/apis``); the
+    choice of a release's entry is made here, the same for every reader."""
+
+    def api_releases(self) -> tuple[Version, ...]:
+        """The releases with API data, oldest first."""
+        raise NotImplementedError
+
+    def api_release(self, release: Version | str) -> ApiRelease:
+        """k8s.io/api of one release (the major.minor of ``release``), with its REST resources;
+        KcompatError when there is none."""
+        raise NotImplementedError
+
+    def default_enablements(self) -> tuple[DefaultEnablement, ...]:
+        """The per-release default-enablement lists, oldest first."""
+        raise NotImplementedError
+
+    def storage_overrides(self) -> tuple[StorageOverrides, ...]:
+        """The per-release storage-version overrides (empty when there are none)."""
+        raise NotImplementedError
+
+    def scheme_priorities(self) -> tuple[SchemePriority, ...]:
+        """The per-release scheme version priorities (empty when there are none)."""
+        raise NotImplementedError
+
+    def default_enablement_for(self, release: Version | str) -> EnablementChoice:
+        """The default lists of a binary's release; without an entry for that release, the nearest
+        earlier release's lists together with a warning saying so (never silently)."""
+        wanted = release_of(release)
+        entries = self.default_enablements()
+        for entry in entries:
+            if entry.release == wanted:
+                return EnablementChoice(wanted, entry, None)
+        earlier = [e for e in entries if e.release < wanted]
+        if not earlier:
+            have = ", ".join(str(e.release) for e in entries) or "none"
+            raise KcompatError(f"no default API enablement list for Kubernetes {wanted} or any earlier release (available: {have})")
+        used = earlier[-1]
+        warning = (
+            f"no default API enablement list for Kubernetes {wanted} is bundled; using the {used.release} list "
+            f"({used.source_id}) instead, so defaults of group/versions new in {wanted} are unknown"
+        )
+        return EnablementChoice(wanted, used, warning)
+
+    def storage_overrides_for(self, release: Version | str) -> StorageOverrides | None:
+        """The overrides of one release, or None when there is no entry for it."""
+        wanted = release_of(release)
+        return next((entry for entry in self.storage_overrides() if entry.release == wanted), None)
+
+    def scheme_priority_for(self, release: Version | str) -> SchemePriority | None:
+        """The scheme's version priority of one release, or None when there is none for it."""
+        wanted = release_of(release)
+        return next((entry for entry in self.scheme_priorities() if entry.release == wanted), None)

@@ -398,7 +398,7 @@ _FORWARD_COMPAT_FLAG_NAMES = {
 }
 
 
-def api_hints(availability: ApiAvailability, data_dir=None) -> tuple[Hint, ...]:
+def api_hints(availability: ApiAvailability) -> tuple[Hint, ...]:
     """The remedies beside ``--runtime-config`` refusals and the alpha-under-emulation warning,
     and beside the version-range errors (the same as for the gates)."""
     out: list[Hint] = []
@@ -408,7 +408,7 @@ def api_hints(availability: ApiAvailability, data_dir=None) -> tuple[Hint, ...]:
     for error in availability.errors:
         if len(out) >= MAX_HINTS:
             break
-        hint = _api_error_hint(error, availability, binary, emu, data_dir)
+        hint = _api_error_hint(error, availability, binary, emu)
         if hint is not None:
             out.append(hint)
     for warning in availability.warnings:
@@ -432,7 +432,7 @@ def _first_introduced(availability: ApiAvailability, gv: str, resource: str | No
     return min(versions) if versions else None
 
 
-def _api_error_hint(error: str, availability: ApiAvailability, binary: Version, emu: Version, data_dir) -> Hint | None:
+def _api_error_hint(error: str, availability: ApiAvailability, binary: Version, emu: Version) -> Hint | None:
     match = API_VERSION_INTRODUCED_ERROR.match(error)
     if match:
         gv = match.group(1)
@@ -454,7 +454,7 @@ def _api_error_hint(error: str, availability: ApiAvailability, binary: Version, 
         return Hint("runtime-config", error, None, text, (gv,))
     match = API_NOT_REGISTERED_ERROR.match(error)
     if match:
-        return _unregistered_hint(error, match.group(1), availability, binary, data_dir)
+        return _unregistered_hint(error, match.group(1), availability, binary)
     match = API_UNKNOWN_GROUPS_ERROR.match(error)
     if match:
         groups = tuple(g for g in match.group(1).split(",") if g)
@@ -478,17 +478,17 @@ def _api_error_hint(error: str, availability: ApiAvailability, binary: Version, 
     return None
 
 
-def _unregistered_hint(error: str, gv: str, availability: ApiAvailability, binary: Version, data_dir) -> Hint | None:
+def _unregistered_hint(error: str, gv: str, availability: ApiAvailability, binary: Version) -> Hint | None:
     """A group/version the binary does not register: removed (the last release that served it),
     not yet added (the first release that does), or a typo (the closest registered names)."""
-    from .apis_data import available_api_releases, load_api_release
     from .errors import KcompatError
 
     group, _, version = gv.rpartition("/")
     last_before = first_after = None
-    for release in available_api_releases(data_dir):
+    api_data = availability.api_data
+    for release in api_data.api_releases():
         try:
-            api = load_api_release(release, data_dir)
+            api = api_data.api_release(release)
         except KcompatError:
             continue
         if api.find(group, version) is None:

@@ -1,4 +1,5 @@
-"""Feature lifecycle manifests: the data model, loading and validation (SPEC §3.1-§3.2).
+"""Feature lifecycle manifests: the data model and validation (SPEC §3.1-§3.2). Reading the files
+is :mod:`kcompat.data.files`'s; the YAML text is parsed by :mod:`.safe_yaml`.
 
 The format is Kubernetes' ``versioned_feature_list.yaml``: a list of gates, each with
 ``name`` and ascending ``versionedSpecs`` (``version``, ``default``, ``lockToDefault``,
@@ -12,23 +13,19 @@ file are collected before :class:`ManifestError` is raised.
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from collections import namedtuple
 
-from .errors import KcompatError, cut, repr_cut, shown
+from .errors import KcompatError, cut, shown
+from .safe_yaml import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES, MAX_GATES as MAX_GATES, read_yaml_text
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
 from .versions import Version, major_minor, parse_version, subtract_minor
 
 META_GATES = ("AllAlpha", "AllBeta")
 ZERO = major_minor(0, 0)
-DEFAULT_MAX_BYTES = 4 * 1024 * 1024
-#: Gates of one manifest: the largest release has about 300.
-MAX_GATES = 1_000
 #: Specs of one gate: real gates have at most 4.
 MAX_SPECS_PER_GATE = 32
 #: Dependency edges of one manifest: the 1.37 list has about 50.
@@ -119,7 +116,7 @@ class Feature:
                 i -= 1
             return i
         needs = self.min_compat_keys
-        while i >= 0 and (keys[i] > emu or (needs[i] is not None and mc < needs[i])):
+        while i >= 0 and (keys[i] > emu or ((need := needs[i]) is not None and mc < need)):
             i -= 1
         return i
 
@@ -176,7 +173,7 @@ class Manifest:
         return len(self.features)
 
     @cached_property
-    def pick_table(self) -> tuple:
+    def pick_table(self) -> tuple[tuple[tuple[tuple[tuple[int, int], tuple[int, int] | None, GateState], ...], GateState], ...]:
         """Per gate: its (version key, min-compat key, unset state) triples newest first, and its
         PreAlpha state: the hot path of the spec in effect (SPEC §3.3)."""
         return tuple(
@@ -210,132 +207,6 @@ class Manifest:
 
 
 # ---------------------------------------------------------------------------------------------
-# YAML reading: safe, bounded, no aliases, no duplicate keys; libyaml's C parser where installed.
-
-# PyYAML is imported on first use (``_import_yaml``): loading the compiled bundle
-# (kcompat/data/bundle.py) needs no YAML at all, and a CLI call then starts faster.
-#: The YAML names set by ``_import_yaml``: ``yaml``, ``_LOADER`` (libyaml's C classes when PyYAML
-#: was built with them, about 10x faster, else pure Python) and the event classes.
-_YAML_NAMES = ("yaml", "_LOADER", "_NODE_EVENTS", "_START_EVENTS", "_END_EVENTS")
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # what _import_yaml binds, for readers and checkers (typing itself is not loaded)
-    from typing import Any
-
-    import yaml
-
-    _LOADER: Any = None
-    _NODE_EVENTS: tuple[type, ...] = ()
-    _START_EVENTS: tuple[type, ...] = ()
-    _END_EVENTS: tuple[type, ...] = ()
-
-
-def _import_yaml() -> None:
-    import yaml
-
-    names = globals()
-    names["yaml"] = yaml
-    names["_LOADER"] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    names["_NODE_EVENTS"] = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent)
-    names["_START_EVENTS"] = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
-    names["_END_EVENTS"] = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
-
-
-def __getattr__(name: str):  # PEP 562: ``manifest._LOADER`` and friends, imported on first use
-    if name in _YAML_NAMES:
-        _import_yaml()
-        return globals()[name]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-#: Nesting of collections: a manifest needs 4 levels (list, gate, specs, spec).
-MAX_YAML_DEPTH = 32
-#: Nodes (scalars and collections) of one manifest: the 1.37 list has about 6,000.
-MAX_MANIFEST_NODES = 100_000
-#: Specs of one manifest (all gates): the 1.37 list has about 900.
-MAX_MANIFEST_SPECS = 10_000
-
-
-def _line(event) -> str:
-    mark = event.start_mark
-    return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "unknown line"
-
-
-def _scan_events(text: str, source: str, manifest: bool) -> None:
-    """One pass over the parser's events, before anything is built: refuses anchors and aliases
-    (an alias bomb is never expanded), nesting past :data:`MAX_YAML_DEPTH`, duplicate mapping keys,
-    and, for a feature manifest, more gates, specs or nodes than any real list has."""
-    stack: list[list] = []  # per open collection: [is mapping, children so far, {key: line}]
-    nodes = gates = specs = 0
-    for event in yaml.parse(text, Loader=_LOADER):
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            raise KcompatError(f"{source}: anchors and aliases are not allowed ({_line(event)})")
-        if isinstance(event, _END_EVENTS):
-            stack.pop()
-            continue
-        if not isinstance(event, _NODE_EVENTS):
-            continue
-        nodes += 1
-        if stack:
-            top = stack[-1]
-            if top[0] and top[1] % 2 == 0:  # a mapping key
-                if isinstance(event, yaml.ScalarEvent):
-                    keys = top[2]
-                    if event.value in keys:
-                        raise KcompatError(
-                            f"{source}: duplicate key {repr_cut(event.value)} ({_line(event)}; first at line {keys[event.value]})"
-                        )
-                    keys[event.value] = event.start_mark.line + 1
-            top[1] += 1
-        if manifest:
-            if len(stack) == 1 and not stack[0][0]:
-                gates += 1
-                if gates > MAX_GATES:
-                    raise KcompatError(f"{source}: more than {MAX_GATES:,} gates (no Kubernetes release has more than a few hundred)")
-            elif len(stack) == 3 and isinstance(event, yaml.MappingStartEvent):
-                specs += 1
-                if specs > MAX_MANIFEST_SPECS:
-                    raise KcompatError(f"{source}: more than {MAX_MANIFEST_SPECS:,} versioned specs in all")
-            if nodes > MAX_MANIFEST_NODES:
-                raise KcompatError(f"{source}: more than {MAX_MANIFEST_NODES:,} YAML values (a feature list has a few thousand)")
-        if isinstance(event, _START_EVENTS):
-            if len(stack) >= MAX_YAML_DEPTH:
-                raise KcompatError(f"{source}: YAML nested too deeply: more than {MAX_YAML_DEPTH} levels ({_line(event)})")
-            stack.append([isinstance(event, yaml.MappingStartEvent), 0, {}])
-
-
-def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, manifest: bool = False) -> object:
-    """Decode and parse one YAML document safely; errors name the source.
-
-    Checked before anything is built, in one pass over the parser's events: the size, no
-    anchors or aliases, nesting depth, duplicate keys, and with ``manifest`` the counts of gates,
-    specs and nodes. Then libyaml's C loader (pure Python when missing) builds the document."""
-    if "yaml" not in globals():
-        _import_yaml()
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    if len(raw) > max_bytes:
-        raise KcompatError(f"{source}: file is {len(raw):,} bytes, larger than the limit of {max_bytes:,} bytes")
-    if b"\x00" in raw:
-        raise KcompatError(f"{source}: binary data (NUL bytes), not a YAML text file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise KcompatError(f"{source}: not UTF-8 text (byte {exc.start}): not a YAML manifest") from None
-    try:
-        _scan_events(text, source, manifest)
-        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader (C or Python)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        if "nesting depth" in str(exc.problem):  # libyaml's own depth limit
-            raise KcompatError(f"{source}: YAML nested too deeply{pos}") from None
-        raise KcompatError(f"{source}: not valid YAML{pos}: {cut(exc.problem or exc.context, 200)}") from None
-    except yaml.YAMLError as exc:
-        raise KcompatError(f"{source}: not valid YAML: {cut(exc, 200)}") from None
-    except RecursionError:
-        raise KcompatError(f"{source}: YAML nested too deeply") from None
-
-
-# ---------------------------------------------------------------------------------------------
 # Schema checks.
 
 
@@ -361,7 +232,7 @@ def parse_manifest(document: object, source: str, registration: str = FULL, chec
     features: list[Feature] = []
     seen: dict[str, int] = {}
     for index, item in enumerate(document):
-        feature = _parse_gate(item, index, problem, registration)
+        feature = _parse_gate(item, index, problems, registration)
         if feature is None:
             continue
         if feature.name in seen:
@@ -383,7 +254,8 @@ def _yaml_kind(value: object) -> str:
     )
 
 
-def _parse_gate(item: object, index: int, problem, registration: str) -> Feature | None:
+def _parse_gate(item: object, index: int, problems: _Problems, registration: str) -> Feature | None:
+    problem = problems.add
     if not isinstance(item, dict):
         problem(f"#{index + 1}", None, f"expected a mapping with name and versionedSpecs, got a {_yaml_kind(item)}")
         return None
@@ -392,7 +264,7 @@ def _parse_gate(item: object, index: int, problem, registration: str) -> Feature
         problem(f"#{index + 1}", "name", f"expected a non-empty string, got {_describe(name)}")
         return None
     label = name if len(name) <= MAX_NAME_LENGTH else name[:MAX_NAME_LENGTH] + "..."
-    before = _count(problem)
+    before = len(problems)
     if len(name) > MAX_NAME_LENGTH:
         problem(label, "name", f"longer than {MAX_NAME_LENGTH} characters")
     elif name != name.strip() or any(c in name for c in ",=:") or any(not c.isprintable() or c.isspace() for c in name):
@@ -419,24 +291,28 @@ def _parse_gate(item: object, index: int, problem, registration: str) -> Feature
         dependencies = tuple(sorted(set(deps)))
     unversioned = len(raw_specs) == 1 and isinstance(raw_specs[0], dict) and raw_specs[0].get("version") in ("", None)
     specs = _parse_specs(label, raw_specs, unversioned, problem, registration)
-    if specs is None or _count(problem) != before:
+    if specs is None or len(problems) != before:
         return None
     return Feature(name=name, specs=specs, dependencies=dependencies)
 
 
-class _Problems(list):
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for annotations only: subscripting Callable costs milliseconds at import
+    from collections.abc import Callable
+
+    #: the reporting callback, ``_Problems.add``: (gate, field, message)
+    Report = Callable[[str | None, str | None, str], None]
+
+
+class _Problems(list[ManifestProblem]):
     """The problems of one file; ``add`` is passed around as the reporting callback."""
 
-    def __init__(self, source: str):
+    def __init__(self, source: str) -> None:
         super().__init__()
         self.source = source
 
     def add(self, gate: str | None, fld: str | None, message: str) -> None:
         self.append(ManifestProblem(self.source, gate, fld, message))
-
-
-def _count(problem) -> int:
-    return len(problem.__self__)
 
 
 def _describe(value: object) -> str:
@@ -446,7 +322,7 @@ def _describe(value: object) -> str:
     return f"{_yaml_kind(value)} {text[:60]}{'...' if len(text) > 60 else ''}"
 
 
-def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version | None:
+def _parse_version_field(value: object, gate: str, fld: str, problem: Report) -> Version | None:
     if isinstance(value, bool) or not isinstance(value, str):
         hint = ' (quote it: a YAML number loses digits, 1.10 reads as 1.1)' if isinstance(value, float) else ""
         problem(gate, fld, f'expected a quoted "major.minor" string, got {_describe(value)}{hint}')
@@ -462,7 +338,7 @@ def _parse_version_field(value: object, gate: str, fld: str, problem) -> Version
     return version
 
 
-def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, registration: str) -> tuple[FeatureSpec, ...] | None:
+def _parse_specs(gate: str, raw_specs: list[object], unversioned: bool, problem: Report, registration: str) -> tuple[FeatureSpec, ...] | None:
     specs: list[FeatureSpec] = []
     ok = True
     for i, raw in enumerate(raw_specs):
@@ -483,13 +359,14 @@ def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, registr
                 ok = False
                 continue
             version = _parse_version_field(raw.get("version"), gate, f"{where}.version", problem)
-        flags = {}
+        flags: dict[str, bool] = {}
         for key in ("default", "lockToDefault"):
             value = raw.get(key, False if key == "lockToDefault" else None)
-            if not isinstance(value, bool):
+            if isinstance(value, bool):
+                flags[key] = value
+            else:
                 problem(gate, f"{where}.{key}", f"expected true or false, got {_describe(value)}")
                 ok = False
-            flags[key] = value
         stage_text = raw.get("preRelease")
         stage = next((s for s in MANIFEST_STAGES if s.value == stage_text), None)
         if stage is None:
@@ -501,7 +378,7 @@ def _parse_specs(gate: str, raw_specs: list, unversioned: bool, problem, registr
             mc = _parse_version_field(raw["minCompatibilityVersion"], gate, f"{where}.minCompatibilityVersion", problem)
             if mc is None:
                 ok = False
-        if version is None or not ok:
+        if version is None or stage is None or not ok:  # a stage of None was reported (ok is False)
             ok = False
             continue
         specs.append(FeatureSpec(version, flags["default"], flags["lockToDefault"], stage, mc))
@@ -521,7 +398,7 @@ def _with_inherited_min_compat(specs: list[FeatureSpec]) -> tuple[FeatureSpec, .
     return tuple(out)
 
 
-def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem, registration: str) -> tuple[FeatureSpec, ...] | None:
+def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem: Report, registration: str) -> tuple[FeatureSpec, ...] | None:
     """The ordering rules of ``AddVersioned`` (SPEC §3.2); fills in inherited min-compat values.
 
     Mirrors component-base: 1.33/1.34 require strictly increasing versions and no stage
@@ -582,7 +459,7 @@ def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem, registrat
     return tuple(out) if ok else None
 
 
-def _check_dependencies(features: list[Feature], problem) -> None:
+def _check_dependencies(features: list[Feature], problem: Report) -> None:
     """Registration checks of ``AddDependencies`` (SPEC §5.6): known targets, no cycle, and no
     dependency on a less stable, default-off or unlocked gate at any of the dependent's versions."""
     by_name = {f.name: f for f in features}
@@ -601,13 +478,13 @@ def _check_dependencies(features: list[Feature], problem) -> None:
         return
     for feature in features:
         for dep_name in feature.dependencies:
-            dep = by_name.get(dep_name)
-            if dep is None:
+            target = by_name.get(dep_name)
+            if target is None:
                 continue
             for spec in reversed(feature.specs):
                 # featureSpecAtEmulationAndMinCompatVersion: a spec without min compat looks at version-1
                 mc = spec.effective_min_compatibility or subtract_minor(spec.version, 1)
-                at = spec_at(dep, spec.version, mc, use_min_compat=True)
+                at = spec_at(target, spec.version, mc, use_min_compat=True)
                 if STABILITY_RANK[spec.stage] > STABILITY_RANK[at.stage]:
                     problem(feature.name, "dependencies", f"{spec.stage.label} feature {feature.name} cannot depend on {at.stage.label} feature {dep_name} at version {spec.version}")
                     break
@@ -652,71 +529,12 @@ def load_manifest_bytes(
     return parse_manifest(read_yaml_text(data, source, max_bytes, manifest=True), source, registration, check_dependencies)
 
 
-def load_manifest_files(
-    paths: Iterable, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL, client_go_paths: Iterable = ()
-) -> Manifest:
-    """Load one binary's manifest from one or more files (versioned + unversioned), plus the
-    files of k8s.io/client-go's features (``origin`` "client-go"), which every kube binary adds
-    to its gate (``pkg/features/kube_features.go`` ``init()``: ``clientAdapter``). Dependencies
-    are checked on the merged set, as ``AddDependencies`` sees every registered gate."""
-    features: list[Feature] = []
-    sources: list[str] = []
-    for path, origin in [(p, "kube") for p in paths] + [(p, "client-go") for p in client_go_paths]:
-        source = cut(str(path), 200)
-        data = read_regular_file(path, max_bytes, source)
-        parsed = load_manifest_bytes(data, source, max_bytes, registration, check_dependencies=False)
-        features.extend(parsed if origin == "kube" else (replace(f, origin=origin) for f in parsed))
-        sources.append(source)
-    manifest = merge_features(features, sources)
-    check_manifest_dependencies(manifest.features, " + ".join(sources))
-    return manifest
-
-
 def check_manifest_dependencies(features: Iterable[Feature], source: str) -> None:
     """The ``AddDependencies`` registration checks over one binary's whole gate set."""
     problems = _Problems(source)
     _check_dependencies(list(features), problems.add)
     if problems:
         raise ManifestError(problems)
-
-
-def read_regular_file(path, max_bytes: int, source: str | None = None) -> bytes:
-    """At most ``max_bytes + 1`` bytes of a regular file. A FIFO, device, socket or directory is
-    refused before it is opened (``os.stat``), and the open itself cannot block (``O_NONBLOCK``,
-    then ``fstat`` again in case the path was swapped in between)."""
-    source = source or cut(str(path), 200)
-    try:
-        mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode):
-            raise KcompatError(f"{source}: {_file_kind(mode)}, not a regular file")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise KcompatError(f"{source}: not a regular file")
-            chunks, left = [], max_bytes + 1
-            while left > 0:
-                chunk = os.read(fd, min(left, 1 << 20))
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                left -= len(chunk)
-            return b"".join(chunks)
-        finally:
-            os.close(fd)
-    except OSError as exc:
-        raise KcompatError(f"{source}: cannot read: {exc.strerror or cut(exc)}") from None
-    except KcompatError:
-        raise
-    except ValueError as exc:  # e.g. a NUL character in the path
-        raise KcompatError(f"{source}: cannot read: {cut(exc)}") from None
-
-
-def _file_kind(mode: int) -> str:
-    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return kind
-    return "a special file"
 
 
 def merge_features(features: Iterable[Feature], sources: Iterable[str]) -> Manifest:

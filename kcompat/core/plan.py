@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from .apis import evaluate_api_availability, gate_resolver
+from .apis_data import ApiData
 from .compat import rules_for, select_versions
 from .errors import KcompatError, repr_cut
 from .gates import GateState, evaluate_gates
@@ -329,13 +329,13 @@ def plan_upgrade(
     start_emulated: Version | None,
     target_binary: Version,
     manifest_for: Callable[[str], Manifest],
-    data_dir: Path | str | None = None,
+    api_data: ApiData,
     *,
     allow_jumps: bool = False,
     lineage: GateLineage | None = None,
 ) -> UpgradePlan:
     """The stepwise path and what each step changes. ``manifest_for(release)`` gives a release's
-    gates; ``lineage`` (the bundled releases' gate lineage) describes gates a binary removed."""
+    gates, ``api_data`` the releases' built-in APIs; ``lineage`` (the bundled releases' gate lineage) describes gates a binary removed."""
     start_binary, target_binary = mm(start_binary), mm(target_binary)
     if target_binary < start_binary:
         raise KcompatError(f"the target binary {target_binary} is older than the current binary {start_binary}")
@@ -353,13 +353,13 @@ def plan_upgrade(
     resolver = gate_resolver(lambda b: manifest_for(f"{b.major}.{b.minor}"))
 
     def apis_at(p: Point) -> set[str]:
-        av = evaluate_api_availability(p.binary, p.emulated, data_dir=data_dir, compare_with_release=False, gate_states=resolver)
+        av = evaluate_api_availability(p.binary, p.emulated, api_data=api_data, compare_with_release=False, gate_states=resolver)
         return {f"{e.group_version}/{e.kind}" for e in av.served()}
 
     def storage_at(p: Point) -> dict[str, str]:
         """The storage version of each resource served at ``p`` (one not served stores nothing:
         its storage version does not change anything)."""
-        sv = storage_versions(p.binary, p.emulated, p.min_compat, data_dir=data_dir, gate_states=resolver)
+        sv = storage_versions(p.binary, p.emulated, p.min_compat, api_data=api_data, gate_states=resolver)
         return {f"{c.group or 'core'}/{c.kind}": c.group_version for c in sv.choices if c.served}
 
     steps = []

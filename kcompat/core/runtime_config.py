@@ -168,7 +168,7 @@ def validate_runtime_config(config: RuntimeConfig, registry: ApiRegistry, group_
     (1.36+, ``group_versions``) or as bare groups in the order given (before)."""
     if config.get(API_ALL) == "false" and len(config.items) == 1:
         return [f"invalid runtime-config with only {API_ALL}=false"]
-    groups: list[str] = []
+    groups: list[tuple[str, str]] = []
     for key in config.keys():
         if key in LEVEL_KEYS:
             continue
@@ -386,10 +386,10 @@ def widen_for_forward_compatibility(
         for higher in registry.prioritized_versions(gvr[0]):
             if higher == gvr[1]:
                 break
-            target = (gvr[0], higher, gvr[2])
-            if target in merged.resources and merged.resources[target].enabled:
+            target_resource = (gvr[0], higher, gvr[2])
+            if target_resource in merged.resources and merged.resources[target_resource].enabled:
                 continue
-            ret.resources[target] = Setting(True, Origin.FORWARD_COMPAT_WIDENING, f"{group_version_text(gvr[0], gvr[1])} {gvr[2]}")
+            ret.resources[target_resource] = Setting(True, Origin.FORWARD_COMPAT_WIDENING, f"{group_version_text(gvr[0], gvr[1])} {gvr[2]}")
     _apply_preferences(ret, _version_and_resource_preferences(config, registry, [], None))
     return ret, notes
 

@@ -41,20 +41,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
-from pathlib import Path
 
 from .api_versions import versions_by_priority
 from .apis import GateResolver, evaluate_api_availability
 from .runtime_config import NON_REST_GROUPS
-from .apis_data import (
-    ApiKind,
-    ApiRelease,
-    default_enablement_for,
-    group_version_text,
-    load_api_release,
-    load_scheme_priority,
-    load_storage_overrides,
-)
+from .apis_data import ApiData, ApiKind, ApiRelease, group_version_text
 from .compat import rules_for
 from .errors import KcompatError
 from .versions import Version, major_minor, mm, parse_version
@@ -169,9 +160,9 @@ def pick_storage_version(
     return group_preferred, fallback
 
 
-def _storage_groups(binary: Version, data_dir: Path | str | None) -> set[str]:
+def _storage_groups(binary: Version, api_data: ApiData) -> set[str]:
     """Groups that have REST storage in the binary (any group/version in its default lists)."""
-    enablement = default_enablement_for(mm(binary), data_dir).enablement
+    enablement = api_data.default_enablement_for(mm(binary)).enablement
     return {gv.rpartition("/")[0] if "/" in gv else "" for gv in enablement.listed_group_versions()}
 
 
@@ -180,7 +171,7 @@ def storage_versions(
     emulated: Version | str | None = None,
     min_compat: Version | str | None = None,
     *,
-    data_dir: Path | str | None = None,
+    api_data: ApiData,
     gate_states: GateResolver | None = None,
 ) -> StorageVersions:
     """Storage version of every REST resource of the groups the binary has storage for, at
@@ -198,9 +189,9 @@ def storage_versions(
     else:
         mc = rules.default_min_compat(emu if emulated is not None else None)
     rule = storage_rule_for(binary_version)
-    api = load_api_release(mm(binary_version), data_dir)
-    overrides = load_storage_overrides(mm(binary_version), data_dir)
-    scheme = load_scheme_priority(mm(binary_version), data_dir)
+    api = api_data.api_release(mm(binary_version))
+    overrides = api_data.storage_overrides_for(mm(binary_version))
+    scheme = api_data.scheme_priority_for(mm(binary_version))
     warnings: list[str] = []
     if scheme is None:
         warnings.append(
@@ -209,8 +200,8 @@ def storage_versions(
         )
     if overrides is None:
         warnings.append(f"no storage-version override list for Kubernetes {mm(binary_version)} is bundled; overrides are not applied")
-    served = _served_resources(binary_version, emu, data_dir, warnings, gate_states)
-    groups = _storage_groups(binary_version, data_dir)
+    served = _served_resources(binary_version, emu, api_data, warnings, gate_states)
+    groups = _storage_groups(binary_version, api_data)
     picked: dict[tuple[str, str], tuple[str, str]] = {}
     choices = []
     for group in sorted(groups, key=lambda g: (g != "", g)):
@@ -272,11 +263,11 @@ def _without_foreign_version(choice: StorageChoice, api: ApiRelease, emu: Versio
 
 
 def _served_resources(
-    binary: Version, emu: Version, data_dir: Path | str | None, warnings: list[str], gate_states: GateResolver | None = None
+    binary: Version, emu: Version, api_data: ApiData, warnings: list[str], gate_states: GateResolver | None = None
 ) -> set[tuple[str, str]]:
     """(group, resource) served in any version at (binary, emulated), default ``--runtime-config``."""
     try:
-        availability = evaluate_api_availability(binary, str(emu), data_dir=data_dir, compare_with_release=False, gate_states=gate_states)
+        availability = evaluate_api_availability(binary, str(emu), api_data=api_data, compare_with_release=False, gate_states=gate_states)
     except KcompatError as exc:
         warnings.append(f"cannot tell which resources are served: {exc}")
         return set()
@@ -290,11 +281,11 @@ def storage_version_for(
     emulated: Version | str | None = None,
     min_compat: Version | str | None = None,
     *,
-    data_dir: Path | str | None = None,
+    api_data: ApiData,
     gate_states: GateResolver | None = None,
 ) -> StorageChoice:
     """The storage version of one group/kind (see :func:`storage_versions`)."""
-    result = storage_versions(binary, emulated, min_compat, data_dir=data_dir, gate_states=gate_states)
+    result = storage_versions(binary, emulated, min_compat, api_data=api_data, gate_states=gate_states)
     choice = result.choice(group, kind)
     if choice is None:
         raise KcompatError(f"no stored resource kind {kind} in group {group or 'core'} for Kubernetes {mm(result.binary)}")

@@ -7,7 +7,7 @@ files with every check and writes the result here, with the SHA-256 of each YAML
 The bundle is only used for a file whose hash still matches: a release or release list whose
 YAML changed since the bundle was written is loaded from the YAML again, never from a stale
 bundle. The bundle only holds the project's own data; files a user supplies (uploads,
-``--manifest``) always go through the bounded YAML reader of :mod:`kcompat.core.manifest`.
+``--manifest``) always go through the bounded YAML reader of :mod:`kcompat.core.safe_yaml`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,21 @@ from pathlib import Path
 from kcompat.core.errors import cut
 from kcompat.core.manifest import Feature, FeatureSpec, Manifest
 from kcompat.core.stages import Stage
-from kcompat.core.versions import parse_version
+from kcompat.core.versions import Version, parse_version
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for checkers only: ``typing`` is not loaded on the CLI's start-up path
+    from typing import Any, Protocol
+
+    class ReleaseFiles(Protocol):
+        """What the bundle needs of a release list entry (:class:`kcompat.data.catalog.ReleaseInfo`)."""
+
+        @property
+        def release(self) -> str: ...
+        @property
+        def feature_files(self) -> tuple[str, ...]: ...
+        @property
+        def client_go_files(self) -> tuple[str, ...]: ...
 
 BUNDLE_NAME = "bundle.json"
 #: Changes whenever the layout below changes: a bundle of another format is ignored.
@@ -30,7 +44,7 @@ _STAGES = {s.value: s for s in Stage}
 
 
 try:  # the built-in SHA-256: importing hashlib loads OpenSSL, a few ms of every CLI start
-    from _sha256 import sha256 as _sha256
+    from _sha256 import sha256 as _sha256  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - other Python builds
     from hashlib import sha256 as _sha256
 
@@ -38,7 +52,7 @@ except ImportError:  # pragma: no cover - other Python builds
 def file_hash(path: Path) -> str | None:
     """SHA-256 of a file's bytes (hex), None when it cannot be read."""
     try:
-        return _sha256(path.read_bytes()).hexdigest()
+        return str(_sha256(path.read_bytes()).hexdigest())
     except OSError:
         return None
 
@@ -46,11 +60,11 @@ def file_hash(path: Path) -> str | None:
 class Bundle:
     """A bundle read from disk. Each answer is None when the YAML it came from has changed."""
 
-    def __init__(self, data_dir: Path, document: dict):
+    def __init__(self, data_dir: Path, document: dict[str, Any]) -> None:
         self.data_dir = data_dir
-        self.hashes: dict = document["hashes"]
-        self._releases: list = document["releases"]
-        self._manifests: dict = document["manifests"]
+        self.hashes: dict[str, str] = document["hashes"]
+        self._releases: list[dict[str, Any]] = document["releases"]
+        self._manifests: dict[str, Any] = document["manifests"]
         self._fresh: dict[str, bool] = {}
 
     def fresh(self, *files: str) -> bool:
@@ -63,23 +77,21 @@ class Bundle:
                 return False
         return True
 
-    def releases(self) -> list[dict] | None:
+    def releases(self) -> list[dict[str, Any]] | None:
         """The entries of ``releases.yaml`` as compiled (field -> value), or None when it changed."""
         if not self.fresh("releases.yaml"):
             return None
         return self._releases
 
-    def manifest(self, info) -> Manifest | None:
-        """The release's manifest as :func:`~kcompat.core.manifest.load_manifest_files` builds it."""
+    def manifest(self, info: ReleaseFiles) -> Manifest | None:
+        """The release's manifest as :func:`~kcompat.data.files.load_manifest_files` builds it."""
         encoded = self._manifests.get(info.release)
         files = (*info.feature_files, *info.client_go_files)
         if encoded is None or encoded["files"] != list(files) or not self.fresh(*files):
             return None
-        versions: dict = {}
+        versions: dict[str, Version] = {}
 
-        def version(text):
-            if text is None:
-                return None
+        def version(text: str) -> Version:
             if text not in versions:
                 versions[text] = parse_version(text)
             return versions[text]
@@ -87,7 +99,10 @@ class Bundle:
         features = tuple(
             Feature(
                 name,
-                tuple(FeatureSpec(version(v), default, lock, _STAGES[stage], version(mc), version(eff)) for v, default, lock, stage, mc, eff in specs),
+                tuple(
+                    FeatureSpec(version(v), default, lock, _STAGES[stage], None if mc is None else version(mc), None if eff is None else version(eff))
+                    for v, default, lock, stage, mc, eff in specs
+                ),
                 tuple(deps),
                 origin,
             )

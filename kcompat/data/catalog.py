@@ -14,8 +14,18 @@ from types import MappingProxyType
 
 from kcompat import DATA_DIR  # data/ of the checkout, or of the installed package
 from kcompat.core.errors import KcompatError
-from kcompat.core.manifest import Manifest, load_manifest_files, read_yaml_text, registration_for
+from kcompat.core.manifest import Manifest, registration_for
 from kcompat.core.versions import Version, parse_version
+
+from .files import load_manifest_files, read_data_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the API data is imported when first asked for, not on the gates' path
+    from typing import Any
+
+    from kcompat.core.apis_data import ApiData
+
+    from .bundle import Bundle
 
 #: statuses of data that is the release itself: verified at x.y.0, or read from the release's running code
 EXACT_STATUSES = frozenset({"exact", "release"})
@@ -27,6 +37,9 @@ STATUS_TEXT = {
     "development": "development: a snapshot or pre-release, not a release",
 }
 
+
+#: the largest of the per-release list files (patch levels, gate descriptions) read
+MAX_LIST_BYTES = 16 * 1024 * 1024
 
 #: the ReleaseInfo fields that are tuples (lists in the compiled bundle's JSON)
 _INFO_TUPLES = ("feature_files", "client_go_files")
@@ -95,12 +108,10 @@ class ReleaseData:
 
 
 def _read_releases(data_dir: Path) -> tuple[ReleaseInfo, ...]:
-    path = data_dir / "releases.yaml"
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read the release list: {exc.strerror or exc}") from None
-    doc = read_yaml_text(raw, str(path))
+    return read_data_file(data_dir / "releases.yaml", "the release list", _parse_releases)
+
+
+def _parse_releases(doc: object, path: str) -> tuple[ReleaseInfo, ...]:
     items = doc.get("releases") if isinstance(doc, dict) else None
     if not isinstance(items, list):
         raise KcompatError(f"{path}: expected a mapping with a 'releases' list")
@@ -139,7 +150,7 @@ class PatchLevel:
 
     name: str  # "1.35.2"
     kubernetes: str  # the module it was read from, "v1.35.2"
-    gates: tuple  # manifest items (whole entries with origin)
+    gates: tuple[dict[str, Any], ...]  # manifest items (whole entries with origin)
     absent: tuple[str, ...]
 
     @property
@@ -167,12 +178,14 @@ def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
     base = (PatchLevel(info.patch, "v" + info.patch, (), ()),) if info.patch else ()
     if not info.patches_file:
         return PatchLevels(base)
-    path = data_dir / info.patches_file
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise KcompatError(f"{path}: cannot read the patch levels: {exc.strerror or exc}") from None
-    doc = read_yaml_text(raw, str(path), max_bytes=16 * 1024 * 1024)
+    return read_data_file(
+        data_dir / info.patches_file, "the patch levels", lambda doc, path: _parse_patch_levels(doc, path, info, base), max_bytes=MAX_LIST_BYTES
+    )
+
+
+def _parse_patch_levels(doc: object, path: str, info: ReleaseInfo, base: tuple[PatchLevel, ...]) -> PatchLevels:
+    if not isinstance(doc, dict):
+        raise KcompatError(f"{path}: malformed patch levels (expected a mapping with base and patches)")
     try:
         levels = tuple(
             PatchLevel(str(item["patch"]), str(item.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
@@ -204,6 +217,12 @@ def _apply_patch(base: Manifest, level: PatchLevel, registration: str) -> Manife
     return manifest
 
 
+def _release_info(compiled: dict[str, Any]) -> ReleaseInfo:
+    """A release list entry as the compiled bundle holds it (lists where ReleaseInfo has tuples)."""
+    fields: dict[str, Any] = {k: tuple(v) if k in _INFO_TUPLES else v for k, v in compiled.items()}
+    return ReleaseInfo(**fields)
+
+
 def _file_list(value: object) -> tuple[str, ...]:
     """A ``files:`` list of releases.yaml (empty when absent)."""
     if value is None:
@@ -220,10 +239,13 @@ class Catalog:
     data_dir: Path = DATA_DIR
     #: read ``data_dir/bundle.json`` where it matches the YAML files (see :mod:`kcompat.data.bundle`)
     use_bundle: bool = True
-    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: per release: its data as loaded, its recorded patch levels, and the manifest of each patch
+    _loaded: dict[str, ReleaseData] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _patch_levels: dict[str, PatchLevels] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _patched: dict[str, Manifest] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
-    def bundle(self):
+    def bundle(self) -> Bundle | None:
         """The compiled bundle of ``data_dir``, or None (none, unreadable, or not wanted)."""
         if not self.use_bundle:
             return None
@@ -236,7 +258,7 @@ class Catalog:
         compiled = self.bundle.releases() if self.bundle is not None else None
         if compiled is None:
             return _read_releases(self.data_dir)
-        return tuple(ReleaseInfo(**{k: tuple(v) if k in _INFO_TUPLES else v for k, v in item.items()}) for item in compiled)
+        return tuple(_release_info(item) for item in compiled)
 
     @property
     def release_names(self) -> tuple[str, ...]:
@@ -251,7 +273,7 @@ class Catalog:
 
     def load(self, release: str) -> ReleaseData:
         info = self.info(release)
-        if info.release not in self._cache:
+        if info.release not in self._loaded:
             try:
                 manifest = self.bundle.manifest(info) if self.bundle is not None else None
                 if manifest is None:
@@ -260,10 +282,10 @@ class Catalog:
                         registration=registration_for(info.version),
                         client_go_paths=[self.data_dir / f for f in info.client_go_files],
                     )
-                self._cache[info.release] = ReleaseData(info, manifest)
+                self._loaded[info.release] = ReleaseData(info, manifest)
             except KcompatError as exc:
-                self._cache[info.release] = ReleaseData(info, None, str(exc))
-        return self._cache[info.release]
+                self._loaded[info.release] = ReleaseData(info, None, str(exc))
+        return self._loaded[info.release]
 
     def manifest(self, release: str) -> Manifest:
         data = self.load(release)
@@ -274,10 +296,9 @@ class Catalog:
     def patches(self, release: str) -> PatchLevels:
         """The recorded patch levels of ``release`` and how each differs from its base patch."""
         info = self.info(release)
-        key = ("patches", info.release)
-        if key not in self._cache:
-            self._cache[key] = _read_patch_levels(self.data_dir, info)
-        return self._cache[key]
+        if info.release not in self._patch_levels:
+            self._patch_levels[info.release] = _read_patch_levels(self.data_dir, info)
+        return self._patch_levels[info.release]
 
     def manifest_for(self, binary: Version) -> tuple[Manifest, str | None]:
         """The gates of a binary of version ``binary``, at its patch level where the data knows
@@ -300,10 +321,9 @@ class Catalog:
                     f"answered as {used}, the nearest recorded patch")
         if chosen is None or not (chosen.gates or chosen.absent):
             return base, note
-        key = ("patch", chosen.name)
-        if key not in self._cache:
-            self._cache[key] = _apply_patch(base, chosen, registration_for(self.info(release).version))
-        return self._cache[key], note
+        if chosen.name not in self._patched:
+            self._patched[chosen.name] = _apply_patch(base, chosen, registration_for(self.info(release).version))
+        return self._patched[chosen.name], note
 
     def all(self) -> tuple[ReleaseData, ...]:
         return tuple(self.load(r.release) for r in self.releases)
@@ -313,6 +333,13 @@ class Catalog:
 
     def problems(self) -> tuple[tuple[str, str], ...]:
         return tuple((d.info.release, d.problem) for d in self.all() if d.problem)
+
+    @cached_property
+    def api_data(self) -> ApiData:
+        """The built-in API data of ``data_dir`` (:mod:`kcompat.data.apis`)."""
+        from .apis import api_files
+
+        return api_files(self.data_dir)
 
     @cached_property
     def gate_info(self) -> Mapping[str, GateInfo]:
@@ -342,11 +369,10 @@ def _release_key(release: str) -> str:
 
 def load_gate_info(path: Path) -> dict[str, GateInfo]:
     """Descriptions, owners and KEP links per gate; an empty mapping when the file is missing."""
-    try:
-        raw = path.read_bytes()
-    except OSError:
-        return {}
-    doc = read_yaml_text(raw, str(path), max_bytes=16 * 1024 * 1024)
+    return read_data_file(path, "the gate descriptions", _parse_gate_info, max_bytes=MAX_LIST_BYTES, missing=dict)
+
+
+def _parse_gate_info(doc: object, path: str) -> dict[str, GateInfo]:
     out: dict[str, GateInfo] = {}
     for item in doc if isinstance(doc, list) else []:
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):

@@ -48,7 +48,7 @@ def apis_document(result: ApiAvailability) -> dict:
         "valid": result.valid,
         "errors": list(result.errors),
         "warnings": list(result.warnings),
-        "hints": [h.as_dict() for h in api_hints(result, result.data_dir)],
+        "hints": [h.as_dict() for h in api_hints(result)],
         "apis": [api_item(e) for e in result.entries],
     }
 

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import yaml
 
+from ..core.apis_data import ApiKind, GroupVersion
 from ..core.errors import KcompatError
+from ..core.versions import Version, parse_version
 from .gosource import (
     const_string,
     go_tokens,
@@ -53,33 +55,6 @@ class KindLifecycle:
     deprecated: str | None = None
     removed: str | None = None
     replacement: str | None = None
-
-
-@dataclass(frozen=True)
-class ApiKind:
-    kind: str
-    lifecycle: KindLifecycle
-
-    @property
-    def is_list(self) -> bool:
-        return self.kind.endswith("List") and self.kind != "List"
-
-
-@dataclass(frozen=True)
-class GroupVersion:
-    group: str
-    version: str
-    directory: str
-    has_lifecycle_file: bool
-    kinds: tuple[ApiKind, ...]
-
-    @property
-    def group_version(self) -> str:
-        return f"{self.group}/{self.version}" if self.group else self.version
-
-    @property
-    def stage(self) -> str:
-        return stage_of_api_version(self.version)
 
 
 def stage_of_api_version(version: str) -> str:
@@ -156,9 +131,25 @@ def group_versions_at(repo: GitRepository, tag: str) -> tuple[list[GroupVersion]
             if has_lifecycle
             else {}
         )
-        api_kinds = tuple(ApiKind(kind, lifecycles.get(kind, KindLifecycle())) for kind in kinds)
-        result.append(GroupVersion(group, directory.split("/")[1], directory, has_lifecycle, api_kinds))
+        version = directory.split("/")[1]
+        stage = stage_of_api_version(version)
+        api_kinds = tuple(_api_kind(group, version, stage, kind, lifecycles.get(kind, KindLifecycle())) for kind in kinds)
+        result.append(GroupVersion(group, version, stage, api_kinds, has_lifecycle, directory))
     return result, notes
+
+
+def _api_kind(group: str, version: str, stage: str, kind: str, lifecycle: KindLifecycle) -> ApiKind:
+    def release(text: str | None) -> Version | None:
+        return parse_version(text) if text is not None else None
+
+    return ApiKind(
+        group, version, kind, stage, release(lifecycle.introduced), release(lifecycle.deprecated), release(lifecycle.removed),
+        lifecycle.replacement, is_list=kind.endswith("List") and kind != "List",
+    )
+
+
+def _text(release: Version | None) -> str | None:
+    return str(release) if release is not None else None
 
 
 def removed_as_of(release_minor: int, removed: str | None) -> bool:
@@ -184,7 +175,7 @@ def api_release_document(minor: int, tag: str, repo: GitRepository, group_versio
             {
                 "group": gv.group,
                 "version": gv.version,
-                "groupVersion": gv.group_version,
+                "groupVersion": gv.name,
                 "directory": gv.directory,
                 "stage": gv.stage,
                 "lifecycleFile": gv.has_lifecycle_file,
@@ -193,11 +184,11 @@ def api_release_document(minor: int, tag: str, repo: GitRepository, group_versio
                     {
                         "kind": kind.kind,
                         "isList": kind.is_list,
-                        "introduced": kind.lifecycle.introduced,
-                        "deprecated": kind.lifecycle.deprecated,
-                        "removed": kind.lifecycle.removed,
-                        "replacement": kind.lifecycle.replacement,
-                        "removedAsOfRelease": removed_as_of(minor, kind.lifecycle.removed),
+                        "introduced": _text(kind.introduced),
+                        "deprecated": _text(kind.deprecated),
+                        "removed": _text(kind.removed),
+                        "replacement": kind.replacement,
+                        "removedAsOfRelease": removed_as_of(minor, _text(kind.removed)),
                     }
                     for kind in gv.kinds
                 ],

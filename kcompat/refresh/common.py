@@ -14,7 +14,7 @@ from typing import NamedTuple
 from pathlib import Path
 
 from ..core.errors import KcompatError
-from ..core.manifest import DEFAULT_MAX_BYTES
+from ..core.safe_yaml import DEFAULT_MAX_BYTES
 
 FIRST_MINOR = 31  # the oldest release the dashboard covers (first with compatibility versions)
 _RELEASE = re.compile(r"1\.(\d{1,4})")

@@ -13,6 +13,9 @@ from kcompat.core.apis import evaluate_api_availability
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH
 from kcompat.core.skew import skew_policy
 from kcompat.core.storage import storage_versions
+from kcompat.data.apis import api_files
+
+BUNDLED = api_files()
 
 RC = "networking.k8s.io/v1beta1=true"
 STORAGE_KEYS = ["group", "resource", "kind", "storageVersion", "served", "reason"]
@@ -69,7 +72,7 @@ def test_default_load():
     at = open_app("apis", binary="1.36", emulated="1.36")
     assert current_page(at) == "apis"
     assert at.subheader[0].value == "Built-in APIs of a 1.36 kube-apiserver emulating 1.36"
-    expected = evaluate_api_availability("1.36")
+    expected = evaluate_api_availability("1.36", api_data=BUNDLED)
     assert len(api_table(at)) == len(expected.entries)
     assert metric(at, "Served") == str(len(expected.served()))
     assert metric(at, "Enabled vs 1.36") == metric(at, "Removed vs 1.36") == "0"
@@ -90,7 +93,7 @@ def test_deep_link_with_runtime_config(at_rc):
 
 
 def test_comparison_with_the_binary(at_rc):
-    diff = evaluate_api_availability("1.33", "1.31", RC).compared_with_binary()
+    diff = evaluate_api_availability("1.33", "1.31", RC, api_data=BUNDLED).compared_with_binary()
     assert diff.enabled == ()  # an empty side shows a sentence, not a table
     [removed] = diff_tables(at_rc)
     assert [(r["version"], r["kind"]) for _, r in removed.iterrows()] == [(e.version, e.kind) for e in diff.removed]
@@ -123,7 +126,7 @@ def test_table_equals_the_cli_json(capsys, params):
     assert list(shown["resource"]) == [r["resource"] for r in api_rows(evaluate_api_availability(
         params["binary"], params["emulated"], params["runtime_config"],
         params.get("emulation_forward_compatible") == "true",
-        params.get("runtime_config_emulation_forward_compatible") == "true",
+        params.get("runtime_config_emulation_forward_compatible") == "true", api_data=BUNDLED,
     ))]
     assert texts(at.error) == doc["errors"]
     assert texts(at.warning) == doc["warnings"]
@@ -140,7 +143,7 @@ def test_forward_compatible_toggle_from_the_url_serves_the_newer_version():
 
 def test_malformed_runtime_config_shows_the_engine_error():
     at = open_app("apis", binary="1.33", emulated="1.31", runtime_config="networking.k8s.io/v1beta1=maybe")
-    expected = evaluate_api_availability("1.33", "1.31", "networking.k8s.io/v1beta1=maybe").errors
+    expected = evaluate_api_availability("1.33", "1.31", "networking.k8s.io/v1beta1=maybe", api_data=BUNDLED).errors
     assert texts(at.error) == list(expected) and "invalid value of networking.k8s.io/v1beta1: maybe" in expected[0]
     assert any("would refuse to start" in c.value for c in at.caption)
     assert len(api_table(at)) > 0  # the rest is still shown
@@ -207,7 +210,7 @@ def test_filters():
     rerun(at)
     shown = api_table(at)
     assert set(shown["kind"]) == {"ServiceCIDR"} and set(shown["group"]) == {"networking.k8s.io"}
-    total = len(evaluate_api_availability("1.33", "1.31", RC).entries)
+    total = len(evaluate_api_availability("1.33", "1.31", RC, api_data=BUNDLED).entries)
     assert any(f"{len(shown)} of {total} resources match" in c.value for c in at.caption)
 
 
@@ -236,7 +239,7 @@ def test_storage_tab_equals_the_cli_json(capsys, params):
         row["storageVersion"] = row["storageVersion"] if isinstance(row["storageVersion"], str) else None
     assert rows == doc["resources"]
     assert (doc["emulated"], doc["minCompatibility"]) == (params["emulated"], str(storage_versions(
-        params["binary"], params["emulated"], params.get("min_compat")).min_compat))
+        params["binary"], params["emulated"], params.get("min_compat"), api_data=BUNDLED).min_compat))
     for warning in doc["warnings"]:
         assert warning in texts(at.warning)
 
@@ -249,7 +252,7 @@ def test_storage_tab_names_pod_certificate_request_and_device_taint_rule_correct
     shown = frame(at, "group", STORAGE_KEYS).set_index(["group", "kind"])
     assert shown.loc[("resource.k8s.io", "DeviceTaintRule"), "storageVersion"] == "resource.k8s.io/v1alpha3"
     described = texts(at.markdown)
-    assert any("min compatibility 1.32" in m and str(storage_versions("1.33").rule) in m for m in described)
+    assert any("min compatibility 1.32" in m and str(storage_versions("1.33", api_data=BUNDLED).rule) in m for m in described)
 
 
 def test_page_leads_with_the_differences_from_the_real_release(capsys):
@@ -270,7 +273,7 @@ def test_page_leads_with_the_differences_from_the_real_release(capsys):
 
 def test_no_differences_says_so():
     at = open_app("apis", binary="1.35", emulated="1.34")
-    if evaluate_api_availability("1.35", "1.34").differences_from_release():
+    if evaluate_api_availability("1.35", "1.34", api_data=BUNDLED).differences_from_release():
         pytest.skip("1.35@1.34 differs from 1.34")
     assert any("serves exactly the resources a real 1.34 binary serves" in s for s in texts(at.success))
 

@@ -7,8 +7,9 @@ import pytest
 import yaml
 
 from kcompat.core.apis import evaluate_api_availability
-from kcompat.core.apis_data import available_api_releases
+from kcompat.data.apis import api_files
 
+BUNDLED = api_files()
 ROOT = Path(__file__).resolve().parents[2]
 MANIFESTS = sorted((ROOT / "deploy").glob("*.yaml"))
 HEALTH = "/_stcore/health"
@@ -29,9 +30,9 @@ def test_the_manifests_exist():
     assert {"Deployment", "Service", "Ingress"} <= kinds
 
 
-@pytest.mark.parametrize("release", [str(r) for r in available_api_releases()])
+@pytest.mark.parametrize("release", [str(r) for r in BUNDLED.api_releases()])
 def test_every_manifest_api_is_served_ga_at_every_bundled_release(release):
-    availability = evaluate_api_availability(release)
+    availability = evaluate_api_availability(release, api_data=BUNDLED)
     assert availability.valid
     for name, doc in _documents():
         group, _, version = doc["apiVersion"].rpartition("/")
@@ -42,7 +43,7 @@ def test_every_manifest_api_is_served_ga_at_every_bundled_release(release):
 
 
 def test_there_is_api_data_for_several_releases():
-    assert len(available_api_releases()) >= 7
+    assert len(BUNDLED.api_releases()) >= 7
 
 
 def test_the_deployment_probes_health_and_runs_locked_down():

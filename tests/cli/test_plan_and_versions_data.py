@@ -14,13 +14,13 @@ def test_plan_storage_changes_only_for_served_resources(catalog):
     step = plan.steps[0]  # 1.33 -> 1.34 binaries, still emulating 1.32
     assert (str(step.after.binary), str(step.after.emulated)) == ("1.34", "1.32")
     # a 1.34 binary emulating 1.32 does not serve PodCertificateRequest: its storage version is no change
-    choices = {c.kind: c for c in storage_versions(parse_version("1.34"), parse_version("1.32"), None).choices}
+    choices = {c.kind: c for c in storage_versions(parse_version("1.34"), parse_version("1.32"), None, api_data=catalog.api_data).choices}
     assert not choices["PodCertificateRequest"].served
     assert all("PodCertificateRequest" not in c.group_kind for c in step.storage_changes)
     for step in plan.steps:
         served = {
             f"{c.group or 'core'}/{c.kind}"
-            for c in storage_versions(step.after.binary, step.after.emulated, step.after.min_compat).choices
+            for c in storage_versions(step.after.binary, step.after.emulated, step.after.min_compat, api_data=catalog.api_data).choices
             if c.served
         }
         assert {c.group_kind for c in step.storage_changes} <= served, step.title

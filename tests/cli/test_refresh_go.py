@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kcompat.data.catalog import Catalog
-from kcompat.core.manifest import load_manifest_files
+from kcompat.data.files import load_manifest_files
 from kcompat.refresh.gosource import GoSourceError, dependency_map, go_tokens
 from kcompat.answers.queries import gates_for
 from kcompat.refresh import refresh_features, run_refresh

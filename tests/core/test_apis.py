@@ -9,23 +9,20 @@ from hypothesis import strategies as st
 from kcompat.core.api_versions import compare_kube_aware_versions, versions_by_priority
 from kcompat.core.apis import Reason, compare_with_binary, evaluate_api_availability, should_serve_removed
 from kcompat.core.runtime_config import parse_runtime_config
-from kcompat.core.apis_data import (
-    available_api_releases,
-    default_enablement_for,
-    load_api_release,
-    load_default_enablements,
-    parse_api_release,
-)
+from kcompat.core.apis_data import parse_api_release, parse_api_resources
 from kcompat.core.errors import KcompatError
 from kcompat.core.storage import storage_versions
 from kcompat.core.versions import parse_version
+from kcompat.data.apis import api_files
+
+BUNDLED = api_files()
 
 NET = "networking.k8s.io"
 FLOW = "flowcontrol.apiserver.k8s.io"
 
 
-def apis(binary, emulated=None, runtime_config=None, efc=False, rcefc=False, **kw):
-    return evaluate_api_availability(binary, emulated, runtime_config, efc, rcefc, **kw)
+def apis(binary, emulated=None, runtime_config=None, efc=False, rcefc=False, data_dir=None, **kw):
+    return evaluate_api_availability(binary, emulated, runtime_config, efc, rcefc, api_data=api_files(data_dir), **kw)
 
 
 def served(result, group, version, kind):
@@ -43,15 +40,15 @@ def reason(result, group, version, kind):
 
 
 def test_every_release_has_api_data_and_list_kinds_are_not_resources():
-    assert [str(v) for v in available_api_releases()] == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37", "1.38"]
-    api = load_api_release("1.33")
+    assert [str(v) for v in BUNDLED.api_releases()] == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37", "1.38"]
+    api = BUNDLED.api_release("1.33")
     kinds = {k.kind for k in api.kinds()}
     assert "Pod" in kinds and "PodList" not in kinds and "ServiceCIDRList" not in kinds
 
 
 def test_result_lists_every_rest_resource_of_the_binary_release():
     result = apis("1.33")
-    assert {e.key for e in result.entries} == {(k.group, k.version, k.kind) for k in load_api_release("1.33").kinds() if k.is_rest_resource}
+    assert {e.key for e in result.entries} == {(k.group, k.version, k.kind) for k in BUNDLED.api_release("1.33").kinds() if k.is_rest_resource}
 
 
 @pytest.mark.parametrize(
@@ -112,17 +109,17 @@ def test_served_by_release_is_null_without_data_for_the_emulated_release(kep_dat
 
 
 def test_each_release_1_31_to_1_38_has_its_own_default_lists():
-    entries = {str(e.release): e.source_id for e in load_default_enablements()}
+    entries = {str(e.release): e.source_id for e in BUNDLED.default_enablements()}
     assert list(entries) == ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37", "1.38"]
     assert entries["1.37"] == "oracle-v1.37.2"  # printed by the release's running code
-    choice = default_enablement_for("1.33")
+    choice = BUNDLED.default_enablement_for("1.33")
     assert choice.exact and choice.enablement.source_id == entries["1.33"]
 
 
 def test_1_37_serves_storagemigration_v1_and_the_chained_apiservers_resources():
     """1.37's default lists come from the real v1.37.2 code: storagemigration.k8s.io/v1 is GA and
     on; CRDs (apiextensions-apiserver) and APIServices (kube-aggregator) are listed and served."""
-    choice = default_enablement_for("1.37")
+    choice = BUNDLED.default_enablement_for("1.37")
     assert choice.exact and str(choice.enablement.release) == "1.37"
     result = apis("1.37")
     assert result.valid and not any("no default API enablement list" in w for w in result.warnings)
@@ -144,6 +141,14 @@ def test_malformed_api_data_names_the_file_and_entry():
             {"release": "1.33", "groupVersions": [{"group": "", "version": "v1", "stage": "GA", "kinds": [{"kind": "Pod", "introduced": "x"}]}]},
             "y.yaml",
         )
+
+
+def test_subresource_gates_beside_a_subresource_list_that_is_no_list_are_a_clear_error():
+    """Checked before the gates are looked up in it: a number there was a TypeError."""
+    resource = {"kind": "A", "resource": "as", "subresources": 5, "subresourceGates": {"status": "G"}}
+    doc = {"release": "1.33", "groupVersions": [{"group": "x", "version": "v1", "resources": [resource]}]}
+    with pytest.raises(KcompatError, match=r"r\.yaml: groupVersions\[0\] \(x/v1\) resources\[0\] \(A\): subresources must be a list"):
+        parse_api_resources(doc, "r.yaml")
 
 
 def test_binary_without_bundled_data_is_an_input_error():
@@ -599,9 +604,9 @@ def test_kep_grid_emulated_1_30_is_below_the_floor(kep_data):
 
 
 def test_kep_grid_storage_version_changes_with_emulation(kep_data):
-    assert storage_versions("1.33", "1.31", data_dir=kep_data).choice(EX, "Widget").version == "v1beta1"
-    assert storage_versions("1.33", "1.32", data_dir=kep_data).choice(EX, "Widget").version == "v1beta1"  # mc 1.31
-    assert storage_versions("1.33", "1.33", data_dir=kep_data).choice(EX, "Widget").version == "v1"  # mc 1.32
+    assert storage_versions("1.33", "1.31", api_data=api_files(kep_data)).choice(EX, "Widget").version == "v1beta1"
+    assert storage_versions("1.33", "1.32", api_data=api_files(kep_data)).choice(EX, "Widget").version == "v1beta1"  # mc 1.31
+    assert storage_versions("1.33", "1.33", api_data=api_files(kep_data)).choice(EX, "Widget").version == "v1"  # mc 1.32
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import time
 import pytest
 import yaml
 
-from kcompat.core import manifest as manifest_module
+from kcompat.core import safe_yaml
 from kcompat.core.compat import parse_binary_version, parse_version_flag, select_versions
 from kcompat.core.errors import ECHO_LIMIT, KcompatError, cut, shown
 from kcompat.core.flags import parse_feature_gates
@@ -19,9 +19,9 @@ from kcompat.core.manifest import (
     ManifestError,
     first_cycle_root,
     load_manifest_bytes,
-    read_yaml_text,
     spec_at,
 )
+from kcompat.core.safe_yaml import read_yaml_text
 from kcompat.core.versions import MAX_VERSION_LENGTH, parse_version
 
 LONG_WITH_NEWLINE = "1" * 100_000 + "\n"
@@ -162,10 +162,10 @@ def test_spec_at_lives_with_the_manifest_and_stays_importable_from_gates(catalog
 
 def test_the_c_loader_is_used_and_the_python_fallback_agrees(catalog, monkeypatch):
     raw = (catalog.data_dir / "features" / "v1.36.yaml").read_bytes()
-    assert manifest_module._LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    assert safe_yaml._LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     # the kube gates alone: their edges to client-go gates are checked on the merged set
     fast = load_manifest_bytes(raw, "v1.36.yaml", check_dependencies=False)
-    monkeypatch.setattr(manifest_module, "_LOADER", yaml.SafeLoader)
+    monkeypatch.setattr(safe_yaml, "_LOADER", yaml.SafeLoader)
     assert load_manifest_bytes(raw, "v1.36.yaml", check_dependencies=False) == fast
     with pytest.raises(KcompatError, match="duplicate key"):
         read_yaml_text("a: 1\na: 2\n", "py.yaml")

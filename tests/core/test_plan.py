@@ -118,7 +118,7 @@ def test_targets_without_bundled_data_are_refused_before_planning(catalog, targe
 
 def test_the_core_refuses_a_path_across_a_major_version(catalog):
     with pytest.raises(KcompatError, match="never cross a major version"):
-        plan_upgrade(V("1.36"), None, V("2.0"), catalog.manifest)
+        plan_upgrade(V("1.36"), None, V("2.0"), catalog.manifest, catalog.api_data)
 
 
 def test_endpoints_and_rejections(catalog):

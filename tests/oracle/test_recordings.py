@@ -104,7 +104,7 @@ def _discovered(record: dict) -> dict[tuple[str, str, str], dict]:
 def _availability(record: dict):
     binary, emulated, min_compat, feature_gates, runtime_config = _inputs(record)
     return evaluate_api_availability(binary, emulated, runtime_config, min_compat=min_compat,
-                                      gate_states=api_gate_states(CATALOG, feature_gates), compare_with_release=False)
+                                      gate_states=api_gate_states(CATALOG, feature_gates), compare_with_release=False, api_data=CATALOG.api_data)
 
 
 @pytest.mark.parametrize("path", LIVE, ids=_id)
@@ -134,7 +134,7 @@ def test_storage_versions_agree_with_the_hash_discovery_reports(path):
     emulated = f"{version['emulationMajor']}.{version['emulationMinor']}"
     min_compat = f"{version['minCompatibilityMajor']}.{version['minCompatibilityMinor']}"
     flags = _flags(record["flags"])
-    result = storage_versions(record["binary"], emulated, min_compat, gate_states=api_gate_states(CATALOG, flags.get("feature-gates")))
+    result = storage_versions(record["binary"], emulated, min_compat, gate_states=api_gate_states(CATALOG, flags.get("feature-gates")), api_data=CATALOG.api_data)
     predicted = {(c.group, c.resource): storage_version_hash(c.storage_group, c.version, c.kind) for c in result.choices if c.version}
     wrong = []
     for (group, _, name), resource in _discovered(record).items():
@@ -170,7 +170,7 @@ def test_refusals_are_the_binarys_own_words(release, case):
     errors = list(gates_for(CATALOG, release, emulated, min_compat, feature_gates).errors)
     if not errors:  # the API checks run once the versions and gates are accepted
         result = evaluate_api_availability(release, emulated, runtime_config, min_compat=min_compat,
-                                           gate_states=api_gate_states(CATALOG, feature_gates), compare_with_release=False)
+                                           gate_states=api_gate_states(CATALOG, feature_gates), compare_with_release=False, api_data=CATALOG.api_data)
         errors = list(result.errors)
     assert errors, "kcompat accepts what the binary refused"
     assert aggregate(errors) == binary_error(case["errorLines"][0])

@@ -15,7 +15,7 @@ import os
 import re
 
 from ..errors import KcompatError
-from ..manifest import read_yaml_text
+from ..safe_yaml import read_yaml_text
 from .cmdline import component_of, flags_from_args
 from .model import (
     APISERVER_ONLY,
