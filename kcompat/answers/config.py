@@ -31,7 +31,8 @@ from ..core.inspect.model import (
 )
 from kcompat.documents.gates import rejected_document
 from ..core.versions import mm
-from kcompat.answers.queries import gate_lineage, gates_for
+from kcompat.answers.gates import gate_evaluation
+from kcompat.answers.queries import gate_lineage
 
 KUBEADM_FIELDS = {"kube-apiserver": "apiServer", "kube-controller-manager": "controllerManager", "kube-scheduler": "scheduler"}
 SNIPPETS = ("cmdline", "kubeadm", "kind", "static-pod")
@@ -147,7 +148,7 @@ def config_document(
     """Flags and config snippets for a selection the binary accepts; otherwise the rejection (with
     the remedies in ``hints``). The kube-apiserver flags are checked as it checks them at start-up."""
     try:
-        evaluation = gates_for(catalog, binary, emulated, min_compat, feature_gates)
+        evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates)
         runtime = parse_runtime_config(runtime_config) if runtime_config else None
     except KcompatError as exc:
         return rejected_document(binary, [str(exc)])

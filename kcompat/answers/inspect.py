@@ -26,7 +26,8 @@ from ..core.inspect import Comparison, InspectError, combine_readings, compare_o
 from ..core.inspect.model import MAX_INPUT_BYTES
 from kcompat.documents.gates import gates_document
 from ..core.versions import mm
-from kcompat.answers.queries import api_gate_states, gate_lineage, gates_for
+from kcompat.answers.gates import answer_of, gate_evaluation
+from kcompat.answers.queries import api_gate_states, gate_lineage
 
 DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
 
@@ -141,13 +142,13 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
     except KcompatError as exc:
         return _empty(described, list(getattr(exc, "problems", (str(exc),))))
     try:
-        evaluation = gates_for(catalog, combined.binary, list(combined.emulated) or None,
-                               list(combined.min_compat) or None, list(combined.feature_gates) or None)
+        evaluation = gate_evaluation(catalog, combined.binary, list(combined.emulated) or None,
+                                     list(combined.min_compat) or None, list(combined.feature_gates) or None)
     except KcompatError as exc:
         doc = _empty(described, [f"{combined.sources['binary']}: {exc}"], list(combined.warnings))
         doc.update(component=combined.component, binary=str(mm(parse_binary_version(combined.binary))), sources=dict(combined.sources))
         return doc
-    gates = gates_document(evaluation, lambda: gate_lineage(catalog))
+    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog)))
     errors = list(evaluation.errors)
     hints = list(gates["hints"])
     warnings = list(combined.warnings) + list(evaluation.warnings)
@@ -206,7 +207,7 @@ def emulation_that_agrees(catalog: Catalog, combined, binary) -> str | None:
     for option in reversed(allowed_versions(binary).emulated):
         emulated = option.emulated
         try:
-            evaluation = gates_for(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
+            evaluation = gate_evaluation(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
         except KcompatError:
             continue
         if evaluation.valid and not compare_observed(evaluation, combined.observed).disagree:

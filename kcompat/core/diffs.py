@@ -12,7 +12,8 @@ Every difference carries :class:`Cause` objects naming what happened and in whic
 (introduced, promoted, graduated, deprecated, default flipped, locked, held back by min
 compatibility, removed from the binary, history rewritten, set by a flag).
 
-:func:`gate_table_rows` builds the effective table of the Gates page.
+:func:`native_states` compares each gate of a selection with the binary without emulation (the
+Gates answer's ``binary_stage`` and ``changed``).
 """
 
 from __future__ import annotations
@@ -258,31 +259,25 @@ def compare_sides(here: Side, there: Side, lineage: GateLineage) -> SideComparis
 
 
 # ---------------------------------------------------------------------------------------------
-# The Gates page table.
-
-TABLE_COLUMNS = ("gate", "enabled", "stage", "default", "locked", "binary_stage", "changed")
+# The Gates answer: each gate against the binary without emulation.
 
 
-def gate_table_rows(evaluation: GateEvaluation, native: GateEvaluation) -> list[dict]:
-    """One row per gate of ``evaluation`` (the binary at the selection, flags applied):
-    ``binary_stage`` is the stage in the binary's own release (``native``: the binary without
-    emulation or flags) and ``changed`` says whether stage, default or lock differ from it."""
+def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:
+    """Gate -> (stage in the binary's own release, changed) for every gate of ``evaluation`` (the
+    binary at the selection, flags applied). ``native`` is the binary without emulation or flags;
+    a gate is changed when its stage, default or lock differ from it. Without ``native`` (a
+    manifest with no binary) nothing has a release stage and nothing is changed."""
+    if native is None:
+        return {g.name: (None, False) for g in evaluation.gates}
     by_name = native.by_name()
-    rows = []
+    out: dict[str, tuple[str | None, bool]] = {}
     for g in evaluation.gates:
         n = by_name.get(g.name)
-        rows.append(
-            {
-                "gate": g.name,
-                "enabled": g.enabled,
-                "stage": g.stage.value,
-                "default": g.default,
-                "locked": g.locked,
-                "binary_stage": n.stage.value if n is not None else None,
-                "changed": n is None or (g.stage, g.default, g.locked) != (n.stage, n.default, n.locked),
-            }
-        )
-    return rows
+        if n is None:
+            out[g.name] = (None, True)
+        else:
+            out[g.name] = (n.stage.value, (g.stage, g.default, g.locked) != (n.stage, n.default, n.locked))
+    return out
 
 
 @dataclass(frozen=True)
