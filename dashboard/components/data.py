@@ -38,7 +38,7 @@ from kcompat.core.manifest import FeatureSpec, Manifest
 from kcompat.core.stages import STAGE_ORDER
 from kcompat.core.versions import offset_minor
 from kcompat.core.search import GateText
-from kcompat.answers.gates import gates
+from kcompat.answers.gates import gate_texts as answers_gate_texts, gates
 from kcompat.answers.queries import gate_lineage, newest_release
 
 from . import hosting
@@ -61,8 +61,9 @@ def catalog() -> Catalog:
 
 @st.cache_resource(show_spinner=False)
 def gate_texts() -> Mapping[str, GateText]:
-    """What the gate search finds gates by besides their names: descriptions and KEP links."""
-    return MappingProxyType({name: GateText(info.description, info.kep) for name, info in catalog().gate_info.items()})
+    """What the gate search finds gates by besides their names: descriptions and KEP links (what
+    ``kcompat gates --search`` finds them by)."""
+    return answers_gate_texts(catalog())
 
 
 @dataclass(frozen=True)
