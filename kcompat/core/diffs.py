@@ -21,8 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .compat import VersionSelection
-from .gates import GateEvaluation, spec_at
-from .manifest import Feature, FeatureSpec, GateState, Manifest
+from .errors import KcompatError
+from .gates import GateEvaluation
+from .manifest import Feature, FeatureSpec, GateState, Manifest, spec_at
 from .removals import GateLineage
 from .stages import Stage
 from .versions import Version, mm
@@ -115,7 +116,10 @@ class Side:
 
     @property
     def binary(self) -> Version:
-        return mm(self.selection.binary)
+        binary = self.selection.binary
+        if binary is None:  # every side is a bundled binary's
+            raise KcompatError(f"{self.label}: a side of a comparison needs a binary version")
+        return mm(binary)
 
     @property
     def emulated(self) -> Version:
@@ -134,10 +138,10 @@ class SideState:
     source: str
     text: str
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[bool, bool, Stage | None]:
         return (self.exists, self.enabled, self.stage)
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, bool | str | None]:
         return {"exists": self.exists, "enabled": self.enabled, "stage": self.stage.value if self.stage is not None else None}
 
 
@@ -286,7 +290,8 @@ class ChangesResult:
 
     binary: str | None
     emulated: str | None
-    against: dict | None
+    #: the other side: {"kind", "binary", "emulated"}
+    against: dict[str, str] | None
     feature_gates: str
     errors: tuple[str, ...]
     warnings: tuple[str, ...]

@@ -40,6 +40,8 @@ from .versions import Version, major_minor, mm, parse_version, subtract_minor
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .apis import ApiAvailability
     from .removals import GateLineage
 
@@ -74,9 +76,6 @@ class Hint:
         """The hint as one line of text (the gate named first when the text does not)."""
         return f"{self.gate}: {self.text}" if self.kind == "unknown-gate" else self.text
 
-    def as_dict(self) -> dict:
-        return {"kind": self.kind, "error": self.error, "gate": self.gate, "text": self.text, "names": list(self.names)}
-
 
 def closest_names(name: str, known: Iterable[str], limit: int = MAX_SUGGESTIONS) -> tuple[str, ...]:
     """The known names closest to ``name``, best first; () when none is close."""
@@ -87,7 +86,7 @@ def closest_names(name: str, known: Iterable[str], limit: int = MAX_SUGGESTIONS)
     same_case = tuple(k for k in known if k.casefold() == folded and k != name)
     if same_case:
         return same_case[:limit]
-    by_folded = {}
+    by_folded: dict[str, str] = {}
     for k in known:
         by_folded.setdefault(k.casefold(), k)
     import difflib  # only when a name is unknown: kcompat gates starts without it
@@ -237,7 +236,7 @@ def _feature(evaluation: GateEvaluation, name: str) -> Feature | None:
 def not_introduced_hint(error: str, evaluation: GateEvaluation) -> Hint | None:
     match = PRE_ALPHA_ERROR.match(error)
     feature = _feature(evaluation, match.group(1)) if match else None
-    if feature is None:
+    if match is None or feature is None:
         return None
     gate, word = match.group(1), match.group(2)
     sel = evaluation.selection
@@ -372,11 +371,6 @@ def _enabling_sources(evaluation: GateEvaluation) -> dict[str, str]:
     return out
 
 
-def hint_dicts(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None = None) -> list[dict]:
-    """The ``"hints"`` list of the gates JSON document."""
-    return [h.as_dict() for h in hints_for(evaluation, lineage)]
-
-
 # ---------------------------------------------------------------------------------------------
 # --runtime-config and the forward-compatibility flags (kube-apiserver).
 
@@ -398,7 +392,7 @@ _FORWARD_COMPAT_FLAG_NAMES = {
 }
 
 
-def api_hints(availability: ApiAvailability, data_dir=None) -> tuple[Hint, ...]:
+def api_hints(availability: ApiAvailability, data_dir: Path | str | None = None) -> tuple[Hint, ...]:
     """The remedies beside ``--runtime-config`` refusals and the alpha-under-emulation warning,
     and beside the version-range errors (the same as for the gates)."""
     out: list[Hint] = []
@@ -432,7 +426,7 @@ def _first_introduced(availability: ApiAvailability, gv: str, resource: str | No
     return min(versions) if versions else None
 
 
-def _api_error_hint(error: str, availability: ApiAvailability, binary: Version, emu: Version, data_dir) -> Hint | None:
+def _api_error_hint(error: str, availability: ApiAvailability, binary: Version, emu: Version, data_dir: Path | str | None) -> Hint | None:
     match = API_VERSION_INTRODUCED_ERROR.match(error)
     if match:
         gv = match.group(1)
@@ -478,7 +472,7 @@ def _api_error_hint(error: str, availability: ApiAvailability, binary: Version, 
     return None
 
 
-def _unregistered_hint(error: str, gv: str, availability: ApiAvailability, binary: Version, data_dir) -> Hint | None:
+def _unregistered_hint(error: str, gv: str, availability: ApiAvailability, binary: Version, data_dir: Path | str | None) -> Hint | None:
     """A group/version the binary does not register: removed (the last release that served it),
     not yet added (the first release that does), or a typo (the closest registered names)."""
     from .apis_data import available_api_releases, load_api_release
