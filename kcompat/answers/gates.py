@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from kcompat.core.compat import parse_binary_version, select_versions
-from kcompat.core.diffs import native_states
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, evaluate_gates
 from kcompat.core.hints import Hint, hints_for
@@ -178,6 +177,25 @@ def answer_of(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | N
         hints=hints_for(evaluation, lineage),
         rows=tuple(rows),
     )
+
+
+def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:
+    """Gate -> (stage in the binary's own release, changed) for every gate of ``evaluation`` (the
+    binary at the selection, flags applied). ``native`` is the binary without emulation or flags;
+    a gate is changed when its stage, default or lock differ from it. Without ``native`` (a
+    manifest with no binary) nothing has a release stage and nothing is changed. (Here rather than
+    in :mod:`kcompat.core.diffs`, whose comparison of two sides ``kcompat gates`` does not load.)"""
+    if native is None:
+        return {g.name: (None, False) for g in evaluation.gates}
+    by_name = native.by_name()
+    out: dict[str, tuple[str | None, bool]] = {}
+    for g in evaluation.gates:
+        n = by_name.get(g.name)
+        if n is None:
+            out[g.name] = (None, True)
+        else:
+            out[g.name] = (n.stage.value, (g.stage, g.default, g.locked) != (n.stage, n.default, n.locked))
+    return out
 
 
 @functools.lru_cache(maxsize=4)

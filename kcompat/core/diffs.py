@@ -11,9 +11,6 @@ later back-dated spec describes the older release's own behaviour.
 Every difference carries :class:`Cause` objects naming what happened and in which release
 (introduced, promoted, graduated, deprecated, default flipped, locked, held back by min
 compatibility, removed from the binary, history rewritten, set by a flag).
-
-:func:`native_states` compares each gate of a selection with the binary without emulation (the
-Gates answer's ``binary_stage`` and ``changed``).
 """
 
 from __future__ import annotations
@@ -260,28 +257,6 @@ def compare_sides(here: Side, there: Side, lineage: GateLineage) -> SideComparis
         feature = here.manifest.by_name.get(name) or there.manifest.by_name[name]
         changes.append(Change(name, feature.origin, hs, ts, tuple(_reasons(name, here, there, hs, ts))))
     return SideComparison(here.label, there.label, tuple(changes))
-
-
-# ---------------------------------------------------------------------------------------------
-# The Gates answer: each gate against the binary without emulation.
-
-
-def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:
-    """Gate -> (stage in the binary's own release, changed) for every gate of ``evaluation`` (the
-    binary at the selection, flags applied). ``native`` is the binary without emulation or flags;
-    a gate is changed when its stage, default or lock differ from it. Without ``native`` (a
-    manifest with no binary) nothing has a release stage and nothing is changed."""
-    if native is None:
-        return {g.name: (None, False) for g in evaluation.gates}
-    by_name = native.by_name()
-    out: dict[str, tuple[str | None, bool]] = {}
-    for g in evaluation.gates:
-        n = by_name.get(g.name)
-        if n is None:
-            out[g.name] = (None, True)
-        else:
-            out[g.name] = (n.stage.value, (g.stage, g.default, g.locked) != (n.stage, n.default, n.locked))
-    return out
 
 
 @dataclass(frozen=True)

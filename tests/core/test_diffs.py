@@ -2,8 +2,8 @@
 
 import pytest
 
-from kcompat.core.diffs import native_states, spec_events
-from kcompat.answers.gates import gates
+from kcompat.core.diffs import spec_events
+from kcompat.answers.gates import gates, native_states
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
 from kcompat.answers.changes import compare
