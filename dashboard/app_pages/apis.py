@@ -459,7 +459,7 @@ with tab_table:
                 + (" (errors and warnings included)." if fmt == "json" else "."),
             )
     st.caption("Same as the command line:")
-    st.code(cli_command(sel.binary, sel.emulated, flags), language=None)  # no syntax colours: they fail contrast
+    st.code(cli_command(sel.binary_version, sel.emulated, flags), language=None)  # no syntax colours: they fail contrast
 
 with tab_storage:
     mc = sel.min_compat or ""

@@ -244,3 +244,30 @@ def test_inspect(tmp_path):
     assert [m.value for m in at.metric] == [document["component"], document["binary"], document["emulated"], document["minCompatibility"]]
     gates = frame_with(at, ["name", "enabled", "stage", "default", "locked", "explicit"])
     assert gates.to_dict("records") == [{k: f[k] for k in gates.columns} for f in document["gates"]["features"]]
+
+
+# --- a patch release ----------------------------------------------------------------------------
+
+
+def test_a_chosen_patch_release_is_the_binary_of_every_page():
+    # v1.35.0's gates differ from the newest recorded 1.35 patch's (MaxUnavailableStatefulSet)
+    at = open_app(binary="1.35", emulated="1.35", patch="0")
+    document = kcompat_json("gates", "--binary", "1.35.0")
+    shown = frame_with(at, GATE_VIEW)
+    assert dict(zip(shown["gate"], shown["enabled"])) == {f["name"]: f["enabled"] for f in document["features"]}
+    newest = kcompat_json("gates", "--binary", "1.35")
+    assert document["features"] != newest["features"]
+    params = {"binary": "1.35", "emulated": "1.34", "patch": "0"}
+    # the commands the APIs and What changes pages show name the patch binary, and print what they show
+    at = open_app("apis", **params)
+    [apis_command] = [c.value for c in at.code if c.value.startswith("kcompat apis")]
+    [storage_command] = [c.value for c in at.code if c.value.startswith("kcompat storage")]
+    assert "--binary 1.35.0" in apis_command and "--binary 1.35.0" in storage_command
+    stored = kcompat_json("storage", "--binary", "1.35.0", "--emulated", "1.34")
+    assert frame_with(at, STORAGE_COLUMNS).to_dict("records") == stored["resources"]
+    at = open_app("changes", **params)
+    release_command = next(c.value for c in at.code if c.value.startswith("kcompat changes"))
+    assert release_command.startswith("kcompat changes --binary 1.35.0 --emulated 1.34")
+    changes = kcompat_json(*release_command.split()[1:])
+    shown = next(d for d in at.dataframe if d.key == "changes_release_table_0").value
+    assert list(shown["gate"]) == [c["name"] for c in changes["changes"] if c["behaviour"] != "same"]
