@@ -259,9 +259,9 @@ def max_metrics_file(tag: str, size: int) -> bytes:
     """A /metrics file of ``size`` bytes: the real prediction's samples, then other metrics."""
     from kcompat.data.catalog import DEFAULT_CATALOG
     from kcompat.core.inspect import predicted_on_metrics
-    from kcompat.answers.queries import gates_for
+    from kcompat.answers.gates import gate_evaluation
 
-    predicted = predicted_on_metrics(gates_for(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
+    predicted = predicted_on_metrics(gate_evaluation(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
     lines = [f"# {tag}", 'kubernetes_build_info{git_version="v1.36.0"} 1']
     lines += [f'kubernetes_feature_enabled{{name="{g.name}",stage="{g.stage.label}"}} {int(g.enabled)}' for g in predicted.values()]
     text = "\n".join(lines) + "\n"
@@ -278,7 +278,7 @@ def max_cluster_inputs(tag: str) -> tuple[str, str, str]:
     from kcompat.data.catalog import DEFAULT_CATALOG
     from kcompat.core.inspect import predicted_on_metrics
     from kcompat.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES
-    from kcompat.answers.queries import gates_for
+    from kcompat.answers.gates import gate_evaluation
 
     head = (
         f"# Soak{tag}\napiVersion: v1\nkind: Pod\nmetadata:\n  name: kube-apiserver\nspec:\n  containers:\n"
@@ -291,7 +291,7 @@ def max_cluster_inputs(tag: str) -> tuple[str, str, str]:
         i += 1
     pod = head + "".join(args)
     version = '{"major": "1", "minor": "36", "gitVersion": "v1.36.0", "emulationMajor": "1", "emulationMinor": "34"}'
-    predicted = predicted_on_metrics(gates_for(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
+    predicted = predicted_on_metrics(gate_evaluation(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
     lines = ['kubernetes_build_info{git_version="v1.36.0"} 1']
     lines += [f'kubernetes_feature_enabled{{name="{g.name}",stage="{g.stage.label}"}} {int(g.enabled)}' for g in predicted.values()]
     lines += [f'kubernetes_feature_enabled{{name="Soak{tag}{n}",stage="BETA"}} 1' for n in range(MAX_OBSERVED_GATES - len(predicted))]

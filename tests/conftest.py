@@ -17,10 +17,10 @@ def catalog():
 @pytest.fixture(scope="session")
 def gates(catalog):
     """gates(binary, emulated=None, min_compat=None, flags=None) -> {name: GateState} plus the evaluation."""
-    from kcompat.answers.queries import gates_for
+    from kcompat.answers.gates import gate_evaluation
 
     def run(binary, emulated=None, min_compat=None, flags=None):
-        return gates_for(catalog, binary, emulated, min_compat, flags)
+        return gate_evaluation(catalog, binary, emulated, min_compat, flags)
 
     return run
 

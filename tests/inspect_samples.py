@@ -19,7 +19,7 @@ from pathlib import Path
 
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.core.inspect import predicted_on_metrics
-from kcompat.answers.queries import gates_for
+from kcompat.answers.gates import gate_evaluation
 
 SAMPLES = Path(__file__).resolve().parent / "samples" / "inspect"
 FEATURE_HELP = "# HELP kubernetes_feature_enabled [BETA] This metric records the data about the stage and enablement of a k8s feature."
@@ -38,7 +38,7 @@ def version_info(path: str) -> dict:
 
 def metrics_text(binary: str, emulated: str | None, feature_gates: str | None = None, info: dict | None = None) -> str:
     """The /metrics a kube-apiserver of ``binary`` at ``emulated`` would serve, from the engine."""
-    evaluation = gates_for(DEFAULT_CATALOG, binary, emulated, None, feature_gates)
+    evaluation = gate_evaluation(DEFAULT_CATALOG, binary, emulated, None, feature_gates)
     shown = predicted_on_metrics(evaluation)
     known = {g.name for g in evaluation.gates}
     samples = [(g.name, g.stage.label, int(g.enabled)) for g in shown.values()]

@@ -459,11 +459,11 @@ with tab_table:
                 + (" (errors and warnings included)." if fmt == "json" else "."),
             )
     st.caption("Same as the command line:")
-    st.code(cli_command(sel.binary, sel.emulated, flags), language=None)  # no syntax colours: they fail contrast
+    st.code(cli_command(sel.binary_version, sel.emulated, flags), language=None)  # no syntax colours: they fail contrast
 
 with tab_storage:
     mc = sel.min_compat or ""
-    rule, used_mc, storage_errors, storage_warnings, storage, storage_csv_rows = _storage(sel.binary, view.emulated, mc)
+    rule, used_mc, storage_errors, storage_warnings, storage, storage_csv_rows = _storage(sel.binary_version, view.emulated, mc)
     st.markdown(
         f"Storage version of every REST resource at emulated {md(view.emulated)}, min compatibility {md(used_mc)}: "
         f"a per-resource override of the {md(sel.binary)} storage factory first, else the rule of a {md(sel.binary)} "
@@ -490,7 +490,7 @@ with tab_storage:
         help="This table: what `kcompat storage --format csv` prints.", as_is=True,
     )
     st.caption("Same as the command line:")
-    storage_argv = ["kcompat", "storage", "--binary", sel.binary, "--emulated", view.emulated]
+    storage_argv = ["kcompat", "storage", "--binary", sel.binary_version, "--emulated", view.emulated]
     st.code(shlex.join(storage_argv + (["--min-compat", mc] if mc else []) + ["--format", "json"]), language=None)
 
 with tab_skew:

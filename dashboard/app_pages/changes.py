@@ -33,7 +33,7 @@ usable = data.summary().usable
 
 
 def command(against: str) -> str:
-    args = ["kcompat", "changes", "--binary", sel.binary, "--emulated", sel.emulated]
+    args = ["kcompat", "changes", "--binary", sel.binary_version, "--emulated", sel.emulated]
     if sel.min_compat:
         args += ["--min-compat", sel.min_compat]
     if sel.feature_gates:
@@ -138,7 +138,7 @@ def show(document: dict, key: str, against: str) -> None:
 
 
 def document_for(against: str) -> dict:
-    return data.changes(sel.binary, sel.emulated, sel.min_compat, sel.feature_gates, against)
+    return data.changes(sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, against)
 
 
 here_label = f"{sel.binary} emulating {sel.emulated}" if sel.is_emulating else f"{sel.binary} (not emulating)"

@@ -278,7 +278,7 @@ else:
     st.subheader("Config for the selection above")
     st.caption("The flags that give the selection chosen above, for each control-plane component that takes them.")
     show_snippets(
-        config_document(data.catalog(), sel.binary, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None)
+        config_document(data.catalog(), sel.binary_version, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None)
     )
 
 with url_problems:

@@ -2,8 +2,7 @@
 
 The parsed catalog is loaded once per process (``st.cache_resource``; it is immutable). Every
 derived table is cached with ``st.cache_data``, keyed by the plain selection strings, and is
-computed by the core (:mod:`kcompat.answers.queries`, :mod:`kcompat.core.diffs`,
-:mod:`kcompat.core.history`); nothing here decides a version or gate rule.
+computed by the answers and the core (:mod:`kcompat.answers`, :mod:`kcompat.core.history`); nothing here decides a version or gate rule.
 """
 
 from __future__ import annotations
@@ -39,10 +38,11 @@ from kcompat.core.manifest import FeatureSpec, Manifest
 from kcompat.core.stages import STAGE_ORDER
 from kcompat.core.versions import offset_minor
 from kcompat.core.search import GateText
+from kcompat.answers.gates import gate_texts as answers_gate_texts, gates
 from kcompat.answers.queries import gate_lineage, newest_release
-from kcompat.answers.gates_view import GatesView, build_gates_view
 
 from . import hosting
+from .gates_view import GatesView, view_of
 from .state import Selection
 
 
@@ -61,8 +61,9 @@ def catalog() -> Catalog:
 
 @st.cache_resource(show_spinner=False)
 def gate_texts() -> Mapping[str, GateText]:
-    """What the gate search finds gates by besides their names: descriptions and KEP links."""
-    return MappingProxyType({name: GateText(info.description, info.kep) for name, info in catalog().gate_info.items()})
+    """What the gate search finds gates by besides their names: descriptions and KEP links (what
+    ``kcompat gates --search`` finds them by)."""
+    return answers_gate_texts(catalog())
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def _gates_view(query: str) -> GatesView:
 
 
 def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
-    return build_gates_view(catalog(), sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest)
+    return view_of(gates(catalog(), sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest))
 
 
 DOWNLOAD_FORMATS = {"csv": "text/csv", "json": "application/json", "markdown": "text/markdown"}

@@ -7,7 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from kcompat.documents import formats
-from kcompat.answers.gates_view import gates_download
+from kcompat.answers.gates import gates
+from kcompat.documents.gates import gates_text
 
 from . import data
 from .state import Selection
@@ -55,7 +56,7 @@ def _dialog(sel: Selection, custom) -> None:
 
 def _deferred(cat, fmt: str, args, custom):
     if custom is None:
-        return lambda: gates_download(cat, fmt, *args)
+        return lambda: gates_text(gates(cat, *args), fmt)
     from .upload import custom_download
 
     return lambda: custom_download(custom, fmt, args)

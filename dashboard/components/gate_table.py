@@ -1,6 +1,6 @@
 """The effective gate table with its quick filters and row selection.
 
-The table is an Arrow table (see :class:`dashboard.components.data.GatesView`); filtering uses
+The table is an Arrow table (see :class:`dashboard.components.gates_view.GatesView`); filtering uses
 ``pyarrow.compute`` so nothing is converted to pandas on a rerun.
 """
 
@@ -15,7 +15,7 @@ import pyarrow.compute as pc
 import streamlit as st
 
 from . import data
-from .data import GatesView
+from .gates_view import GatesView
 from .downloads import gate_downloads
 from .pages import open_gate
 from .stage_colors import STAGE_NAMES

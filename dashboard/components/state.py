@@ -1,8 +1,8 @@
 """The shared selection (binary, emulated, min compatibility, --feature-gates) as plain strings,
 and how raw URL values become a valid selection. Pure: no Streamlit import.
 
-The ranges come from the core (:func:`kcompat.core.compat.allowed_versions`,
-:func:`~kcompat.core.compat.select_versions`). A value that is a version is kept as given, even
+The ranges come from :func:`kcompat.answers.versions.allowed_ranges` (what ``kcompat versions``
+answers) and :func:`kcompat.core.compat.select_versions`. A value that is a version is kept as given, even
 when the binary would refuse it (out of range, no such flag, no bundled data): the pages then show
 the binary's refusal (:func:`startup_errors`, :func:`missing_data`) instead of falling back to something else. Only a value that
 is not a version at all is replaced by its default, with a message naming the value.
@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from urllib.parse import parse_qsl, urlencode
 
-from kcompat.core.compat import allowed_versions, parse_binary_version, parse_version_flag, select_versions
+from kcompat.answers.versions import allowed_ranges
+from kcompat.core.compat import parse_binary_version, parse_version_flag, select_versions
 from kcompat.core.errors import KcompatError, repr_cut
 from kcompat.core.versions import mm
 
@@ -92,8 +93,8 @@ class BinaryChoices:
 
 @functools.lru_cache(maxsize=64)
 def binary_choices(release: str) -> BinaryChoices:
-    """The core's ranges for a binary release (memoised: the result is immutable)."""
-    allowed = allowed_versions(parse_binary_version(release))
+    """The ranges of a binary release, as ``kcompat versions`` gives them (memoised: the result is immutable)."""
+    allowed = allowed_ranges(release)
     return BinaryChoices(
         release=allowed.release,
         emulated=tuple(e.emulated for e in allowed.emulated),

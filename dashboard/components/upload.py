@@ -27,10 +27,10 @@ from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import MAX_SHOWN, cut, shown
 from kcompat.core.manifest import registration_for
 from kcompat.core.versions import mm
-from kcompat.answers.gates_view import GatesView, view_from_fields
 from dashboard.components.upload_worker import MAX_BYTES, Cancelled, FifoLock, ask
 
 from .data import keep_last
+from .gates_view import GatesView, view_of
 from .state import Selection
 from .text import md
 
@@ -124,7 +124,7 @@ def _view(sel: Selection, data: bytes, digest: str) -> GatesView | tuple[str, ..
         kind, value = run_worker(("view", data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
         if kind != "view":
             return value
-        view = keep_last(views, key, view_from_fields(value))
+        view = keep_last(views, key, view_of(value))
     return view
 
 

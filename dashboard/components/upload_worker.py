@@ -8,14 +8,14 @@ survivors pin the arenas after the upload is gone: a crowd of uploading sessions
 memory goes back to the system whole, a hostile file can cost at most :data:`CPU_SECONDS` of CPU
 (the child's own limit) and :data:`TIMEOUT` of waiting, and a crash costs the upload, not the
 server. The server keeps only the results: a gate count or the problems found, a view's table
-(built from the column lists the child sends), a download's text.
+(built from the answer the child sends), a download's text.
 
 Requests and answers are pickled tuples of plain values over the child's stdin and stdout:
 
-- ``("view", data, binary, emulated, min_compat, feature_gates)`` -> ``("view", fields)`` (the
-  :class:`~kcompat.answers.gates_view.GatesView` in plain values: see ``gates_view.view_fields``) or
-  ``("problems", (message, ...))``
-- ``("download", data, binary, emulated, min_compat, feature_gates, fmt)`` -> ``("text", str)`` or problems
+- ``("view", data, binary, emulated, min_compat, feature_gates)`` -> ``("view", answer)`` (the
+  :class:`~kcompat.answers.gates.GatesAnswer`, plain values) or ``("problems", (message, ...))``
+- ``("download", data, binary, emulated, min_compat, feature_gates, fmt)`` -> ``("text", str)`` (the
+  text of ``kcompat gates --manifest FILE --format fmt``) or problems
 - ``("inspect", ((name, data), ...))`` -> ``("document", dict)``: the ``kcompat inspect`` document
   of the Check a cluster page's inputs (:func:`kcompat.answers.inspect.inspect_document`)
 
@@ -151,13 +151,14 @@ def answer(request: tuple) -> tuple:
         return ("problems", (str(exc),))
     cat = catalog_from_environment()
     emulated, min_compat, feature_gates, *fmt = rest
-    from kcompat.answers.gates_view import gates_download, view_fields
+    from kcompat.answers.gates import gates
+    from kcompat.documents.gates import gates_text
 
     try:
         if kind == "view":
-            return ("view", view_fields(cat, binary, emulated, min_compat, feature_gates, manifest))
+            return ("view", gates(cat, binary, emulated, min_compat, feature_gates, manifest))
         if kind == "download":
-            return ("text", gates_download(cat, fmt[0], binary, emulated, min_compat, feature_gates, manifest))
+            return ("text", gates_text(gates(cat, binary, emulated, min_compat, feature_gates, manifest), fmt[0]))
     except KcompatError as exc:
         return ("problems", (str(exc),))
     raise ValueError(f"unknown request {kind!r}")

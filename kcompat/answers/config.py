@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import yaml
 
@@ -19,7 +20,7 @@ from kcompat.data.catalog import Catalog
 from ..core.runtime_config import parse_runtime_config
 from ..core.compat import parse_binary_version
 from ..core.errors import KcompatError
-from ..core.hints import api_hints, hint_dicts
+from ..core.hints import api_hints, hints_for
 from ..core.inspect.model import (
     CONTROL_PLANE,
     EMULATED,
@@ -29,12 +30,36 @@ from ..core.inspect.model import (
     RUNTIME_CONFIG,
     RUNTIME_FORWARD_COMPAT,
 )
-from kcompat.documents.gates import rejected_document
-from ..core.versions import mm
-from kcompat.answers.queries import gate_lineage, gates_for
+from kcompat.documents.gates import hint_dict
+from ..core.versions import Version, mm
+from kcompat.answers.gates import gate_evaluation
+from kcompat.answers.queries import gate_lineage
+
+if TYPE_CHECKING:  # (answers.inspect imports the API engine; the document types exist for the type checker only)
+    from kcompat.answers.inspect import InspectDocument
+    from kcompat.documents.gates import HintDict
 
 KUBEADM_FIELDS = {"kube-apiserver": "apiServer", "kube-controller-manager": "controllerManager", "kube-scheduler": "scheduler"}
 SNIPPETS = ("cmdline", "kubeadm", "kind", "static-pod")
+
+#: The snippets of a config document: three texts and the static pod patches by file name.
+ConfigSnippets = TypedDict("ConfigSnippets", {"cmdline": str, "kubeadm": str, "kind": str, "static-pod": dict[str, str]})
+
+
+class ConfigDocument(TypedDict):
+    """The ``kcompat config --format json`` document: the flags and snippets of a selection the
+    binary accepts (``components``, ``snippets``), else its refusal (``hints``, no ``features``)."""
+
+    binary: str | None
+    emulated: str | None
+    minCompatibility: str | None
+    valid: bool
+    errors: list[str]
+    warnings: list[str]
+    hints: NotRequired[list[HintDict]]
+    features: NotRequired[list[object]]
+    components: NotRequired[dict[str, list[str]]]
+    snippets: NotRequired[ConfigSnippets]
 
 
 def component_flags(
@@ -57,11 +82,11 @@ def component_flags(
     return pairs
 
 
-class _Dumper(yaml.SafeDumper):
+class _Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no types
     """Multi-line strings (kind's kubeadmConfigPatches) as ``|`` blocks, as people write them."""
 
 
-def _str(dumper: yaml.SafeDumper, value: str):
+def _str(dumper: Any, value: str) -> Any:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|" if "\n" in value else None)
 
 
@@ -69,11 +94,12 @@ _Dumper.add_representer(str, _str)
 
 
 def _dump(document: object) -> str:
-    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, default_flow_style=False, width=10_000)
+    text: str = yaml.dump(document, Dumper=_Dumper, sort_keys=False, default_flow_style=False, width=10_000)
+    return text
 
 
 def kubeadm_patch(flags: dict[str, list[tuple[str, str]]], kubernetes_version: str | None) -> str:
-    doc: dict = {"apiVersion": "kubeadm.k8s.io/v1beta4", "kind": "ClusterConfiguration"}
+    doc: dict[str, object] = {"apiVersion": "kubeadm.k8s.io/v1beta4", "kind": "ClusterConfiguration"}
     if kubernetes_version:
         doc["kubernetesVersion"] = kubernetes_version
     for component, pairs in flags.items():
@@ -83,16 +109,16 @@ def kubeadm_patch(flags: dict[str, list[tuple[str, str]]], kubernetes_version: s
 
 
 def kind_config(flags: dict[str, list[tuple[str, str]]], gate_values: dict[str, bool], runtime_items: dict[str, str], kubernetes_version: str | None) -> str:
-    doc: dict = {"kind": "Cluster", "apiVersion": "kind.x-k8s.io/v1alpha4"}
+    doc: dict[str, object] = {"kind": "Cluster", "apiVersion": "kind.x-k8s.io/v1alpha4"}
     if gate_values:
         doc["featureGates"] = dict(gate_values)
     if runtime_items:
         doc["runtimeConfig"] = dict(runtime_items)
-    node: dict = {"role": "control-plane"}
+    node: dict[str, str] = {"role": "control-plane"}
     if kubernetes_version:
         node["image"] = f"kindest/node:{kubernetes_version}"
     doc["nodes"] = [node]
-    patch: dict = {"kind": "ClusterConfiguration"}
+    patch: dict[str, object] = {"kind": "ClusterConfiguration"}
     for component, pairs in flags.items():
         if pairs:
             patch[KUBEADM_FIELDS[component]] = {"extraArgs": [{"name": n, "value": v} for n, v in pairs]}
@@ -119,7 +145,7 @@ def static_pod_patch(component: str, pairs: list[tuple[str, str]]) -> str:
 _RELEASE_PRE = re.compile(r"(alpha|beta|rc)\.[0-9]{1,9}")
 
 
-def release_tag(version) -> str | None:
+def release_tag(version: Version) -> str | None:
     """The release tag a snippet may pin (``kubernetesVersion``, the kind node image): ``vX.Y.Z``
     or ``vX.Y.Z-rc.N`` (alpha, beta, rc). Anything else a binary may report -- build metadata
     (``+abc``), a vendor suffix (``-eks-a737599``), more than three numbers -- is no tag: the
@@ -143,19 +169,18 @@ def config_document(
     runtime_config: str | None = None,
     emulation_forward_compatible: bool = False,
     runtime_config_emulation_forward_compatible: bool = False,
-) -> dict:
+) -> ConfigDocument:
     """Flags and config snippets for a selection the binary accepts; otherwise the rejection (with
     the remedies in ``hints``). The kube-apiserver flags are checked as it checks them at start-up."""
     try:
-        evaluation = gates_for(catalog, binary, emulated, min_compat, feature_gates)
+        evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates)
         runtime = parse_runtime_config(runtime_config) if runtime_config else None
     except KcompatError as exc:
-        return rejected_document(binary, [str(exc)])
+        return _rejected(binary, [str(exc)])
     sel = evaluation.selection
     if not evaluation.valid:
-        doc = rejected_document(binary, list(evaluation.errors))
-        doc.update(emulated=str(sel.emulated), minCompatibility=str(sel.min_compat), hints=hint_dicts(evaluation, lambda: gate_lineage(catalog)))
-        return doc
+        hints = [hint_dict(h) for h in hints_for(evaluation, lambda: gate_lineage(catalog))]
+        return _rejected(binary, list(evaluation.errors), str(sel.emulated), str(sel.min_compat), hints)
     forward = tuple(
         flag for flag, on in ((FORWARD_COMPAT, emulation_forward_compatible), (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on
     )
@@ -172,9 +197,7 @@ def config_document(
         except KcompatError:
             apis = None  # no API data for this release: the value was parsed above, nothing more to check
         if apis is not None and apis.errors:
-            doc = rejected_document(binary, list(apis.errors))
-            doc.update(emulated=str(sel.emulated), minCompatibility=str(sel.min_compat), hints=[h.as_dict() for h in api_hints(apis)])
-            return doc
+            return _rejected(binary, list(apis.errors), str(sel.emulated), str(sel.min_compat), [hint_dict(h) for h in api_hints(apis)])
     gate_values = dict(evaluation.flags.values)
     gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values.items())
     runtime_items = {}
@@ -205,15 +228,29 @@ def config_document(
     }
 
 
-def config_for_inspection(catalog: Catalog, document: dict) -> dict:
+def _rejected(
+    binary: str | None, errors: list[str], emulated: str | None = None, min_compat: str | None = None, hints: list[HintDict] | None = None
+) -> ConfigDocument:
+    """The refusal: the binary's errors and their remedies (the keys of ``kcompat gates``' refusal)."""
+    return {
+        "binary": binary, "emulated": emulated, "minCompatibility": min_compat, "valid": False,
+        "errors": errors, "warnings": [], "hints": hints or [], "features": [],
+    }
+
+
+def config_for_inspection(catalog: Catalog, document: InspectDocument) -> ConfigDocument:
     """The config document for the selection a ``kcompat inspect`` document found: the flags
     that were set (emulated when emulating, min compatibility when not the default)."""
     sources = document["sources"]
+    gates = document["gates"]
+    binary = gates["binary"] if gates is not None else None
+    if binary is None:
+        return _rejected(None, ["the inspect document names no binary"])
     emulating = document["emulated"] != document["binary"]
     min_compat = None if sources.get("minCompatibility", "default").startswith("default") else document["minCompatibility"]
     return config_document(
         catalog,
-        document["gates"]["binary"],
+        binary,
         document["emulated"] if emulating else None,
         min_compat,
         document["featureGates"] or None,
@@ -227,4 +264,6 @@ def _last_bool(values: str | None) -> bool:
     """A pflag boolean read from an inspect document's comma-joined values: the last one wins."""
     from ..core.flags import parse_go_bool
 
-    return bool(values) and bool(parse_go_bool(values.split(",")[-1]))
+    if not values:
+        return False
+    return bool(parse_go_bool(values.split(",")[-1]))

@@ -15,6 +15,7 @@ flags give: ``versionDisagreements``), 2 when the input is unusable or the binar
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from kcompat.data.catalog import Catalog
 from ..core.compat import parse_binary_version
@@ -22,16 +23,70 @@ from ..core.errors import MESSAGE_LIMIT, KcompatError, echo
 from ..core.flags import parse_go_bool
 from ..core.hints import api_hints
 from ..core.runtime_config import parse_runtime_config
-from ..core.inspect import Comparison, InspectError, combine_readings, compare_observed, read_input
+from ..core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
 from ..core.inspect.model import MAX_INPUT_BYTES
-from kcompat.documents.gates import gates_document
-from ..core.versions import mm
-from kcompat.answers.queries import api_gate_states, gate_lineage, gates_for
+from kcompat.documents.gates import gates_document, hint_dict
+from ..core.versions import Version, mm
+from kcompat.answers.gates import answer_of, gate_evaluation
+from kcompat.answers.queries import api_gate_states, gate_lineage
+
+if TYPE_CHECKING:  # the document types of kcompat.documents exist for the type checker only
+    from kcompat.documents.gates import GatesDocument, HintDict
 
 DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
 
 
-def observed_document(comparison: Comparison) -> dict:
+class DisagreementDict(TypedDict):
+    name: str
+    predicted: bool
+    observed: bool
+    stage: str
+    predictedStage: str
+    likely: str
+    where: str
+
+
+class ObservedDocument(TypedDict):
+    """How ``/metrics`` compares with the prediction."""
+
+    gates: int
+    agree: int
+    disagree: list[DisagreementDict]
+    unknown: list[str]
+    missing: list[str]
+
+
+class InputDict(TypedDict):
+    file: str
+    #: what the input was read as; None when it could not be read
+    kind: str | None
+
+
+class InspectDocument(TypedDict):
+    """The ``kcompat inspect --format json`` document (the module docstring says what it holds)."""
+
+    component: str | None
+    binary: str | None
+    emulated: str | None
+    minCompatibility: str | None
+    #: where each part of the selection came from
+    sources: dict[str, str]
+    featureGates: str
+    runtimeConfig: str
+    emulationForwardCompatible: NotRequired[str]
+    runtimeConfigEmulationForwardCompatible: NotRequired[str]
+    valid: bool
+    startup: str | None
+    errors: list[str]
+    hints: list[HintDict]
+    warnings: list[str]
+    versionDisagreements: list[str]
+    inputs: list[InputDict]
+    gates: GatesDocument | None
+    observed: ObservedDocument | None
+
+
+def observed_document(comparison: Comparison) -> ObservedDocument:
     return {
         "gates": comparison.gates,
         "agree": comparison.agree,
@@ -52,7 +107,7 @@ def observed_document(comparison: Comparison) -> dict:
     }
 
 
-def _empty(inputs: list[dict], errors: list[str], warnings: list[str] | None = None) -> dict:
+def _empty(inputs: list[InputDict], errors: list[str], warnings: list[str] | None = None) -> InspectDocument:
     return _echoed({
         "component": None, "binary": None, "emulated": None, "minCompatibility": None, "sources": {},
         "featureGates": "", "runtimeConfig": "", "valid": False, "startup": None, "errors": errors, "hints": [],
@@ -60,7 +115,7 @@ def _empty(inputs: list[dict], errors: list[str], warnings: list[str] | None = N
     })
 
 
-def _echoed(document: dict) -> dict:
+def _echoed(document: InspectDocument) -> InspectDocument:
     """Every error and warning cut to MESSAGE_LIMIT characters with control and bidirectional
     characters written as escapes: input text never makes a message long, multi-line or styled."""
     document["errors"] = [echo(m, MESSAGE_LIMIT) for m in document["errors"]]
@@ -80,7 +135,7 @@ def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
     return value
 
 
-def _apiserver_checks(catalog: Catalog, combined, errors: list[str], warnings: list[str], hints: list[dict]) -> None:
+def _apiserver_checks(catalog: Catalog, combined: Combined, errors: list[str], warnings: list[str], hints: list[HintDict]) -> None:
     """kube-apiserver's start-up checks of --runtime-config and the forward-compatibility flags
     (the evaluation of ``kcompat apis``): refusals join ``errors``, with their remedies."""
     from ..core.apis import evaluate_api_availability
@@ -109,16 +164,18 @@ def _apiserver_checks(catalog: Catalog, combined, errors: list[str], warnings: l
     seen = {h["error"] for h in hints}
     for hint in api_hints(result):
         if hint.error not in seen:
-            hints.append(hint.as_dict())
+            hints.append(hint_dict(hint))
             seen.add(hint.error)
     for warning in result.warnings:
         if warning.startswith("alpha api enabled") and warning not in warnings:
             warnings.append(warning)
 
 
-def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES) -> dict:
+def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES) -> InspectDocument:
     """Read every input (all problems are collected), combine, answer, compare."""
-    readings, problems, described = [], [], []
+    readings = []
+    problems: list[str] = []
+    described: list[InputDict] = []
     for name, data in inputs:
         try:
             reading = read_input(data, name, max_bytes)
@@ -141,22 +198,24 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
     except KcompatError as exc:
         return _empty(described, list(getattr(exc, "problems", (str(exc),))))
     try:
-        evaluation = gates_for(catalog, combined.binary, list(combined.emulated) or None,
-                               list(combined.min_compat) or None, list(combined.feature_gates) or None)
+        evaluation = gate_evaluation(catalog, combined.binary, list(combined.emulated) or None,
+                                     list(combined.min_compat) or None, list(combined.feature_gates) or None)
     except KcompatError as exc:
         doc = _empty(described, [f"{combined.sources['binary']}: {exc}"], list(combined.warnings))
-        doc.update(component=combined.component, binary=str(mm(parse_binary_version(combined.binary))), sources=dict(combined.sources))
+        doc["component"], doc["binary"] = combined.component, str(mm(parse_binary_version(combined.binary)))
+        doc["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in combined.sources.items()}
         return doc
-    gates = gates_document(evaluation, lambda: gate_lineage(catalog))
+    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog)))
     errors = list(evaluation.errors)
     hints = list(gates["hints"])
     warnings = list(combined.warnings) + list(evaluation.warnings)
     if combined.component == "kube-apiserver":
         _apiserver_checks(catalog, combined, errors, warnings, hints)
     sel = evaluation.selection
-    document = {
+    binary = parse_binary_version(combined.binary)
+    document: InspectDocument = {
         "component": combined.component,
-        "binary": str(mm(sel.binary)),
+        "binary": str(mm(binary)),
         "emulated": str(sel.emulated),
         "minCompatibility": str(sel.min_compat),
         "sources": dict(combined.sources),
@@ -178,7 +237,7 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
         comparison = compare_observed(evaluation, combined.observed)
         document["observed"] = observed_document(comparison)
         if comparison.disagree and combined.sources["emulated"].startswith("default"):
-            better = emulation_that_agrees(catalog, combined, sel.binary)
+            better = emulation_that_agrees(catalog, combined, binary)
             if better is not None:
                 document["warnings"].append(
                     f"/metrics agrees exactly with --emulated-version={better}: the binary likely runs with that flag, "
@@ -199,36 +258,37 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
     return _echoed(document)
 
 
-def emulation_that_agrees(catalog: Catalog, combined, binary) -> str | None:
+def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version) -> str | None:
     """The other emulated version, if any, whose prediction agrees with every known gate on /metrics."""
     from ..core.compat import allowed_versions
 
     for option in reversed(allowed_versions(binary).emulated):
         emulated = option.emulated
         try:
-            evaluation = gates_for(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
+            evaluation = gate_evaluation(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
         except KcompatError:
             continue
-        if evaluation.valid and not compare_observed(evaluation, combined.observed).disagree:
+        if evaluation.valid and combined.observed is not None and not compare_observed(evaluation, combined.observed).disagree:
             return emulated
     return None
 
 
-def exit_status(document: dict) -> int:
+def exit_status(document: InspectDocument) -> int:
     if not document["valid"]:
         return 2
     observed = document.get("observed")
     return 1 if (observed and observed["disagree"]) or document.get("versionDisagreements") else 0
 
 
-def summary_lines(document: dict) -> list[str]:
+def summary_lines(document: InspectDocument) -> list[str]:
     """The selection found and where each part came from, one line each."""
     lines = []
+    fields: dict[str, object] = dict(document)
     for key, label in (("component", "component"), ("binary", "binary"), ("emulated", "emulated"),
                        ("minCompatibility", "min compatibility"), ("featureGates", "--feature-gates"),
                        ("runtimeConfig", "--runtime-config"), ("emulationForwardCompatible", "--emulation-forward-compatible"),
                        ("runtimeConfigEmulationForwardCompatible", "--runtime-config-emulation-forward-compatible")):
-        value = document.get(key)
+        value = fields.get(key)
         if value in (None, "") and key not in document["sources"]:
             continue
         source = document["sources"].get(key)

@@ -1,22 +1,18 @@
-"""Questions both front ends ask, answered from the catalog through the core.
-
-The CLI and the Streamlit pages call these and only format the answers.
+"""What several answers need from the catalog: the default binary, a release's bundled data, the
+gate states of the API answers and the bundled releases' gate lineage. The questions themselves
+have a module each (:mod:`kcompat.answers.gates`, ``apis``, ``changes``, ``plan``, ...).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 from kcompat.data.catalog import Catalog
-from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.errors import KcompatError
-from kcompat.core.gates import GateEvaluation, evaluate_gates
-from kcompat.core.manifest import Manifest
 from kcompat.core.versions import Version
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
-if TYPE_CHECKING:  # imported where used: the CLI's gates path needs no lineage
+if TYPE_CHECKING:  # imported where used: the CLI's gates path needs no lineage unless a gate is unknown
     from kcompat.core.apis import GateResolver
     from kcompat.core.removals import GateLineage
 
@@ -28,29 +24,6 @@ def newest_release(catalog: Catalog) -> str:
     if not released:
         raise KcompatError("no bundled release can be loaded")
     return released[-1].release
-
-
-def gates_for(
-    catalog: Catalog,
-    binary: str | None,
-    emulated: str | list[str] | None = None,
-    min_compat: str | list[str] | None = None,
-    feature_gates: str | list[str] | None = None,
-    manifest: Manifest | None = None,
-) -> GateEvaluation:
-    """What a binary with these flags enables. With ``manifest`` the bundled data is replaced;
-    without ``binary`` no range rule applies and ``emulated`` is required."""
-    binary_version = parse_binary_version(binary) if binary else None
-    note = None
-    if manifest is None:
-        if binary_version is None:
-            raise KcompatError("a binary version is required unless a manifest is given")
-        manifest, note = catalog.manifest_for(binary_version)
-    selection = select_versions(binary_version, emulated, min_compat)
-    evaluation = evaluate_gates(manifest, selection, feature_gates)
-    if note:
-        evaluation = dataclasses.replace(evaluation, warnings=(note, *evaluation.warnings))
-    return evaluation
 
 
 def api_gate_states(catalog: Catalog, feature_gates: str | list[str] | None = None) -> GateResolver:

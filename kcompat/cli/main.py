@@ -14,13 +14,7 @@ from pathlib import Path
 
 from kcompat.documents import formats
 from kcompat.data.catalog import DEFAULT_CATALOG, Catalog
-from kcompat.core.compat import allowed_versions, parse_binary_version
-from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
-from kcompat.core.manifest import registration_for
-from kcompat.data.files import load_manifest_files
-from kcompat.core.versions import mm
-from kcompat.documents.gates import GATE_COLUMNS, gate_rows, gates_document, rejected_document
-from kcompat.answers.queries import gate_lineage, gates_for, newest_release
+from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -199,6 +193,8 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
 
             apply_command_line(args, args.command)
         if args.command == "gates":
+            from kcompat.cli.gates import run_gates
+
             return run_gates(args, catalog)
         if args.command == "versions":
             return run_versions(args, catalog)
@@ -250,66 +246,12 @@ def _silence_stdout() -> None:
         pass
 
 
-def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
-    manifest = None
-    binary = args.binary
-    if args.manifest is not None:
-        # the binary's own registration rules, the newest ones for a component without a binary
-        release = mm(parse_binary_version(binary)) if binary else None
-        manifest = load_manifest_files([args.manifest], registration=registration_for(release))
-    if binary is None and manifest is None:
-        binary = newest_release(catalog)
-    try:
-        evaluation = gates_for(catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest)
-    except KcompatError as exc:
-        if args.format != "json":
-            raise
-        sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)])))
-        return 2
-    lineage = (lambda: gate_lineage(catalog)) if manifest is None else None
-    document = gates_document(evaluation, lineage)
-    # the JSON keeps every error and warning, each cut (text output shows the first 20)
-    document["errors"] = [cut(e, MESSAGE_LIMIT) for e in document["errors"]]
-    document["warnings"] = [cut(w, MESSAGE_LIMIT) for w in document["warnings"]]
-    rows = gate_rows(evaluation)
-    if args.search is not None:
-        found = set(_search(catalog, args.search, [r["name"] for r in rows]))
-        rows = [r for r in rows if r["name"] in found]
-        document["features"] = [f for f in document["features"] if f["name"] in found]
-    if args.format == "json":
-        sys.stdout.write(formats.to_json(document))
-    else:
-        if evaluation.valid or args.show_defaults:
-            sys.stdout.write(formats.render_rows(args.format, rows, GATE_COLUMNS))
-        sel = evaluation.selection
-        summary = f"binary {sel.binary if sel.binary is not None else '-'}, emulated {sel.emulated}, min compatibility {sel.min_compat}"
-        hints = [h["text"] if h["kind"] != "unknown-gate" else f"{h['gate']}: {h['text']}" for h in document["hints"]]
-        if not evaluation.valid and not args.show_defaults:
-            summary += f" (refused: no gate table; --show-defaults prints the {len(evaluation.gates)} gates it keeps)"
-        formats.report_problems(summary, shown(evaluation.warnings), shown(evaluation.errors), sys.stderr, hints)
-    return 0 if evaluation.valid else 2
-
-
-def _search(catalog: Catalog, query: str, names: list[str]) -> tuple[str, ...]:
-    from kcompat.core.search import GateText, search_gates
-
-    texts = {name: GateText(info.description, info.kep) for name, info in catalog.gate_info.items()}
-    return search_gates(query, names, texts)
-
-
 def run_versions(args: argparse.Namespace, catalog: Catalog = DEFAULT_CATALOG) -> int:
-    binary = parse_binary_version(args.binary)
+    from kcompat.answers.versions import versions
     from kcompat.documents.versions import versions_document
 
-    info = versions_document(allowed_versions(binary))
-    usable = catalog.usable_releases()
-    # the ranges are rules of the code (floor = binary - 3, ...): for a release without bundled data
-    # they are the newest bundled release's rules carried forward, and the answer says so
-    info["bundled"] = info["release"] in usable
-    info["warnings"] = [] if info["bundled"] else [
-        f"release {info['release']} has no bundled data (bundled: {', '.join(usable)}): these ranges apply the rules of "
-        f"the newest bundled release ({usable[-1] if usable else 'none'}) to {info['release']}, not checked against its code"
-    ]
+    answer = versions(catalog, args.binary)
+    info = versions_document(answer.allowed, answer.bundled, answer.warnings)
     if args.format == "json":
         sys.stdout.write(formats.to_json(info))
         return 0

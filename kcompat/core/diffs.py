@@ -11,8 +11,6 @@ later back-dated spec describes the older release's own behaviour.
 Every difference carries :class:`Cause` objects naming what happened and in which release
 (introduced, promoted, graduated, deprecated, default flipped, locked, held back by min
 compatibility, removed from the binary, history rewritten, set by a flag).
-
-:func:`gate_table_rows` builds the effective table of the Gates page.
 """
 
 from __future__ import annotations
@@ -20,8 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .compat import VersionSelection
-from .gates import GateEvaluation, spec_at
-from .manifest import Feature, FeatureSpec, GateState, Manifest
+from .errors import KcompatError
+from .gates import GateEvaluation
+from .manifest import Feature, FeatureSpec, GateState, Manifest, spec_at
 from .removals import GateLineage
 from .stages import Stage
 from .versions import Version, mm
@@ -114,7 +113,10 @@ class Side:
 
     @property
     def binary(self) -> Version:
-        return mm(self.selection.binary)
+        binary = self.selection.binary
+        if binary is None:  # every side is a bundled binary's
+            raise KcompatError(f"{self.label}: a side of a comparison needs a binary version")
+        return mm(binary)
 
     @property
     def emulated(self) -> Version:
@@ -133,10 +135,10 @@ class SideState:
     source: str
     text: str
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[bool, bool, Stage | None]:
         return (self.exists, self.enabled, self.stage)
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, bool | str | None]:
         return {"exists": self.exists, "enabled": self.enabled, "stage": self.stage.value if self.stage is not None else None}
 
 
@@ -257,41 +259,14 @@ def compare_sides(here: Side, there: Side, lineage: GateLineage) -> SideComparis
     return SideComparison(here.label, there.label, tuple(changes))
 
 
-# ---------------------------------------------------------------------------------------------
-# The Gates page table.
-
-TABLE_COLUMNS = ("gate", "enabled", "stage", "default", "locked", "binary_stage", "changed")
-
-
-def gate_table_rows(evaluation: GateEvaluation, native: GateEvaluation) -> list[dict]:
-    """One row per gate of ``evaluation`` (the binary at the selection, flags applied):
-    ``binary_stage`` is the stage in the binary's own release (``native``: the binary without
-    emulation or flags) and ``changed`` says whether stage, default or lock differ from it."""
-    by_name = native.by_name()
-    rows = []
-    for g in evaluation.gates:
-        n = by_name.get(g.name)
-        rows.append(
-            {
-                "gate": g.name,
-                "enabled": g.enabled,
-                "stage": g.stage.value,
-                "default": g.default,
-                "locked": g.locked,
-                "binary_stage": n.stage.value if n is not None else None,
-                "changed": n is None or (g.stage, g.default, g.locked) != (n.stage, n.default, n.locked),
-            }
-        )
-    return rows
-
-
 @dataclass(frozen=True)
 class ChangesResult:
     """The comparison and the sides' problems (the document is built from it)."""
 
     binary: str | None
     emulated: str | None
-    against: dict | None
+    #: the other side: {"kind", "binary", "emulated"}
+    against: dict[str, str] | None
     feature_gates: str
     errors: tuple[str, ...]
     warnings: tuple[str, ...]

@@ -40,6 +40,7 @@ from .versions import Version, major_minor, mm, parse_version, subtract_minor
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+
     from .apis import ApiAvailability
     from .removals import GateLineage
 
@@ -74,9 +75,6 @@ class Hint:
         """The hint as one line of text (the gate named first when the text does not)."""
         return f"{self.gate}: {self.text}" if self.kind == "unknown-gate" else self.text
 
-    def as_dict(self) -> dict:
-        return {"kind": self.kind, "error": self.error, "gate": self.gate, "text": self.text, "names": list(self.names)}
-
 
 def closest_names(name: str, known: Iterable[str], limit: int = MAX_SUGGESTIONS) -> tuple[str, ...]:
     """The known names closest to ``name``, best first; () when none is close."""
@@ -87,7 +85,7 @@ def closest_names(name: str, known: Iterable[str], limit: int = MAX_SUGGESTIONS)
     same_case = tuple(k for k in known if k.casefold() == folded and k != name)
     if same_case:
         return same_case[:limit]
-    by_folded = {}
+    by_folded: dict[str, str] = {}
     for k in known:
         by_folded.setdefault(k.casefold(), k)
     import difflib  # only when a name is unknown: kcompat gates starts without it
@@ -237,7 +235,7 @@ def _feature(evaluation: GateEvaluation, name: str) -> Feature | None:
 def not_introduced_hint(error: str, evaluation: GateEvaluation) -> Hint | None:
     match = PRE_ALPHA_ERROR.match(error)
     feature = _feature(evaluation, match.group(1)) if match else None
-    if feature is None:
+    if match is None or feature is None:
         return None
     gate, word = match.group(1), match.group(2)
     sel = evaluation.selection
@@ -370,11 +368,6 @@ def _enabling_sources(evaluation: GateEvaluation) -> dict[str, str]:
         else:
             out[g.name] = "default"
     return out
-
-
-def hint_dicts(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None = None) -> list[dict]:
-    """The ``"hints"`` list of the gates JSON document."""
-    return [h.as_dict() for h in hints_for(evaluation, lineage)]
 
 
 # ---------------------------------------------------------------------------------------------

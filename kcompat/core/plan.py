@@ -28,8 +28,8 @@ from .apis import evaluate_api_availability, gate_resolver
 from .apis_data import ApiData
 from .compat import rules_for, select_versions
 from .errors import KcompatError, repr_cut
-from .gates import GateState, evaluate_gates
-from .manifest import Manifest
+from .gates import evaluate_gates
+from .manifest import GateState, Manifest
 from .removals import GateLineage
 from .stages import Stage
 from .skew import CONTROLLER_MANAGER, KUBE_APISERVER, KUBELET, skew_policy
@@ -189,7 +189,10 @@ def _point(binary: Version, emulated: Version) -> Point:
 
 
 def _in_range(binary: Version, emulated: Version) -> bool:
-    low, high = rules_for(binary).emulation_range()
+    emulation_range = rules_for(binary).emulation_range()
+    if emulation_range is None:  # rules without a binary: no range (never asked for here)
+        return False
+    low, high = emulation_range
     return low <= emulated <= high
 
 
@@ -360,9 +363,9 @@ def plan_upgrade(
         """The storage version of each resource served at ``p`` (one not served stores nothing:
         its storage version does not change anything)."""
         sv = storage_versions(p.binary, p.emulated, p.min_compat, api_data=api_data, gate_states=resolver)
-        return {f"{c.group or 'core'}/{c.kind}": c.group_version for c in sv.choices if c.served}
+        return {f"{c.group or 'core'}/{c.kind}": c.group_version for c in sv.choices if c.served and c.group_version is not None}
 
-    steps = []
+    steps: list[PlanStep] = []
     prev = start
     prev_gates, prev_apis, prev_storage = gates_at(start), apis_at(start), storage_at(start)
     # kubelets are upgraded last; until then they are assumed at the start's emulated version
@@ -386,6 +389,7 @@ def plan_upgrade(
 
     for kind, point in path:
         gates, apis, storage = gates_at(point), apis_at(point), storage_at(point)
+        order: tuple[str, ...]
         if kind == "binary":
             title = f"Upgrade the control-plane binaries {prev.binary} -> {point.binary}, keep --emulated-version={point.emulated}"
             order = BINARY_ORDER

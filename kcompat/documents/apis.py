@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..core.apis import ApiAvailability, ApiEntry
 from ..core.hints import api_hints
+from .gates import hint_dict
 
 DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "hints", "apis")
 API_KEYS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
@@ -48,7 +49,7 @@ def apis_document(result: ApiAvailability) -> dict:
         "valid": result.valid,
         "errors": list(result.errors),
         "warnings": list(result.warnings),
-        "hints": [h.as_dict() for h in api_hints(result)],
+        "hints": [hint_dict(h) for h in api_hints(result)],
         "apis": [api_item(e) for e in result.entries],
     }
 

@@ -1,58 +1,150 @@
-"""The ``kcompat gates`` document and table rows, which the Gates page downloads as well."""
+"""The ``kcompat gates`` document, table rows and texts (the Gates page downloads the same texts),
+written from the typed :class:`~kcompat.answers.gates.GatesAnswer`.
+
+``documents`` builds on the core only: the answer is read through the :class:`GatesResult`
+protocol it satisfies."""
 
 from __future__ import annotations
 
-from kcompat.core.gates import GateEvaluation
-from kcompat.core.hints import hint_dicts
-from kcompat.core.placeholders import introduced_text
+from collections.abc import Sequence
+
+from kcompat.core.errors import MESSAGE_LIMIT, cut
+from kcompat.core.hints import Hint
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 
 
-def gate_rows(evaluation: GateEvaluation) -> list[dict]:
+#: The types below are for the type checker only (``typing`` is not imported on the CLI's path);
+#: at run time the documents are plain dicts.
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Protocol, TypedDict
+
+    class GateResultRow(Protocol):
+        """One gate of an answer (:class:`kcompat.answers.gates.GateRow`)."""
+
+        @property
+        def name(self) -> str: ...
+        @property
+        def enabled(self) -> bool: ...
+        @property
+        def stage(self) -> str: ...
+        @property
+        def default(self) -> bool: ...
+        @property
+        def locked(self) -> bool: ...
+        @property
+        def explicit(self) -> bool: ...
+        @property
+        def origin(self) -> str: ...
+        @property
+        def history_from(self) -> str | None: ...
+
+
+    class GatesResult(Protocol):
+        """What the document is written from (:class:`kcompat.answers.gates.GatesAnswer`)."""
+
+        @property
+        def binary(self) -> str | None: ...
+        @property
+        def emulated(self) -> str: ...
+        @property
+        def min_compat(self) -> str: ...
+        @property
+        def valid(self) -> bool: ...
+        @property
+        def errors(self) -> tuple[str, ...]: ...
+        @property
+        def warnings(self) -> tuple[str, ...]: ...
+        @property
+        def hints(self) -> tuple[Hint, ...]: ...
+        @property
+        def rows(self) -> Sequence[GateResultRow]: ...
+
+
+    class GateRowDict(TypedDict):
+        name: str
+        enabled: bool
+        stage: str
+        default: bool
+        locked: bool
+        explicit: bool
+
+
+    class FeatureDict(GateRowDict):
+        origin: str
+        historyFrom: str | None
+
+
+    class HintDict(TypedDict):
+        kind: str
+        error: str
+        gate: str | None
+        text: str
+        names: list[str]
+
+
+    class GatesDocument(TypedDict):
+        binary: str | None
+        emulated: str | None
+        minCompatibility: str | None
+        valid: bool
+        errors: list[str]
+        warnings: list[str]
+        hints: list[HintDict]
+        features: list[FeatureDict]
+
+
+def gate_rows(answer: GatesResult) -> list[GateRowDict]:
     """The table rows (``GATE_COLUMNS``) of ``kcompat gates``."""
     return [
-        {
-            "name": g.name,
-            "enabled": g.enabled,
-            "stage": g.stage.value,
-            "default": g.default,
-            "locked": g.locked,
-            "explicit": g.explicit,
-        }
-        for g in evaluation.gates
+        {"name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked, "explicit": r.explicit}
+        for r in answer.rows
     ]
 
 
-def gates_document(evaluation: GateEvaluation, lineage=None) -> dict:
+def hint_dict(hint: Hint) -> HintDict:
+    return {"kind": hint.kind, "error": hint.error, "gate": hint.gate, "text": hint.text, "names": list(hint.names)}
+
+
+def gates_document(answer: GatesResult) -> GatesDocument:
     """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
 
-    ``hints`` (see :mod:`kcompat.core.hints`) explain some errors; ``errors`` keep the binary's text.
-    ``lineage`` (a callable giving the bundled releases' :class:`~kcompat.core.removals.GateLineage`)
-    lets the hints name a removed gate's release. Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it from)."""
-    sel = evaluation.selection
+    ``hints`` (see :mod:`kcompat.core.hints`) explain some errors; ``errors`` keep the binary's
+    text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
+    Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it
+    from), and ``historyFrom``: where its specs start."""
     return {
-        "binary": str(sel.binary) if sel.binary is not None else None,
-        "emulated": str(sel.emulated),
-        "minCompatibility": str(sel.min_compat),
-        "valid": evaluation.valid,
-        "errors": list(evaluation.errors),
-        "warnings": list(evaluation.warnings),
-        "hints": hint_dicts(evaluation, lineage),
+        "binary": answer.binary,
+        "emulated": answer.emulated,
+        "minCompatibility": answer.min_compat,
+        "valid": answer.valid,
+        "errors": [cut(e, MESSAGE_LIMIT) for e in answer.errors],
+        "warnings": [cut(w, MESSAGE_LIMIT) for w in answer.warnings],
+        "hints": [hint_dict(h) for h in answer.hints],
         "features": [
-            dict(row, origin=evaluation.origin(row["name"]), historyFrom=_history_from(evaluation, row["name"])) for row in gate_rows(evaluation)
+            {
+                "name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked,
+                "explicit": r.explicit, "origin": r.origin, "historyFrom": r.history_from,
+            }
+            for r in answer.rows
         ],
     }
 
 
-def _history_from(evaluation: GateEvaluation, name: str) -> str | None:
-    """Where the gate's specs start: "1.33", or "placeholder 1.0 (older than the gate)" for the
-    0.0 / 1.0 versions the lists use for behaviour older than the gate."""
-    feature = evaluation.manifest.by_name.get(name) if evaluation.manifest is not None else None
-    return introduced_text(feature) if feature is not None else None
+def gates_text(answer: GatesResult, fmt: str) -> str:
+    """What ``kcompat gates --format <fmt>`` prints on stdout for ``answer`` (json, csv, markdown
+    or table; the table formats only print the rows, the summary goes to stderr)."""
+    from kcompat.documents import formats
+
+    if fmt == "json":
+        return formats.to_json(gates_document(answer))
+    if fmt not in formats.FORMATS:
+        raise ValueError(f"unknown gates format {fmt!r}")
+    return formats.render_rows(fmt, gate_rows(answer), GATE_COLUMNS)
 
 
-def rejected_document(binary: str | None, errors: list[str]) -> dict:
+def rejected_document(binary: str | None, errors: list[str]) -> GatesDocument:
     """The document for input rejected before any gate could be evaluated (e.g. a bad binary)."""
     return {
         "binary": binary,

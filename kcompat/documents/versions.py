@@ -2,7 +2,8 @@
 
     {"binary", "release", "floor", "emulatedRange": [low, high], "defaultEmulated",
      "minCompatibilityFlag", "forwardCompatibilityFlags",
-     "emulated": [{"emulated", "defaultMinCompatibility", "minCompatibility": [...]}]}
+     "emulated": [{"emulated", "defaultMinCompatibility", "minCompatibility": [...]}],
+     "bundled", "warnings"}
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 from kcompat.core.compat import AllowedVersions
 
 
-def versions_document(allowed: AllowedVersions) -> dict[str, object]:
+def versions_document(allowed: AllowedVersions, bundled: bool, warnings: tuple[str, ...]) -> dict[str, object]:
+    """``bundled``: whether the catalog holds the release's data; ``warnings`` say what it means
+    when it does not (:func:`kcompat.answers.versions.versions`)."""
     return {
         "binary": allowed.binary,
         "release": allowed.release,
@@ -23,4 +26,6 @@ def versions_document(allowed: AllowedVersions) -> dict[str, object]:
             {"emulated": e.emulated, "defaultMinCompatibility": e.default_min_compat, "minCompatibility": list(e.min_compat)}
             for e in allowed.emulated
         ],
+        "bundled": bundled,
+        "warnings": list(warnings),
     }

@@ -6,10 +6,9 @@ import pytest
 
 from conftest import current_page, metric, open_app, rerun
 from kcompat.cli.main import main as kcompat
-from kcompat.documents.gates import gate_rows
+from kcompat.documents.gates import gate_rows, gates_text
 from kcompat.data.catalog import DEFAULT_CATALOG
-from kcompat.answers.gates_view import gates_download
-from kcompat.answers.queries import gates_for
+from kcompat.answers.gates import gate_evaluation, gates
 
 
 @pytest.fixture(scope="module")
@@ -23,16 +22,16 @@ def table(at):
 
 def test_table_equals_the_cli_rows(catalog, at_133):
     shown = table(at_133)
-    expected = gate_rows(gates_for(catalog, "1.36", "1.33"))
+    expected = gate_rows(gates(catalog, "1.36", "1.33"))
     assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin", "history_from"]
     assert shown[["gate", "enabled", "stage", "default", "locked"]].to_dict("records") == [
         {"gate": r["name"], "enabled": r["enabled"], "stage": r["stage"], "default": r["default"], "locked": r["locked"]}
         for r in expected
     ]
-    native = {r["name"]: r["stage"] for r in gate_rows(gates_for(catalog, "1.36"))}
+    native = {r["name"]: r["stage"] for r in gate_rows(gates(catalog, "1.36"))}
     assert dict(zip(shown["gate"], shown["binary_stage"])) == native
     # the origin column equals the JSON's origin key
-    doc = json.loads(gates_download(catalog, "json", "1.36", "1.33", None, ""))
+    doc = json.loads(gates_text(gates(catalog, "1.36", "1.33", None, ""), "json"))
     assert dict(zip(shown["gate"], shown["origin"])) == {f["name"]: f["origin"] for f in doc["features"]}
     assert dict(zip(shown["gate"], shown["origin"]))["WatchListClient"] == "client-go"
     assert dict(zip(shown["gate"], shown["origin"]))["JobManagedBy"] == "kube"
@@ -40,7 +39,7 @@ def test_table_equals_the_cli_rows(catalog, at_133):
 
 def test_table_with_flags_equals_the_cli_rows(catalog):
     at = open_app(binary="1.35", emulated="1.33", feature_gates="KMSv1=true,AllBeta=false")
-    expected = gate_rows(gates_for(catalog, "1.35", "1.33", None, "KMSv1=true,AllBeta=false"))
+    expected = gate_rows(gates(catalog, "1.35", "1.33", None, "KMSv1=true,AllBeta=false"))
     assert list(table(at)["enabled"]) == [r["enabled"] for r in expected]
     assert table(at).set_index("gate").loc["KMSv1", "enabled"]
 
@@ -51,7 +50,7 @@ def test_default_load_shows_emulation_at_work(catalog):
     assert len(table(at)) == len(catalog.manifest("1.37"))
     # The landing selection: the newest release (1.37, read from v1.37.2) emulating 1.36, so the figures show what emulation changes.
     assert int(metric(at, "Changed vs 1.37")) > 0
-    gates = gates_for(catalog, "1.37", "1.36").gates
+    gates = gate_evaluation(catalog, "1.37", "1.36").gates
     assert metric(at, "Not yet introduced") == str(sum(g.stage.value == "PreAlpha" for g in gates))
     assert [m.label for m in at.metric] == ["Enabled at 1.36", "Changed vs 1.37", "Not yet introduced", "Locked"]
     # The code term is in the help text.
@@ -59,7 +58,7 @@ def test_default_load_shows_emulation_at_work(catalog):
 
 
 def test_metrics(catalog, at_133):
-    gates = gates_for(catalog, "1.36", "1.33").gates
+    gates = gate_evaluation(catalog, "1.36", "1.33").gates
     assert metric(at_133, "Enabled") == str(sum(g.enabled for g in gates))
     assert metric(at_133, "Not yet introduced") == str(sum(g.stage.value == "PreAlpha" for g in gates))
     assert metric(at_133, "Locked") == str(sum(g.locked for g in gates))
@@ -153,7 +152,7 @@ def test_download_is_what_the_cli_prints(catalog, capsys, fmt, flags):
         argv += ["--feature-gates", flags]
     kcompat(argv, catalog=catalog)
     printed = capsys.readouterr().out
-    assert gates_download(catalog, fmt, "1.36", "1.33", None, flags or "") == printed
+    assert gates_text(gates(catalog, "1.36", "1.33", None, flags or ""), fmt) == printed
     if fmt == "json":
         document = json.loads(printed)
         assert document["valid"] is (flags != "Nope=true")

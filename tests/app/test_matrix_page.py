@@ -91,10 +91,10 @@ def test_selecting_a_row_opens_the_gate():
 
 def _graduated(catalog, release, previous):
     """Independently of the matrix: GA in release's own gate table, not GA (or absent) in the previous one's."""
-    from kcompat.answers.queries import gates_for
+    from kcompat.answers.gates import gate_evaluation
 
-    now = {g.name for g in gates_for(catalog, release).gates if g.stage.value == "GA"}
-    before = {g.name for g in gates_for(catalog, previous).gates if g.stage.value == "GA"}
+    now = {g.name for g in gate_evaluation(catalog, release).gates if g.stage.value == "GA"}
+    before = {g.name for g in gate_evaluation(catalog, previous).gates if g.stage.value == "GA"}
     return sorted(now - before)
 
 

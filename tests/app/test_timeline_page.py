@@ -6,7 +6,7 @@ from streamlit import dataframe_util
 
 from conftest import current_page, open_app, rerun, texts
 from dashboard.components.charts import GATE_PICK
-from kcompat.answers.queries import gates_for
+from kcompat.answers.gates import gate_evaluation
 
 
 def chart_spec(at):
@@ -53,7 +53,7 @@ def test_stage_filter_uses_the_stage_at_the_emulated_version(catalog):
     at = open_app("timeline", binary="1.36", emulated="1.33")
     at.multiselect(key="timeline_stages").set_value(["PreAlpha"])
     rerun(at)
-    prealpha = sorted(g.name for g in gates_for(catalog, "1.36", "1.33").gates if g.stage.value == "PreAlpha")
+    prealpha = sorted(g.name for g in gate_evaluation(catalog, "1.36", "1.33").gates if g.stage.value == "PreAlpha")
     assert sorted(rows(at)) == prealpha
     assert f"{len(prealpha)} of {len(catalog.manifest('1.36'))} gates" in texts(at.caption)
 

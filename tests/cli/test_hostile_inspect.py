@@ -319,9 +319,9 @@ def test_metrics_with_no_known_gate_is_nothing_to_compare(tmp_path):
 
 def test_did_you_mean_for_3209_near_misses_is_bounded():
     from kcompat.data.catalog import DEFAULT_CATALOG
-    from kcompat.answers.queries import gates_for
+    from kcompat.answers.gates import gate_evaluation
 
-    known = [g.name for g in gates_for(DEFAULT_CATALOG, "1.36", None, None, None).gates]
+    known = [g.name for g in gate_evaluation(DEFAULT_CATALOG, "1.36", None, None, None).gates]
     # each a real name reversed: the same letters (difflib cannot rule it out quickly), no match;
     # searching all of them took 2.2 s of CPU, the 20 shown take a few ms
     names = [f"{known[i % len(known)][:22][::-1]}{i}" for i in range(3_209)]

@@ -13,7 +13,7 @@ import pytest
 from kcompat.data.catalog import Catalog
 from kcompat.data.files import load_manifest_files
 from kcompat.refresh.gosource import GoSourceError, dependency_map, go_tokens
-from kcompat.answers.queries import gates_for
+from kcompat.answers.gates import gate_evaluation
 from kcompat.refresh import refresh_features, run_refresh
 from kcompat.refresh.apis import lifecycles_in, registered_kinds_in
 from kcompat.refresh.features import (
@@ -169,9 +169,9 @@ def test_refreshed_edges_are_enforced(go_repo: Path, tmp_path: Path) -> None:
     refresh_features(go_repo, out, ["1.35"])
     features = out / "features"
     manifest = load_manifest_files([features / "v1.35.yaml"], client_go_paths=[features / "client-go-v1.35.yaml"])
-    ev = gates_for(Catalog(out), "1.35", "1.35", None, "Watcher=true,AtomicFIFO=false", manifest=manifest)
+    ev = gate_evaluation(Catalog(out), "1.35", "1.35", None, "Watcher=true,AtomicFIFO=false", manifest=manifest)
     assert ev.errors == ("Watcher is enabled, but depends on features that are disabled: [AtomicFIFO]",)
-    assert gates_for(Catalog(out), "1.35", "1.35", None, "Watcher=true", manifest=manifest).valid  # AtomicFIFO Beta on
+    assert gate_evaluation(Catalog(out), "1.35", "1.35", None, "Watcher=true", manifest=manifest).valid  # AtomicFIFO Beta on
 
 
 def test_a_dependency_on_an_unknown_gate_is_refused(go_repo: Path, tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from kcompat.data.catalog import Catalog
 from kcompat.cli.main import main
 from kcompat.core.manifest import Manifest, load_manifest_bytes, registration_for
 from kcompat.core.versions import parse_version, mm
-from kcompat.answers.gates_view import build_gates_view, view_from_fields
+from kcompat.answers.gates import gates
+from dashboard.components.gates_view import view_of
 from dashboard.components.upload_worker import ask
 
 CATALOG = Catalog()
@@ -21,20 +22,20 @@ REAL_135 = REAL_135_PATH.read_bytes()
 
 
 def test_the_worker_counts_the_real_135_manifest():
-    kind, fields = ask(("view", REAL_135, "1.35", "1.35", None, ""))
+    kind, answer = ask(("view", REAL_135, "1.35", "1.35", None, ""))
     in_process = Manifest(load_manifest_bytes(REAL_135, "x", 2**21, registration_for(mm(parse_version("1.35")))))
-    assert kind == "view" and dict(fields["metrics"])["gates"] == len(in_process) > 200
+    assert kind == "view" and dict(answer.metrics)["gates"] == len(answer.rows) == len(in_process) > 200
 
 
 def test_the_workers_view_is_the_view_built_here():
-    kind, fields = ask(("view", REAL_135, "1.35", "1.33", None, "InPlacePodVerticalScaling=true"))
+    kind, answer = ask(("view", REAL_135, "1.35", "1.33", None, "InPlacePodVerticalScaling=true"))
     assert kind == "view"
     manifest = Manifest(load_manifest_bytes(REAL_135, "x", 2**21, registration_for(mm(parse_version("1.35")))))
-    here = build_gates_view(CATALOG, "1.35", "1.33", None, "InPlacePodVerticalScaling=true", manifest)
-    there = view_from_fields(fields)
+    assert answer == gates(CATALOG, "1.35", "1.33", None, "InPlacePodVerticalScaling=true", manifest)
+    here, there = view_of(gates(CATALOG, "1.35", "1.33", None, "InPlacePodVerticalScaling=true", manifest)), view_of(answer)
     assert there.table.equals(here.table)
-    assert (there.metrics, there.errors, there.warnings, there.explicit) == (here.metrics, here.errors, here.warnings, here.explicit)
-    assert "InPlacePodVerticalScaling" in there.explicit
+    assert (there.metrics, there.errors, there.warnings) == (here.metrics, here.errors, here.warnings)
+    assert [r.name for r in answer.rows if r.explicit] == ["InPlacePodVerticalScaling"]
     row = there.row("InPlacePodVerticalScaling")
     assert (row["stage"], row["enabled"]) == ("Beta", True)  # Beta at 1.33 in the 1.35 list
 

@@ -2,12 +2,12 @@
 
 import pytest
 
-from kcompat.core.diffs import TABLE_COLUMNS, gate_table_rows, spec_events
-from kcompat.documents.gates import gate_rows
+from kcompat.core.diffs import spec_events
+from kcompat.answers.gates import gates, native_states
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
 from kcompat.answers.changes import compare
-from kcompat.answers.queries import gates_for
+from kcompat.answers.gates import gate_evaluation
 
 
 def comparison(catalog, binary, emulated=None, against="release", flags=None, min_compat=None):
@@ -65,22 +65,24 @@ def test_every_listed_gate_really_differs(vs_136):
 
 
 def test_changed_column_of_the_table_matches_the_comparison(catalog, vs_136):
-    rows = gate_table_rows(gates_for(catalog, "1.36", "1.33"), gates_for(catalog, "1.36"))
-    changed = {r["gate"] for r in rows if r["changed"]}
+    evaluation = gate_evaluation(catalog, "1.36", "1.33")
+    states = native_states(evaluation, gate_evaluation(catalog, "1.36"))
+    assert list(states) == [g.name for g in evaluation.gates]
+    stages = {g.name: g.stage.value for g in evaluation.gates}
+    changed = {name for name, (_, c) in states.items() if c}
     assert {c.name for c in vs_136.changes if "stage" in c.fields} <= changed
-    assert {c.name for c in vs_136.changes} >= {r["gate"] for r in rows if r["changed"] and r["stage"] != r["binary_stage"]}
-    assert all(list(r) == list(TABLE_COLUMNS) for r in rows)
+    assert {c.name for c in vs_136.changes} >= {name for name, (stage, c) in states.items() if c and stages[name] != stage}
+    assert native_states(evaluation, None) == {name: (None, False) for name in stages}  # no binary: nothing to compare
 
 
 def test_table_rows_agree_with_the_cli_rows(catalog):
-    evaluation = gates_for(catalog, "1.36", "1.33", None, "AllAlpha=true")
-    rows = gate_table_rows(evaluation, gates_for(catalog, "1.36"))
-    cli = gate_rows(evaluation)
-    assert [(r["gate"], r["enabled"], r["stage"], r["default"], r["locked"]) for r in rows] == [
-        (r["name"], r["enabled"], r["stage"], r["default"], r["locked"]) for r in cli
+    evaluation = gate_evaluation(catalog, "1.36", "1.33", None, "AllAlpha=true")
+    answer = gates(catalog, "1.36", "1.33", None, "AllAlpha=true")
+    assert [(r.name, r.enabled, r.stage, r.default, r.locked) for r in answer.rows] == [
+        (g.name, g.enabled, g.stage.value, g.default, g.locked) for g in evaluation.gates
     ]
-    job = next(r for r in rows if r["gate"] == "JobManagedBy")
-    assert job["binary_stage"] == "GA" and job["changed"]
+    job = next(r for r in answer.rows if r.name == "JobManagedBy")
+    assert job.binary_stage == "GA" and job.changed
 
 
 # --- (b) binary at E against the real release E ----------------------------------------------
@@ -202,8 +204,8 @@ def test_every_bundled_pair_against_the_real_release(catalog):
             if e not in releases:
                 continue
             result = compare(catalog, b, e, None, None, "release")
-            here = gates_for(catalog, b, e).by_name()
-            there = gates_for(catalog, e).by_name()
+            here = gate_evaluation(catalog, b, e).by_name()
+            there = gate_evaluation(catalog, e).by_name()
             listed = {c.name: c for c in result.comparison.changes}
             for name in sorted(set(catalog.manifest(b).by_name) | set(catalog.manifest(e).by_name)):
                 h = _independent_state(catalog, releases, b, e, name, here)

@@ -4,7 +4,7 @@ import json
 
 from kcompat.cli.main import main as kcompat
 from kcompat.core.hints import MAX_HINTS, closest_names, dependency_error_parts, hints_for
-from kcompat.answers.queries import gates_for
+from kcompat.answers.gates import gate_evaluation
 
 
 def test_typo_gets_the_closest_gate_and_keeps_the_binarys_text(capsys):
@@ -38,13 +38,13 @@ def test_closest_names():
 
 
 def test_meta_gates_are_suggested_too(catalog):
-    ev = gates_for(catalog, "1.36", None, None, "AllAlfa=true")
+    ev = gate_evaluation(catalog, "1.36", None, None, "AllAlfa=true")
     (hint,) = hints_for(ev)
     assert hint.names == ("AllAlpha",)
 
 
 def test_dependency_hint_names_the_fix(catalog):
-    ev = gates_for(catalog, "1.36", "1.34", None, "DRAAdminAccess=true,DynamicResourceAllocation=false")
+    ev = gate_evaluation(catalog, "1.36", "1.34", None, "DRAAdminAccess=true,DynamicResourceAllocation=false")
     hints = {h.gate: h.text for h in hints_for(ev)}
     assert hints["DRAAdminAccess"] == "DRAAdminAccess depends on DynamicResourceAllocation: enable DynamicResourceAllocation or leave DRAAdminAccess off"
     # on by default at 1.34: it has to be turned off explicitly
@@ -53,7 +53,7 @@ def test_dependency_hint_names_the_fix(catalog):
 
 
 def test_dependency_hint_on_a_gate_turned_on_by_all_alpha(catalog):
-    ev = gates_for(catalog, "1.36", None, None, "AllAlpha=true,AllBeta=false")
+    ev = gate_evaluation(catalog, "1.36", None, None, "AllAlpha=true,AllBeta=false")
     texts = [h.text for h in hints_for(ev)]
     assert texts == [
         "PodLevelResourceManagers depends on PodLevelResources: enable PodLevelResources or set PodLevelResourceManagers=false (turned on by AllAlpha=true)",
@@ -70,7 +70,7 @@ def test_error_parsing_is_plain_string_splitting():
 
 def test_a_flood_of_unknown_names_gets_a_bounded_number_of_hints(catalog):
     flags = ",".join(f"JobManagedBx{i}=true" for i in range(200))
-    ev = gates_for(catalog, "1.36", None, None, flags)
+    ev = gate_evaluation(catalog, "1.36", None, None, flags)
     assert len(hints_for(ev)) <= MAX_HINTS
 
 

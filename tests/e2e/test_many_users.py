@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kcompat.data.catalog import Catalog
-from kcompat.answers.queries import gates_for
+from kcompat.answers.gates import gate_evaluation
 from e2e_support import new_context, page_url, wait_idle
 
 #: 20 selections: every release pair the sessions spread over, some with --feature-gates.
@@ -20,7 +20,7 @@ SELECTIONS = [
 
 
 def expected_enabled(sel: dict[str, str]) -> int:
-    ev = gates_for(Catalog(), sel["binary"], sel["emulated"], None, sel.get("feature_gates"))
+    ev = gate_evaluation(Catalog(), sel["binary"], sel["emulated"], None, sel.get("feature_gates"))
     return sum(g.enabled for g in ev.gates)
 
 

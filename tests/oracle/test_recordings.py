@@ -21,7 +21,8 @@ from kcompat import DATA_DIR
 from kcompat.data.catalog import DEFAULT_CATALOG as CATALOG
 from kcompat.core.apis import evaluate_api_availability
 from kcompat.core.storage import storage_versions
-from kcompat.answers.queries import api_gate_states, gates_for
+from kcompat.answers.gates import gate_evaluation
+from kcompat.answers.queries import api_gate_states
 from kcompat.refresh.oracle import storage_version_hash
 
 ORACLE = DATA_DIR / "oracle"
@@ -64,7 +65,7 @@ def test_there_are_recordings_of_every_release_the_issue_names():
 def test_gates_agree_with_the_metrics_of_the_real_apiserver(path):
     record = _record(path)
     binary, emulated, min_compat, feature_gates, _ = _inputs(record)
-    evaluation = gates_for(CATALOG, binary, emulated, min_compat, feature_gates)
+    evaluation = gate_evaluation(CATALOG, binary, emulated, min_compat, feature_gates)
     assert evaluation.valid, evaluation.errors
     predicted = {g.name: g for g in evaluation.gates}
     observed = {name: value for name, value in record["gates"].items() if name not in META_GATES}
@@ -83,7 +84,7 @@ def test_gates_agree_with_the_metrics_of_the_real_apiserver(path):
 def test_version_document_agrees(path):
     record = _record(path)
     binary, emulated, min_compat, feature_gates, _ = _inputs(record)
-    selection = gates_for(CATALOG, binary, emulated, min_compat, feature_gates).selection
+    selection = gate_evaluation(CATALOG, binary, emulated, min_compat, feature_gates).selection
     version = record["version"]
     assert version["gitVersion"] == binary
     assert f"{version['emulationMajor']}.{version['emulationMinor']}" == str(selection.emulated)
@@ -167,7 +168,7 @@ def test_refusals_are_the_binarys_own_words(release, case):
     flags = _flags(case["flags"])
     emulated, min_compat = flags.get("emulated-version"), flags.get("min-compatibility-version")
     feature_gates, runtime_config = flags.get("feature-gates"), flags.get("runtime-config")
-    errors = list(gates_for(CATALOG, release, emulated, min_compat, feature_gates).errors)
+    errors = list(gate_evaluation(CATALOG, release, emulated, min_compat, feature_gates).errors)
     if not errors:  # the API checks run once the versions and gates are accepted
         result = evaluate_api_availability(release, emulated, runtime_config, min_compat=min_compat,
                                            gate_states=api_gate_states(CATALOG, feature_gates), compare_with_release=False, api_data=CATALOG.api_data)
@@ -183,7 +184,7 @@ def test_every_recorded_patch_answers_as_itself(path):
     recorded = {g["name"]: g for g in json.loads(path.read_text())} if re.fullmatch(r"1\.\d+\.\d+", patch) else None
     if recorded is None:
         pytest.skip("a pre-release, not a patch")
-    manifest, note = CATALOG.manifest_for(gates_for(CATALOG, patch).selection.binary)
+    manifest, note = CATALOG.manifest_for(gate_evaluation(CATALOG, patch).selection.binary)
     assert note is None
     assert set(manifest.by_name) == set(recorded)
     for name, gate in recorded.items():

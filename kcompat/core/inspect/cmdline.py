@@ -26,7 +26,7 @@ def component_of(word: str) -> str | None:
     return base if base in COMPONENTS else None
 
 
-def flags_from_args(args: list[str], component: str, where: Where, lines: list[int] | None = None) -> FlagSet:
+def flags_from_args(args: list[str], component: str, where: Where, lines: list[int | None] | None = None) -> FlagSet:
     """The kcompat flags among ``args`` (the words after the program). ``lines`` gives each
     word's line when the words come from a multi-line list (a manifest's ``command``)."""
     found: list[tuple[str, Fact]] = []

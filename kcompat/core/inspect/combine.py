@@ -25,6 +25,7 @@ from .model import (
     InspectError,
     ObservedGate,
     Reading,
+    Where,
 )
 
 DEFAULT_COMPONENT = "kube-apiserver"
@@ -84,7 +85,7 @@ def choose_component(readings: list[Reading]) -> tuple[str, str]:
     return component, f"{where}: {component}"
 
 
-def _describe(facts: list[Fact], where) -> str:
+def _describe(facts: list[Fact], where: Where | None) -> str:
     return " ".join(f.describe() for f in facts) if facts else f"{where}: not set"
 
 
@@ -97,7 +98,7 @@ def combine_flags(sets: list[FlagSet]) -> tuple[dict[str, list[Fact]], list[str]
     for name in FLAGS:
         base = complete[0] if complete else None
         for other in complete[1:]:
-            if other.values(name) != base.values(name):
+            if base is not None and other.values(name) != base.values(name):
                 problems.append(
                     f"--{name} differs: {_describe(base.facts(name), base.where)} but {_describe(other.facts(name), other.where)}"
                 )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 from ..errors import KcompatError
 from ..safe_yaml import read_yaml_text
@@ -50,7 +51,8 @@ _PATCH_PATH = re.compile(r"^/spec/containers/(\d+)/(command|args)/(-|\d+)$")
 def split_documents(text: str) -> list[tuple[int, str]]:
     """The YAML documents of a stream with the line each starts on (``---`` separators)."""
     docs: list[tuple[int, str]] = []
-    start, lines, content = 1, [], False
+    start, content = 1, False
+    lines: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.startswith("---") and _DOC_START.match(line):
             if content:
@@ -142,10 +144,11 @@ def _str_list(value: object, where: Where, what: str) -> list[str]:
     return value
 
 
-def _word_lines(lines: Lines, words: list[str], start: int) -> list[int]:
+def _word_lines(lines: Lines, words: list[str], start: int | None) -> list[int | None]:
     """The line of each word of a YAML list, searched in order from ``start`` (each search
     bounded: a word written differently, escaped or folded, keeps the line before it)."""
-    found_lines, at = [], start
+    found_lines: list[int | None] = []
+    at = start
     lines.start_at(start)
     for word in words:
         found = lines.next(word)
@@ -162,7 +165,7 @@ def image_version(image: str) -> str | None:
     return last.split(":", 1)[1] if ":" in last else None
 
 
-def read_static_pod(doc: dict, lines: Lines, where: Where) -> tuple[list[Fact], FlagSet]:
+def read_static_pod(doc: dict[str, Any], lines: Lines, where: Where) -> tuple[list[Fact], FlagSet]:
     """A kubeadm static pod (``/etc/kubernetes/manifests/kube-apiserver.yaml``): the container
     running a control-plane binary, its image tag and its ``command`` + ``args`` flags."""
     spec = doc.get("spec")
@@ -174,7 +177,8 @@ def read_static_pod(doc: dict, lines: Lines, where: Where) -> tuple[list[Fact], 
             continue
         command = _str_list(container.get("command"), where, "container command")
         args = _str_list(container.get("args"), where, "container args")
-        image = container.get("image") if isinstance(container.get("image"), str) else ""
+        raw_image = container.get("image")
+        image = raw_image if isinstance(raw_image, str) else ""
         names = [command[0] if command else "", str(container.get("name", "")), image.split("@")[0].split(":")[0]]
         component = next((c for c in map(component_of, names) if c), None)
         if component is None:
@@ -228,7 +232,7 @@ def _pairs_to_flags(pairs: list[tuple[str, str]], component: str, lines: Lines, 
     return FlagSet(component, tuple(found), where, complete)
 
 
-def read_cluster_configuration(doc: dict, lines: Lines, where: Where, patch: bool = False) -> tuple[list[Fact], list[FlagSet], list[str]]:
+def read_cluster_configuration(doc: dict[str, Any], lines: Lines, where: Where, patch: bool = False) -> tuple[list[Fact], list[FlagSet], list[str]]:
     """kubeadm ``ClusterConfiguration``: ``kubernetesVersion`` and each component's ``extraArgs``."""
     api = str(doc.get("apiVersion", "")).removeprefix(KUBEADM_GROUP)
     if api and api not in KUBEADM_VERSIONS:
@@ -254,7 +258,7 @@ def read_cluster_configuration(doc: dict, lines: Lines, where: Where, patch: boo
     return binary, sets, notes
 
 
-def read_kind_cluster(doc: dict, lines: Lines, where: Where) -> tuple[list[Fact], list[FlagSet], list[str]]:
+def read_kind_cluster(doc: dict[str, Any], lines: Lines, where: Where) -> tuple[list[Fact], list[FlagSet], list[str]]:
     """kind ``Cluster``: ``featureGates`` (every component), ``runtimeConfig`` (kube-apiserver),
     ``kubeadmConfigPatches`` (ClusterConfiguration extraArgs) and the control-plane node image."""
     notes: list[str] = []
@@ -320,7 +324,7 @@ def patch_component(source: str) -> str | None:
     return match.group(1) if match else None
 
 
-def read_static_pod_patch(ops: list, lines: Lines, where: Where, doc_text: str = "") -> FlagSet:
+def read_static_pod_patch(ops: list[Any], lines: Lines, where: Where, doc_text: str = "") -> FlagSet:
     """A kubeadm ``--patches`` JSON patch adding flags to a static pod's command, e.g.
     ``- op: add / path: /spec/containers/0/command/- / value: --emulated-version=1.31``. The
     component comes from the file name (``kube-apiserver0+json.yaml``) or a ``# target:`` line."""

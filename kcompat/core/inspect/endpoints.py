@@ -15,6 +15,7 @@ one sample per gate of ``GetAll``, which leaves out gates PreAlpha at the emulat
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 import re
 
 from ..errors import cut, echo, quote_cut, repr_cut
@@ -85,8 +86,8 @@ def read_version_json(text: str, source: str) -> Reading:
         raise InspectError(f"{where(bad[0])}: /version field {bad[0]} must be a string")
     git = fields["gitVersion"]
     binary = (Fact(git, where("gitVersion"), f"gitVersion {git}"),)
-    emulated = _pair(fields, "emulationMajor", "emulationMinor", where, source)
-    min_compat = _pair(fields, "minCompatibilityMajor", "minCompatibilityMinor", where, source)
+    emulated = _pair(fields, "emulationMajor", "emulationMinor", where)
+    min_compat = _pair(fields, "minCompatibilityMajor", "minCompatibilityMinor", where)
     notes = () if emulated else (f"{source}: no emulationMajor/emulationMinor (a server before 1.33 does not report them)",)
     return Reading(source, "/version", binary=binary, emulated=emulated, min_compat=min_compat, notes=notes)
 
@@ -97,7 +98,7 @@ _VERSION_FIELDS = (
 )
 
 
-def _pair(fields: dict, major_key: str, minor_key: str, where, source: str) -> tuple[Fact, ...]:
+def _pair(fields: dict[str, str], major_key: str, minor_key: str, where: Callable[[str], Where]) -> tuple[Fact, ...]:
     major, minor = fields.get(major_key), fields.get(minor_key)
     if not major and not minor:
         return ()

@@ -1,0 +1,273 @@
+"""Every question, asked on its page and with ``kcompat <sub>`` for the same selection, gets the same
+answer: the page (run with AppTest from its URL parameters) shows what the command (a real
+subprocess, ``python -m kcompat.cli.main``) prints, on the bundled data.
+
+Both front ends call the same function of :mod:`kcompat.answers` with the same arguments; these
+tests compare what reaches the user, so a front end that wraps, filters or bypasses its answer
+fails here."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, open_app, plain, rerun
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+
+#: Non-trivial selections: emulation with --feature-gates, and the whole API surface of 1.37.
+EMULATING = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false"}
+EMULATING_ARGS = ["--binary", "1.36", "--emulated", "1.33", "--feature-gates", "AllBeta=false"]
+
+
+def kcompat(*argv: str, expect: tuple[int, ...] = (0,)) -> str:
+    """What ``kcompat argv`` prints on stdout, run as its own process."""
+    done = subprocess.run([sys.executable, "-m", "kcompat.cli.main", *argv], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode in expect, (argv, done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    return done.stdout
+
+
+def kcompat_json(*argv: str, expect: tuple[int, ...] = (0,)) -> dict:
+    return json.loads(kcompat(*argv, "--format", "json", expect=expect))
+
+
+def frame_with(at, columns):
+    """The page's dataframe with exactly these columns."""
+    found = [d.value for d in at.dataframe if list(d.value.columns) == list(columns)]
+    assert len(found) == 1, [list(d.value.columns) for d in at.dataframe]
+    return found[0]
+
+
+# --- gates --------------------------------------------------------------------------------------
+
+GATE_VIEW = ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin", "history_from"]
+
+
+@pytest.mark.parametrize(
+    "params, argv",
+    [
+        (EMULATING, EMULATING_ARGS),
+        ({"binary": "1.37", "emulated": "1.35"}, ["--binary", "1.37", "--emulated", "1.35"]),
+    ],
+    ids=["1.36@1.33 AllBeta=false", "1.37@1.35"],
+)
+def test_gates(params, argv):
+    at = open_app(**params)
+    document = kcompat_json("gates", *argv)
+    shown = frame_with(at, GATE_VIEW)
+    keys = {"gate": "name", "enabled": "enabled", "stage": "stage", "default": "default", "locked": "locked",
+            "origin": "origin", "history_from": "historyFrom"}
+    assert shown[list(keys)].rename(columns=keys).to_dict("records") == [
+        {k: f[k] for k in keys.values()} for f in document["features"]
+    ]
+    assert len(shown) > 200
+    assert not at.error and document["valid"] and not document["errors"]
+    # the figures count the same gates
+    enabled = sum(f["enabled"] for f in document["features"])
+    assert next(m.value for m in at.metric if m.label.startswith("Enabled at")) == str(enabled)
+
+
+def test_gates_refused_shows_the_same_errors_and_hints():
+    params = dict(EMULATING, feature_gates="JobManagdBy=true")
+    at = open_app(**params)
+    document = kcompat_json("gates", "--binary", "1.36", "--emulated", "1.33", "--feature-gates", "JobManagdBy=true", expect=(2,))
+    assert not document["valid"]
+    shown_errors = [plain(e.value) for e in at.error]
+    for error in document["errors"]:
+        assert any(error in shown for shown in shown_errors), (error, shown_errors)
+    hints = [plain(i.value) for i in at.info]
+    assert document["hints"] and all(any(h["text"] in shown for shown in hints) for h in document["hints"])
+    assert "JobManagedBy" in document["hints"][0]["names"]
+
+
+def test_gates_downloads_are_what_the_cli_prints():
+    # the texts the page's "Download…" buttons produce when clicked (the page's own code path)
+    from dashboard.components import data, downloads
+    from dashboard.components.state import Selection
+    from kcompat.data.catalog import DEFAULT_CATALOG
+
+    sel = Selection("1.36", "1.33", None, "AllBeta=false")
+    for fmt in ("json", "csv", "markdown"):
+        text = downloads._deferred(DEFAULT_CATALOG, fmt, data.download_args(sel), None)()  # noqa: SLF001
+        assert text == kcompat("gates", *EMULATING_ARGS, "--format", fmt)
+
+
+# --- versions -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("binary", ["1.36", "1.35"])
+def test_versions_are_the_emulated_choices(binary):
+    at = open_app(binary=binary, emulated=binary)
+    document = kcompat_json("versions", "--binary", binary)
+    options = list(at.selectbox(key="sel_emulated").options)
+    allowed = [e["emulated"] for e in document["emulated"]]
+    assert [o.split(" ")[0] for o in options] == list(reversed(allowed))  # newest first on the page
+    assert options[0] == f"{binary} (not emulating)" and document["defaultEmulated"] == binary
+    assert document["bundled"] and not document["warnings"]
+
+
+# --- APIs and storage ---------------------------------------------------------------------------
+
+API_COLUMNS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
+STORAGE_COLUMNS = ["group", "resource", "kind", "storageVersion", "served", "reason"]
+
+
+def api_items(table):
+    rows = table.to_dict("records")
+    for row in rows:
+        row["subresources"] = row["subresources"].split(", ") if row["subresources"] else []
+        if row["servedByRelease"] is not None:
+            row["servedByRelease"] = bool(row["servedByRelease"])
+    return rows
+
+
+@pytest.mark.parametrize(
+    "params, argv",
+    [
+        ({"binary": "1.37", "emulated": "1.37", "runtime_config": "api/all=true"}, ["--binary", "1.37", "--runtime-config", "api/all=true"]),
+        (EMULATING, EMULATING_ARGS),
+    ],
+    ids=["1.37 api/all=true", "1.36@1.33 AllBeta=false"],
+)
+def test_apis(params, argv):
+    at = open_app("apis", **params)
+    document = kcompat_json("apis", *argv)
+    shown = api_items(frame_with(at, API_COLUMNS))
+    assert shown == document["apis"]
+    assert sum(a["served"] for a in document["apis"]) > 50
+
+
+@pytest.mark.parametrize(
+    "params, argv",
+    [
+        (EMULATING, ["--binary", "1.36", "--emulated", "1.33"]),
+        ({"binary": "1.35", "emulated": "1.33", "min_compat": "1.32"}, ["--binary", "1.35", "--emulated", "1.33", "--min-compat", "1.32"]),
+    ],
+    ids=["1.36@1.33", "1.35@1.33 min 1.32"],
+)
+def test_storage(params, argv):
+    at = open_app("apis", **params)
+    document = kcompat_json("storage", *argv)
+    shown = frame_with(at, STORAGE_COLUMNS).to_dict("records")
+    assert shown == document["resources"]
+    assert any(r["storageVersion"] for r in shown)
+
+
+# --- changes ------------------------------------------------------------------------------------
+
+
+def test_changes_vs_release():
+    at = open_app("changes", **EMULATING)
+    document = kcompat_json("changes", *EMULATING_ARGS, "--against", "release")
+    shown = next(d for d in at.dataframe if d.key == "changes_release_table_0").value
+    differing = [c for c in document["changes"] if c["behaviour"] != "same"]
+    assert differing
+    assert list(shown["gate"]) == [c["name"] for c in differing]
+    assert list(shown["here_on"]) == [c["here"]["enabled"] for c in differing]
+    assert list(shown["there_on"]) == [c["there"]["enabled"] for c in differing]
+    assert list(shown["why"]) == [c["why"] for c in differing]
+
+
+# --- plan ---------------------------------------------------------------------------------------
+
+
+def test_plan():
+    at = open_app("plan", binary="1.33", emulated="1.32", to="1.36")
+    document = kcompat_json("plan", "--from", "1.33@1.32", "--to", "1.36")
+    shown = next(d.value for d in at.dataframe if list(d.value.columns)[:3] == ["step", "kind", "what"])
+    steps = document["steps"]
+    assert len(steps) >= 3
+    assert list(shown["step"]) == [s["number"] for s in steps]
+    labels = {"binary": "Binary upgrade", "emulation": "Emulation step", "nodes": "Kubelet upgrade"}  # the page's words
+    assert list(shown["kind"]) == [labels[s["kind"]] for s in steps]
+    assert list(shown["what"]) == [s["title"] for s in steps]
+    assert list(shown["emulated"]) == [s["after"]["emulated"] for s in steps]
+    assert list(shown["gates"]) == [len(s["gateChanges"]) for s in steps]
+    assert list(shown["APIs"]) == [len(s["apiChanges"]) for s in steps]
+    assert list(shown["storage"]) == [len(s["storageChanges"]) for s in steps]
+
+
+# --- matrix -------------------------------------------------------------------------------------
+
+
+def test_matrix():
+    at = open_app("matrix")
+    printed = list(csv.DictReader(io.StringIO(kcompat("matrix", "--format", "csv"))))
+    shown = at.dataframe[0].value
+    releases = [c for c in shown.columns if c != "gate"]
+    assert releases and set(releases) <= set(printed[0])
+    assert shown.to_dict("records") == [{"gate": r["gate"], **{rel: r[rel] for rel in releases}} for r in printed]
+
+
+# --- config -------------------------------------------------------------------------------------
+
+
+def test_config_for_the_selection():
+    at = open_app("cluster", **EMULATING)
+    shown = [c.value.rstrip("\n") for c in at.code]
+    for fmt in ("cmdline", "kubeadm", "kind"):
+        printed = kcompat("config", *EMULATING_ARGS, "--format", fmt).rstrip("\n")
+        assert printed in shown, fmt
+    assert "--feature-gates=AllBeta=false" in shown[0]
+
+
+# --- inspect ------------------------------------------------------------------------------------
+
+
+def test_inspect(tmp_path):
+    cmdline = (SAMPLES / "ps-kube-apiserver-1.32.txt").read_text()
+    version = (SAMPLES / "version-1.32.0.json").read_text()
+    metrics = flip(metrics_text("v1.32.0", "1.31", info=version_info("version-1.32.0.json")), "APIServerTracing")
+    files = []
+    for name, text in (("ps.txt", cmdline), ("version.json", version), ("metrics.txt", metrics)):
+        (tmp_path / name).write_text(text)
+        files.append(str(tmp_path / name))
+    document = kcompat_json("inspect", *files, expect=(1,))
+    at = open_app("cluster")
+    at.text_area(key="cluster_paste_cmdline").input(cmdline)
+    at.text_area(key="cluster_paste_version").input(version)
+    at.text_area(key="cluster_paste_metrics").input(metrics)
+    next(b for b in at.button if b.label == "Check").click()
+    rerun(at)
+    disagree = at.dataframe[0].value
+    assert disagree.to_dict("records") == [{k: d[k] for k in disagree.columns} for d in document["observed"]["disagree"]]
+    assert list(disagree["name"]) == ["APIServerTracing"]
+    assert [m.value for m in at.metric] == [document["component"], document["binary"], document["emulated"], document["minCompatibility"]]
+    gates = frame_with(at, ["name", "enabled", "stage", "default", "locked", "explicit"])
+    assert gates.to_dict("records") == [{k: f[k] for k in gates.columns} for f in document["gates"]["features"]]
+
+
+# --- a patch release ----------------------------------------------------------------------------
+
+
+def test_a_chosen_patch_release_is_the_binary_of_every_page():
+    # v1.35.0's gates differ from the newest recorded 1.35 patch's (MaxUnavailableStatefulSet)
+    at = open_app(binary="1.35", emulated="1.35", patch="0")
+    document = kcompat_json("gates", "--binary", "1.35.0")
+    shown = frame_with(at, GATE_VIEW)
+    assert dict(zip(shown["gate"], shown["enabled"])) == {f["name"]: f["enabled"] for f in document["features"]}
+    newest = kcompat_json("gates", "--binary", "1.35")
+    assert document["features"] != newest["features"]
+    params = {"binary": "1.35", "emulated": "1.34", "patch": "0"}
+    # the commands the APIs and What changes pages show name the patch binary, and print what they show
+    at = open_app("apis", **params)
+    [apis_command] = [c.value for c in at.code if c.value.startswith("kcompat apis")]
+    [storage_command] = [c.value for c in at.code if c.value.startswith("kcompat storage")]
+    assert "--binary 1.35.0" in apis_command and "--binary 1.35.0" in storage_command
+    stored = kcompat_json("storage", "--binary", "1.35.0", "--emulated", "1.34")
+    assert frame_with(at, STORAGE_COLUMNS).to_dict("records") == stored["resources"]
+    at = open_app("changes", **params)
+    release_command = next(c.value for c in at.code if c.value.startswith("kcompat changes"))
+    assert release_command.startswith("kcompat changes --binary 1.35.0 --emulated 1.34")
+    changes = kcompat_json(*release_command.split()[1:])
+    shown = next(d for d in at.dataframe if d.key == "changes_release_table_0").value
+    assert list(shown["gate"]) == [c["name"] for c in changes["changes"] if c["behaviour"] != "same"]
