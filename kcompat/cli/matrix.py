@@ -36,7 +36,7 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
     rows.add_argument("--origin", action="append", metavar="ORIGIN", help="kube or client-go")
     rows.add_argument("--search", metavar="TEXT", help="part of the name, an abbreviation (DRA), a KEP number or description words")
     rows.add_argument("--changed-only", action="store_true", help="gates whose state differs between two of the releases shown")
-    columns = parser.add_mutually_exclusive_group()
+    columns = parser.add_argument_group("columns (one of these; every bundled release without them)")
     columns.add_argument(
         "--releases", action="append", metavar="R1,R2", help="show only these release columns (e.g. 1.33,1.35)"
     )
