@@ -9,8 +9,10 @@ Pure functions over manifests (no I/O, no UI). Two questions are answered:
   (SPEC §2.2, §3.3), so compatibility-gated specs start one release after their
   ``minCompatibilityVersion``.
 * From EVERY bundled release's own manifest: the state each release actually shipped, at its
-  own version (:func:`release_matrix`), and what changed from one release to the next
-  (:func:`release_transitions`).
+  own version (:func:`release_matrix`), what changed from one release to the next
+  (:func:`release_transitions`: stage moves, removals, default flips, locks), and which rows and
+  columns of that matrix a :class:`MatrixFilter` keeps (:func:`filter_matrix`, the one filter of
+  ``kcompat matrix`` and the Release matrix page).
 """
 
 from __future__ import annotations
