@@ -21,7 +21,7 @@ from dashboard.components.view_state import ViewState
 from kcompat.answers.matrix import filtered, matrix_filter
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
-from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS
+from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
 from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_document, matrix_rows
 
@@ -107,9 +107,25 @@ try:
 except KcompatError as exc:  # the controls offer valid values only: a guard, not a path
     st.error(md(str(exc)), icon=":material/error:")
     st.stop()
-document = matrix_document(*filtered(full, gate_lineage(data.catalog()), flt, data.gate_texts()))
-rows = matrix_rows(document)
-columns = ["gate", "origin", *document["releases"]]
+
+
+def _label(release: str) -> str:
+    return f"{release}{'' if statuses[release].exact else ' *'}"
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[dict], dict[str, int]]:
+    """The answer for ``flt``: the releases shown, the rows (``kcompat matrix``'s table rows) and
+    the width of each column (its longest cell or header: nothing is cut)."""
+    document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts()))
+    rows = matrix_rows(document)
+    headers = {"gate": "gate", "origin": "origin", **{r: _label(r) for r in document["releases"]}}
+    widths = {column: column_px([header, *(row[column] for row in rows)]) for column, header in headers.items()}
+    return tuple(document["releases"]), rows, widths
+
+
+shown_releases, rows, widths = _view(flt)
+columns = ["gate", "origin", *shown_releases]
 shown = pd.DataFrame(rows, columns=columns)
 with url_problems:
     state.show_problems()
@@ -155,16 +171,12 @@ def _cell_style(value: str) -> str:
     return f"background-color: {STAGE_COLORS[stage]}; color: {STAGE_TEXT[stage]}; {faded}"
 
 
-def _label(release: str) -> str:
-    return f"{release}{'' if statuses[release].exact else ' *'}"
-
-
 if shown.empty:
     st.info("No gate matches these filters.", icon=":material/filter_alt_off:")
 else:
     generation = st.session_state.setdefault("_matrix_generation", 0)
     event = st.dataframe(
-        shown.style.map(_cell_style, subset=document["releases"]),
+        shown.style.map(_cell_style, subset=list(shown_releases)),
         key=f"matrix_table_{generation}",
         hide_index=True,
         on_select="rerun",
@@ -172,13 +184,11 @@ else:
         height=min(HEADER_PX + ROW_PX * len(shown) + 2, MAX_HEIGHT),
         column_config={
             # every column as wide as its longest cell: nothing is cut (the table scrolls sideways instead)
-            "gate": st.column_config.TextColumn("gate", pinned=not phone, width=column_px(["gate", *shown["gate"]])),
-            "origin": st.column_config.TextColumn("origin", width=column_px(["origin", *shown["origin"]])),
+            "gate": st.column_config.TextColumn("gate", pinned=not phone, width=widths["gate"]),
+            "origin": st.column_config.TextColumn("origin", width=widths["origin"]),
             **{
-                r: st.column_config.TextColumn(
-                    _label(r), help=md(f"{r}: {statuses[r].status_text}"), width=column_px([_label(r), *shown[r]])
-                )
-                for r in document["releases"]
+                r: st.column_config.TextColumn(_label(r), help=md(f"{r}: {statuses[r].status_text}"), width=widths[r])
+                for r in shown_releases
             },
         },
     )
