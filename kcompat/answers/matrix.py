@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from kcompat.answers.queries import gate_lineage
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import KcompatError, quote_cut
 from kcompat.core.history import (
     FilteredMatrix,
     MatrixFilter,
@@ -20,7 +20,7 @@ from kcompat.core.history import (
     release_matrix,
 )
 from kcompat.core.removals import GateLineage
-from kcompat.core.search import GateText
+from kcompat.core.search import MAX_QUERY_LENGTH, GateText
 from kcompat.data.catalog import Catalog
 
 
@@ -34,9 +34,17 @@ def gate_texts(catalog: Catalog) -> dict[str, GateText]:
     return {name: GateText(info.description, info.kep) for name, info in catalog.gate_info.items()}
 
 
-def _items(values: Iterable[str] | None) -> list[str]:
-    """Repeated options and comma lists alike: ``["1.35:toGA,1.35:toBeta", "1.36:removed"]``."""
-    return [item.strip() for value in values or () for item in value.split(",") if item.strip()]
+def _items(values: Iterable[str] | None, option: str) -> list[str]:
+    """Repeated options and comma lists alike: ``["1.35:toGA,1.35:toBeta", "1.36:removed"]``. An
+    option given with nothing in it is refused (it would silently filter nothing)."""
+    given = list(values or ())
+    items = [item.strip() for value in given for item in value.split(",") if item.strip()]
+    if given and not items:
+        raise KcompatError(f"{option} {quote_cut(','.join(given))}: no value (give e.g. {_EXAMPLES[option]})")
+    return items
+
+
+_EXAMPLES = {"--changed": "1.35:toGA", "--stage": "Beta", "--origin": "client-go", "--releases": "1.33,1.35"}
 
 
 def matrix_filter(
@@ -55,24 +63,25 @@ def matrix_filter(
     against the matrix's ``releases``; a bad value raises :class:`KcompatError` naming the
     option and the value. ``columns`` (``--releases``) and ``since`` (``--since``: that release
     and the newer ones) choose the columns; only one of them may be given."""
-    columns_list = _items(columns)
-    if columns_list and since:
+    columns_list = _items(columns, "--releases")
+    if columns_list and since is not None:
         raise KcompatError("--releases and --since both choose the columns: give one of them")
-    if in_release is not None and not _items(stages):
-        raise KcompatError(f"--in-release {in_release.strip()[:60]} needs --stage: it says which release the stage filter looks at")
+    stage_list = _items(stages, "--stage")
+    if in_release is not None and not stage_list:
+        raise KcompatError(f"--in-release {quote_cut(in_release)} needs --stage: it says which release the stage filter looks at")
     shown: tuple[str, ...] = ()
     if columns_list:
         picked = {parse_release(r, releases, "--releases") for r in columns_list}
         shown = tuple(r for r in releases if r in picked)
-    elif since:
+    elif since is not None:
         start = releases.index(parse_release(since, releases, "--since"))
         shown = tuple(releases[start:])
     return MatrixFilter(
-        changed=tuple(dict.fromkeys(parse_transition(t, releases, "--changed") for t in _items(changed))),
-        stages=tuple(dict.fromkeys(parse_stage(s, "--stage") for s in _items(stages))),
+        changed=tuple(dict.fromkeys(parse_transition(t, releases, "--changed") for t in _items(changed, "--changed"))),
+        stages=tuple(dict.fromkeys(parse_stage(s, "--stage") for s in stage_list)),
         stage_release=parse_release(in_release, releases, "--in-release") if in_release is not None else None,
-        origins=tuple(dict.fromkeys(parse_origin(o, "--origin") for o in _items(origins))),
-        search=(search or "").strip(),
+        origins=tuple(dict.fromkeys(parse_origin(o, "--origin") for o in _items(origins, "--origin"))),
+        search=(search or "").strip()[:MAX_QUERY_LENGTH],
         changed_only=changed_only,
         releases=shown,
     )

@@ -71,6 +71,11 @@ def test_client_go_origin_and_changed_only(capsys):
         assert len({json.dumps(c, sort_keys=True) for c in g["releases"].values()}) > 1
 
 
+def test_a_long_search_is_cut_like_the_search_box(capsys):
+    doc = document(capsys, "--search", "x" * 100_000)
+    assert doc["gates"] == [] and len(doc["filter"]["search"]) == 200
+
+
 def test_an_empty_answer_is_not_an_error(capsys):
     code, out, _ = run(capsys, "--changed", "1.38:toGA", "--origin", "client-go", "--format", "csv")
     assert code == 0 and out.splitlines() == ["gate,origin,1.31,1.32,1.33,1.34,1.35,1.36,1.37,1.38"]
@@ -85,7 +90,11 @@ def test_an_empty_answer_is_not_an_error(capsys):
         (["--changed", "1.31:toGA"], "1.31 is the oldest bundled release"),
         (["--stage", "Bata"], '--stage "Bata": not one of Alpha, Beta, GA, Deprecated'),
         (["--stage", "Beta", "--in-release", "2.0"], '--in-release "2.0": not a bundled release'),
-        (["--in-release", "1.35"], "--in-release 1.35 needs --stage"),
+        (["--in-release", "1.35"], '--in-release "1.35" needs --stage'),
+        (["--changed", ""], '--changed "": no value (give e.g. 1.35:toGA)'),
+        (["--origin", ","], '--origin ",": no value'),
+        (["--since", ""], '--since "": not a bundled release'),
+        (["--changed", "\x1b[31m1.35:toGA"], '--changed "\\x1b[31m1.35:toGA": "\\x1b[31m1.35" is not a bundled release'),
         (["--origin", "kubernetes"], '--origin "kubernetes": not one of kube, client-go'),
         (["--releases", "1.33,1.99"], '--releases "1.99": not a bundled release'),
         (["--since", "1.2"], '--since "1.2": not a bundled release'),
