@@ -12,15 +12,19 @@ import streamlit as st
 
 from dashboard.components import data
 from dashboard.components.downloads import table_csv
+from dashboard.components.gate_table import is_phone
 from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.state import binary_choices
 from dashboard.components.text import code, md
+from dashboard.components.text_width import column_px
 from dashboard.components.view_state import ViewState
 from kcompat.core.versions import parse_version
 from kcompat.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
 
 MAX_MESSAGES = 20
+#: The grid's row (and header) height and the tallest it gets before it scrolls (px).
+ROW_PX, MAX_HEIGHT = 35, 520
 DIFFERENT = "behaves differently"
 ALL = "all differences"
 
@@ -109,21 +113,29 @@ def show(document: dict, key: str, against: str) -> None:
         return
     generation = st.session_state.setdefault(f"_{key}_generation", 0)
     col = st.column_config
+    labels = {
+        "gate": "gate", "behaviour": "behaviour", "here_on": f"on in {here}", "here_stage": f"stage in {here}",
+        "there_on": f"on in {there}", "there_stage": f"stage in {there}", "why": "why",
+    }
+    # every column as wide as its longest cell or header: nothing is cut (the table scrolls sideways instead)
+    widths = {
+        name: column_px([label, *([] if name.endswith("_on") else frame[name].astype(str))]) for name, label in labels.items()
+    }
     event = st.dataframe(
         frame,
         key=f"{key}_table_{generation}",
         hide_index=True,
         on_select="rerun",
         selection_mode="single-row",
-        height=min(36 + 35 * len(frame), 520),
+        height=min(ROW_PX * (len(frame) + 1) + 2, MAX_HEIGHT),
         column_config={
-            "gate": col.TextColumn("gate", pinned=True),
-            "behaviour": col.TextColumn("behaviour", help="Whether the feature is on or off on each side", width="medium"),
-            "here_on": col.CheckboxColumn(f"on in {here}"),
-            "here_stage": col.TextColumn(f"stage in {here}", help="not registered: the binary has no such gate"),
-            "there_on": col.CheckboxColumn(f"on in {there}"),
-            "there_stage": col.TextColumn(f"stage in {there}", help="not registered: the binary has no such gate"),
-            "why": col.TextColumn("why", help="What happened between the two sides", width="large"),
+            "gate": col.TextColumn("gate", pinned=not is_phone(), width=widths["gate"]),
+            "behaviour": col.TextColumn("behaviour", help="Whether the feature is on or off on each side", width=widths["behaviour"]),
+            "here_on": col.CheckboxColumn(labels["here_on"], width=widths["here_on"]),
+            "here_stage": col.TextColumn(labels["here_stage"], help="not registered: the binary has no such gate", width=widths["here_stage"]),
+            "there_on": col.CheckboxColumn(labels["there_on"], width=widths["there_on"]),
+            "there_stage": col.TextColumn(labels["there_stage"], help="not registered: the binary has no such gate", width=widths["there_stage"]),
+            "why": col.TextColumn("why", help="What happened between the two sides", width=widths["why"]),
         },
     )
     table_csv(

@@ -1,12 +1,26 @@
 """The release matrix: every bundled gate in every bundled release, and the gates removed on
 the way; asked the same way by ``kcompat matrix`` and the Release matrix page (serialised by
-:mod:`kcompat.documents.matrix`)."""
+:mod:`kcompat.documents.matrix`), filtered by the same :class:`~kcompat.core.history.MatrixFilter`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+
 from kcompat.answers.queries import gate_lineage
-from kcompat.core.history import ReleaseMatrix, release_matrix
+from kcompat.core.errors import KcompatError, quote_cut
+from kcompat.core.history import (
+    FilteredMatrix,
+    MatrixFilter,
+    ReleaseMatrix,
+    filter_matrix,
+    parse_origin,
+    parse_release,
+    parse_stage,
+    parse_transition,
+    release_matrix,
+)
 from kcompat.core.removals import GateLineage
+from kcompat.core.search import MAX_QUERY_LENGTH, GateText
 from kcompat.data.catalog import Catalog
 
 
@@ -15,6 +29,74 @@ def bundled_matrix(catalog: Catalog) -> ReleaseMatrix:
     return release_matrix([(d.info.release, d.manifest) for d in catalog.all() if d.manifest is not None])
 
 
-def matrix(catalog: Catalog) -> tuple[ReleaseMatrix, GateLineage]:
-    """The matrix and the lineage (which release lists which gate: the removals)."""
-    return bundled_matrix(catalog), gate_lineage(catalog)
+def gate_texts(catalog: Catalog) -> dict[str, GateText]:
+    """What the search finds gates by besides their names: descriptions and KEP links."""
+    return {name: GateText(info.description, info.kep) for name, info in catalog.gate_info.items()}
+
+
+def _items(values: Iterable[str] | None, option: str) -> list[str]:
+    """Repeated options and comma lists alike: ``["1.35:toGA,1.35:toBeta", "1.36:removed"]``. An
+    option given with nothing in it is refused (it would silently filter nothing)."""
+    given = list(values or ())
+    items = [item.strip() for value in given for item in value.split(",") if item.strip()]
+    if given and not items:
+        raise KcompatError(f"{option} {quote_cut(','.join(given))}: no value (give e.g. {_EXAMPLES[option]})")
+    return items
+
+
+_EXAMPLES = {"--changed": "1.35:toGA", "--stage": "Beta", "--origin": "client-go", "--releases": "1.33,1.35"}
+
+
+def matrix_filter(
+    releases: Sequence[str],
+    *,
+    changed: Iterable[str] | None = None,
+    stages: Iterable[str] | None = None,
+    in_release: str | None = None,
+    origins: Iterable[str] | None = None,
+    search: str | None = None,
+    changed_only: bool = False,
+    columns: Iterable[str] | None = None,
+    since: str | None = None,
+) -> MatrixFilter:
+    """A :class:`MatrixFilter` from text (the CLI's options, the page's URL values), checked
+    against the matrix's ``releases``; a bad value raises :class:`KcompatError` naming the
+    option and the value. ``columns`` (``--releases``) and ``since`` (``--since``: that release
+    and the newer ones) choose the columns; only one of them may be given."""
+    columns_list = _items(columns, "--releases")
+    if columns_list and since is not None:
+        raise KcompatError("--releases and --since both choose the columns: give one of them")
+    stage_list = _items(stages, "--stage")
+    if in_release is not None and not stage_list:
+        raise KcompatError(f"--in-release {quote_cut(in_release)} needs --stage: it says which release the stage filter looks at")
+    shown: tuple[str, ...] = ()
+    if columns_list:
+        picked = {parse_release(r, releases, "--releases") for r in columns_list}
+        shown = tuple(r for r in releases if r in picked)
+    elif since is not None:
+        start = releases.index(parse_release(since, releases, "--since"))
+        shown = tuple(releases[start:])
+    return MatrixFilter(
+        changed=tuple(dict.fromkeys(parse_transition(t, releases, "--changed") for t in _items(changed, "--changed"))),
+        stages=tuple(dict.fromkeys(parse_stage(s, "--stage") for s in stage_list)),
+        stage_release=parse_release(in_release, releases, "--in-release") if in_release is not None else None,
+        origins=tuple(dict.fromkeys(parse_origin(o, "--origin") for o in _items(origins, "--origin"))),
+        search=(search or "").strip()[:MAX_QUERY_LENGTH],
+        changed_only=changed_only,
+        releases=shown,
+    )
+
+
+def filtered(
+    full: ReleaseMatrix, lineage: GateLineage, flt: MatrixFilter, texts: Mapping[str, GateText] | None = None
+) -> tuple[FilteredMatrix, GateLineage]:
+    """The answer both front ends show: ``full`` (every bundled gate and release) filtered by
+    ``flt``, with the lineage the removed cells and ``removedGates`` come from."""
+    return filter_matrix(full, flt, texts), lineage
+
+
+def matrix(catalog: Catalog, flt: MatrixFilter | None = None) -> tuple[FilteredMatrix, GateLineage]:
+    """The matrix (filtered by ``flt``; everything without one) and the lineage (which release
+    lists which gate: the removals)."""
+    flt = flt or MatrixFilter()
+    return filtered(bundled_matrix(catalog), gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None)

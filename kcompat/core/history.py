@@ -9,18 +9,22 @@ Pure functions over manifests (no I/O, no UI). Two questions are answered:
   (SPEC §2.2, §3.3), so compatibility-gated specs start one release after their
   ``minCompatibilityVersion``.
 * From EVERY bundled release's own manifest: the state each release actually shipped, at its
-  own version (:func:`release_matrix`), and what changed from one release to the next
-  (:func:`release_transitions`).
+  own version (:func:`release_matrix`), what changed from one release to the next
+  (:func:`release_transitions`: stage moves, removals, default flips, locks), and which rows and
+  columns of that matrix a :class:`MatrixFilter` keeps (:func:`filter_matrix`, the one filter of
+  ``kcompat matrix`` and the Release matrix page).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .compat import select_versions
+from .errors import KcompatError, quote_cut
 from .gates import spec_at
 from .manifest import Feature, FeatureSpec, Manifest
+from .search import GateText, search_gates
 from .stages import Stage
 from .versions import Version, major_minor, mm, offset_minor, parse_version, subtract_minor
 
@@ -177,7 +181,21 @@ def release_matrix(manifests: Sequence[tuple[str, Manifest]] | Mapping[str, Mani
     return ReleaseMatrix(tuple(r for r, _ in pairs), rows)
 
 
+#: Stage moves from one release to the next (the kinds the "changes per release" chart draws).
 TRANSITION_KINDS = ("new alpha", "to beta", "to GA", "deprecated", "removed")
+#: Changes of a gate that stays listed at its stage or not: its default, its lock.
+FLAG_TRANSITION_KINDS = ("default flipped", "locked")
+ALL_TRANSITION_KINDS = TRANSITION_KINDS + FLAG_TRANSITION_KINDS
+#: transition kind -> the key that names it in a filter (``1.35:toGA``) and in the JSON document
+TRANSITION_KEYS = {
+    "new alpha": "newAlpha",
+    "to beta": "toBeta",
+    "to GA": "toGA",
+    "deprecated": "deprecated",
+    "removed": "removed",
+    "default flipped": "defaultFlipped",
+    "locked": "locked",
+}
 
 
 @dataclass(frozen=True)
@@ -188,7 +206,9 @@ class ReleaseTransitions:
     * to beta / to GA / deprecated: now at that stage, at another stage (or absent) before; "to GA"
       in 1.35 is exactly the gates GA in release 1.35 and not GA in release 1.34;
     * removed: listed before, absent now (the KEP's "Removed" stage does not exist in code; what the
-      feature does from then on is :class:`~kcompat.core.removals.RemovedGate`).
+      feature does from then on is :class:`~kcompat.core.removals.RemovedGate`);
+    * default flipped: listed in both, with another default now (on -> off or off -> on);
+    * locked: locked to its default now, not locked (or absent) before.
     """
 
     release: str
@@ -198,6 +218,8 @@ class ReleaseTransitions:
     to_ga: tuple[str, ...]
     deprecated: tuple[str, ...]
     removed: tuple[str, ...]
+    default_flipped: tuple[str, ...] = ()
+    locked: tuple[str, ...] = ()
 
     def gates(self, kind: str) -> tuple[str, ...]:
         return {
@@ -206,38 +228,220 @@ class ReleaseTransitions:
             "to GA": self.to_ga,
             "deprecated": self.deprecated,
             "removed": self.removed,
+            "default flipped": self.default_flipped,
+            "locked": self.locked,
         }[kind]
 
-    def counts(self) -> dict[str, int]:
-        return {kind: len(self.gates(kind)) for kind in TRANSITION_KINDS}
+    def counts(self, kinds: Sequence[str] = TRANSITION_KINDS) -> dict[str, int]:
+        """How many gates each kind names (the stage moves unless ``kinds`` says otherwise)."""
+        return {kind: len(self.gates(kind)) for kind in kinds}
+
+    def only(self, gates: Collection[str]) -> ReleaseTransitions:
+        """The same transitions, naming only ``gates``."""
+        keep = set(gates)
+        return ReleaseTransitions(
+            self.release, self.previous, *(tuple(g for g in self.gates(k) if g in keep) for k in ALL_TRANSITION_KINDS)
+        )
+
+
+def _changes(before: GateStatus | None, now: GateStatus | None) -> list[str]:
+    """The transition kinds of one gate from one release (``before``) to the next (``now``)."""
+    had = before is not None and before.available
+    has = now is not None and now.available
+    if had and not has:
+        return ["removed"]
+    if now is None or not has:
+        return []
+    kinds = []
+    if now.stage is Stage.ALPHA and not had:
+        kinds.append("new alpha")
+    for stage, kind in ((Stage.BETA, "to beta"), (Stage.GA, "to GA"), (Stage.DEPRECATED, "deprecated")):
+        if now.stage is stage and (before is None or not had or before.stage is not stage):
+            kinds.append(kind)
+    if had and before is not None and before.default != now.default:
+        kinds.append("default flipped")
+    if now.locked and (before is None or not had or not before.locked):
+        kinds.append("locked")
+    return kinds
 
 
 def release_transitions(matrix: ReleaseMatrix) -> tuple[ReleaseTransitions, ...]:
     """One entry per release that has a predecessor in the matrix (the oldest has no baseline)."""
     out = []
     for i in range(1, len(matrix.releases)):
-        found: dict[str, list[str]] = {kind: [] for kind in TRANSITION_KINDS}
+        found: dict[str, list[str]] = {kind: [] for kind in ALL_TRANSITION_KINDS}
         for row in matrix.rows:
-            before, now = row.cells[i - 1], row.cells[i]
-            had = before is not None and before.available
-            has = now is not None and now.available
-            if had and not has:
-                found["removed"].append(row.gate)
-            if not has:
-                continue
-            if now.stage is Stage.ALPHA and not had:
-                found["new alpha"].append(row.gate)
-            for stage, kind in ((Stage.BETA, "to beta"), (Stage.GA, "to GA"), (Stage.DEPRECATED, "deprecated")):
-                if now.stage is stage and (not had or before.stage is not stage):
-                    found[kind].append(row.gate)
+            for kind in _changes(row.cells[i - 1], row.cells[i]):
+                found[kind].append(row.gate)
         out.append(
             ReleaseTransitions(
                 matrix.releases[i],
                 matrix.releases[i - 1],
-                *(tuple(found[kind]) for kind in TRANSITION_KINDS),
+                *(tuple(found[kind]) for kind in ALL_TRANSITION_KINDS),
             )
         )
     return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Filters of the matrix (the Release matrix page and ``kcompat matrix`` alike).
+
+#: Where a gate comes from: the kube binaries' own list or k8s.io/client-go's.
+ORIGINS = ("kube", "client-go")
+#: Stages the stage filter offers (PreAlpha is "not listed yet": never a cell's stage).
+FILTER_STAGES = (Stage.ALPHA, Stage.BETA, Stage.GA, Stage.DEPRECATED)
+_BY_KEY = {key.casefold(): kind for kind, key in TRANSITION_KEYS.items()}
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One kind of change in one release: ``1.35:toGA`` = the gates that became GA in 1.35."""
+
+    release: str
+    kind: str
+
+    def __str__(self) -> str:
+        return f"{self.release}:{TRANSITION_KEYS[self.kind]}"
+
+
+def _release(text: str, releases: Sequence[str], what: str, whole: str | None = None) -> str:
+    value = text.strip()
+    plain = value[1:] if value[:1] in ("v", "V") else value
+    if plain in releases:
+        return plain
+    where = f"{what} {quote_cut(whole)}: {quote_cut(text)} is" if whole is not None else f"{what} {quote_cut(text)}:"
+    raise KcompatError(f"{where} not a bundled release (one of {', '.join(releases)})")
+
+
+def parse_transition(text: str, releases: Sequence[str], what: str = "change") -> Transition:
+    """``RELEASE:KIND`` (``1.35:toGA``; the kind's key, any case) in one of ``releases``, the
+    oldest excepted (it has no previous release to compare with)."""
+    release, sep, key = text.partition(":")
+    if not sep or not key.strip():
+        raise KcompatError(
+            f"{what} {quote_cut(text)}: expected RELEASE:KIND such as 1.35:toGA "
+            f"(KIND one of {', '.join(TRANSITION_KEYS.values())})"
+        )
+    kind = _BY_KEY.get(key.strip().casefold())
+    if kind is None:
+        raise KcompatError(f"{what} {quote_cut(text)}: {quote_cut(key.strip())} is not one of {', '.join(TRANSITION_KEYS.values())}")
+    found = _release(release, releases, what, text)
+    if releases and found == releases[0]:
+        raise KcompatError(f"{what} {quote_cut(text)}: {found} is the oldest bundled release, there is no previous one to compare with")
+    return Transition(found, kind)
+
+
+def parse_stage(text: str, what: str = "stage") -> Stage:
+    """A stage the filter offers, by name in any case (``beta``, ``GA``)."""
+    for stage in FILTER_STAGES:
+        if stage.value.casefold() == text.strip().casefold():
+            return stage
+    raise KcompatError(f"{what} {quote_cut(text)}: not one of {', '.join(s.value for s in FILTER_STAGES)}")
+
+
+def parse_origin(text: str, what: str = "origin") -> str:
+    value = text.strip().casefold()
+    if value in ORIGINS:
+        return value
+    raise KcompatError(f"{what} {quote_cut(text)}: not one of {', '.join(ORIGINS)}")
+
+
+def parse_release(text: str, releases: Sequence[str], what: str = "release") -> str:
+    """One of ``releases`` (``1.35`` or ``v1.35``)."""
+    return _release(text, releases, what)
+
+
+@dataclass(frozen=True)
+class MatrixFilter:
+    """Which rows and columns of a :class:`ReleaseMatrix` to show. Every part that is set must
+    hold (and); a part with several values holds when any of them does (or).
+
+    * ``changed``: the gate is named by one of these transitions (``1.35:toGA``);
+    * ``stages``: the gate is listed at one of these stages in ``stage_release`` (the newest
+      release of the matrix when None);
+    * ``origins``: the gate comes from one of these (``kube``, ``client-go``);
+    * ``search``: :func:`kcompat.core.search.matches` finds the gate (name, abbreviation, KEP
+      number, words of its description);
+    * ``changed_only``: the gate's state differs between two of the releases shown;
+    * ``releases``: the columns shown (all when empty), in the matrix's order.
+    """
+
+    changed: tuple[Transition, ...] = ()
+    stages: tuple[Stage, ...] = ()
+    stage_release: str | None = None
+    origins: tuple[str, ...] = ()
+    search: str = ""
+    changed_only: bool = False
+    releases: tuple[str, ...] = ()
+
+    @property
+    def filters_rows(self) -> bool:
+        return bool(self.changed or self.stages or self.origins or self.search.strip() or self.changed_only)
+
+    def check(self, matrix: ReleaseMatrix) -> None:
+        """Raise :class:`KcompatError` naming the first release this filter names that the matrix lacks."""
+        names = [t.release for t in self.changed] + list(self.releases)
+        if self.stage_release is not None:
+            names.append(self.stage_release)
+        for name in names:
+            _release(name, matrix.releases, "release")
+
+    def document(self) -> dict:
+        """The filter as the JSON document echoes it."""
+        return {
+            "changed": [str(t) for t in self.changed],
+            "stages": [s.value for s in self.stages],
+            "inRelease": self.stage_release,
+            "origins": list(self.origins),
+            "search": self.search,
+            "changedOnly": self.changed_only,
+            "releases": list(self.releases),
+        }
+
+
+@dataclass(frozen=True)
+class FilteredMatrix:
+    """The rows and columns a :class:`MatrixFilter` keeps, and the transitions of the releases
+    shown (computed on the whole matrix, so a release's changes are against its real previous
+    release), naming only the gates shown."""
+
+    matrix: ReleaseMatrix
+    transitions: tuple[ReleaseTransitions, ...]
+    filter: MatrixFilter
+    #: gates in the whole matrix (before filtering)
+    total: int
+
+
+def filter_matrix(
+    matrix: ReleaseMatrix, flt: MatrixFilter, texts: Mapping[str, GateText] | None = None
+) -> FilteredMatrix:
+    """The rows of ``matrix`` that ``flt`` keeps, with its columns; ``texts`` (descriptions, KEP
+    links) are what the search finds gates by besides their names."""
+    flt.check(matrix)
+    all_transitions = release_transitions(matrix)
+    columns = [i for i, r in enumerate(matrix.releases) if not flt.releases or r in flt.releases]
+    rows = list(matrix.rows)
+    if flt.changed:
+        by_release = {t.release: t for t in all_transitions}
+        named = {g for t in flt.changed for g in by_release[t.release].gates(t.kind)}
+        rows = [r for r in rows if r.gate in named]
+    if flt.stages:
+        at = matrix.releases.index(flt.stage_release or matrix.releases[-1])
+        rows = [r for r in rows if (c := r.cells[at]) is not None and c.stage in flt.stages]
+    if flt.origins:
+        rows = [r for r in rows if r.origin in flt.origins]
+    if flt.search.strip():
+        found = set(search_gates(flt.search, [r.gate for r in rows], texts))
+        rows = [r for r in rows if r.gate in found]
+    if flt.changed_only:
+        rows = [r for r in rows if len({r.cells[i] for i in columns}) > 1]
+    shown = ReleaseMatrix(
+        tuple(matrix.releases[i] for i in columns),
+        tuple(MatrixRow(r.gate, tuple(r.cells[i] for i in columns), r.origin) for r in rows),
+    )
+    names = {r.gate for r in rows}
+    transitions = tuple(t.only(names) for t in all_transitions if t.release in shown.releases)
+    return FilteredMatrix(shown, transitions, flt, len(matrix.rows))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,26 +1,31 @@
 """The ``kcompat matrix`` document, shown by the Release matrix page as well.
 
 Every bundled release's own manifest at its own version (emulated = release, default min
-compatibility), the transitions from one bundled release to the next and the removed gates::
+compatibility), the transitions from one bundled release to the next and the removed gates, for
+the gates and releases a :class:`~kcompat.core.history.MatrixFilter` keeps (everything without
+one)::
 
     {"releases": ["1.31", ...],
      "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...}}],
-     "transitions": {"1.35": {"newAlpha": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": []}},
+     "transitions": {"1.35": {"newAlpha": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
+                              "defaultFlipped": [], "locked": []}},
      "removedGates": [{"name", "origin", "lastRelease", "removedIn",
-                       "lastSpec": {"version", "stage", "default", "locked"}, "behaviour"}]}
+                       "lastSpec": {"version", "stage", "default", "locked"}, "behaviour"}],
+     "filter": {"changed", "stages", "inRelease", "origins", "search", "changedOnly", "releases"}}
 
 ``null``: the release does not list the gate. ``behaviour`` of a removed gate is what every
 later binary does for that feature: ``always on`` or ``always off`` (its last spec's default).
+``transitions`` and ``removedGates`` name only the gates shown; each release shown (but the
+oldest bundled one) is compared with its previous bundled release, shown or not.
 """
 
 from __future__ import annotations
 
 from kcompat.documents import formats
-from ..core.history import TRANSITION_KINDS, GateStatus, ReleaseMatrix, ReleaseTransitions, release_transitions
+from ..core.history import ALL_TRANSITION_KINDS, TRANSITION_KEYS, FilteredMatrix, GateStatus, ReleaseTransitions
 from ..core.removals import GateLineage, RemovedGate
 
-#: transition kind (core) -> JSON key
-TRANSITION_KEYS = {"new alpha": "newAlpha", "to beta": "toBeta", "to GA": "toGA", "deprecated": "deprecated", "removed": "removed"}
+__all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_document", "matrix_rows", "render"]
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
     "newAlpha": "new as Alpha in",
@@ -28,6 +33,8 @@ TRANSITION_LABELS = {
     "toGA": "graduated to GA in",
     "deprecated": "deprecated in",
     "removed": "removed in",
+    "defaultFlipped": "default flipped in",
+    "locked": "locked to its default in",
 }
 
 
@@ -38,7 +45,7 @@ def _cell(status: GateStatus | None) -> dict | None:
 
 
 def transitions_document(transitions: tuple[ReleaseTransitions, ...]) -> dict:
-    return {t.release: {TRANSITION_KEYS[k]: list(t.gates(k)) for k in TRANSITION_KINDS} for t in transitions}
+    return {t.release: {TRANSITION_KEYS[k]: list(t.gates(k)) for k in ALL_TRANSITION_KINDS} for t in transitions}
 
 
 def removed_document(removal: RemovedGate) -> dict:
@@ -53,16 +60,19 @@ def removed_document(removal: RemovedGate) -> dict:
     }
 
 
-def matrix_document(matrix: ReleaseMatrix, lineage: GateLineage) -> dict:
+def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict:
     """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer."""
+    matrix = answer.matrix
+    shown = {r.gate for r in matrix.rows}
     return {
         "releases": list(matrix.releases),
         "gates": [
             {"name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells)}}
             for r in matrix.rows
         ],
-        "transitions": transitions_document(release_transitions(matrix)),
-        "removedGates": [removed_document(g) for g in lineage.removals],
+        "transitions": transitions_document(answer.transitions),
+        "removedGates": [removed_document(g) for g in lineage.removals if g.name in shown],
+        "filter": answer.filter.document(),
     }
 
 

@@ -176,3 +176,18 @@ def test_a_side_picked_for_another_selection_follows_the_new_one_silently():
     assert not at.warning
     assert "changes_other" not in at.query_params
     assert at.selectbox(key="changes_other").value == "1.34@1.34"  # the next emulated version again
+
+
+def test_every_column_is_as_wide_as_its_longest_text():
+    """No cut "why" or gate name (the browser test measures the drawn text: tests/e2e/test_e2e_table_fit.py)."""
+    from dashboard.components.text_width import column_px
+
+    at = open_app("changes", binary="1.36", emulated="1.33", changes_release_show="all differences")
+    grid = next(d for d in at.dataframe if d.key.startswith("changes_release_table"))
+    frame = grid.value
+    widths = {name: c.get("width") for name, c in json.loads(grid.proto.columns).items()}
+    longest_why = max(frame["why"], key=len)
+    assert len(longest_why) > 90
+    assert widths["why"] == column_px(["why", *frame["why"]]) >= column_px([longest_why])
+    assert widths["gate"] == column_px(["gate", *frame["gate"]])
+    assert widths["here_on"] == column_px(["on in 1.36 emulating 1.33"])  # the header fits too

@@ -1,5 +1,9 @@
 """The Release matrix page: gates x releases, filters, per-release transition counts."""
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from conftest import current_page, open_app, rerun, texts
@@ -13,16 +17,31 @@ def matrix(catalog):
 
 
 def table(at, position=0):
-    """0: the matrix, 1: the transition counts, 2: the gate names per change."""
+    """0: the matrix, 1: the transition counts."""
     return at.dataframe[position].value
+
+
+def name_pills(at):
+    """The gate names of the chosen "Changed in a release" (a click opens the gate)."""
+    return next(p for p in at.pills if p.key.startswith("matrix_names_"))
+
+
+def kcompat_json(*argv):
+    """``kcompat matrix ARGV --format json``, run as a command."""
+    done = subprocess.run(
+        [sys.executable, "-m", "kcompat", "matrix", *argv, "--format", "json"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def test_default_load_shows_every_gate_of_every_release(matrix):
     at = open_app("matrix")
     assert current_page(at) == "matrix"
     shown = table(at)
-    assert list(shown.columns) == ["gate", *matrix.releases]
+    assert list(shown.columns) == ["gate", "origin", *matrix.releases]
     assert list(shown["gate"]) == [r.gate for r in matrix.rows]
+    assert set(shown["origin"]) == {"kube", "client-go"}
     row = shown.set_index("gate").loc["JobManagedBy"]
     assert (row["1.31"], row["1.32"], row["1.35"]) == ("Alpha (off)", "Beta (on)", "GA (on, locked)")
     assert shown.set_index("gate").loc["APIListChunking", "1.33"] == "removed (always on)"
@@ -99,8 +118,6 @@ def _graduated(catalog, release, previous):
 
 
 def test_graduated_to_ga_in_1_35_is_exactly_the_gates_that_graduated_then(catalog, capsys):
-    import json
-
     from kcompat.cli.main import main as kcompat
 
     at = open_app("matrix")
@@ -112,14 +129,14 @@ def test_graduated_to_ga_in_1_35_is_exactly_the_gates_that_graduated_then(catalo
     assert list(table(at)["gate"]) == expected
     assert kcompat(["matrix", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["transitions"]["1.35"]["toGA"] == expected
-    assert at.pills[0].options == expected
+    assert name_pills(at).options == expected
 
 
 def test_removed_in_a_release_names_the_behaviour_and_opens_the_gate():
     at = open_app("matrix", binary="1.36", emulated="1.36")
     at.selectbox(key="matrix_transition").set_value("1.33:removed")
     rerun(at)
-    pills = at.pills[0]
+    pills = name_pills(at)
     assert "APIListChunking (always on)" in pills.options  # removed after GA locked on
     assert "VolumeCapacityPriority (always off)" in pills.options  # removed while off
     pills.set_value("APIListChunking")
@@ -129,16 +146,14 @@ def test_removed_in_a_release_names_the_behaviour_and_opens_the_gate():
 
 
 def test_matrix_cells_are_the_cli_document(capsys):
-    import json
-
     from kcompat.cli.main import main as kcompat
     from kcompat.documents.matrix import matrix_rows
 
     assert kcompat(["matrix", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     shown = table(open_app("matrix"))
-    assert list(shown.columns) == ["gate", *doc["releases"]]
-    assert shown.to_dict("records") == [{k: v for k, v in row.items() if k != "origin"} for row in matrix_rows(doc)]
+    assert list(shown.columns) == ["gate", "origin", *doc["releases"]]
+    assert shown.to_dict("records") == matrix_rows(doc)
     assert [r["gate"] for r in matrix_rows(doc)] == [g["name"] for g in doc["gates"]]
 
 
@@ -190,3 +205,92 @@ def test_the_table_csv_is_the_cli_csv(csv_downloads, capsys):
     assert lines[0] == printed.splitlines()[0]
     assert [line.split(",")[0] for line in lines[1:]] == list(table(at)["gate"])
     assert csv_downloads["matrix_counts_csv"].splitlines()[0].startswith("release,since,")
+
+
+# ---------------------------------------------------------------------------------------------
+# The filters of kcompat matrix, in the URL: the same rows as the command
+
+
+def test_the_cli_and_the_page_show_the_same_gates_that_became_ga_in_1_35(gates):
+    """``kcompat matrix --changed 1.35:toGA --format json`` and the page opened with
+    ``?matrix_transition=1.35:toGA``: the same rows, cell for cell; kube and client-go gates."""
+    from kcompat.documents.matrix import matrix_rows
+
+    doc = kcompat_json("--changed", "1.35:toGA")
+    shown = table(open_app("matrix", matrix_transition="1.35:toGA"))
+    assert shown.to_dict("records") == matrix_rows(doc)
+    now = {g.name for g in gates("1.35").gates if g.stage.value == "GA"}
+    before = {g.name for g in gates("1.34").gates if g.stage.value == "GA"}
+    assert list(shown["gate"]) == sorted(now - before)
+    assert set(shown["origin"]) == {"kube", "client-go"}  # InformerResourceVersion is client-go's
+
+
+@pytest.mark.parametrize(
+    "params, argv",
+    [
+        ({"matrix_origin": "client-go", "matrix_since": "1.35"}, ["--origin", "client-go", "--since", "1.35"]),
+        (
+            {"matrix_text": "DRA", "matrix_stages": "Beta", "matrix_release": "1.36", "matrix_origin": "kube"},
+            ["--search", "DRA", "--stage", "Beta", "--in-release", "1.36", "--origin", "kube"],
+        ),
+        ({"matrix_transition": "1.36:defaultFlipped", "matrix_changed": "true"}, ["--changed", "1.36:defaultFlipped", "--changed-only"]),
+        ({"matrix_transition": "1.34:locked", "matrix_since": "1.33"}, ["--changed", "1.34:locked", "--since", "1.33"]),
+    ],
+    ids=["client-go-since", "dra-beta", "default-flipped", "locked"],
+)
+def test_every_filter_in_the_url_gives_the_rows_of_the_same_command(params, argv, csv_downloads):
+    from kcompat.documents.matrix import matrix_rows
+
+    doc = kcompat_json(*argv)
+    at = open_app("matrix", **params)
+    assert not at.warning
+    shown = table(at)
+    assert len(shown) > 0
+    assert list(shown.columns) == ["gate", "origin", *doc["releases"]]
+    assert shown.to_dict("records") == matrix_rows(doc)
+    # the CSV is the rows and columns shown
+    lines = csv_downloads["matrix_csv"].splitlines()
+    assert lines[0] == ",".join(shown.columns) and len(lines) == len(shown) + 1
+
+
+def test_the_new_kinds_are_offered_with_their_counts(matrix):
+    at = open_app("matrix")
+    transitions = {t.release: t for t in release_transitions(matrix)}
+    box = at.selectbox(key="matrix_transition")
+    assert box.format_func("1.36:defaultFlipped") == f"default flipped in 1.36 ({len(transitions['1.36'].default_flipped)})"
+    assert box.format_func("1.34:locked") == f"locked to its default in 1.34 ({len(transitions['1.34'].locked)})"
+    counts = table(at, 1)
+    assert list(counts.columns) == ["release", "since", *TRANSITION_KINDS, "default flipped", "locked"]
+    assert list(counts["locked"]) == [len(t.locked) for t in release_transitions(matrix)]
+
+
+def test_origin_and_from_release_write_the_url():
+    at = open_app("matrix")
+    at.pills(key="matrix_origin").set_value(["client-go"])
+    at.selectbox(key="matrix_since").set_value("1.36")
+    rerun(at)
+    assert at.query_params["matrix_origin"] == "client-go" and at.query_params["matrix_since"] == "1.36"
+    shown = table(at)
+    assert list(shown.columns) == ["gate", "origin", "1.36", "1.37", "1.38"]
+    assert set(shown["origin"]) == {"client-go"}
+
+
+def test_columns_are_as_wide_as_their_longest_cell_and_no_answer_is_a_message():
+    """The widths (the browser test measures the drawn text: tests/e2e/test_e2e_table_fit.py)."""
+    from dashboard.components.text_width import column_px
+
+    at = open_app("matrix", matrix_transition="1.35:toGA")
+    shown = table(at)
+    widths = {name: c.get("width") for name, c in json.loads(at.dataframe[0].proto.columns).items()}
+    assert widths["gate"] == column_px(["gate", *shown["gate"]]) == column_px(["PodObservedGenerationTracking"])
+    assert widths["1.38"] == column_px(["removed (always on)"]) > widths["1.31"] == column_px(["Alpha (off)"])
+    at = open_app("matrix", matrix_transition="1.38:toGA", matrix_origin="client-go")
+    assert len(at.dataframe) == 1  # the counts only
+    assert "No gate matches these filters." in [i.value for i in at.info]
+
+
+def test_bad_origin_and_since_in_the_url_warn():
+    at = open_app("matrix", matrix_origin="k8s", matrix_since="1.2")
+    warnings = texts(at.warning)
+    assert any(w.startswith("matrix_origin=") for w in warnings) and any(w.startswith("matrix_since=") for w in warnings)
+    assert len(table(at)) == len(table(open_app("matrix")))

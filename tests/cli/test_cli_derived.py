@@ -99,13 +99,13 @@ def test_changes_text_formats(capsys, fmt, needle):
 def test_matrix_json_contract(capsys, catalog):
     code, out, _ = run(capsys, "matrix", "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and list(doc) == ["releases", "gates", "transitions", "removedGates"]
+    assert code == 0 and list(doc) == ["releases", "gates", "transitions", "removedGates", "filter"]
     assert doc["releases"] == list(catalog.usable_releases())
     chunking = next(g for g in doc["gates"] if g["name"] == "APIListChunking")
     assert chunking["releases"]["1.32"] == {"stage": "GA", "default": True, "locked": True}
     assert chunking["releases"]["1.33"] is None
     assert list(doc["transitions"]) == doc["releases"][1:]
-    assert list(doc["transitions"]["1.35"]) == ["newAlpha", "toBeta", "toGA", "deprecated", "removed"]
+    assert list(doc["transitions"]["1.35"]) == ["newAlpha", "toBeta", "toGA", "deprecated", "removed", "defaultFlipped", "locked"]
     assert "APIListChunking" in doc["transitions"]["1.33"]["removed"]
     removed = next(r for r in doc["removedGates"] if r["name"] == "APIListChunking")
     assert (removed["lastRelease"], removed["removedIn"], removed["behaviour"]) == ("1.32", "1.33", "always on")

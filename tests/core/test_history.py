@@ -176,3 +176,122 @@ def test_spec_changes_on_real_data(catalog):
     dra = catalog.manifest("1.36").by_name["DRAPrioritizedList"]
     assert placeholder_start(dra) is None and introduced_text(dra) == "1.33"
     assert [c.text() for c in spec_changes(dra)][:2] == ["appeared in 1.33 as Alpha off", "stage Alpha -> Beta in 1.34"]
+
+
+# ---------------------------------------------------------------------------------------------
+# The new transition kinds and the matrix filter, on the bundled data.
+
+
+def _by_release(matrix):
+    return {t.release: t for t in release_transitions(matrix)}
+
+
+def test_default_flipped_and_locked_checked_by_hand(matrix):
+    """Read in data/features: DisableNodeKubeProxyVersion is Deprecated off in v1.32.yaml and gets a
+    1.33 spec Deprecated on; MultiCIDRServiceAllocator is GA on in 1.33 and gets a 1.34 spec GA on
+    locked; ProbeHostPodSecurityStandards first appears in v1.34.yaml as GA on locked; JobManagedBy's
+    1.35 spec is GA on locked after Beta on; client-go's InformerResourceVersion goes from Alpha off
+    (v1.34) to GA on, not locked (client-go-v1.35.yaml)."""
+    t = _by_release(matrix)
+    assert "DisableNodeKubeProxyVersion" in t["1.33"].default_flipped
+    assert "DisableNodeKubeProxyVersion" not in t["1.33"].deprecated  # Deprecated already
+    assert "DisableNodeKubeProxyVersion" not in t["1.33"].locked
+    assert "MultiCIDRServiceAllocator" in t["1.34"].locked
+    assert "MultiCIDRServiceAllocator" not in t["1.34"].to_ga + t["1.34"].default_flipped
+    assert "ProbeHostPodSecurityStandards" in t["1.34"].locked and "ProbeHostPodSecurityStandards" in t["1.34"].to_ga
+    assert "ProbeHostPodSecurityStandards" not in t["1.34"].default_flipped  # nothing to flip from
+    assert "JobManagedBy" in t["1.35"].locked and "JobManagedBy" not in t["1.35"].default_flipped  # on before and after
+    assert "InformerResourceVersion" in t["1.35"].default_flipped and "InformerResourceVersion" in t["1.35"].to_ga
+    assert "InformerResourceVersion" not in t["1.35"].locked
+
+
+def test_default_flipped_and_locked_equal_an_independent_reading_of_the_release_tables(matrix, gates):
+    """From each release's own gate table: default flipped = listed in both with another default;
+    locked = locked now, not locked (or not listed) before."""
+    def table(release):
+        return {g.name: g for g in gates(release).gates if g.stage is not Stage.PRE_ALPHA}
+
+    for t in release_transitions(matrix):
+        now, before = table(t.release), table(t.previous)
+        flipped = sorted(n for n, g in now.items() if n in before and before[n].default != g.default)
+        locked = sorted(n for n, g in now.items() if g.locked and not (n in before and before[n].locked))
+        assert list(t.default_flipped) == flipped, t.release
+        assert list(t.locked) == locked, t.release
+        assert flipped and locked, t.release  # every bundled release has some of both
+
+
+def test_counts_default_to_the_stage_moves_and_name_every_kind_on_request(matrix):
+    from kcompat.core.history import ALL_TRANSITION_KINDS
+
+    t = _by_release(matrix)["1.35"]
+    assert list(t.counts()) == list(TRANSITION_KINDS)  # the chart's kinds
+    assert t.counts(ALL_TRANSITION_KINDS)["locked"] == len(t.locked) > 0
+
+
+def _names(answer):
+    return [r.gate for r in answer.matrix.rows]
+
+
+def test_filter_by_a_transition_is_exactly_its_gates(matrix):
+    from kcompat.core.history import MatrixFilter, Transition, filter_matrix
+
+    t = _by_release(matrix)
+    answer = filter_matrix(matrix, MatrixFilter(changed=(Transition("1.35", "to GA"),)))
+    assert _names(answer) == list(t["1.35"].to_ga)
+    assert answer.matrix.releases == matrix.releases and answer.total == len(matrix.rows)
+    both = filter_matrix(matrix, MatrixFilter(changed=(Transition("1.35", "to GA"), Transition("1.33", "removed"))))
+    assert _names(both) == sorted(set(t["1.35"].to_ga) | set(t["1.33"].removed))  # several: any of them
+    # the answer's transitions name only the gates shown, each release against its real previous one
+    only = next(x for x in answer.transitions if x.release == "1.35")
+    assert only.to_ga == t["1.35"].to_ga and only.new_alpha == ()
+
+
+def test_filter_stage_origin_search_changed_only_and_columns(matrix):
+    from kcompat.core.history import MatrixFilter, filter_matrix
+    from kcompat.core.search import GateText
+
+    beta_1_33 = filter_matrix(matrix, MatrixFilter(stages=(Stage.BETA,), stage_release="1.33"))
+    i = matrix.releases.index("1.33")
+    assert _names(beta_1_33) == [r.gate for r in matrix.rows if r.cells[i] is not None and r.cells[i].stage is Stage.BETA]
+    newest = filter_matrix(matrix, MatrixFilter(stages=(Stage.ALPHA,)))  # no release: the newest
+    assert all(r.cells[-1].stage is Stage.ALPHA for r in newest.matrix.rows) and newest.matrix.rows
+    client_go = filter_matrix(matrix, MatrixFilter(origins=("client-go",)))
+    assert _names(client_go) and {r.origin for r in client_go.matrix.rows} == {"client-go"}
+    assert "InformerResourceVersion" in _names(client_go) and "JobManagedBy" not in _names(client_go)
+    texts = {"HPAScaleToZero": GateText("Enables scaling to zero of the HorizontalPodAutoscaler.")}
+    assert "HPAScaleToZero" in _names(filter_matrix(matrix, MatrixFilter(search="scaling to zero"), texts))
+    dra = filter_matrix(matrix, MatrixFilter(search="DRA", origins=("kube",), stages=(Stage.BETA,), stage_release="1.36"))
+    assert _names(dra) and all(n.startswith("DRA") or "DynamicResource" in n for n in _names(dra))
+    columns = filter_matrix(matrix, MatrixFilter(releases=("1.33", "1.35"), changed_only=True))
+    assert columns.matrix.releases == ("1.33", "1.35")
+    assert "KMSv1" not in _names(columns)  # Deprecated off in both
+    assert "JobManagedBy" in _names(columns)  # Beta (on) -> GA (on, locked)
+    assert all(len(set(r.cells)) > 1 for r in columns.matrix.rows)
+    assert [x.release for x in columns.transitions] == ["1.33", "1.35"]  # 1.35 still against 1.34
+
+
+def test_parsing_a_filter_names_the_bad_value(matrix):
+    from kcompat.core.errors import KcompatError
+    from kcompat.core.history import MatrixFilter, Transition, filter_matrix, parse_origin, parse_stage, parse_transition
+
+    releases = matrix.releases
+    assert parse_transition("1.35:toga", releases) == Transition("1.35", "to GA")
+    assert parse_transition("v1.36:defaultFlipped", releases) == Transition("1.36", "default flipped")
+    assert str(parse_transition("1.34:LOCKED", releases)) == "1.34:locked"
+    assert parse_stage("beta") is Stage.BETA and parse_origin("Client-Go") == "client-go"
+    bad = {
+        "1.35:toGAA": '"toGAA" is not one of newAlpha, toBeta, toGA',
+        "1.35": "expected RELEASE:KIND",
+        "1.20:toGA": '"1.20" is not a bundled release',
+        f"{releases[0]}:toGA": "the oldest bundled release",
+    }
+    for text, message in bad.items():
+        with pytest.raises(KcompatError, match=message.replace("(", r"\(")) as err:
+            parse_transition(text, releases, "--changed")
+        assert str(err.value).startswith(f'--changed "{text}"')
+    with pytest.raises(KcompatError, match='stage "PreAlpha": not one of Alpha, Beta, GA, Deprecated'):
+        parse_stage("PreAlpha")
+    with pytest.raises(KcompatError, match='origin "k8s": not one of kube, client-go'):
+        parse_origin("k8s")
+    with pytest.raises(KcompatError, match='"0.9": not a bundled release'):
+        filter_matrix(matrix, MatrixFilter(releases=("0.9",)))

@@ -53,7 +53,7 @@ VIEWS = {
     "matrix": {
         "binary": "1.36", "emulated": "1.33",
         "matrix_text": "job", "matrix_stages": "Beta,GA", "matrix_release": "1.34", "matrix_changed": "true",
-        "matrix_transition": "1.35:toGA",
+        "matrix_transition": "1.35:toGA", "matrix_origin": "kube", "matrix_since": "1.33",
     },
     "apis": {
         "binary": "1.33", "emulated": "1.31",
@@ -81,6 +81,7 @@ def test_a_link_restores_the_view_in_a_new_context(open_page, key):
         assert value_of(page, "in release") == "1.34"
         assert switched_on(page, "Changed only")
         assert value_of(page, "Changed in a release").startswith("graduated to GA in 1.35 (")
+        assert "kube" in chosen(page) and value_of(page, "From release") == "1.33"
     elif key == "apis":
         assert open_tab(page) == ["Storage versions"]
         assert chosen(page) == ["not served", "beta"]

@@ -1,0 +1,108 @@
+"""kcompat matrix with filters: rows, columns, formats and the refusal of a bad value."""
+
+import json
+
+import pytest
+
+from kcompat.cli.main import main
+
+
+def run(capsys, *argv):
+    code = main(["matrix", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def document(capsys, *argv):
+    code, out, err = run(capsys, *argv, "--format", "json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def names(doc):
+    return [g["name"] for g in doc["gates"]]
+
+
+def test_changed_to_ga_lists_the_kube_and_client_go_gates_that_became_ga(capsys, gates):
+    doc = document(capsys, "--changed", "1.35:toGA")
+    now = {g.name for g in gates("1.35").gates if g.stage.value == "GA"}
+    before = {g.name for g in gates("1.34").gates if g.stage.value == "GA"}
+    assert names(doc) == sorted(now - before)
+    origins = {g["name"]: g["origin"] for g in doc["gates"]}
+    assert origins["JobManagedBy"] == "kube" and origins["InformerResourceVersion"] == "client-go"
+    assert doc["filter"]["changed"] == ["1.35:toGA"]
+    assert doc["transitions"]["1.35"]["toGA"] == names(doc)
+    assert doc["transitions"]["1.35"]["newAlpha"] == []  # transitions name the gates shown only
+
+
+def test_repeated_and_comma_separated_values_are_any_of(capsys):
+    one = document(capsys, "--changed", "1.35:toGA,1.33:removed")
+    two = document(capsys, "--changed", "1.35:toGA", "--changed", "1.33:removed")
+    assert names(one) == names(two)
+    ga = document(capsys, "--changed", "1.35:toGA")
+    removed = document(capsys, "--changed", "1.33:removed")
+    assert names(one) == sorted(set(names(ga)) | set(names(removed)))
+    assert {g["name"] for g in one["removedGates"]} <= set(names(one)) and one["removedGates"]
+
+
+def test_every_option_together(capsys):
+    doc = document(capsys, "--search", "DRA", "--stage", "Beta", "--in-release", "1.36", "--origin", "kube", "--since", "1.35")
+    assert doc["releases"] == ["1.35", "1.36", "1.37", "1.38"]
+    assert names(doc) and all(g["releases"]["1.36"]["stage"] == "Beta" and g["origin"] == "kube" for g in doc["gates"])
+    assert "DRAConsumableCapacity" in names(doc)
+    assert list(doc["transitions"]) == ["1.35", "1.36", "1.37", "1.38"]
+
+
+def test_columns_fit_a_terminal(capsys):
+    code, out, _ = run(capsys, "--releases", "1.33,1.35", "--changed", "1.35:toGA")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split() == ["gate", "origin", "1.33", "1.35"]
+    assert max(map(len, lines)) <= 100
+    code, out, _ = run(capsys, "--since", "1.37", "--format", "csv")
+    assert out.splitlines()[0] == "gate,origin,1.37,1.38"
+    code, full, _ = run(capsys)
+    assert max(map(len, full.splitlines())) > 200  # every release: wider than a terminal
+
+
+def test_client_go_origin_and_changed_only(capsys):
+    doc = document(capsys, "--origin", "client-go", "--changed-only")
+    assert names(doc) and {g["origin"] for g in doc["gates"]} == {"client-go"}
+    for g in doc["gates"]:
+        assert len({json.dumps(c, sort_keys=True) for c in g["releases"].values()}) > 1
+
+
+def test_a_long_search_is_cut_like_the_search_box(capsys):
+    doc = document(capsys, "--search", "x" * 100_000)
+    assert doc["gates"] == [] and len(doc["filter"]["search"]) == 200
+
+
+def test_an_empty_answer_is_not_an_error(capsys):
+    code, out, _ = run(capsys, "--changed", "1.38:toGA", "--origin", "client-go", "--format", "csv")
+    assert code == 0 and out.splitlines() == ["gate,origin,1.31,1.32,1.33,1.34,1.35,1.36,1.37,1.38"]
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--changed", "1.35:toGAA"], '--changed "1.35:toGAA": "toGAA" is not one of newAlpha, toBeta, toGA, deprecated, removed, defaultFlipped, locked'),
+        (["--changed", "1.35"], '--changed "1.35": expected RELEASE:KIND such as 1.35:toGA'),
+        (["--changed", "1.30:toGA"], '--changed "1.30:toGA": "1.30" is not a bundled release (one of 1.31,'),
+        (["--changed", "1.31:toGA"], "1.31 is the oldest bundled release"),
+        (["--stage", "Bata"], '--stage "Bata": not one of Alpha, Beta, GA, Deprecated'),
+        (["--stage", "Beta", "--in-release", "2.0"], '--in-release "2.0": not a bundled release'),
+        (["--in-release", "1.35"], '--in-release "1.35" needs --stage'),
+        (["--changed", ""], '--changed "": no value (give e.g. 1.35:toGA)'),
+        (["--origin", ","], '--origin ",": no value'),
+        (["--since", ""], '--since "": not a bundled release'),
+        (["--changed", "\x1b[31m1.35:toGA"], '--changed "\\x1b[31m1.35:toGA": "\\x1b[31m1.35" is not a bundled release'),
+        (["--origin", "kubernetes"], '--origin "kubernetes": not one of kube, client-go'),
+        (["--releases", "1.33,1.99"], '--releases "1.99": not a bundled release'),
+        (["--since", "1.2"], '--since "1.2": not a bundled release'),
+        (["--since", "1.35", "--releases", "1.36"], "--releases and --since both choose the columns"),
+    ],
+)
+def test_a_bad_value_is_named_and_exits_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err
+    assert err.count("\n") == 1

@@ -1,0 +1,124 @@
+"""No cut cell text and no empty filler rows in the data grids of the Release matrix and What
+changes pages, at 1440x900 and on a 390x844 phone, in Debian's chromium.
+
+How cut text is found. ``st.dataframe`` is a glide-data-grid: it draws on a canvas, so the DOM
+holds no cell geometry. The test reads what the grid draws with from the grid's own React
+component (the props of glide's canvas component: ``columns`` with the width of each column,
+``theme`` with the cell font and padding, ``getCellContent`` giving the text of any cell,
+``rowHeight``, ``headerHeight``, ``height``), then measures every cell's text (every row, not only
+the rows in view) and every header with ``CanvasRenderingContext2D.measureText`` in that font,
+after ``document.fonts.ready``. A text is cut when it is wider than its column minus the cell
+padding on both sides (glide then clips it). A column's ``grow`` only widens it, so the width read
+is the narrowest it is drawn. If Streamlit stops exposing these props the test fails (it never
+passes without having measured).
+
+Filler rows: the grid's height must not exceed its header plus its rows (and a 2 px border).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "user_agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+}
+SCREENS = {"1440": {}, "390": PHONE}
+
+#: Every grid on the page: the props of glide's canvas component, each cell's text measured.
+MEASURE_JS = """async () => {
+  await document.fonts.ready;
+  const out = [];
+  const shown = [...document.querySelectorAll('[data-testid="stDataFrame"]')].filter(g => g.getClientRects().length);
+  for (const grid of shown) {
+    const canvas = grid.querySelector('canvas');
+    if (!canvas) { out.push({error: 'no canvas'}); continue; }
+    const fiberKey = Object.keys(canvas).find(k => k.startsWith('__reactFiber$'));
+    let fiber = fiberKey ? canvas[fiberKey] : null;
+    while (fiber && !(fiber.memoizedProps && fiber.memoizedProps.getCellContent && fiber.memoizedProps.theme)) fiber = fiber.return;
+    if (!fiber) { out.push({error: 'no grid props'}); continue; }
+    const p = fiber.memoizedProps;
+    const ctx = document.createElement('canvas').getContext('2d');
+    const cut = [];
+    p.columns.forEach((column, c) => {
+      const room = column.width - 2 * p.theme.cellHorizontalPadding;
+      ctx.font = p.theme.headerFontFull;
+      const title = column.title || '';
+      if (ctx.measureText(title).width > room) cut.push({column: title, header: true, text: title, width: column.width});
+      ctx.font = p.theme.baseFontFull;
+      for (let r = 0; r < p.rows; r++) {
+        const cell = p.getCellContent([c, r]);
+        const text = cell.kind === 'text' ? String(cell.displayData ?? '') : '';
+        const px = ctx.measureText(text).width;
+        if (px > room) cut.push({column: title, row: r, text, px: Math.round(px), width: column.width});
+      }
+    });
+    out.push({
+      columns: p.columns.map(c => c.title), rows: p.rows, height: p.height,
+      rowHeight: typeof p.rowHeight === 'number' ? p.rowHeight : null, headerHeight: p.headerHeight,
+      cut: cut.slice(0, 20), cutCount: cut.length,
+    });
+  }
+  return out;
+}"""
+
+
+def measure(page) -> list[dict]:
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=\"stDataFrame\"]')].filter(g => g.getClientRects().length)"
+        ".every(g => g.querySelector('canvas'))",
+        timeout=20_000,
+    )
+    grids = page.evaluate(MEASURE_JS)
+    assert grids, "no data grid on the page"
+    for grid in grids:
+        assert "error" not in grid, grid  # the grid's props were read: the check really measured
+    return grids
+
+
+def assert_fits(grids: list[dict]) -> None:
+    for grid in grids:
+        assert grid["cutCount"] == 0, grid["cut"]
+        assert grid["rowHeight"] and grid["headerHeight"], grid
+        assert grid["height"] <= grid["headerHeight"] + grid["rows"] * grid["rowHeight"] + 2, grid  # no filler rows
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},  # every gate, every release: the longest cells ("Deprecated (on, locked)", "removed (always off)")
+        {"matrix_transition": "1.35:toGA"},  # a short result: the grid is as tall as its rows
+        {"matrix_origin": "client-go", "matrix_since": "1.35"},
+    ],
+    ids=["all", "toGA", "client-go"],
+)
+def test_matrix_cells_fit(open_page, screen, params):
+    page, watch = open_page("matrix", params, **SCREENS[screen])
+    grids = measure(page)
+    matrix = grids[0]
+    assert matrix["columns"][1:3] == ["gate", "origin"]
+    if params.get("matrix_transition"):
+        assert matrix["rows"] == 8 and matrix["height"] < 520
+    assert_fits(grids)
+    assert watch.console_errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("tab", ["release", "native", "other"])
+def test_changes_cells_fit(open_page, screen, tab):
+    page, watch = open_page(
+        "changes",
+        {"binary": "1.36", "emulated": "1.33", "changes_tab": tab, f"changes_{tab}_show": "all differences"},
+        **SCREENS[screen],
+    )
+    grids = measure(page)
+    assert any(g["rows"] > 10 for g in grids)  # long answers: the "why" texts reach 100 characters
+    assert_fits(grids)
+    assert watch.console_errors == []
