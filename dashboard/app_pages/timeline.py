@@ -15,6 +15,7 @@ from dashboard.components.charts import (
     default_x_start,
     gate_starts,
     listed_since,
+    timeline_block_specs,
     timeline_blocks,
     timeline_chart,
     timeline_order,
@@ -90,28 +91,24 @@ st.caption(f"{len(order)} of {len(stage_at)} gates")
 if shown:
     generation = st.session_state.setdefault("_timeline_generation", 0)
     st.html(LABEL_CSS)
-    blocks = timeline_blocks(order)
+    # Every row in one chart (the export), cut into blocks of rows for the page: one chart per
+    # block, each with its axis and legends, so the page grows with the rows (no scroll box) and an
+    # axis and a legend are on screen wherever it is scrolled.
+    spec = timeline_chart(shown, binary, emulated, x_start=x_start, order=order, compact=is_phone(), starts=real_starts).to_dict()
     picked: list = []
-    # One chart per block of rows, each with its axis and legends: the page grows with the rows
-    # (no scroll box), and an axis and a legend are on screen wherever it is scrolled.
     with st.container(key="timeline_rows", gap="small"):
-        for i, rows in enumerate(blocks):
-            block = timeline_chart(
-                shown, binary, emulated, x_start=x_start, order=rows, compact=is_phone(), starts=real_starts,
-                bottom_axis=i == len(blocks) - 1,
-            )
-            event = st.altair_chart(
-                block,
+        for i, block in enumerate(timeline_block_specs(spec, timeline_blocks(order))):
+            event = st.vega_lite_chart(
+                spec=block,
+                width="stretch",
                 key=f"timeline_chart_{generation}_{i}",
                 on_select="rerun",
                 selection_mode=[GATE_PICK],
             )
             picked = picked or ((event or {}).get("selection") or {}).get(GATE_PICK) or []
-    # the export: every row in one chart, axis at the top and the bottom
-    chart = timeline_chart(shown, binary, emulated, x_start=x_start, order=order, starts=real_starts)
     filters = [f"stage {', '.join(map(plain, stages))}" if stages else "", f"search {text.strip()!r}" if needle else ""]
     chart_downloads(
-        chart,
+        spec,
         f"timeline-{binary}-emulating-{emulated}",
         "timeline_export",
         title=title,

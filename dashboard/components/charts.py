@@ -6,6 +6,7 @@ so 1.9 sorts before 1.10. Stage colours come from :mod:`dashboard.components.sta
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 
 import altair as alt
@@ -374,6 +375,40 @@ def timeline_chart(
             usermeta={"title": f"Stage history of the {_label(binary)} binary's gates", "embedOptions": {"renderer": "svg"}},
         )
     )
+
+
+def timeline_block_specs(spec: dict, blocks: Sequence[Sequence[str]]) -> list[dict]:
+    """The Vega-Lite spec of a :func:`timeline_chart` of every row (its ``to_dict()``) cut into one
+    spec per block of rows (:func:`timeline_blocks`): each block has only its rows' data and its
+    own row order, legends that list only the stages and marks of its rows, the release axis at its
+    top, and at its bottom too on the last block only. Cheaper than a chart per block (Altair
+    builds and validates a chart in about 0.2 s; this takes milliseconds)."""
+    datasets = spec.get("datasets", {})
+    out = []
+    for i, rows in enumerate(blocks):
+        keep = set(rows)
+        block = copy.deepcopy({k: v for k, v in spec.items() if k not in ("layer", "datasets")})
+        block["datasets"] = {}
+        layers = []
+        for n, layer in enumerate(spec["layer"]):
+            name = layer["data"]["name"]
+            values = datasets.get(name, [])
+            encoding = dict(layer["encoding"])
+            if "y" in encoding:  # the bars and the "predates" band: only the block's rows
+                values = [r for r in values if r["gate"] in keep]
+                if n > 0 and not values:
+                    continue  # no band in this block: no band legend either
+                encoding["y"] = {**encoding["y"], "sort": list(rows), "scale": {**encoding["y"].get("scale", {}), "domain": list(rows)}}
+                if n == 0:
+                    scale = _stage_scale(r["stage"] for r in values).to_dict()
+                    encoding["color"] = {**encoding["color"], "scale": scale}
+            elif i < len(blocks) - 1:  # the markers' layer carries the bottom axis: the last block's
+                encoding["x"] = {**encoding["x"], "axis": None}
+            block["datasets"][name] = values
+            layers.append(copy.deepcopy({**layer, "encoding": encoding}))
+        block["layer"] = layers
+        out.append(block)
+    return out
 
 
 def _legend_style(compact: bool) -> dict:
