@@ -327,7 +327,11 @@ def timeline_chart(
                 color=alt.Color(
                     "mark:N",
                     scale=alt.Scale(domain=[PREDATES], range=[PREDATES_FILL]),
-                    legend=alt.Legend(title="placeholder spec", symbolType="square", symbolStrokeColor=SWATCH, **legend),
+                    # on a phone three legends fill the top row: this one goes under the rows
+                    legend=alt.Legend(
+                        title="placeholder spec", symbolType="square", symbolStrokeColor=SWATCH,
+                        **{**legend, "orient": "bottom" if compact else "top"},
+                    ),
                 ),
                 tooltip=[
                     alt.Tooltip("gate:N"),
