@@ -9,7 +9,7 @@ import streamlit as st
 
 from dashboard.components import data
 from dashboard.components.chart_export import chart_downloads, selection_caption
-from dashboard.components.charts import default_x_start, timeline_chart
+from dashboard.components.charts import LABEL_CSS, default_x_start, gate_start, timeline_chart
 from dashboard.components.selection import current
 from dashboard.components.state import GATE_PARAM, GATE_SESSION_KEY
 from dashboard.components.downloads import table_csv
@@ -138,19 +138,29 @@ else:
     )
     if detail.segments:
         binary = parse_version(sel.binary)
+        # releases before the gate's first real spec predate it (its first spec dated to 0.0/1.0)
+        listed = next((parse_version(ri.release) for ri, status in detail.releases if status is not None), None)
+        real = gate_start(gate, detail.specs or (), binary, listed, parse_version(data.catalog().usable_releases()[0]))
+        real_start = {gate: real} if real is not None else {}
         starts = list(range(max(binary.minor - 20, 0), binary.minor))
         x_start = ViewState("gate").select_slider(
             "from",
             "History from release",
             starts,
-            default=default_x_start(detail.segments, binary, 15),
+            default=default_x_start(detail.segments, binary, 15, starts=real_start),
             format_func=lambda m: f"1.{m}",
             width=360,
             help="Left end of the chart's axis; earlier history is drawn from this edge (the tooltip keeps the real start).",
         )
-        chart = timeline_chart(detail.segments, binary, parse_version(view.emulated), x_start=x_start, compact=is_phone())
+        chart = timeline_chart(
+            detail.segments, binary, parse_version(view.emulated), x_start=x_start, compact=is_phone(), starts=real_start
+        )
+        st.html(LABEL_CSS)
         st.altair_chart(chart, key="detail_timeline")
-        st.caption("Version 0.0 / 1.0 specs mean: registered without versions / older than versioned gates.")
+        st.caption(
+            "Version 0.0 / 1.0 specs mean: registered without versions / older than versioned gates. "
+            + (f"Releases before {real.start} predate the gate: a grey dashed band, no stage ({real.reason})." if real else "")
+        )
         chart_downloads(
             chart,
             f"gate-{gate}-{binary}-emulating-{view.emulated}",

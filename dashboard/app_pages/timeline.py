@@ -7,7 +7,19 @@ import streamlit as st
 
 from dashboard.components import data
 from dashboard.components.chart_export import chart_downloads, selection_caption
-from dashboard.components.charts import GATE_PICK, SORTS, default_x_start, timeline_chart, timeline_order
+from dashboard.components.charts import (
+    GATE_PICK,
+    LABEL_CSS,
+    ROWS_PER_BLOCK,
+    SORTS,
+    default_x_start,
+    gate_starts,
+    listed_since,
+    timeline_block_specs,
+    timeline_blocks,
+    timeline_chart,
+    timeline_order,
+)
 from dashboard.components.gate_table import is_phone, plain
 from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
@@ -19,6 +31,10 @@ from kcompat.core.versions import parse_version
 sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)
 segments = data.timeline(sel.binary)
+releases = data.catalog().usable_releases()
+oldest = parse_version(releases[0])
+# Releases before a gate's first real spec (its first spec dated to a placeholder 0.0/1.0) predate it.
+real_starts = gate_starts(data.catalog().manifest(sel.binary).features, binary, listed_since(data.matrix()), oldest)
 view = data.gates_view(sel)
 stage_at = view.stage_at()
 state = ViewState("timeline")
@@ -27,8 +43,11 @@ title = f"Stage history of the {sel.binary} binary's gates"
 st.subheader(title, anchor=False)
 st.caption(
     f"From the {sel.binary} manifest: one row per gate, one bar per stretch with the same stage, default and lock. "
-    f"Solid = default on, faded = default off, thick outline = locked. Lines mark the binary ({sel.binary}) "
-    f"and the emulated version ({sel.emulated}). Click a stage in the legend to highlight it; click a bar to open the gate."
+    f"Solid = default on, faded = default off, thick outline = locked. A thin grey dashed band: releases that predate "
+    f"the gate (the data dates its first spec to 0.0 or 1.0, a placeholder for behaviour older than the gate; no stage "
+    f"is drawn for them, the tooltip says what emulating them gives). Lines mark the binary ({sel.binary}) "
+    f"and the emulated version ({sel.emulated}). Every {ROWS_PER_BLOCK} rows repeat the axis and the legends. "
+    "Click a stage in a legend to highlight it in that block; click a bar to open the gate."
 )
 
 c_stage, c_text, c_sort, c_from = st.columns([3, 2.5, 2, 2.5], vertical_alignment="bottom")
@@ -58,11 +77,12 @@ x_start = state.select_slider(
     "from",
     "From release",
     starts,
-    default=default_x_start(shown or segments, binary),  # the axis fits the rows shown
+    # the axis fits the rows shown, from the oldest bundled release at the earliest
+    default=default_x_start(shown or segments, binary, floor=oldest.minor, starts=real_starts),
     target=c_from,
     format_func=lambda m: f"1.{m}",
-    help="Left end of the axis (by default where the rows shown begin); earlier history is drawn from this edge "
-    "(the tooltip keeps the real start).",
+    help=f"Left end of the axis (by default the oldest bundled release, {oldest}, or where the rows shown begin if "
+    "later); earlier history is drawn from this edge (the tooltip keeps the real start).",
 )
 state.show_problems()
 order = timeline_order(shown, sort, stage_at)
@@ -70,24 +90,31 @@ st.caption(f"{len(order)} of {len(stage_at)} gates")
 
 if shown:
     generation = st.session_state.setdefault("_timeline_generation", 0)
-    with st.container(height=720, border=False):
-        chart = timeline_chart(shown, binary, emulated, x_start=x_start, order=order, compact=is_phone())
-        event = st.altair_chart(
-            chart,
-            key=f"timeline_chart_{generation}",
-            on_select="rerun",
-            selection_mode=[GATE_PICK],
-        )
+    st.html(LABEL_CSS)
+    # Every row in one chart (the export), cut into blocks of rows for the page: one chart per
+    # block, each with its axis and legends, so the page grows with the rows (no scroll box) and an
+    # axis and a legend are on screen wherever it is scrolled.
+    spec = timeline_chart(shown, binary, emulated, x_start=x_start, order=order, compact=is_phone(), starts=real_starts).to_dict()
+    picked: list = []
+    with st.container(key="timeline_rows", gap="small"):
+        for i, block in enumerate(timeline_block_specs(spec, timeline_blocks(order))):
+            event = st.vega_lite_chart(
+                spec=block,
+                width="stretch",
+                key=f"timeline_chart_{generation}_{i}",
+                on_select="rerun",
+                selection_mode=[GATE_PICK],
+            )
+            picked = picked or ((event or {}).get("selection") or {}).get(GATE_PICK) or []
     filters = [f"stage {', '.join(map(plain, stages))}" if stages else "", f"search {text.strip()!r}" if needle else ""]
     chart_downloads(
-        chart,
+        spec,
         f"timeline-{binary}-emulating-{emulated}",
         "timeline_export",
         title=title,
         caption=selection_caption(sel, f"{len(order)} of {len(stage_at)} gates" + "".join(f"; {f}" for f in filters if f)),
         releases=(sel.binary,),
     )
-    picked = ((event or {}).get("selection") or {}).get(GATE_PICK) or []
     if picked and picked[0].get("gate"):
         st.session_state["_timeline_generation"] = generation + 1
         open_gate(str(picked[0]["gate"]))

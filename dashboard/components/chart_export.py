@@ -52,9 +52,11 @@ def chart_downloads(
     caption: str | Sequence[str] = (),
     releases: Sequence[str] = (),
 ) -> None:
-    """Two small buttons under a chart: ``<name>.png`` and ``<name>.svg``, titled ``title`` (default:
-    the chart's ``usermeta`` title) with ``caption`` and the data's provenance under it."""
-    spec = chart.to_dict()  # plain data: the deferred callables must not touch Streamlit
+    """Two small buttons under a chart (an Altair chart or its Vega-Lite spec): ``<name>.png`` and
+    ``<name>.svg``, titled ``title`` (default: the chart's ``usermeta`` title) with ``caption`` and
+    the data's provenance under it."""
+    # plain data: the deferred callables must not touch Streamlit
+    spec = chart.to_dict() if hasattr(chart, "to_dict") else chart
     lines = [caption] if isinstance(caption, str) else list(caption)
     if not lines:
         lines = list((spec.get("usermeta") or {}).get("caption") or ())

@@ -6,17 +6,23 @@ so 1.9 sorts before 1.10. Stage colours come from :mod:`dashboard.components.sta
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import copy
+from collections.abc import Iterable, Mapping, Sequence
 
 import altair as alt
 import pandas as pd
 
-from kcompat.core.history import ReleaseTransitions, Segment, TRANSITION_KINDS, is_placeholder
-from kcompat.core.versions import Version
+from kcompat.core.history import ReleaseMatrix, ReleaseTransitions, Segment, TRANSITION_KINDS
+from kcompat.core.manifest import Feature, FeatureSpec
+from kcompat.core.placeholders import GateStart, is_placeholder, real_history_start
+from kcompat.core.versions import Version, mm, parse_version
 
 from .stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 
 ROW_HEIGHT = 18
+#: Rows per timeline chart on the page: each block of rows has its own axis and legends, so that
+#: an axis and a legend are on screen wherever the page is scrolled (1440x900 and 390x844).
+ROWS_PER_BLOCK = 25
 GATE_PICK = "gate_pick"
 STAGE_LEGEND = "stage_legend"
 SORTS = ("introduced", "name", "stage at emulated")
@@ -25,11 +31,26 @@ _VERSION_LABEL = "'1.' + datum.value"
 #: Hint appended to a legend title on the page; :mod:`kcompat.documents.exports` drops it from exports.
 CLICK_HINT = " (click to highlight)"
 #: Gate-name labels take at most 40 % of the chart's width (a phone keeps room for the bars) and
-#: never cut a name on a wide screen; a narrow screen gets a smaller font. Exports fix both.
+#: never cut a name on a wide screen. Exports fix the limit (whole names).
 GATE_LABEL_LIMIT = alt.ExprRef("clamp(containerSize()[0] * 0.4, 90, 480)")
-GATE_LABEL_SIZE = alt.ExprRef("containerSize()[0] < 600 ? 9 : 11")
+#: Row and axis labels: 12 px on every screen. Their colour is the theme's text colour
+#: (:data:`LABEL_CSS`): Streamlit's chart theme draws them in a faint grey.
+LABEL_SIZE = 12
 #: The neutral fill of the default/lock legend swatches: the bars' own outline grey.
 SWATCH = "#7F7F7F"
+#: The mark of releases that predate a gate (its first spec is dated to a placeholder 0.0/1.0):
+#: a thin grey band with a dashed outline, never a stage bar.
+PREDATES = "predates the gate"
+PREDATES_FILL = "#B0B0B0"
+#: What the page puts beside its charts: axis and legend texts in the theme's own text colour
+#: (#111418 on white, #E6E9EF on #0E1117: above 7:1 in both themes). The charts are SVG, so CSS
+#: reaches their texts.
+LABEL_CSS = (
+    "<style>"
+    '[data-testid="stVegaLiteChart"] svg.marks :is(.role-axis-label, .role-axis-title, .role-legend-label, .role-legend-title) text'
+    " { fill: currentColor; }"
+    "</style>"
+)
 
 
 def _x(version: Version) -> int:
@@ -41,13 +62,36 @@ def _label(version: Version) -> str:
     return f"{version.major}.{version.minor}"
 
 
-def segment_frame(segments: Iterable[Segment], x_start: int, x_end: int) -> pd.DataFrame:
-    """One row per segment, clipped to [x_start, x_end]; ``since``/``until`` keep the real versions."""
-    rows = []
+def _pieces(segments: Iterable[Segment], starts: Mapping[str, GateStart]):
+    """Each segment as (segment, start, end, predates): the part before its gate's real start
+    (``starts``) predates the gate, the rest is the gate's history."""
     for s in segments:
         start, end = _x(s.start), _x(s.end)
-        if end <= x_start or start >= x_end:
+        real = starts.get(s.gate)
+        cut = _x(real.start) if real is not None else None
+        if cut is None or cut <= start:
+            yield s, start, end, False
             continue
+        yield s, start, min(end, cut), True
+        if end > cut:
+            yield s, cut, end, False
+
+
+def segment_frame(
+    segments: Iterable[Segment], x_start: int, x_end: int, starts: Mapping[str, GateStart] | None = None
+) -> pd.DataFrame:
+    """One row per stage bar, clipped to [x_start, x_end]; ``since``/``until`` keep the real versions.
+
+    With ``starts`` (gate -> :class:`GateStart`), nothing before a gate's real start is a bar: the
+    releases before it predate the gate (:func:`predates_frame`)."""
+    rows = []
+    for s, start, end, predates in _pieces(segments, starts or {}):
+        if predates or end <= x_start or start >= x_end:
+            continue
+        since = _label(s.start) + (" (placeholder: older than the gate)" if is_placeholder(s.start) else "")
+        real = (starts or {}).get(s.gate)
+        if real is not None and start == _x(real.start) > _x(s.start):  # from the gate's real start on
+            since = _label(real.start)
         rows.append(
             {
                 "gate": s.gate,
@@ -56,7 +100,7 @@ def segment_frame(segments: Iterable[Segment], x_start: int, x_end: int) -> pd.D
                 "locked": "locked" if s.locked else "unlocked",
                 "start": max(start, x_start),
                 "end": min(end, x_end),
-                "since": _label(s.start) + (" (placeholder: older than the gate)" if is_placeholder(s.start) else ""),
+                "since": since,
                 "until": _label(s.end),
             }
         )
@@ -64,12 +108,86 @@ def segment_frame(segments: Iterable[Segment], x_start: int, x_end: int) -> pd.D
     return pd.DataFrame(rows, columns=columns)
 
 
-def default_x_start(segments: Iterable[Segment], binary: Version, max_span: int = 12) -> int:
-    """Where the timeline axis starts: the earliest segment, but at most ``max_span`` releases
-    before the binary (1.0-era specs would squash everything else) and at least one before it."""
-    starts = [_x(s.start) for s in segments]
-    first = min(starts) if starts else _x(binary)
-    return max(min(first, _x(binary) - 1), _x(binary) - max_span)
+def predates_frame(
+    segments: Iterable[Segment], x_start: int, x_end: int, starts: Mapping[str, GateStart] | None = None
+) -> pd.DataFrame:
+    """One row per gate whose data dates its first spec to a placeholder: the releases (clipped to
+    [x_start, x_end]) before its real start, which predate the gate; ``why`` explains it."""
+    spans: dict[str, list[int]] = {}
+    given: dict[str, list[str]] = {}
+    for s, start, end, predates in _pieces(segments, starts or {}):
+        if predates and end > x_start and start < x_end:
+            span = spans.setdefault(s.gate, [start, end])
+            span[0], span[1] = min(span[0], start), max(span[1], end)
+            if str(s.status) not in given.setdefault(s.gate, []):
+                given[s.gate].append(str(s.status))
+    rows = []
+    for gate, (start, end) in spans.items():
+        real = (starts or {})[gate]
+        rows.append(
+            {
+                "gate": gate,
+                "mark": PREDATES,
+                "start": max(start, x_start),
+                "end": min(end, x_end),
+                "until": _label(real.start),
+                "why": real.text(),
+                # what the placeholder spec gives a binary that emulates one of these releases
+                "emulating": ", then ".join(given[gate]),
+            }
+        )
+    return pd.DataFrame(rows, columns=["gate", "mark", "start", "end", "until", "why", "emulating"])
+
+
+def listed_since(matrix: ReleaseMatrix) -> dict[str, Version]:
+    """Gate -> the first bundled release whose own manifest lists it."""
+    out = {}
+    for row in matrix.rows:
+        for release, cell in zip(matrix.releases, row.cells):
+            if cell is not None:
+                out[row.gate] = mm(parse_version(release))
+                break
+    return out
+
+
+def gate_start(
+    name: str, specs: Sequence[FeatureSpec], binary: Version, listed: Version | None, oldest: Version | None
+) -> GateStart | None:
+    """Where the history of gate ``name`` of a ``binary`` manifest starts, if its first spec is dated
+    to a placeholder; ``listed``: the first bundled release that lists it (a gate the binary lists
+    exists at the binary's release at the latest)."""
+    since = min(listed, mm(binary), key=lambda v: (v.major, v.minor)) if listed is not None else mm(binary)
+    return real_history_start(name, specs, since, oldest)
+
+
+def gate_starts(
+    features: Iterable[Feature], binary: Version, listed: Mapping[str, Version], oldest: Version | None
+) -> dict[str, GateStart]:
+    """Gate -> where its own history starts (:func:`gate_start`), for the gates of a ``binary``
+    manifest whose first spec is dated to a placeholder."""
+    out = {}
+    for f in features:
+        start = gate_start(f.name, f.specs, binary, listed.get(f.name), oldest)
+        if start is not None:
+            out[f.name] = start
+    return out
+
+
+def default_x_start(
+    segments: Iterable[Segment],
+    binary: Version,
+    max_span: int = 12,
+    floor: int | None = None,
+    starts: Mapping[str, GateStart] | None = None,
+) -> int:
+    """Where the timeline axis starts: the earliest start of the rows' history (with ``starts``,
+    the real one: no grey run of releases that predate the gates), at most ``max_span`` releases
+    before the binary, not before ``floor`` (the oldest bundled release), and at least one release
+    before the binary."""
+    firsts = [start for _, start, _, predates in _pieces(segments, starts or {}) if not predates]
+    first = min(firsts) if firsts else _x(binary)
+    lowest = _x(binary) - max_span if floor is None else max(floor, _x(binary) - max_span)
+    return min(max(first, lowest), _x(binary) - 1)
 
 
 def timeline_order(segments: Sequence[Segment], sort: str = "introduced", stage_at: dict[str, str] | None = None) -> list[str]:
@@ -89,6 +207,22 @@ def timeline_order(segments: Sequence[Segment], sort: str = "introduced", stage_
     return sorted(names, key=lambda n: (first[n], n))
 
 
+def shown_stages(stages: Iterable[str]) -> list[str]:
+    """The stages among ``stages``, in display order: a legend lists only what is drawn."""
+    present = set(stages)
+    return [name for name in STAGE_NAMES if name in present]
+
+
+def _stage_scale(stages: Iterable[str]) -> alt.Scale:
+    names = shown_stages(stages)
+    return alt.Scale(domain=names, range=[STAGE_RANGE[STAGE_NAMES.index(n)] for n in names])
+
+
+def timeline_blocks(order: Sequence[str], size: int = ROWS_PER_BLOCK) -> list[list[str]]:
+    """The rows split into blocks of ``size`` (each drawn as its own chart with its own axes)."""
+    return [list(order[i : i + size]) for i in range(0, len(order), size)] or [[]]
+
+
 def timeline_chart(
     segments: Sequence[Segment],
     binary: Version,
@@ -97,22 +231,41 @@ def timeline_chart(
     x_start: int,
     order: Sequence[str] | None = None,
     compact: bool = False,
+    starts: Mapping[str, GateStart] | None = None,
+    bottom_axis: bool = True,
 ) -> alt.LayerChart:
-    """One row per gate, one bar per stretch of stage/default/lock across releases.
+    """One row per gate (those of ``order``, in that order), one bar per stretch of
+    stage/default/lock across releases.
 
     Colour = stage; opacity = default on (solid) / off (faded); a thick outline = locked to its
-    default. Vertical rules mark the binary and the emulated version. Clicking a stage in the
-    legend highlights it; clicking a bar selects the gate (selection ``gate_pick``). ``compact``
-    (a phone): each legend lists its items top to bottom, in a smaller font, and the markers'
-    legend is left to the page's caption, so the legends fit in 390 px."""
+    default. Releases before a gate's real start (``starts``) predate it: a grey band, not a bar.
+    Vertical rules mark the binary and the emulated version. The release axis is at the top, and
+    with ``bottom_axis`` at the bottom too. Clicking a stage in the legend highlights it; clicking
+    a bar selects the gate (selection ``gate_pick``). ``compact`` (a phone): each legend lists
+    its items top to bottom, in a smaller font, and the markers' legend is left to the page's
+    caption, so the legends fit in 390 px. Every legend lists only what is drawn."""
     legend = _legend_style(compact)
     x_end = _x(binary) + 1
-    data = segment_frame(segments, x_start, x_end)
     if order is None:
         order = timeline_order(segments)
-    order = [g for g in order if g in set(data["gate"])]
+    rows = set(order)
+    chosen = [s for s in segments if s.gate in rows]
+    data = segment_frame(chosen, x_start, x_end, starts)
+    predates = predates_frame(chosen, x_start, x_end, starts)
+    drawn = set(data["gate"]) | set(predates["gate"])
+    order = [g for g in order if g in drawn]
     x_scale = alt.Scale(domain=[x_start, x_end], nice=False, zero=False)
-    x_axis = alt.Axis(title="release", labelExpr=_VERSION_LABEL, tickMinStep=1, format="d", orient="top", grid=True)
+    x_axis = alt.Axis(
+        title="release", labelExpr=_VERSION_LABEL, tickMinStep=1, format="d", orient="top", grid=True,
+        labelFontSize=LABEL_SIZE, titleFontSize=LABEL_SIZE,
+    )
+    y = alt.Y(
+        "gate:N",
+        sort=list(order),
+        scale=alt.Scale(domain=list(order)),
+        title=None,
+        axis=alt.Axis(labelLimit=GATE_LABEL_LIMIT, labelFontSize=LABEL_SIZE, labelOverlap=False),
+    )
 
     legend_pick = alt.selection_point(name=STAGE_LEGEND, fields=["stage"], bind="legend")
     gate_pick = alt.selection_point(name=GATE_PICK, fields=["gate"], on="click", clear="dblclick")
@@ -123,15 +276,10 @@ def timeline_chart(
         .encode(
             x=alt.X("start:Q", scale=x_scale, axis=x_axis),
             x2="end:Q",
-            y=alt.Y(
-                "gate:N",
-                sort=list(order),
-                title=None,
-                axis=alt.Axis(labelLimit=GATE_LABEL_LIMIT, labelFontSize=GATE_LABEL_SIZE, labelOverlap=False),
-            ),
+            y=y,
             color=alt.Color(
                 "stage:N",
-                scale=alt.Scale(domain=list(STAGE_NAMES), range=list(STAGE_RANGE)),
+                scale=_stage_scale(data["stage"]),
                 legend=alt.Legend(
                     title="stage" + ("" if compact else CLICK_HINT), symbolType="square", symbolStrokeWidth=0, **legend
                 ),
@@ -167,12 +315,46 @@ def timeline_chart(
         )
         .add_params(legend_pick, gate_pick)
     )
+    layers: list[alt.Chart] = [bars]
+    if len(predates):
+        layers.append(
+            alt.Chart(predates)
+            .mark_bar(height={"band": 0.45}, stroke=SWATCH, strokeDash=[4, 2], strokeWidth=1, fillOpacity=0.5)
+            .encode(
+                x=alt.X("start:Q", scale=x_scale, axis=None),
+                x2="end:Q",
+                y=y,
+                color=alt.Color(
+                    "mark:N",
+                    scale=alt.Scale(domain=[PREDATES], range=[PREDATES_FILL]),
+                    # on a phone three legends fill the top row: this one goes under the rows
+                    legend=alt.Legend(
+                        title="placeholder spec", symbolType="square", symbolStrokeColor=SWATCH,
+                        **{**legend, "orient": "bottom" if compact else "top"},
+                    ),
+                ),
+                tooltip=[
+                    alt.Tooltip("gate:N"),
+                    alt.Tooltip("mark:N", title="releases"),
+                    alt.Tooltip("until:N", title="until (exclusive)"),
+                    alt.Tooltip("why:N", title="why"),
+                    alt.Tooltip("emulating:N", title="emulating these releases"),
+                ],
+            )
+        )
     rules = rule_frame(binary, emulated)
-    rule_layer = (
+    layers.append(
         alt.Chart(rules)
         .mark_rule(strokeWidth=2)
         .encode(
-            x=alt.X("x:Q", scale=x_scale),
+            x=alt.X(
+                "x:Q",
+                scale=x_scale,
+                axis=alt.Axis(
+                    title=None, labelExpr=_VERSION_LABEL, tickMinStep=1, format="d", orient="bottom", grid=False,
+                    labelFontSize=LABEL_SIZE,
+                ) if bottom_axis else None,
+            ),
             color=alt.Color(
                 "marker:N",
                 scale=alt.Scale(domain=list(RULE_COLORS), range=list(RULE_COLORS.values())),
@@ -188,19 +370,54 @@ def timeline_chart(
         )
     )
     return (
-        alt.layer(bars, rule_layer)
+        alt.layer(*layers)
         .resolve_scale(color="independent")
+        .resolve_axis(x="independent")
         .properties(
             width="container",
             height=alt.Step(ROW_HEIGHT),
-            usermeta={"title": f"Stage history of the {_label(binary)} binary's gates"},
+            usermeta={"title": f"Stage history of the {_label(binary)} binary's gates", "embedOptions": {"renderer": "svg"}},
         )
     )
 
 
+def timeline_block_specs(spec: dict, blocks: Sequence[Sequence[str]]) -> list[dict]:
+    """The Vega-Lite spec of a :func:`timeline_chart` of every row (its ``to_dict()``) cut into one
+    spec per block of rows (:func:`timeline_blocks`): each block has only its rows' data and its
+    own row order, legends that list only the stages and marks of its rows, the release axis at its
+    top, and at its bottom too on the last block only. Cheaper than a chart per block (Altair
+    builds and validates a chart in about 0.2 s; this takes milliseconds)."""
+    datasets = spec.get("datasets", {})
+    out = []
+    for i, rows in enumerate(blocks):
+        keep = set(rows)
+        block = copy.deepcopy({k: v for k, v in spec.items() if k not in ("layer", "datasets")})
+        block["datasets"] = {}
+        layers = []
+        for n, layer in enumerate(spec["layer"]):
+            name = layer["data"]["name"]
+            values = datasets.get(name, [])
+            encoding = dict(layer["encoding"])
+            if "y" in encoding:  # the bars and the "predates" band: only the block's rows
+                values = [r for r in values if r["gate"] in keep]
+                if n > 0 and not values:
+                    continue  # no band in this block: no band legend either
+                encoding["y"] = {**encoding["y"], "sort": list(rows), "scale": {**encoding["y"].get("scale", {}), "domain": list(rows)}}
+                if n == 0:
+                    scale = _stage_scale(r["stage"] for r in values).to_dict()
+                    encoding["color"] = {**encoding["color"], "scale": scale}
+            elif i < len(blocks) - 1:  # the markers' layer carries the bottom axis: the last block's
+                encoding["x"] = {**encoding["x"], "axis": None}
+            block["datasets"][name] = values
+            layers.append(copy.deepcopy({**layer, "encoding": encoding}))
+        block["layer"] = layers
+        out.append(block)
+    return out
+
+
 def _legend_style(compact: bool) -> dict:
     if not compact:
-        return {"orient": "top", "symbolSize": 150}
+        return {"orient": "top", "symbolSize": 150, "labelFontSize": LABEL_SIZE, "titleFontSize": LABEL_SIZE}
     return {"orient": "top", "direction": "vertical", "symbolSize": 80, "labelFontSize": 9, "titleFontSize": 9, "labelLimit": 80}
 
 
@@ -226,7 +443,9 @@ def transitions_chart(transitions: Sequence[ReleaseTransitions]) -> alt.Chart:
     """Per release: how many gates arrived as alpha, moved to beta/GA, got deprecated, were removed."""
     data = transition_frame(transitions)
     releases = sorted(set(data["release"]), key=lambda r: tuple(int(p) for p in r.split(".")))
-    kinds = list(TRANSITION_KINDS)
+    # the legend lists the kinds of change that have a bar (a kind no release has is not drawn)
+    kinds = [k for k in TRANSITION_KINDS if data.loc[data["kind"] == k, "gates"].sum() > 0]
+    data = data[data["kind"].isin(kinds)]
     return (
         alt.Chart(data)
         .mark_bar()
@@ -257,7 +476,8 @@ def stage_counts_chart(counts: pd.DataFrame) -> alt.Chart:
             y=alt.Y("gates:Q", stack=True),
             color=alt.Color(
                 "stage:N",
-                scale=alt.Scale(domain=list(STAGE_NAMES), range=list(STAGE_RANGE)),
+                # the legend lists the stages that have a bar (not PreAlpha when no release lists a gate so)
+                scale=_stage_scale(counts.loc[counts["gates"] > 0, "stage"]),
                 legend=alt.Legend(title="stage", orient="top"),
             ),
             order=alt.Order("stage_rank:Q"),

@@ -4,7 +4,10 @@ can say so without importing the release history (a fast ``kcompat gates``)."""
 
 from __future__ import annotations
 
-from .manifest import Feature
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .manifest import Feature, FeatureSpec
 from .versions import Version, major_minor, mm
 
 #: Spec versions the gate lists use as placeholders for behaviour older than the gate itself
@@ -27,3 +30,57 @@ def introduced_text(feature: Feature) -> str:
     if start is not None:
         return f"placeholder {start} (older than the gate)"
     return str(mm(feature.first_version))
+
+
+def first_real_version(specs: Sequence[FeatureSpec]) -> Version | None:
+    """The version of the first spec that is not a placeholder (None: every spec is one)."""
+    for spec in specs:
+        if not is_placeholder(spec.version):
+            return mm(spec.version)
+    return None
+
+
+@dataclass(frozen=True)
+class GateStart:
+    """Where a gate's own history starts when the data dates its first spec to a placeholder:
+    the releases from ``placeholder`` up to ``start`` (exclusive) predate the gate, and no stage
+    is shown for them. ``reason`` says what dates ``start``."""
+
+    gate: str
+    placeholder: Version
+    start: Version
+    reason: str
+
+    def text(self) -> str:
+        """``dated 1.0 in the data (a placeholder: behaviour older than the gate); history from 1.31: …``"""
+        return (
+            f"dated {self.placeholder} in the data (a placeholder: behaviour older than the gate); "
+            f"history from {self.start}: {self.reason}"
+        )
+
+
+def real_history_start(
+    gate: str,
+    specs: Sequence[FeatureSpec],
+    listed_since: Version | None,
+    oldest: Version | None = None,
+) -> GateStart | None:
+    """Where a gate's own history starts when its first spec is dated to a placeholder (None when
+    the first spec is at a real version: nothing in the data predates the gate).
+
+    The first spec at a real version; when every spec is a placeholder (a gate added with one
+    ``1.0`` spec, or registered without versions), ``listed_since``: the first release known to
+    list the gate (the first bundled release, or the binary's own). When that is ``oldest``, the
+    oldest bundled release, the gate may be older than the data can tell, and ``reason`` says so."""
+    if not specs or not is_placeholder(specs[0].version):
+        return None
+    placeholder = mm(specs[0].version)
+    real = first_real_version(specs)
+    if real is not None:
+        return GateStart(gate, placeholder, real, "its first spec at a real version")
+    if listed_since is None:
+        return None
+    since = mm(listed_since)
+    if oldest is not None and since == mm(oldest):
+        return GateStart(gate, placeholder, since, f"{since}, the oldest bundled release, lists it (the gate may be older)")
+    return GateStart(gate, placeholder, since, f"the first bundled release that lists it is {since}")

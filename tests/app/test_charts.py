@@ -4,18 +4,26 @@ import pytest
 
 from dashboard.components.charts import (
     GATE_PICK,
+    LABEL_SIZE,
+    PREDATES,
     ROW_HEIGHT,
+    ROWS_PER_BLOCK,
     STAGE_LEGEND,
     default_x_start,
+    gate_starts,
+    listed_since,
+    predates_frame,
     segment_frame,
     stage_counts_chart,
+    timeline_block_specs,
+    timeline_blocks,
     timeline_chart,
     timeline_order,
     transitions_chart,
 )
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 from kcompat.core.history import TRANSITION_KINDS, gate_segments, release_matrix, release_transitions, timeline_segments
-from kcompat.core.stages import STAGE_ORDER
+from kcompat.core.stages import STAGE_ORDER, Stage
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.core.versions import parse_version as V
 
@@ -23,6 +31,13 @@ from kcompat.core.versions import parse_version as V
 @pytest.fixture(scope="module")
 def segments(catalog):
     return timeline_segments(catalog.manifest("1.36"), V("1.37"))
+
+
+@pytest.fixture(scope="module")
+def starts(catalog):
+    releases = catalog.usable_releases()
+    m = release_matrix([(r, catalog.manifest(r)) for r in releases])
+    return gate_starts(catalog.manifest("1.36").features, V("1.36"), listed_since(m), V(releases[0]))
 
 
 @pytest.fixture(scope="module")
@@ -52,11 +67,13 @@ def test_minor_9_sorts_before_minor_10(catalog):
     assert frame["start"].dtype.kind == "i"
 
 
-def test_stage_colours_come_from_the_one_mapping(spec):
+def test_stage_colours_come_from_the_one_mapping(spec, segments):
     color = spec["layer"][0]["encoding"]["color"]
     assert color["field"] == "stage"
-    assert color["scale"]["domain"] == list(STAGE_NAMES)
-    assert color["scale"]["range"] == list(STAGE_RANGE)
+    # only the stages drawn, in display order, each in its own colour (no PreAlpha bar, no PreAlpha entry)
+    drawn = {s.stage.value for s in segments}
+    assert color["scale"]["domain"] == [n for n in STAGE_NAMES if n in drawn] and "PreAlpha" not in drawn
+    assert color["scale"]["range"] == [STAGE_COLORS[s] for s in STAGE_ORDER if s.value in drawn]
     # The legend pick fades the other stages through fillOpacity, so the colour (and with it
     # every legend's swatch) stays the stage's own.
     assert spec["layer"][0]["encoding"]["fillOpacity"]["condition"]["param"] == STAGE_LEGEND
@@ -121,9 +138,15 @@ def test_segments_before_the_axis_start_are_clipped_not_lost(catalog):
     assert list(frame["start"]) == [30] and list(frame["since"]) == ["1.29"]
 
 
-def test_default_axis_start(segments):
+def test_default_axis_start(segments, starts):
     assert default_x_start(segments, V("1.36")) == 24  # at most 12 releases back
     assert default_x_start([], V("1.36")) == 35
+    # the timeline page: from the oldest bundled release at the earliest
+    assert default_x_start(segments, V("1.36"), floor=31, starts=starts) == 31
+    assert default_x_start(segments, V("1.31"), floor=31) == 30  # at least one release before the binary
+    # the real start, not the placeholder: the row of a gate first listed in 1.35 starts there
+    ssrc = [s for s in segments if s.gate == "StatefulSetSemanticRevisionComparison"]
+    assert default_x_start(ssrc, V("1.36"), floor=31) == 31 and default_x_start(ssrc, V("1.36"), floor=31, starts=starts) == 35
 
 
 def test_filtered_chart_keeps_only_the_given_gates(segments):
@@ -150,12 +173,35 @@ def test_transitions_chart(transitions):
     assert row["gates"] == len(next(t for t in transitions if t.release == "1.33").removed)
 
 
-def test_stage_counts_chart_uses_the_stage_colours():
+def test_stage_counts_chart_uses_the_stage_colours_of_the_stages_it_draws():
     import pandas as pd
 
-    counts = pd.DataFrame([{"release": "1.36", "stage": "Beta", "gates": 3, "stage_rank": 2}])
+    counts = pd.DataFrame(
+        [
+            {"release": "1.36", "stage": "Beta", "gates": 3, "stage_rank": 2},
+            {"release": "1.36", "stage": "Alpha", "gates": 2, "stage_rank": 1},
+            {"release": "1.36", "stage": "PreAlpha", "gates": 0, "stage_rank": 0},
+        ]
+    )
     enc = stage_counts_chart(counts).to_dict()["encoding"]
-    assert enc["color"]["scale"]["range"] == list(STAGE_RANGE)
+    assert enc["color"]["scale"] == {"domain": ["Alpha", "Beta"], "range": [STAGE_COLORS[Stage.ALPHA], STAGE_COLORS[Stage.BETA]]}
+
+
+def test_the_matrix_pages_bar_charts_list_only_what_they_draw(catalog, transitions):
+    import pandas as pd
+
+    m = release_matrix([(r, catalog.manifest(r)) for r in catalog.usable_releases()])
+
+    rows = [
+        {"release": rel, "stage": c.stage.value, "gates": 1, "stage_rank": 0}
+        for r in m.rows for rel, c in zip(m.releases, r.cells) if c is not None
+    ]
+    counts = pd.DataFrame(rows).groupby(["release", "stage"], as_index=False).agg(gates=("gates", "sum"), stage_rank=("stage_rank", "min"))
+    listed = set(counts["stage"])
+    assert stage_counts_chart(counts).to_dict()["encoding"]["color"]["scale"]["domain"] == [n for n in STAGE_NAMES if n in listed]
+    assert "PreAlpha" not in listed  # the unused entry the legend used to show
+    kinds = transitions_chart(transitions).to_dict()["encoding"]["color"]["scale"]["domain"]
+    assert kinds == [k for k in TRANSITION_KINDS if any(t.counts()[k] for t in transitions)]
 
 
 def test_legend_swatches_match_the_marks(spec):
@@ -168,10 +214,11 @@ def test_legend_swatches_match_the_marks(spec):
     assert spec["layer"][1]["encoding"]["color"]["legend"]["symbolType"] == "stroke"
 
 
-def test_gate_labels_follow_the_width_on_the_page(spec):
+def test_gate_labels_follow_the_width_on_the_page_at_a_legible_size(spec):
     axis = spec["layer"][0]["encoding"]["y"]["axis"]
     assert "containerSize()[0]" in axis["labelLimit"]["expr"]
-    assert "containerSize()[0]" in axis["labelFontSize"]["expr"]
+    assert axis["labelFontSize"] == LABEL_SIZE >= 12
+    assert spec["layer"][0]["encoding"]["x"]["axis"]["labelFontSize"] >= 12
 
 
 def test_export_caption_names_the_selection_and_the_datas_provenance(catalog):
@@ -188,3 +235,70 @@ def test_export_caption_names_the_selection_and_the_datas_provenance(catalog):
         + "".join(f" {v}" for v in [getattr(__import__("kcompat"), "__version__", "")] if v)
         + f" (1.36 {kind}); provenance in data/SOURCES.md."
     )
+
+
+def test_no_stage_bar_before_a_gates_first_real_spec(segments, starts):
+    """StatefulSetSemanticRevisionComparison: one spec, dated 1.0 (a placeholder); the first bundled
+    release that lists it is 1.35. Before 1.35 the chart draws a "predates the gate" band, no bar."""
+    gate = "StatefulSetSemanticRevisionComparison"
+    spec = timeline_chart(segments, V("1.36"), V("1.33"), x_start=31, order=[gate], starts=starts).to_dict()
+    bars, band, rules = spec["layer"]
+    assert [(r["start"], r["end"], r["stage"], r["since"]) for r in layer_data(spec, 0)] == [(35, 37, "Beta", "1.35")]
+    assert [(r["start"], r["end"], r["mark"], r["until"]) for r in layer_data(spec, 1)] == [(31, 35, PREDATES, "1.35")]
+    assert "placeholder" in layer_data(spec, 1)[0]["why"] and layer_data(spec, 1)[0]["emulating"] == "Beta (on)"
+    # a distinct mark with its own legend entry and tooltip: thinner, dashed, grey
+    assert band["mark"]["strokeDash"] and band["mark"]["height"]["band"] < bars["mark"]["height"]["band"]
+    assert band["encoding"]["color"]["scale"]["domain"] == [PREDATES]
+    assert [t["field"] for t in band["encoding"]["tooltip"]] == ["gate", "mark", "until", "why", "emulating"]
+    assert rules["mark"]["type"] == "rule"
+    # without the real starts the old drawing: Beta from the placeholder on
+    old = segment_frame([s for s in segments if s.gate == gate], 31, 37)
+    assert list(zip(old["start"], old["stage"])) == [(31, "Beta")]
+
+
+def test_every_gate_dated_to_a_placeholder_gets_no_bar_before_its_real_start(segments, starts):
+    bars = segment_frame(segments, 0, 37, starts)
+    band = predates_frame(segments, 0, 37, starts)
+    assert set(band["gate"]) == set(starts) and len(starts) > 5
+    for gate, start in starts.items():
+        assert bars.loc[bars["gate"] == gate, "start"].min() >= start.start.minor
+        assert list(band.loc[band["gate"] == gate, "end"]) == [start.start.minor]
+    # the bars of the other gates are untouched
+    others = [s for s in segments if s.gate not in starts]
+    assert len(segment_frame(others, 0, 37, starts)) == len(segment_frame(others, 0, 37))
+    # no band, no legend entry for it
+    assert len(timeline_chart(others, V("1.36"), V("1.33"), x_start=31, starts=starts).to_dict()["layer"]) == 2
+
+
+def outer(spec):
+    """A spec without its layers and data, and without the view names Altair generates."""
+    out = {k: v for k, v in spec.items() if k not in ("layer", "datasets")}
+    out["params"] = [{k: v for k, v in p.items() if k != "views"} for p in spec["params"]]
+    return out
+
+
+def test_blocks_of_rows_are_the_charts_of_their_rows(segments, starts):
+    """Each block cut from the chart of every row is what a chart of only its rows would be: its
+    data, its row order, its legends (only the stages and marks it draws), the axis at its top and,
+    on the last block only, at its bottom."""
+    order = timeline_order(segments)
+    blocks = timeline_blocks(order)
+    assert [g for b in blocks for g in b] == order and {len(b) for b in blocks[:-1]} == {ROWS_PER_BLOCK}
+    assert 0 < len(blocks[-1]) <= ROWS_PER_BLOCK and timeline_blocks([]) == [[]]
+    full = timeline_chart(segments, V("1.36"), V("1.33"), x_start=31, order=order, starts=starts).to_dict()
+    cut = timeline_block_specs(full, blocks)
+    assert len(cut) == len(blocks)
+    for i, (rows, block) in enumerate(zip(blocks, cut)):
+        own = timeline_chart(
+            segments, V("1.36"), V("1.33"), x_start=31, order=rows, starts=starts, bottom_axis=i == len(blocks) - 1
+        ).to_dict()
+        assert [lay["mark"] for lay in block["layer"]] == [lay["mark"] for lay in own["layer"]]
+        for n, (mine, theirs) in enumerate(zip(block["layer"], own["layer"])):
+            assert layer_data(block, n) == layer_data(own, n)
+            assert mine["encoding"] == theirs["encoding"]
+        assert outer(block) == outer(own)
+        assert block["params"][0]["views"] == [block["layer"][0]["name"]]  # the params still name the bars' view
+        assert block["layer"][0]["encoding"]["x"]["axis"]["orient"] == "top"
+        assert (block["layer"][-1]["encoding"]["x"].get("axis") or {}).get("orient") == ("bottom" if i == len(blocks) - 1 else None)
+    assert any(len(b["layer"]) == 3 for b in cut) and any(len(b["layer"]) == 2 for b in cut)  # a band layer only where drawn
+    assert full["layer"][0]["encoding"]["y"]["sort"] == order  # the chart cut is left whole (the export)

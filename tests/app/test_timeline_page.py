@@ -1,37 +1,109 @@
-"""The Timeline page: the chart spec it renders, its filters and gate selection."""
+"""The Timeline page: the chart specs it renders (one chart per block of rows), its filters and
+gate selection."""
 
 import json
 
 from streamlit import dataframe_util
 
 from conftest import current_page, open_app, rerun, texts
-from dashboard.components.charts import GATE_PICK
+from dashboard.components.charts import GATE_PICK, LABEL_CSS, PREDATES, ROWS_PER_BLOCK, STAGE_LEGEND
 from kcompat.answers.gates import gate_evaluation
 
 
+def charts(at):
+    """(spec, element) of each chart of the page, top to bottom."""
+    return [(json.loads(c.proto.spec), c) for c in at.get("vega_lite_chart")]
+
+
 def chart_spec(at):
-    (chart,) = at.get("vega_lite_chart")
-    return json.loads(chart.proto.spec), chart
+    """The first block's chart."""
+    return charts(at)[0]
 
 
 def rows(at):
-    spec, chart = chart_spec(at)
-    return spec["layer"][0]["encoding"]["y"]["sort"]
+    """The gate rows of every block, top to bottom."""
+    return [g for spec, _ in charts(at) for g in spec["layer"][0]["encoding"]["y"]["sort"]]
+
+
+def layer(spec, chart, mark_filter):
+    """The data of the first layer ``mark_filter(mark) is True`` for, as a DataFrame (None: no such layer)."""
+    for lay in spec["layer"]:
+        if mark_filter(lay["mark"]):
+            name = lay["data"]["name"]
+            data = next(d for d in chart.proto.datasets if d.name == name)
+            return dataframe_util.convert_arrow_bytes_to_pandas_df(data.data.data)
+    return None
 
 
 def rules(at):
     spec, chart = chart_spec(at)
-    name = spec["layer"][1]["data"]["name"]
-    data = next(d for d in chart.proto.datasets if d.name == name)
-    frame = dataframe_util.convert_arrow_bytes_to_pandas_df(data.data.data)
+    frame = layer(spec, chart, lambda m: m["type"] == "rule")
     return dict(zip(frame["marker"], frame["x"]))
 
 
 def test_default_load(catalog):
     at = open_app("timeline")
     assert current_page(at) == "timeline"
-    assert len(rows(at)) == len(catalog.manifest("1.37"))
+    assert len(rows(at)) == len(set(rows(at))) == len(catalog.manifest("1.37"))
     assert rules(at) == {"binary": 37, "emulated": 36}  # the landing selection
+
+
+def test_rows_come_in_blocks_each_with_its_axis_and_legends(catalog):
+    at = open_app("timeline", binary="1.36", emulated="1.33")
+    blocks = charts(at)
+    sizes = [len(spec["layer"][0]["encoding"]["y"]["sort"]) for spec, _ in blocks]
+    assert sum(sizes) == len(catalog.manifest("1.36")) and len(blocks) == -(-sum(sizes) // ROWS_PER_BLOCK)
+    assert all(n == ROWS_PER_BLOCK for n in sizes[:-1]) and 0 < sizes[-1] <= ROWS_PER_BLOCK
+    for i, (spec, chart) in enumerate(blocks):
+        bars = spec["layer"][0]["encoding"]
+        # the height follows the rows (a step per row), the width the page
+        assert spec["height"] == {"step": 18} and spec["width"] == "container"
+        assert bars["x"]["axis"]["orient"] == "top" and bars["color"]["legend"]["title"].startswith("stage")
+        bottom = spec["layer"][-1]["encoding"]["x"].get("axis")
+        assert (bottom is not None and bottom["orient"] == "bottom") == (i == len(blocks) - 1)  # the last block's bottom
+        assert bars["y"]["axis"]["labelFontSize"] >= 12
+        assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"  # text positions readable in a browser
+        assert {p["name"] for p in spec["params"]} == {GATE_PICK, STAGE_LEGEND}
+        assert list(chart.proto.selection_mode) == [GATE_PICK]
+    # the labels take the theme's text colour, not Streamlit's faint chart grey
+    assert LABEL_CSS in [h.proto.body for h in at.get("html")]
+
+
+def test_the_axis_starts_at_the_oldest_bundled_release(catalog):
+    at = open_app("timeline", binary="1.36", emulated="1.33")
+    oldest = int(catalog.usable_releases()[0].split(".")[1])
+    assert at.select_slider(key="timeline_from").value == oldest
+    assert {tuple(spec["layer"][0]["encoding"]["x"]["scale"]["domain"]) for spec, _ in charts(at)} == {(oldest, 37)}
+
+
+def test_one_row_is_one_short_chart():
+    at = open_app("timeline", binary="1.36", emulated="1.33", timeline_text="StatefulSetSemanticRevisionComparison")
+    ((spec, chart),) = charts(at)
+    assert spec["layer"][0]["encoding"]["y"]["sort"] == ["StatefulSetSemanticRevisionComparison"]
+    assert spec["height"] == {"step": 18}
+    assert "1 of " in " ".join(texts(at.caption))
+
+
+def test_releases_before_a_gates_first_real_spec_predate_it(catalog):
+    """StatefulSetSemanticRevisionComparison's only spec is dated 1.0 (a placeholder); the first
+    bundled release that lists it is 1.35: no stage bar before 1.35, a "predates" band instead."""
+    first = next(r for r in catalog.usable_releases() if "StatefulSetSemanticRevisionComparison" in catalog.manifest(r).by_name)
+    at = open_app("timeline", binary="1.36", emulated="1.33", timeline_text="StatefulSetSemanticRevisionComparison")
+    start = int(first.split(".")[1])
+    # by default the axis fits the row's real history: it starts at the gate's first release
+    assert at.select_slider(key="timeline_from").value == start
+    at.select_slider(key="timeline_from").set_value(31)
+    rerun(at)
+    ((spec, chart),) = charts(at)
+    bars = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" not in m)
+    band = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" in m)
+    assert list(bars["start"]) == [start] and list(bars["stage"]) == ["Beta"]
+    assert list(zip(band["start"], band["end"], band["mark"])) == [(31, start, PREDATES)]
+    assert "placeholder" in band["why"][0] and f"history from {first}" in band["why"][0]
+    assert band["emulating"][0] == "Beta (on)"  # what emulating those releases gives, said beside the band
+    legend = next(lay for lay in spec["layer"] if "strokeDash" in lay["mark"])["encoding"]["color"]
+    assert legend["scale"] == {"domain": [PREDATES], "range": [legend["scale"]["range"][0]]}
+    assert any("predate" in c for c in texts(at.caption))
 
 
 def test_deep_link_draws_the_rules_at_the_binary_and_emulated_versions():
@@ -40,13 +112,6 @@ def test_deep_link_draws_the_rules_at_the_binary_and_emulated_versions():
     spec, _ = chart_spec(at)
     assert spec["layer"][0]["encoding"]["x"]["scale"]["domain"][1] == 36
     assert at.subheader[0].value == "Stage history of the 1.35 binary's gates"
-
-
-def test_chart_selection_is_wired_to_streamlit():
-    at = open_app("timeline", binary="1.36", emulated="1.33")
-    spec, chart = chart_spec(at)
-    assert list(chart.proto.selection_mode) == [GATE_PICK]
-    assert {p["name"] for p in spec["params"]} == {GATE_PICK, "stage_legend"}
 
 
 def test_stage_filter_uses_the_stage_at_the_emulated_version(catalog):
@@ -69,11 +134,11 @@ def test_name_filter_and_sort():
 
 def test_axis_start_slider():
     at = open_app("timeline", binary="1.36", emulated="1.33")
-    assert at.select_slider(key="timeline_from").value == 24
-    at.select_slider(key="timeline_from").set_value(30)
+    assert at.select_slider(key="timeline_from").value == 31
+    at.select_slider(key="timeline_from").set_value(28)
     rerun(at)
-    spec, _ = chart_spec(at)
-    assert spec["layer"][0]["encoding"]["x"]["scale"]["domain"] == [30, 37]
+    for spec, _ in charts(at):
+        assert spec["layer"][0]["encoding"]["x"]["scale"]["domain"] == [28, 37]
 
 
 def test_no_match_says_so():
@@ -84,9 +149,9 @@ def test_no_match_says_so():
     assert texts(at.info) == ["No gate matches the filters."]
 
 
-def test_clicking_a_bar_opens_the_gate():
+def test_clicking_a_bar_in_any_block_opens_the_gate():
     at = open_app("timeline", binary="1.36", emulated="1.33")
-    at.session_state["timeline_chart_0"] = {"selection": {GATE_PICK: [{"gate": "JobManagedBy"}]}}
+    at.session_state["timeline_chart_0_1"] = {"selection": {GATE_PICK: [{"gate": "JobManagedBy"}]}}
     rerun(at)
     assert current_page(at) == "gate_detail"
     assert at.query_params == {"binary": "1.36", "emulated": "1.33", "gate": "JobManagedBy"}
@@ -105,3 +170,20 @@ def test_search_finds_by_abbreviation():
     found = search_gates("DRA", names, texts)
     assert "DynamicResourceAllocation" in found
     assert f"{len(found)} of {len(names)} gates" in [c.value for c in at.caption]
+
+
+def test_the_gate_detail_page_draws_the_same_band():
+    """The detail page draws one gate's row with the same chart: before the gate's first release
+    (1.35 for StatefulSetSemanticRevisionComparison) a "predates" band, not its Beta."""
+    at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="StatefulSetSemanticRevisionComparison", gate_from="31")
+    assert at.select_slider(key="gate_from").value == 31
+    ((spec, chart),) = charts(at)
+    bars = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" not in m)
+    band = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" in m)
+    assert list(zip(bars["start"], bars["stage"])) == [(35, "Beta")]
+    assert list(zip(band["start"], band["end"])) == [(31, 35)]
+    assert any("Releases before 1.35 predate the gate" in c for c in texts(at.caption))
+    assert LABEL_CSS in [h.proto.body for h in at.get("html")]
+    # by default its axis starts at its real history (no run of grey)
+    fresh = open_app("gate_detail", binary="1.36", emulated="1.33", gate="StatefulSetSemanticRevisionComparison")
+    assert fresh.select_slider(key="gate_from").value == 35

@@ -57,7 +57,7 @@ def test_export_spec_has_title_caption_and_no_hints(catalog):
     assert spec["layer"][0]["encoding"]["color"]["legend"]["title"] == "stage"
     assert spec["width"] == EXPORT_WIDTH
     axis = spec["layer"][0]["encoding"]["y"]["axis"]
-    assert axis["labelLimit"] == 0 and axis["labelFontSize"] == 11  # no cut-off names, a fixed size
+    assert axis["labelLimit"] == 0 and axis["labelFontSize"] == 12  # no cut-off names, a fixed size (the page's 12 px)
 
 
 def test_export_falls_back_to_the_charts_own_title(catalog):
