@@ -180,7 +180,7 @@ def test_toggle_on_a_binary_without_the_flag_is_rejected():
 def test_invalid_toggle_value_in_the_url_is_explained_and_defaulted():
     at = open_app("apis", binary="1.33", emulated="1.32", emulation_forward_compatible="yes")
     warnings = texts(at.warning)
-    assert any("emulation_forward_compatible='yes' in the URL is neither true nor false" in w for w in warnings)
+    assert any("emulation_forward_compatible='yes' in the URL is not one of true, false; it is ignored." in w for w in warnings)
     assert not at.toggle(key="apis_efc").value
     assert "emulation_forward_compatible" not in at.query_params
     assert not at.error
