@@ -25,7 +25,7 @@ import streamlit as st
 
 from kcompat.documents import formats
 from dashboard.components import data
-from dashboard.components.downloads import table_csv
+from dashboard.components.downloads import table_csv, table_exports
 from dashboard.components.selection import current
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
@@ -402,22 +402,28 @@ with tab_table:
 
     stem = f"apis-{sel.binary}-emulating-{view.emulated}"
     with st.container(horizontal=True, vertical_alignment="center"):
-        for fmt, label, ext, mime, text_of in (
-            ("csv", "CSV", "csv", "text/csv", lambda v=view: v.csv),
-            ("json", "JSON", "json", "application/json", lambda v=view: v.json),
-            ("markdown", "Markdown", "md", "text/markdown", lambda v=view: v.markdown),
-        ):
-            st.download_button(
-                label,
-                data=text_of,
-                file_name=f"{stem}.{ext}",
-                mime=mime,
-                key=f"apis_download_{fmt}",
-                on_click="ignore",
-                icon=":material/download:",
-                help=f"Every row (filters not applied): what `kcompat apis --format {fmt}` prints"
-                + (" (errors and warnings included)." if fmt == "json" else "."),
-            )
+        table_exports(
+            shown, TABLE_COLUMNS, f"{stem}-shown.csv", "apis_table_export", as_is=True,
+            help=f"The {len(shown)} resources shown (filters applied), with the columns of `kcompat apis --format csv`.",
+        )
+        with st.popover("Every resource (kcompat apis)…", icon=":material/download:"):
+            st.caption("Every row, whatever the filters: byte for byte what `kcompat apis` prints with these flags (no header line).")
+            for fmt, label, ext, mime, text_of in (
+                ("csv", "CSV", "csv", "text/csv", lambda v=view: v.csv),
+                ("json", "JSON", "json", "application/json", lambda v=view: v.json),
+                ("markdown", "Markdown", "md", "text/markdown", lambda v=view: v.markdown),
+            ):
+                st.download_button(
+                    label,
+                    data=text_of,
+                    file_name=f"{stem}.{ext}",
+                    mime=mime,
+                    key=f"apis_download_{fmt}",
+                    on_click="ignore",
+                    icon=":material/download:",
+                    help=f"Every row (filters not applied): what `kcompat apis --format {fmt}` prints"
+                    + (" (errors and warnings included)." if fmt == "json" else "."),
+                )
     st.caption("Same as the command line:")
     st.code(cli_command(sel.binary, sel.emulated, flags), language=None)  # no syntax colours: they fail contrast
 

@@ -97,12 +97,18 @@ def _page_hash() -> str:
     return ctx.page_script_hash if ctx is not None else ""
 
 
+def page_prefixes() -> tuple[str, ...]:
+    """The prefixes of the :class:`ViewState` objects the current page has made in this session
+    (``("apis",)``); a page's first prefix is its key in :data:`dashboard.components.pages.PAGES`."""
+    return tuple(st.session_state.get(_PAGES, {}).get(_page_hash(), {}))
+
+
 def page_view() -> dict[str, str]:
     """The URL values of the current page's own controls (every :class:`ViewState` the page
-    has made in this session), in URL order: the view an export names besides the selection."""
+    has made in this session), sorted by key: the view an export names besides the selection."""
     views = st.session_state.get(_PAGES, {}).get(_page_hash(), {})
     out = {}
-    for key, value in st.query_params.to_dict().items():
+    for key, value in sorted(st.query_params.to_dict().items()):
         if any(key.startswith(prefix + "_") or key in extra for prefix, extra in views.items()):
             out[key] = value
     return out

@@ -77,3 +77,20 @@ def csv_downloads(monkeypatch):
 
     monkeypatch.setattr(downloads, "table_csv", recording)
     return texts
+
+
+@pytest.fixture
+def exports(monkeypatch):
+    """The exports the pages drew (``components.downloads.TableExport``, by the CSV button's key):
+    ``exports[key].text(fmt)`` is the file a click on that button gives; the buttons are still drawn."""
+    from dashboard.components import downloads
+
+    drawn: dict = {}
+    original = downloads.export_buttons
+
+    def recording(export, key, help=None):
+        drawn[key] = export
+        original(export, key, help)
+
+    monkeypatch.setattr(downloads, "export_buttons", recording)
+    return drawn
