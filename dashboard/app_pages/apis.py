@@ -146,7 +146,6 @@ def _apis_view(query: str) -> dict:
     except KcompatError as exc:
         return {"failure": str(exc)}
     rows = api_rows(result)
-    differing = {e.key for e in result.differences_from_release()}
     baseline = {e.key: e for e in diff.baseline.entries}
     now = {e.key: e for e in result.entries}
     return dict(
@@ -159,8 +158,6 @@ def _apis_view(query: str) -> dict:
         hints=tuple(h.text for h in api_hints(result, data.catalog().data_dir) if h.error not in result.selection.errors),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
-        # the differing entries as rows of `kcompat apis --format csv`
-        difference_csv_rows=[r for r, e in zip(rows, result.entries) if e.key in differing],
         release_known=all(e.served_by_release is not None for e in result.entries),
         # served now: why it is served; no longer served: why not, at the emulated version
         enabled=_diff_frame(diff.enabled, lambda e: e.detail),
@@ -312,8 +309,9 @@ if sel.is_emulating:
         config = _api_config(view.emulated)
         st.dataframe(differences, key="apis_differences", hide_index=True, column_config=config, height=min(36 + 35 * len(differences), 300))
         table_csv(
-            view.difference_csv_rows, TABLE_COLUMNS, file_name=f"apis-{sel.binary}-emulating-{view.emulated}-differences.csv",
-            key="apis_differences_csv", help="These resources with the columns of `kcompat apis --format csv`.", as_is=True,
+            differences.to_dict("records"), differences.columns,
+            file_name=f"apis-{sel.binary}-emulating-{view.emulated}-differences.csv", key="apis_differences_csv",
+            help="This table as CSV: its rows and columns (the names of `kcompat apis --format json`).", as_is=True,
         )
 
 table = view.table
