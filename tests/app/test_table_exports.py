@@ -131,3 +131,24 @@ def test_plan_exports_name_the_target(exports):
     header = exports["plan_overview_csv"].text("markdown").splitlines()[0]
     assert header.startswith("kcompat Upgrade plan · selection: binary 1.35; emulated 1.34;")
     assert "view: to=1.36 ·" in header
+
+
+def test_an_uploaded_manifest_is_named_as_the_source(exports):
+    import hashlib
+
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import APP, TIMEOUT
+    from dashboard.components import upload
+
+    manifest = b"".join(
+        f'- name: Mine{i}\n  versionedSpecs:\n  - {{version: "1.30", default: false, lockToDefault: false, preRelease: Beta}}\n'.encode()
+        for i in range(3)
+    )
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.query_params.update({"binary": "1.36", "gates_text": "Mine"})
+    at.session_state[upload.SESSION] = upload._Upload("mine.yaml", manifest, hashlib.sha256(manifest).hexdigest())
+    rerun(at)
+    header, rows = csv_rows(exports["gates_export"].text("csv"))
+    assert header.endswith(" · 3 rows · data: uploaded manifest mine.yaml (3 gates)")
+    assert [r["gate"] for r in rows] == ["Mine0", "Mine1", "Mine2"] == list(at.dataframe[0].value["gate"])
