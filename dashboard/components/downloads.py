@@ -1,15 +1,16 @@
-"""Exports of the tables on screen: every table's CSV, Markdown and JSON buttons give exactly the
-rows and columns shown, each file starting with a header line that names the view (the page, the
-selection, the page's own filters from the URL, the row count and the data's source); see
-:mod:`kcompat.documents.exports` for the formats. Each text is produced when its button is
-clicked (deferred), so a rerun only draws the buttons.
+"""Exports of the tables on screen: every table's "Download…" button opens a dialog whose CSV,
+Markdown and JSON files hold exactly the rows and columns shown, each starting with a header line
+that names the view (the page, the selection, the page's own filters from the URL, the row count
+and the data's source); see :mod:`kcompat.documents.exports` for the formats. The export is
+built when the dialog opens and each file when its button is clicked (deferred), so a rerun
+draws one button per table.
 
-The Gates page also keeps its "Every gate…" dialog: the three files ``kcompat gates
+On the Gates page the dialog also offers every gate: the three files ``kcompat gates
 --format csv|json|markdown`` prints for the selection, whatever the page's filters."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,12 +25,12 @@ from . import data
 from .pages import PAGES, WITHOUT_SELECTION
 from .selection import current
 from .state import Selection, default_min_compat
-from .text import MISSING
+from .text import MISSING, md
 from .view_state import page_prefixes, page_view
 
 FORMATS = {"csv": ("CSV", "csv"), "json": ("JSON", "json"), "markdown": ("Markdown", "md")}
-#: Widget key suffix of each export button after the table's own key (the CSV button keeps it).
-KEY_SUFFIX = {"csv": "", "markdown": "_md", "json": "_json"}
+#: Widget key suffix of each export button after the table's own key.
+KEY_SUFFIX = {"csv": "_csv", "markdown": "_md", "json": "_json"}
 
 
 def file_name(sel: Selection, fmt: str) -> str:
@@ -137,9 +138,10 @@ def table_export(
 
 
 def export_buttons(export: TableExport, key: str, help: str | None = None) -> None:
-    """The CSV, Markdown and JSON buttons of one table (keys ``key``, ``key_md``, ``key_json``)."""
+    """The CSV, Markdown and JSON buttons of one table (keys ``key_csv``, ``key_md``, ``key_json``)."""
     columns = ", ".join(export.columns)
-    with st.container(horizontal=True, gap="small", width="content"):
+    st.caption(f"First line: {md(export.header)}")
+    with st.container(horizontal=True, gap="small"):
         for fmt, (label, _, mime) in TABLE_FORMATS.items():
             st.download_button(
                 label,
@@ -149,9 +151,18 @@ def export_buttons(export: TableExport, key: str, help: str | None = None) -> No
                 key=key + KEY_SUFFIX[fmt],
                 on_click="ignore",
                 icon=":material/download:",
-                help=(help if fmt == "csv" and help else f"This table as {label} ({columns})")
-                + " The first line names the view: selection, filters, rows, data.",
+                help=(help if fmt == "csv" and help else f"This table as {label} ({columns}).")
+                + " The first line names the view.",
             )
+
+
+@st.dialog("Download the table", width="large")
+def _export_dialog(export: TableExport, key: str, help: str | None, also: Callable[[], None] | None) -> None:
+    rows = _count(export.rows)
+    st.markdown(f"**The {rows} row{'' if rows == 1 else 's'} shown**, with the columns shown")
+    export_buttons(export, key, help)
+    if also is not None:
+        also()
 
 
 def table_exports(
@@ -164,18 +175,23 @@ def table_exports(
     as_is: bool = False,
     selection: Mapping[str, str] | None = None,
     source: str | None = None,
-) -> TableExport:
-    """The export buttons of a table: exactly ``rows`` (the rows shown, in their order) with
-    ``columns``; ``file_name``'s extension is replaced per format."""
-    stem = file_name.rsplit(".", 1)[0] if file_name.endswith((".csv", ".md", ".json")) else file_name
-    export = table_export(rows, columns, stem, as_is=as_is, selection=selection, source=source)
-    export_buttons(export, key, help)
-    return export
+    label: str = "Download…",
+    also: Callable[[], None] | None = None,
+) -> None:
+    """One "Download…" button for a table; it opens a dialog with the table as CSV, Markdown and
+    JSON: exactly ``rows`` (the rows shown, in their order) with ``columns``, after the header
+    line. ``file_name``'s extension is replaced per format; ``also`` draws more in the dialog.
+    The export is built only when the button is clicked: a rerun draws one button per table."""
+    if st.button(label, key=key, icon=":material/download:", help="This table as CSV, Markdown or JSON: exactly the rows and "
+                 "columns shown, after a line naming the selection, the filters and the data."):
+        stem = file_name.rsplit(".", 1)[0] if file_name.endswith((".csv", ".md", ".json")) else file_name
+        export = table_export(rows, columns, stem, as_is=as_is, selection=selection, source=source)
+        _export_dialog(export, key, help, also)
 
 
 def table_csv(rows, columns, file_name: str, key: str, help: str | None = None, *, as_is: bool = False) -> None:
-    """A table's export buttons (CSV, Markdown, JSON; the name is kept from when there was CSV
-    only): its rows with ``columns`` (the CLI's names where the CLI prints the table), written
+    """A table's "Download…" button (CSV, Markdown, JSON; the name is kept from when there was
+    CSV only): its rows with ``columns`` (the CLI's names where the CLI prints the table), written
     like the CLI writes CSV (formula-safe; a missing value is an empty cell, never "None" or "—",
     unless ``as_is``: rows the CLI's own row builder made keep their texts), after the header line."""
     table_exports(rows, columns, file_name, key, help, as_is=as_is)
@@ -197,38 +213,28 @@ def _cell(value):
 # The Gates page: every gate, as `kcompat gates` prints it
 
 
-def gate_downloads(sel: Selection, custom=None) -> None:
-    """The "Every gate…" button (``custom``: an uploaded manifest, :class:`upload.CustomManifest`)."""
-    if st.button(
-        "Every gate (kcompat gates)…",
-        key="download_open",
-        icon=":material/download:",
-        help="Every gate of this selection, whatever the filters, as CSV, JSON or Markdown: the same files "
-        "`kcompat gates --format …` writes.",
-    ):
-        _dialog(sel, custom)
-
-
-@st.dialog("Every gate, as kcompat gates prints it")
-def _dialog(sel: Selection, custom) -> None:
+def every_gate(sel: Selection, custom=None) -> None:
+    """The dialog's second part on Gates: the three files ``kcompat gates`` prints for the
+    selection, whatever the filters (``custom``: an uploaded manifest, :class:`upload.CustomManifest`)."""
+    st.markdown("**Every gate, as `kcompat gates` prints it**")
     st.caption(
         f"All gates of a {sel.binary} binary emulating {sel.emulated}, with this selection's --feature-gates, whatever "
         "the page's filters; byte for byte what `kcompat gates` prints with the same flags (no header line)."
     )
     args = data.download_args(sel)
     cat = data.catalog()
-    for fmt, (label, _) in FORMATS.items():
-        st.download_button(
-            label,
-            data=_deferred(cat, fmt, args, custom),
-            file_name=file_name(sel, fmt),
-            mime=data.DOWNLOAD_FORMATS[fmt],
-            key=f"download_{fmt}",
-            on_click="ignore",
-            icon=":material/download:",
-            width="stretch",
-            help=f"`kcompat gates --format {fmt}`" + (" (errors and warnings included)" if fmt == "json" else ""),
-        )
+    with st.container(horizontal=True, gap="small"):
+        for fmt, (label, _) in FORMATS.items():
+            st.download_button(
+                f"{label} (every gate)",
+                data=_deferred(cat, fmt, args, custom),
+                file_name=file_name(sel, fmt),
+                mime=data.DOWNLOAD_FORMATS[fmt],
+                key=f"download_{fmt}",
+                on_click="ignore",
+                icon=":material/download:",
+                help=f"`kcompat gates --format {fmt}`" + (" (errors and warnings included)" if fmt == "json" else ""),
+            )
 
 
 def _deferred(cat, fmt: str, args, custom):

@@ -16,7 +16,7 @@ import streamlit as st
 
 from . import data
 from .data import GatesView
-from .downloads import gate_downloads, table_exports
+from .downloads import every_gate, table_exports
 from .pages import open_gate
 from .stage_colors import STAGE_NAMES
 from .state import Selection
@@ -245,13 +245,12 @@ def gates_panel(sel: Selection, view: GatesView, custom=None) -> None:
     if picked is not None:
         st.session_state["_gates_table_generation"] = generation + 1
         open_gate(picked)
-    with st.container(horizontal=True, vertical_alignment="center"):
-        table_exports(
-            shown,
-            shown.column_names,
-            f"gates-{sel.binary}-emulating-{view.emulated}-shown.csv",
-            "gates_export",
-            help=f"The {shown.num_rows} gates shown (filters and order applied), with the table's columns, as CSV.",
-            source=f"uploaded manifest {custom.name} ({custom.gates} gates)" if custom is not None else None,
-        )
-        gate_downloads(sel, custom)
+    table_exports(
+        shown,
+        shown.column_names,
+        f"gates-{sel.binary}-emulating-{view.emulated}-shown.csv",
+        "download_open",
+        help=f"The {shown.num_rows} gates shown (filters and order applied), with the table's columns, as CSV.",
+        source=f"uploaded manifest {custom.name} ({custom.gates} gates)" if custom is not None else None,
+        also=lambda: every_gate(sel, custom),
+    )

@@ -79,10 +79,17 @@ def csv_downloads(monkeypatch):
     return texts
 
 
+def open_export(at: AppTest, key: str) -> AppTest:
+    """Click a table's "Download…" button (widget ``key``): the run draws its export dialog."""
+    at.button(key=key).click()
+    return rerun(at)
+
+
 @pytest.fixture
 def exports(monkeypatch):
-    """The exports the pages drew (``components.downloads.TableExport``, by the CSV button's key):
-    ``exports[key].text(fmt)`` is the file a click on that button gives; the buttons are still drawn."""
+    """The exports the pages' dialogs drew (``components.downloads.TableExport``, by the table's
+    button key, see :func:`open_export`): ``exports[key].text(fmt)`` is the file a click on that
+    format's button gives; the buttons are still drawn."""
     from dashboard.components import downloads
 
     drawn: dict = {}

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import open_app, rerun
+from conftest import open_app, open_export, rerun
 from kcompat.documents.apis import TABLE_COLUMNS
 
 GATES_VIEW = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false", "gates_quick": "Beta", "gates_text": "Job"}
@@ -31,8 +31,8 @@ def flag(value) -> str:
 
 @pytest.fixture
 def gates(exports):
-    at = open_app(**GATES_VIEW)
-    return at, exports["gates_export"]
+    at = open_export(open_app(**GATES_VIEW), "download_open")
+    return at, exports["download_open"]
 
 
 def test_gates_exports_are_the_filtered_rows_shown(gates):
@@ -70,15 +70,16 @@ def test_gates_export_follows_a_filter_change(gates, exports):
     at.text_input(key="gates_text").set_value("DRA")
     rerun(at)
     shown = at.dataframe[0].value
-    header, rows = csv_rows(exports["gates_export"].text("csv"))
-    assert exports["gates_export"] is not before
+    open_export(at, "download_open")
+    header, rows = csv_rows(exports["download_open"].text("csv"))
+    assert exports["download_open"] is not before
     assert "view: gates_quick=Beta; gates_text=DRA ·" in header
     assert [r["gate"] for r in rows] == list(shown["gate"])
 
 
 def test_the_gates_file_names_and_buttons(gates):
     at, export = gates
-    buttons = {b.label: b for b in at.get("download_button") if "gates_export" in b.proto.id}
+    buttons = {b.label: b for b in at.get("download_button") if "-download_open_" in b.proto.id}
     assert sorted(buttons) == ["CSV", "JSON", "Markdown"]
     assert export.file_name("csv") == "gates-1.36-emulating-1.33-shown.csv"
     assert export.file_name("markdown") == "gates-1.36-emulating-1.33-shown.md"
@@ -95,7 +96,7 @@ APIS_VIEW = {
 
 
 def test_apis_exports_are_the_filtered_rows_shown(exports):
-    at = open_app("apis", **APIS_VIEW)
+    at = open_export(open_app("apis", **APIS_VIEW), "apis_table_export")
     shown = next(d.value for d in at.dataframe if list(d.value.columns) == list(TABLE_COLUMNS))
     assert 1 < len(shown) and shown["served"].all()
     export = exports["apis_table_export"]
@@ -111,7 +112,7 @@ def test_apis_exports_are_the_filtered_rows_shown(exports):
 
 
 def test_a_page_without_the_selection_says_so(exports):
-    at = open_app("about", binary="1.36", emulated="1.33")
+    at = open_export(open_app("about", binary="1.36", emulated="1.33"), "about_releases_csv")
     export = exports["about_releases_csv"]
     header = export.text("csv").splitlines()[0]
     assert header.startswith("# kcompat About the data · selection: none (this page does not depend on it) · view: no filter · ")
@@ -121,13 +122,13 @@ def test_a_page_without_the_selection_says_so(exports):
 
 
 def test_gate_detail_exports_name_the_gate(exports):
-    open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy", gate_from="25")
+    open_export(open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy", gate_from="25"), "detail_releases_csv")
     header = exports["detail_releases_csv"].text("csv").splitlines()[0]
     assert "· view: gate=JobManagedBy; gate_from=25 ·" in header
 
 
 def test_plan_exports_name_the_target(exports):
-    open_app("plan", binary="1.35", emulated="1.34", to="1.36")
+    open_export(open_app("plan", binary="1.35", emulated="1.34", to="1.36"), "plan_overview_csv")
     header = exports["plan_overview_csv"].text("markdown").splitlines()[0]
     assert header.startswith("kcompat Upgrade plan · selection: binary 1.35; emulated 1.34;")
     assert "view: to=1.36 ·" in header
@@ -148,7 +149,7 @@ def test_an_uploaded_manifest_is_named_as_the_source(exports):
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.query_params.update({"binary": "1.36", "gates_text": "Mine"})
     at.session_state[upload.SESSION] = upload._Upload("mine.yaml", manifest, hashlib.sha256(manifest).hexdigest())
-    rerun(at)
-    header, rows = csv_rows(exports["gates_export"].text("csv"))
+    open_export(rerun(at), "download_open")
+    header, rows = csv_rows(exports["download_open"].text("csv"))
     assert header.endswith(" · 3 rows · data: uploaded manifest mine.yaml (3 gates)")
     assert [r["gate"] for r in rows] == ["Mine0", "Mine1", "Mine2"] == list(at.dataframe[0].value["gate"])

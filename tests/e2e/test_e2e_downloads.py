@@ -39,7 +39,7 @@ def downloads(browser, server_url, tmp_path_factory):
         watch = PageWatch(page, server_url)
         page.goto(page_url(server_url, "gates", PARAMS), wait_until="domcontentloaded")
         wait_idle(page)
-        page.get_by_role("button", name="Every gate (kcompat gates)…").click()
+        page.get_by_role("button", name="Download…").click()
         dialog = page.get_by_role("dialog")
         dialog.wait_for()
         wait_idle(page)
@@ -47,7 +47,7 @@ def downloads(browser, server_url, tmp_path_factory):
         folder = tmp_path_factory.mktemp("downloads")
         for label in ("CSV", "JSON", "Markdown"):
             with page.expect_download(timeout=30_000) as info:
-                dialog.get_by_role("button", name=label, exact=True).click()
+                dialog.get_by_role("button", name=f"{label} (every gate)", exact=True).click()
             download = info.value
             target = folder / download.suggested_filename
             download.save_as(target)
@@ -115,12 +115,15 @@ def filtered(browser, server_url, tmp_path_factory):
         page.goto(page_url(server_url, "gates", FILTERED), wait_until="domcontentloaded")
         wait_idle(page)
         caption = page.get_by_text("gates match the filters").first.inner_text()
+        page.get_by_role("button", name="Download…").click()
+        dialog = page.get_by_role("dialog")
+        dialog.wait_for()
+        wait_idle(page)
         out: dict[str, tuple[str, str]] = {}
         folder = tmp_path_factory.mktemp("filtered")
-        buttons = page.locator('[data-testid="stDownloadButton"] button')
         for label in ("CSV", "Markdown"):
             with page.expect_download(timeout=30_000) as info:
-                buttons.filter(has_text=label).first.click()
+                dialog.get_by_role("button", name=label, exact=True).click()
             download = info.value
             target = folder / download.suggested_filename
             download.save_as(target)
