@@ -22,7 +22,8 @@ page's own controls show, so that a copied link opens the same view in a new tab
 
 Rules, the same for every widget:
 
-* The widget key is the URL key (``timeline_text``): ``st.session_state`` and tests can address it.
+* The widget key is the URL key (``timeline_text``; for a control in ``url_keys``, the widget key
+  stays ``<prefix>_<name>``): ``st.session_state`` and tests can address it.
 * The URL is the source of truth. Each run the widget shows the URL's value (or ``default``);
   a change writes the new value into the URL before the rerun (``on_change``).
 * A value equal to its default is left out of the URL, so links stay short. ``default`` may
