@@ -12,6 +12,7 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.text import md, or_missing
 from dashboard.components.view_state import ViewState
 
+view = ViewState("about")  # before the first table: its exports name the page's view
 summary = data.summary()
 counts = dict(summary.gate_counts)
 broken = dict(summary.broken)
@@ -77,7 +78,7 @@ if not sections:
     st.caption("data/SOURCES.md is missing.")
 else:
     titles = [title for title, _ in sections]
-    shown = ViewState("about").selectbox(
+    shown = view.selectbox(
         "section",
         "Section",
         titles,

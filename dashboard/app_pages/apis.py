@@ -7,8 +7,9 @@ the same flags, built by :mod:`kcompat.documents.apis`; the storage tab shows wh
 ``kcompat storage`` prints (:mod:`kcompat.documents.storage`). The page leads with the
 resources whose answer differs from a real binary of the emulated release.
 
-The page's own flags live in the URL next to the shared selection: ``runtime_config`` (the flag
-value as typed), ``emulation_forward_compatible`` and
+The page's own flags live in the URL next to the shared selection, bound by the page's
+:class:`~dashboard.components.view_state.ViewState` under the keys of the first links:
+``runtime_config`` (the flag value as typed), ``emulation_forward_compatible`` and
 ``runtime_config_emulation_forward_compatible`` (``true`` or absent).
 """
 
@@ -24,29 +25,28 @@ import streamlit as st
 
 from kcompat.documents import formats
 from dashboard.components import data
-from dashboard.components.downloads import table_csv
+from dashboard.components.downloads import table_csv, table_exports
 from dashboard.components.selection import current
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
 from kcompat.answers.apis import apis, storage
 from kcompat.core.apis import ApiEntry
-from kcompat.core.runtime_config import parse_runtime_config
-from kcompat.core.errors import KcompatError, repr_cut
+from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
+from kcompat.core.errors import KcompatError
 from kcompat.core.hints import api_hints
 from kcompat.core.skew import skew_policy
 from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
 from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
-PARAMS = (RC, EFC, RCEFC)
-WIDGET = {RC: "apis_runtime_config", EFC: "apis_efc", RCEFC: "apis_rcefc"}
-SAVED = "_apis_params"
+#: The flags' controls (widget keys ``apis_<name>``) and their URL keys, kept from the first links.
+URL_KEYS = {"runtime_config": RC, "efc": EFC, "rcefc": RCEFC}
 #: The core group ("") in the group filter and its URL value (no real group has this name).
 CORE = "core"
 
 
 # ---------------------------------------------------------------------------------------------
-# The page's flags <-> the URL
+# The page's flags (in the URL through the page's ViewState)
 
 
 @dataclass(frozen=True)
@@ -67,81 +67,41 @@ class ApiFlags:
         return out
 
 
-
-def _resolve(raw: dict[str, str | None]) -> tuple[ApiFlags, list[str]]:
-    """Valid flags from raw URL values; every rejected value is named in a message."""
-    problems = []
-    rc = raw.get(RC) or ""
-    if rc:
-        try:
-            parse_runtime_config(rc)
-        except KcompatError as exc:
-            problems.append(f"{RC}={repr_cut(rc)} in the URL cannot be used ({exc}); using no --runtime-config.")
-            rc = ""
-    toggles = {}
-    for name in (EFC, RCEFC):
-        value = raw.get(name)
-        toggles[name] = value == "true"
-        if value not in (None, "", "true", "false"):
-            problems.append(f"{name}={repr_cut(value)} in the URL is neither true nor false; using false (--{name.replace('_', '-')} not set).")
-    return ApiFlags(rc, toggles[EFC], toggles[RCEFC]), problems
+def runtime_config_problem(text: str) -> str | None:
+    """Why a ``runtime_config`` URL value cannot be used at all (too long...), or None: a value
+    the apiserver would refuse is kept, and the page shows the apiserver's error."""
+    try:
+        parse_runtime_config(text)
+    except KcompatError as exc:
+        return f"cannot be used ({exc}); using no --runtime-config"
+    return None
 
 
-def _write_url(flags: ApiFlags) -> None:
-    qp = st.query_params
-    wanted = flags.params()
-    for name in PARAMS:
-        if name in wanted:
-            if qp.get(name) != wanted[name]:
-                qp[name] = wanted[name]
-        elif name in qp:
-            del qp[name]
-    st.session_state[SAVED] = wanted
-
-
-def _on_change() -> None:
-    state = st.session_state
-    _write_url(ApiFlags(state.get(WIDGET[RC]) or "", bool(state.get(WIDGET[EFC])), bool(state.get(WIDGET[RCEFC]))))
-
-
-def flag_controls() -> ApiFlags:
-    raw = {name: st.query_params.get(name) for name in PARAMS}
-    if all(v is None for v in raw.values()) and SAVED in st.session_state:
-        # The navigation menu drops the query string on a page switch: keep this page's flags.
-        raw = {name: st.session_state[SAVED].get(name) for name in PARAMS}
-    flags, problems = _resolve(raw)
-    for problem in problems:
-        st.warning(md(problem), icon=":material/link_off:")
-    _write_url(flags)
-    state = st.session_state
-    state[WIDGET[RC]] = flags.runtime_config
-    state[WIDGET[EFC]] = flags.emulation_forward_compatible
-    state[WIDGET[RCEFC]] = flags.runtime_config_emulation_forward_compatible
+def flag_controls(state: ViewState) -> ApiFlags:
     with st.container(border=True, horizontal=True, vertical_alignment="bottom"):
-        st.text_input(
+        rc = state.text_input(
+            "runtime_config",
             "--runtime-config",
-            key=WIDGET[RC],
-            on_change=_on_change,
+            validate=runtime_config_problem,
+            max_chars=MAX_RUNTIME_CONFIG_LENGTH,
             placeholder="e.g. networking.k8s.io/v1beta1=true,api/alpha=false",
             help="The kube-apiserver `--runtime-config` value, as on the command line: comma-separated "
             "`group/version[=true|false]`, `group/version/resource=…` or `api/all|ga|beta|alpha=…` items. "
             "Read and validated as the apiserver does; the errors are shown below.",
         )
-        st.toggle(
+        efc = state.toggle(
+            "efc",
             "--emulation-forward-compatible",
-            key=WIDGET[EFC],
-            on_change=_on_change,
             help="`--emulation-forward-compatible=true` (1.33+, only while emulating an older version): serve the "
             "higher-priority versions of an enabled API even when they were introduced after the emulated version.",
         )
-        st.toggle(
+        rcefc = state.toggle(
+            "rcefc",
             "--runtime-config-emulation-forward-compatible",
-            key=WIDGET[RCEFC],
-            on_change=_on_change,
             help="`--runtime-config-emulation-forward-compatible=true` (1.33+, only while emulating an older version): "
             "APIs enabled explicitly by `--runtime-config` are served even when introduced after the emulated version.",
         )
-    return flags
+    return ApiFlags(rc, efc, rcefc)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,7 +146,6 @@ def _apis_view(query: str) -> dict:
     except KcompatError as exc:
         return {"failure": str(exc)}
     rows = api_rows(result)
-    differing = {e.key for e in result.differences_from_release()}
     baseline = {e.key: e for e in diff.baseline.entries}
     now = {e.key: e for e in result.entries}
     return dict(
@@ -199,8 +158,6 @@ def _apis_view(query: str) -> dict:
         hints=tuple(h.text for h in api_hints(result) if h.error not in result.selection.errors),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
-        # the differing entries as rows of `kcompat apis --format csv`
-        difference_csv_rows=[r for r, e in zip(rows, result.entries) if e.key in differing],
         release_known=all(e.served_by_release is not None for e in result.entries),
         # served now: why it is served; no longer served: why not, at the emulated version
         enabled=_diff_frame(diff.enabled, lambda e: e.detail),
@@ -304,13 +261,13 @@ def _short_table(frame: pd.DataFrame, key: str, empty: str, reason_help: str, fi
 # The page
 
 sel = current()
-state = ViewState("apis")
+state = ViewState("apis", url_keys=URL_KEYS)
 st.subheader(
     f"Built-in APIs of a {sel.binary} kube-apiserver emulating {sel.emulated}",
     anchor=False,
     help="Which REST resources of the binary's release are served, and why, and where a real binary of the emulated release answers differently; the same answer as `kcompat apis`.",
 )
-flags = flag_controls()
+flags = flag_controls(state)
 url_problems = st.container()
 if sel.feature_gates:
     st.caption("--feature-gates decides the REST storage kube-apiserver installs only while a gate is on "
@@ -352,8 +309,9 @@ if sel.is_emulating:
         config = _api_config(view.emulated)
         st.dataframe(differences, key="apis_differences", hide_index=True, column_config=config, height=min(36 + 35 * len(differences), 300))
         table_csv(
-            view.difference_csv_rows, TABLE_COLUMNS, file_name=f"apis-{sel.binary}-emulating-{view.emulated}-differences.csv",
-            key="apis_differences_csv", help="These resources with the columns of `kcompat apis --format csv`.", as_is=True,
+            differences.to_dict("records"), differences.columns,
+            file_name=f"apis-{sel.binary}-emulating-{view.emulated}-differences.csv", key="apis_differences_csv",
+            help="This table as CSV: its rows and columns (the names of `kcompat apis --format json`).", as_is=True,
         )
 
 table = view.table
@@ -442,22 +400,28 @@ with tab_table:
 
     stem = f"apis-{sel.binary}-emulating-{view.emulated}"
     with st.container(horizontal=True, vertical_alignment="center"):
-        for fmt, label, ext, mime, text_of in (
-            ("csv", "CSV", "csv", "text/csv", lambda v=view: v.csv),
-            ("json", "JSON", "json", "application/json", lambda v=view: v.json),
-            ("markdown", "Markdown", "md", "text/markdown", lambda v=view: v.markdown),
-        ):
-            st.download_button(
-                label,
-                data=text_of,
-                file_name=f"{stem}.{ext}",
-                mime=mime,
-                key=f"apis_download_{fmt}",
-                on_click="ignore",
-                icon=":material/download:",
-                help=f"Every row (filters not applied): what `kcompat apis --format {fmt}` prints"
-                + (" (errors and warnings included)." if fmt == "json" else "."),
-            )
+        table_exports(
+            shown, TABLE_COLUMNS, f"{stem}-shown.csv", "apis_table_export", as_is=True,
+            help=f"The {len(shown)} resources shown (filters applied), with the columns of `kcompat apis --format csv`.",
+        )
+        with st.popover("Every resource (kcompat apis)…", icon=":material/download:"):
+            st.caption("Every row, whatever the filters: byte for byte what `kcompat apis` prints with these flags (no header line).")
+            for fmt, label, ext, mime, text_of in (
+                ("csv", "CSV", "csv", "text/csv", lambda v=view: v.csv),
+                ("json", "JSON", "json", "application/json", lambda v=view: v.json),
+                ("markdown", "Markdown", "md", "text/markdown", lambda v=view: v.markdown),
+            ):
+                st.download_button(
+                    label,
+                    data=text_of,
+                    file_name=f"{stem}.{ext}",
+                    mime=mime,
+                    key=f"apis_download_{fmt}",
+                    on_click="ignore",
+                    icon=":material/download:",
+                    help=f"Every row (filters not applied): what `kcompat apis --format {fmt}` prints"
+                    + (" (errors and warnings included)." if fmt == "json" else "."),
+                )
     st.caption("Same as the command line:")
     st.code(cli_command(sel.binary_version, sel.emulated, flags), language=None)  # no syntax colours: they fail contrast
 

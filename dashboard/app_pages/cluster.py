@@ -20,7 +20,7 @@ import streamlit as st
 
 from kcompat.documents import formats
 from dashboard.components import data
-from dashboard.components.downloads import table_csv
+from dashboard.components.downloads import data_source, table_exports
 from dashboard.components.pages import page
 from dashboard.components.selection import SAVED, current, write_url
 from dashboard.components.state import Selection, missing_data, startup_errors
@@ -118,6 +118,23 @@ def input_form() -> None:
         st.form_submit_button("Check", icon=":material/fact_check:")  # not "primary": white on the dark theme's primary fails contrast
 
 
+def inspected(document: dict) -> dict:
+    """The keyword arguments of a table export of this document: the selection found in the
+    inputs (not the bar's, which may not follow a refused one) and the inputs as the source."""
+    min_compat = document.get("minCompatibility") or "none"
+    if str(document.get("sources", {}).get("minCompatibility", "default")).startswith("default"):
+        min_compat += " (default)"
+    selection = {
+        "binary": document.get("binary") or "not found",
+        "emulated": document.get("emulated") or "not found",
+        "min compat": min_compat,
+        "feature gates": document.get("featureGates") or "none",
+        "runtime config": document.get("runtimeConfig") or "none",
+    }
+    names = ", ".join(item["file"] for item in document.get("inputs", [])) or "none"
+    return {"selection": selection, "source": f"cluster inputs ({names}); prediction from the {data_source()}"}
+
+
 def show_disagreements(document: dict) -> None:
     observed = document["observed"]
     if observed is None:
@@ -130,9 +147,9 @@ def show_disagreements(document: dict) -> None:
             icon=":material/error:",
         )
         st.dataframe(pd.DataFrame(disagree, columns=list(DISAGREE_COLUMNS)), hide_index=True, width="stretch", key="cluster_disagree")
-        table_csv(
+        table_exports(
             disagree, DISAGREE_COLUMNS, file_name="kcompat-inspect-disagreements.csv", key="cluster_disagree_csv", as_is=True,
-            help="These gates, with the columns of the disagreements table `kcompat inspect` prints.",
+            help="These gates, with the columns of the disagreements table `kcompat inspect` prints.", **inspected(document),
         )
     else:
         st.success(
@@ -206,7 +223,9 @@ def show_selection(document: dict) -> None:
         for key, label in SOURCE_LABELS.items() if key in document["sources"]
     ]
     st.dataframe(pd.DataFrame(rows, columns=["setting", "value", "from"]), hide_index=True, width="stretch", key="cluster_sources")
-    table_csv(rows, ["setting", "value", "from"], file_name="kcompat-inspect-selection.csv", key="cluster_sources_csv")
+    table_exports(
+        rows, ["setting", "value", "from"], file_name="kcompat-inspect-selection.csv", key="cluster_sources_csv", **inspected(document)
+    )
     for warning in shown(document["warnings"]):
         st.warning(md(warning), icon=":material/warning:")
 
@@ -219,9 +238,9 @@ def show_prediction(document: dict) -> None:
         params["feature_gates"] = document["featureGates"]
     st.page_link(page("gates"), label="Open this selection on the Gates page", icon=":material/toggle_on:", query_params=params)
     st.dataframe(pd.DataFrame(gates["features"], columns=list(GATE_COLUMNS)), hide_index=True, width="stretch", key="cluster_gates")
-    table_csv(
+    table_exports(
         gates["features"], GATE_COLUMNS, file_name="kcompat-inspect-gates.csv", key="cluster_gates_csv", as_is=True,
-        help="Every predicted gate, with the columns of the predicted gates table `kcompat inspect` prints.",
+        help="Every predicted gate, with the columns of the predicted gates table `kcompat inspect` prints.", **inspected(document),
     )
 
 

@@ -1,6 +1,7 @@
 """Gate detail: spec history, state in every bundled release, description, owners, KEP.
 
-In the URL: the gate (``gate``) and the start of its history chart (``gate_from``)."""
+In the URL (the page's :class:`~dashboard.components.view_state.ViewState`): the gate (``gate``)
+and the start of its history chart (``gate_from``)."""
 
 import re
 
@@ -11,59 +12,38 @@ from dashboard.components import data
 from dashboard.components.chart_export import chart_downloads, selection_caption
 from dashboard.components.charts import LABEL_CSS, default_x_start, gate_start, timeline_chart
 from dashboard.components.selection import current
-from dashboard.components.state import GATE_PARAM, GATE_SESSION_KEY
+from dashboard.components.state import GATE_PARAM
 from dashboard.components.downloads import table_csv
 from dashboard.components.gate_table import is_phone
 from dashboard.components.text import MISSING, md, on_off
 from dashboard.components.view_state import ViewState
 from kcompat.core.versions import parse_version
 
-KEY = "detail_gate"
 _SAFE_URL = re.compile(r"\Ahttps://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+\Z")
 
 sel = current()
 names = data.all_gate_names()
+#: The gate (``gate``, the key of the first links and of :func:`~dashboard.components.pages.open_gate`)
+#: and the history chart's start (``gate_from``).
+view_state = ViewState("gate", url_keys={"name": GATE_PARAM})
+url_problems = st.container()
 
-raw = st.query_params.get(GATE_PARAM)
-if raw is None:
-    raw = st.session_state.get(GATE_SESSION_KEY)
-if raw is not None and raw not in names:
-    st.warning(
-        f"gate={md(raw[:80])} in the URL: no bundled release lists a feature gate with that name "
-        "(names are case-sensitive). Pick one below.",
-        icon=":material/link_off:",
-    )
-    raw = None
-    if GATE_PARAM in st.query_params:
-        del st.query_params[GATE_PARAM]
-
-
-def _on_pick() -> None:
-    name = st.session_state.get(KEY) or None
-    st.session_state[GATE_SESSION_KEY] = name
-    if name:
-        st.query_params[GATE_PARAM] = name
-    elif GATE_PARAM in st.query_params:
-        del st.query_params[GATE_PARAM]
-
-
-st.session_state[KEY] = raw or ""
-gate = st.selectbox(
+gate = view_state.selectbox(
+    "name",
     "Feature gate",
-    ("", *names),
-    key=KEY,
-    format_func=lambda n: n or "— pick a gate —",
-    on_change=_on_pick,
+    names,
+    optional=True,
+    resolve=lambda text: (None, "names no feature gate of any bundled release (names are case-sensitive)"),
+    instead="pick one below",
+    placeholder="— pick a gate —",
     help="Every gate any bundled release lists, including gates the selected binary no longer has.",
-) or None
+)
+with url_problems:
+    view_state.show_problems()
 
 if gate is None:
     st.info("Pick a feature gate, or select a row on the Gates, What changes or Timeline page.", icon=":material/touch_app:")
     st.stop()
-
-st.session_state[GATE_SESSION_KEY] = gate
-if st.query_params.get(GATE_PARAM) != gate:
-    st.query_params[GATE_PARAM] = gate
 
 detail = data.gate_detail(sel.binary, gate)
 view = data.gates_view(sel)
@@ -143,7 +123,7 @@ else:
         real = gate_start(gate, detail.specs or (), binary, listed, parse_version(data.catalog().usable_releases()[0]))
         real_start = {gate: real} if real is not None else {}
         starts = list(range(max(binary.minor - 20, 0), binary.minor))
-        x_start = ViewState("gate").select_slider(
+        x_start = view_state.select_slider(
             "from",
             "History from release",
             starts,
@@ -169,6 +149,8 @@ else:
             caption=selection_caption(sel),
             releases=(sel.binary,),
         )
+        with url_problems:
+            view_state.show_problems()  # the chart start's
 
 st.markdown("**State in every bundled release** (each release's own manifest at its own version)")
 states = pd.DataFrame(

@@ -1,7 +1,9 @@
 """Upgrade plan: from the selected binary and emulated version to a target binary, step by step.
 
 The plan, its JSON and its Markdown export come from :mod:`kcompat.documents.plan`: the same as
-``kcompat plan --from B@E --to T [--allow-multi-minor]``. The target is kept in the URL as ``to``.
+``kcompat plan --from B@E --to T [--allow-multi-minor]``. The target is kept in the URL as ``to`` (the page's
+:class:`~dashboard.components.view_state.ViewState`, written even when it is the default: the
+newest bundled release moves with the data).
 """
 
 from __future__ import annotations
@@ -16,15 +18,13 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
-from kcompat.core.errors import KcompatError, repr_cut
+from kcompat.core.errors import KcompatError
 from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
 from kcompat.answers.plan import plan_for
 from kcompat.documents.plan import plan_command, plan_markdown
 from kcompat.core.versions import parse_version
 
 TO = "to"
-WIDGET = "plan_to"
-SAVED = "_plan_to"
 KIND_LABELS = {
     "binary": ("Binary upgrade", ":material/upgrade:", "blue"),
     "emulation": ("Emulation step", ":material/history:", "violet"),
@@ -43,37 +43,26 @@ def default_target(options: tuple[str, ...]) -> str:
     return newest if newest in options else options[-1]
 
 
-def resolve_target(text: str | None, binary: str, options: tuple[str, ...], saved: str | None) -> tuple[str, str | None]:
-    """(target, message naming the rejected URL value or None)."""
-    default = default_target(options)
-    if text in (None, ""):
-        return (saved if saved in options else default), None
-    try:
-        release, emulated = parse_plan_endpoint(text)
-    except KcompatError as exc:
-        return default, f"{TO}={repr_cut(text)} in the URL is not a binary release ({exc}); planning to {default}."
-    if emulated is not None:
-        return default, (
-            f"{TO}={repr_cut(text)} in the URL: the target is a binary release only (the plan ends emulating the target's "
-            f"own version); planning to {default}."
-        )
-    value = f"{release.major}.{release.minor}"
-    if value in options:
-        return value, None
-    if text == saved:
-        # written by this page for another binary: follow the new binary silently
-        return default, None
-    if parse_version(value) < parse_version(binary):
-        return default, f"{TO}={repr_cut(text)} in the URL is older than the current {binary} binary; planning to {default}."
-    usable = data.summary().usable
-    return default, f"{TO}={repr_cut(text)} in the URL: there is no bundled release {value} (bundled: {', '.join(usable)}); planning to {default}."
+def target_reader(binary: str, options: tuple[str, ...]):
+    """Reads a ``to`` URL value that is not a target's text (``v1.36``, ``1.36.2``): ``(target,
+    None)``, or ``(None, why it cannot be planned to)``."""
 
+    def resolve(text: str) -> tuple[str | None, str | None]:
+        try:
+            release, emulated = parse_plan_endpoint(text)
+        except KcompatError as exc:
+            return None, f"is not a binary release ({exc})"
+        if emulated is not None:
+            return None, "names an emulated version: the target is a binary release only (the plan ends emulating the target's own version)"
+        value = f"{release.major}.{release.minor}"
+        if value in options:
+            return value, None
+        if parse_version(value) < parse_version(binary):
+            return None, f"is older than the current {binary} binary"
+        usable = data.summary().usable
+        return None, f"names no bundled release: there is no bundled release {value} (bundled: {', '.join(usable)})"
 
-def _on_change() -> None:
-    value = st.session_state.get(WIDGET)
-    if value:
-        st.query_params[TO] = value
-        st.session_state[SAVED] = value
+    return resolve
 
 
 @st.cache_data(show_spinner="Planning the upgrade…", max_entries=64)
@@ -203,29 +192,21 @@ def _show_step(step: PlanStep, stem: str) -> None:
 
 sel = current()
 options = targets(sel.binary)
-target, problem = resolve_target(st.query_params.get(TO), sel.binary, options, st.session_state.get(SAVED))
-if problem:
-    st.warning(md(problem), icon=":material/link_off:")
-if st.query_params.get(TO) != target:
-    st.query_params[TO] = target
-st.session_state[SAVED] = target
-st.session_state[WIDGET] = target
-
+plan_view = ViewState("plan", url_keys={"to": TO})
+url_problems = st.container()
+heading = st.container()  # names the target, which the control under it reads
 start = f"{sel.binary}@{sel.emulated}"
-st.subheader(
-    f"Upgrade plan: {sel.binary} (emulating {sel.emulated}) → {target}",
-    anchor=False,
-    help="Binaries one minor at a time (the Version Skew Policy) while holding the emulated version, then the emulated "
-    "version one minor at a time, kubelets when the skew requires it; what every step changes and how to roll it back. "
-    "The same plan as `kcompat plan`.",
-)
-plan_view = ViewState("plan")
 with st.container(horizontal=True, vertical_alignment="bottom"):
-    st.selectbox(
+    newest = default_target(options)
+    target = plan_view.selectbox(
+        "to",
         "Target binary",
         tuple(reversed(options)),
-        key=WIDGET,
-        on_change=_on_change,
+        default=newest,
+        pin=True,  # the default follows the bundled data: a link keeps its target
+        follows_selection=True,
+        resolve=target_reader(sel.binary, options),
+        instead=f"planning to {newest}",
         width=190,
         help=f"The release to upgrade the control plane to: bundled releases from the current binary {sel.binary} on. "
         "The plan ends emulating the target's own version. The current binary and emulated version are the selection above.",
@@ -236,7 +217,15 @@ with st.container(horizontal=True, vertical_alignment="bottom"):
         help="Let a binary step skip minor releases. Outside the Version Skew Policy: every such step is marked not "
         "supported, with the reason (`kcompat plan --allow-multi-minor`).",
     )
-plan_view.show_problems()
+heading.subheader(
+    f"Upgrade plan: {sel.binary} (emulating {sel.emulated}) → {target}",
+    anchor=False,
+    help="Binaries one minor at a time (the Version Skew Policy) while holding the emulated version, then the emulated "
+    "version one minor at a time, kubelets when the skew requires it; what every step changes and how to roll it back. "
+    "The same plan as `kcompat plan`.",
+)
+with url_problems:
+    plan_view.show_problems()
 if sel.min_compat is not None or sel.feature_gates:
     st.caption(
         "The plan uses the default min compatibility version at every step and the gates' defaults: "

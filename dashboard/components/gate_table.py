@@ -16,7 +16,7 @@ import streamlit as st
 
 from . import data
 from .gates_view import GatesView
-from .downloads import gate_downloads
+from .downloads import every_gate, table_exports
 from .pages import open_gate
 from .stage_colors import STAGE_NAMES
 from .state import Selection
@@ -232,7 +232,9 @@ def metrics_row(metrics: dict[str, int], binary: str, emulated: str) -> None:
 
 def gates_panel(sel: Selection, view: GatesView, custom=None) -> None:
     """The whole effective-table widget: metrics, quick filters, the table (a selected row opens
-    the gate's detail page) and the downloads. ``view`` is :func:`data.gates_view` of ``sel``."""
+    the gate's detail page) and the downloads: the table as shown (filters and order applied) as
+    CSV, Markdown and JSON, and every gate as ``kcompat gates`` prints it. ``view`` is
+    :func:`data.gates_view` of ``sel``."""
     metrics_row(dict(view.metrics), sel.binary, view.emulated)
     filters = filter_controls("gates")
     shown = sort_table(filter_table(view.table, filters, data.gate_texts() if filters.text.strip() else None), filters.sort)
@@ -243,4 +245,12 @@ def gates_panel(sel: Selection, view: GatesView, custom=None) -> None:
     if picked is not None:
         st.session_state["_gates_table_generation"] = generation + 1
         open_gate(picked)
-    gate_downloads(sel, custom)
+    table_exports(
+        shown,
+        shown.column_names,
+        f"gates-{sel.binary}-emulating-{view.emulated}-shown.csv",
+        "download_open",
+        help=f"The {shown.num_rows} gates shown (filters and order applied), with the table's columns, as CSV.",
+        source=f"uploaded manifest {custom.name} ({custom.gates} gates)" if custom is not None else None,
+        also=lambda: every_gate(sel, custom),
+    )

@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from .selection import current
-from .state import GATE_PARAM, GATE_SESSION_KEY
+from .state import GATE_PARAM
 
 PAGE_DIR = Path(__file__).resolve().parent.parent / "app_pages"
 
@@ -66,6 +66,6 @@ def all_pages() -> list[st.Page]:
 
 
 def open_gate(name: str) -> None:
-    """Go to the gate detail page for ``name``, keeping the selection in the URL."""
-    st.session_state[GATE_SESSION_KEY] = name
+    """Go to the gate detail page for ``name``, keeping the selection in the URL (the gate page's
+    :class:`~dashboard.components.view_state.ViewState` reads ``gate``)."""
     st.switch_page(page("gate"), query_params={**current().params(), GATE_PARAM: name})

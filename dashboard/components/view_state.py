@@ -22,7 +22,8 @@ page's own controls show, so that a copied link opens the same view in a new tab
 
 Rules, the same for every widget:
 
-* The widget key is the URL key (``timeline_text``): ``st.session_state`` and tests can address it.
+* The widget key is the URL key (``timeline_text``; for a control in ``url_keys``, the widget key
+  stays ``<prefix>_<name>``): ``st.session_state`` and tests can address it.
 * The URL is the source of truth. Each run the widget shows the URL's value (or ``default``);
   a change writes the new value into the URL before the rerun (``on_change``).
 * A value equal to its default is left out of the URL, so links stay short. ``default`` may
@@ -38,6 +39,32 @@ Rules, the same for every widget:
   name the selection), e.g. ``changes_tab=native``.
 * Other keyword arguments go to the Streamlit widget unchanged (``help``, ``format_func``,
   ``placeholder``, ``width``...); an ``on_change`` given there runs after the URL is written.
+
+Values that need more than a list of options:
+
+.. code-block:: python
+
+    view = ViewState("apis", url_keys={"runtime_config": "runtime_config"})   # a key kept from older links
+    rc = view.text_input("runtime_config", "--runtime-config", validate=why_not)  # why_not(text) -> reason | None
+    view = ViewState("plan", url_keys={"to": "to"})
+    to = view.selectbox("to", "Target", options, default=newest, pin=True, follows_selection=True,
+                        resolve=parse_target, instead=f"planning to {newest}")
+
+* ``url_keys`` maps a control's name to the URL key it had before the ``<prefix>_<name>``
+  naming (``to``, ``gate``, ``runtime_config``): links already shared keep working. The widget
+  key stays ``<prefix>_<name>``.
+* ``validate`` (text_input): a URL text it gives a reason for is named and dropped.
+* ``resolve`` (selectbox): reads a URL text that is not an option's text (``v1.36`` for
+  ``1.36``): returns ``(option, None)``, or ``(None, reason)`` to name and drop it; the message
+  ends with ``instead`` (default "it is ignored").
+* ``pin=True``: the value is written to the URL even when it equals the default (a default
+  that moves with the bundled data must not change what a shared link shows).
+* ``follows_selection=True``: a URL value this page wrote itself that the options no longer
+  offer (the selection above changed) is dropped without a warning.
+
+Only this module and :mod:`dashboard.components.selection` read or write ``st.query_params``
+(a test greps the dashboard for it). :func:`page_view` gives the URL values of the current
+page's controls, for the header line of exports (:mod:`dashboard.components.downloads`).
 """
 
 from __future__ import annotations
@@ -46,6 +73,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from kcompat.core.errors import repr_cut
 
@@ -60,29 +88,79 @@ def _text(option: object) -> str:
     return str(option)
 
 
+#: Session key: page script hash -> {prefix: URL keys of its controls named in ``url_keys``}.
+_PAGES = "_view_pages"
+_IGNORED = "it is ignored"
+
+
+def _page_hash() -> str:
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
+def page_prefixes() -> tuple[str, ...]:
+    """The prefixes of the :class:`ViewState` objects the current page has made in this session
+    (``("apis",)``); a page's first prefix is its key in :data:`dashboard.components.pages.PAGES`."""
+    return tuple(st.session_state.get(_PAGES, {}).get(_page_hash(), {}))
+
+
+def page_view() -> dict[str, str]:
+    """The URL values of the current page's own controls (every :class:`ViewState` the page
+    has made in this session), sorted by key: the view an export names besides the selection."""
+    views = st.session_state.get(_PAGES, {}).get(_page_hash(), {})
+    out = {}
+    for key, value in sorted(st.query_params.to_dict().items()):
+        if any(key.startswith(prefix + "_") or key in extra for prefix, extra in views.items()):
+            out[key] = value
+    return out
+
+
+def drop_url_keys(*keys: str) -> None:
+    """Remove ``keys`` from the URL (a key only another page reads, e.g. ``gate``)."""
+    for key in keys:
+        if key in st.query_params:
+            del st.query_params[key]
+
+
 class ViewState:
     """The URL-bound controls of one page (see the module docstring)."""
 
-    def __init__(self, prefix: str):
+    def __init__(self, prefix: str, url_keys: dict[str, str] | None = None):
         self.prefix = prefix
+        self.url_keys = dict(url_keys or {})
         self.problems: list[str] = []
         self._saved_key = f"_view_{prefix}"
+        self._previous: dict[str, str] = {}
+        self._register()
         self._restore()
 
     # -- URL plumbing ------------------------------------------------------------------------
 
     def key(self, name: str) -> str:
-        """The widget key and URL key of control ``name``."""
+        """The widget key of control ``name`` (also its URL key unless ``url_keys`` names one)."""
         return f"{self.prefix}_{name}"
+
+    def url_key(self, name: str) -> str:
+        """The URL key of control ``name``."""
+        return self.url_keys.get(name, self.key(name))
 
     def _mine(self, params: dict[str, str]) -> dict[str, str]:
         start = self.prefix + "_"
-        return {k: v for k, v in params.items() if k.startswith(start)}
+        extra = set(self.url_keys.values())
+        return {k: v for k, v in params.items() if k.startswith(start) or k in extra}
+
+    def _register(self) -> None:
+        pages = st.session_state.setdefault(_PAGES, {})
+        views = pages.setdefault(_page_hash(), {})
+        keys = tuple(sorted(self.url_keys.values()))
+        if views.get(self.prefix) != keys:
+            views[self.prefix] = keys
 
     def _restore(self) -> None:
         """Put the page's last view back when the URL has none of its keys; else remember the URL's."""
         mine = self._mine(st.query_params.to_dict())
         saved = st.session_state.get(self._saved_key)
+        self._previous = dict(saved or {})
         if saved and not mine:
             for k, v in saved.items():
                 st.query_params[k] = v
@@ -103,35 +181,57 @@ class ViewState:
     def _bind(self, name: str, value: Any, encode: Callable[[Any], str | None], kwargs: dict) -> dict:
         """Put ``value`` in the widget's state and make its change write the URL."""
         key = self.key(name)
+        url_key = self.url_key(name)
         st.session_state[key] = value
         user_on_change = kwargs.pop("on_change", None)
         user_args = kwargs.pop("args", ())
 
         def on_change() -> None:
-            self._write(key, encode(st.session_state.get(key)))
+            self._write(url_key, encode(st.session_state.get(key)))
             if user_on_change is not None:
                 user_on_change(*user_args)
 
         return {**kwargs, "key": key, "on_change": on_change}
 
-    def _reject(self, name: str, text: str, why: str) -> None:
-        self.problems.append(f"{self.key(name)}={repr_cut(text)} in the URL {why}; it is ignored.")
-        self._write(self.key(name), None)
+    def _reject(self, name: str, text: str, why: str, instead: str = _IGNORED) -> None:
+        self.problems.append(f"{self.url_key(name)}={repr_cut(text)} in the URL {why}; {instead}.")
+        self._write(self.url_key(name), None)
+
+    def _url(self, name: str) -> str | None:
+        return st.query_params.get(self.url_key(name))
 
     # -- values --------------------------------------------------------------------------------
 
-    def _one(self, name: str, options: Sequence[Any], default: Any) -> Any:
-        text = st.query_params.get(self.key(name))
+    def _one(
+        self,
+        name: str,
+        options: Sequence[Any],
+        default: Any,
+        resolve: Callable[[str], tuple[Any, str | None]] | None = None,
+        instead: str = _IGNORED,
+        follows_selection: bool = False,
+    ) -> Any:
+        text = self._url(name)
         if text is None:
             return default
         by_text = {_text(o): o for o in options}
-        if text not in by_text:
-            self._reject(name, text, "is not one of " + ", ".join(by_text)[:200])
+        if text in by_text:
+            return by_text[text]
+        if follows_selection and self._previous.get(self.url_key(name)) == text:
+            self._write(self.url_key(name), None)  # written here for another selection: follow the new one
             return default
-        return by_text[text]
+        if resolve is not None:
+            value, why = resolve(text)
+            if why is None and _text(value) in by_text:
+                self._write(self.url_key(name), _text(value))
+                return by_text[_text(value)]
+            self._reject(name, text, why or "is not one of " + ", ".join(by_text)[:200], instead)
+            return default
+        self._reject(name, text, "is not one of " + ", ".join(by_text)[:200], instead)
+        return default
 
     def _many(self, name: str, options: Sequence[Any], default: Sequence[Any]) -> list[Any]:
-        text = st.query_params.get(self.key(name))
+        text = self._url(name)
         if text is None:
             return list(default)
         by_text = {_text(o): o for o in options}
@@ -158,19 +258,52 @@ class ViewState:
 
     # -- widgets -------------------------------------------------------------------------------
 
-    def text_input(self, name: str, label: str, default: str = "", *, target=st, **kwargs) -> str:
-        text = st.query_params.get(self.key(name))
-        value = default if text is None else text[:MAX_TEXT]
-        bound = self._bind(name, value, lambda v: None if (v or "") == default else (v or "")[:MAX_TEXT], kwargs)
+    def text_input(
+        self,
+        name: str,
+        label: str,
+        default: str = "",
+        *,
+        validate: Callable[[str], str | None] | None = None,
+        max_chars: int = MAX_TEXT,
+        target=st,
+        **kwargs,
+    ) -> str:
+        """A free text (cut to ``max_chars``); ``validate(text)`` returns why a URL text cannot be
+        used (it is then named and dropped) or None."""
+        text = self._url(name)
+        value = default if text is None else text[:max_chars]
+        if text is not None and validate is not None:
+            why = validate(text)
+            if why is not None:
+                self._reject(name, text, why)
+                value = default
+        bound = self._bind(name, value, lambda v: None if (v or "") == default else (v or "")[:max_chars], kwargs)
         return target.text_input(label, **bound) or ""
 
     def selectbox(
-        self, name: str, label: str, options: Sequence[Any], default: Any = None, *, optional: bool = False, target=st, **kwargs
+        self,
+        name: str,
+        label: str,
+        options: Sequence[Any],
+        default: Any = None,
+        *,
+        optional: bool = False,
+        pin: bool = False,
+        follows_selection: bool = False,
+        resolve: Callable[[str], tuple[Any, str | None]] | None = None,
+        instead: str = _IGNORED,
+        target=st,
+        **kwargs,
     ) -> Any:
-        """One option; with ``optional`` nothing chosen (``None``, the placeholder) is the default."""
+        """One option; with ``optional`` nothing chosen (``None``, the placeholder) is the default.
+        ``pin``, ``follows_selection``, ``resolve`` and ``instead``: see the module docstring."""
         default = options[0] if default is None and options and not optional else default
-        value = self._one(name, options, default)
-        bound = self._bind(name, value, self._one_encoder(default), kwargs)
+        value = self._one(name, options, default, resolve, instead, follows_selection)
+        if pin and value is not None and self._url(name) != _text(value):
+            self._write(self.url_key(name), _text(value))
+        encode = (lambda v: None if v is None else _text(v)) if pin else self._one_encoder(default)
+        bound = self._bind(name, value, encode, kwargs)
         if optional:
             bound.setdefault("index", None)
         return target.selectbox(label, options, **bound)
@@ -221,6 +354,8 @@ class ViewState:
         return list(target.pills(label, options, selection_mode="multi", **bound) or ())
 
     def show_problems(self) -> None:
-        """A warning per URL value of this page that was not an option (named, and ignored)."""
+        """A warning per URL value of this page that was not an option (named, and ignored); each
+        is shown once, so a page may call this again after drawing more controls."""
         for problem in self.problems:
             st.warning(md(problem), icon=":material/link_off:")
+        self.problems = []

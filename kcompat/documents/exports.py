@@ -1,4 +1,17 @@
-"""Chart export as PNG and SVG without a browser or network (vl-convert, with its bundled fonts).
+"""Exports made for documents: tables as CSV, Markdown or JSON with a header line naming the
+view, and charts as PNG and SVG without a browser or network (vl-convert, with its bundled fonts).
+
+An exported table is exactly the rows and columns a view shows, and its first line says which
+view: the page, the selection, the page's own filters, the row count and the data's source
+(:func:`header_line`). Per format:
+
+* CSV: the header as a comment line ``# kcompat Gates · …``, then the table as ``kcompat
+  --format csv`` writes tables (:func:`kcompat.documents.formats.rows_to_csv`).
+* Markdown: the header as a line of (escaped) text, a blank line, then the table: the header is
+  never read as a table row.
+* JSON: one object whose first key is ``header`` (the same line), then ``selection``, ``view``,
+  ``source``, ``columns`` and ``rows`` (one object per row, JSON values: true/false, numbers,
+  null for a missing value).
 
 An exported chart is made for documents, not for clicking: it gets a title and a caption (the
 selection, the data's provenance), a fixed width, and loses what only the page needs (the
@@ -6,11 +19,95 @@ selection, the data's provenance), a fixed width, and loses what only the page n
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import KcompatError, cut, printable
+
+from .formats import md_escape, rows_to_csv, rows_to_markdown, to_json
+
+#: Table export formats: format -> (button label, file extension, MIME type).
+TABLE_FORMATS = {
+    "csv": ("CSV", "csv", "text/csv"),
+    "markdown": ("Markdown", "md", "text/markdown"),
+    "json": ("JSON", "json", "application/json"),
+}
+#: Longest value written into a header line (a long --feature-gates or --runtime-config is cut,
+#: with its length); the JSON export's ``selection`` and ``view`` keep the whole values.
+HEADER_VALUE_LIMIT = 300
+#: What the header says for a page whose answer does not depend on the selection.
+NO_SELECTION = "none (this page does not depend on it)"
+
+
+def _pairs(items: Mapping[str, str] | Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    return list(items.items()) if isinstance(items, Mapping) else list(items)
+
+
+def header_line(
+    page: str,
+    selection: Mapping[str, str] | Sequence[tuple[str, str]] | None,
+    view: Mapping[str, str] | Sequence[tuple[str, str]],
+    source: str,
+    rows: int,
+) -> str:
+    """One line naming a table's view: ``kcompat Gates · selection: binary 1.36; emulated 1.33;
+    min compat 1.32 (default); feature gates none · view: gates_text=Job · 6 rows · data: …``.
+    ``selection`` None: a page that does not depend on it. Values are cut to
+    :data:`HEADER_VALUE_LIMIT` characters; control characters are written as escapes, so the
+    line stays one line."""
+    if selection is None:
+        chosen = NO_SELECTION
+    else:
+        chosen = "; ".join(f"{name} {cut(value, HEADER_VALUE_LIMIT)}" for name, value in _pairs(selection))
+    filters = "; ".join(f"{name}={cut(value, HEADER_VALUE_LIMIT)}" for name, value in _pairs(view)) or "no filter"
+    line = f"kcompat {page} · selection: {chosen} · view: {filters} · {rows} row{'' if rows == 1 else 's'} · data: {source}"
+    return printable(line)
+
+
+def _json_value(value: object) -> object:
+    """A cell as a JSON value: NaN (a missing number in a data frame) is null; numpy scalars
+    become Python ones; anything else that is not a JSON type is its text."""
+    if value is None or isinstance(value, (bool, str, int)):
+        return value
+    if isinstance(value, float):
+        return None if math.isnan(value) else value
+    item = getattr(value, "item", None)
+    if callable(item):
+        return _json_value(item())
+    return str(value)
+
+
+def table_text(
+    fmt: str,
+    rows: Sequence[Mapping[str, object]],
+    columns: Sequence[str],
+    header: str,
+    selection: Mapping[str, str] | None = None,
+    view: Mapping[str, str] | None = None,
+    source: str = "",
+) -> str:
+    """The export of ``rows`` (with ``columns``, in that order) in ``fmt`` (:data:`TABLE_FORMATS`),
+    starting with ``header`` (:func:`header_line`)."""
+    columns = list(columns)
+    header = printable(header)
+    if fmt == "csv":
+        return f"# {header}\n" + rows_to_csv(rows, columns)
+    if fmt == "markdown":
+        return md_escape(header) + "\n\n" + rows_to_markdown(rows, columns)
+    if fmt == "json":
+        return to_json(
+            {
+                "header": header,
+                "selection": dict(selection) if selection is not None else None,
+                "view": dict(view or {}),
+                "source": source,
+                "columns": columns,
+                "rows": [{c: _json_value(row.get(c)) for c in columns} for row in rows],
+            }
+        )
+    raise KcompatError(f"unknown export format {fmt!r}: one of {', '.join(TABLE_FORMATS)}")
 
 EXPORT_WIDTH = 1000
 #: A hint about clicking, in a legend or axis title: dropped from exports.

@@ -20,7 +20,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def cell_text(value: object) -> str:
-    if value is None:
+    if value is None or (isinstance(value, float) and value != value):  # None, or NaN: a missing number
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -77,3 +77,27 @@ def csv_downloads(monkeypatch):
 
     monkeypatch.setattr(downloads, "table_csv", recording)
     return texts
+
+
+def open_export(at: AppTest, key: str) -> AppTest:
+    """Click a table's "Download…" button (widget ``key``): the run draws its export dialog."""
+    at.button(key=key).click()
+    return rerun(at)
+
+
+@pytest.fixture
+def exports(monkeypatch):
+    """The exports the pages' dialogs drew (``components.downloads.TableExport``, by the table's
+    button key, see :func:`open_export`): ``exports[key].text(fmt)`` is the file a click on that
+    format's button gives; the buttons are still drawn."""
+    from dashboard.components import downloads
+
+    drawn: dict = {}
+    original = downloads.export_buttons
+
+    def recording(export, key, help=None):
+        drawn[key] = export
+        original(export, key, help)
+
+    monkeypatch.setattr(downloads, "export_buttons", recording)
+    return drawn

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import open_app, plain, rerun
+from conftest import open_app, open_export, plain, rerun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -92,11 +92,19 @@ def test_invalid_snippet_tab_warns_and_is_ignored():
     assert "cluster_snippet" not in at.query_params
 
 
-def test_each_table_csv_has_the_cli_columns(inputs, csv_downloads, tmp_path, capsys):
+def test_each_table_csv_has_the_cli_columns(inputs, exports, tmp_path, capsys):
     from kcompat.cli.main import main as kcompat
 
-    paste(open_app("cluster"), *inputs)
-    assert set(csv_downloads) == {"cluster_disagree_csv", "cluster_sources_csv", "cluster_gates_csv"}
+    at = paste(open_app("cluster"), *inputs)
+    for key in ("cluster_disagree_csv", "cluster_sources_csv", "cluster_gates_csv"):
+        open_export(at, key)
+    assert {k for k in exports if k.startswith("cluster_")} == {"cluster_disagree_csv", "cluster_sources_csv", "cluster_gates_csv"}
+    # the header line names the inspected selection and the inputs as the data's source
+    header = exports["cluster_gates_csv"].text("csv").splitlines()[0]
+    document = exports["cluster_gates_csv"]
+    assert header.startswith(f"# kcompat Check a cluster · selection: binary {document.selection['binary']}; ")
+    assert "data: cluster inputs (pasted command line, pasted /version, pasted /metrics); prediction from the bundled data" in header
+    csv_downloads = {key: "\n".join(export.text("csv").splitlines()[1:]) for key, export in exports.items() if key.startswith("cluster_")}
     files = []
     for name, text in zip(("cmdline.txt", "version.json", "metrics.txt"), inputs):
         (tmp_path / name).write_text(text)

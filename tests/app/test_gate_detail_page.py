@@ -66,20 +66,22 @@ def test_markdown_in_a_description_stays_text(catalog):
 def test_unknown_gate_in_the_url_is_explained():
     at = open_app("gate_detail", binary="1.36", gate="jobManagedBy")
     (warning,) = texts(at.warning)
-    assert warning.startswith("gate=jobManagedBy in the URL: no bundled release lists a feature gate with that name")
+    assert warning == (
+        "gate='jobManagedBy' in the URL names no feature gate of any bundled release (names are case-sensitive); pick one below."
+    )
     assert "gate" not in at.query_params
     assert any("Pick a feature gate" in i for i in texts(at.info))
 
 
 def test_without_a_gate_the_page_asks_for_one():
     at = open_app("gate_detail")
-    assert at.selectbox(key="detail_gate").value == ""
+    assert at.selectbox(key="gate_name").value is None
     assert any("Pick a feature gate" in i for i in texts(at.info))
 
 
 def test_picking_a_gate_updates_the_url():
     at = open_app("gate_detail", binary="1.35", emulated="1.34")
-    at.selectbox(key="detail_gate").set_value("KMSv1")
+    at.selectbox(key="gate_name").set_value("KMSv1")
     rerun(at)
     assert at.query_params == {"binary": "1.35", "emulated": "1.34", "gate": "KMSv1"}
     assert at.subheader[0].value == "KMSv1"

@@ -110,8 +110,9 @@ def test_gate_detail_history_start_from_a_link():
     assert at.select_slider(key="gate_from").value == 25
     (chart,) = at.get("vega_lite_chart")
     assert json.loads(chart.proto.spec)["layer"][0]["encoding"]["x"]["scale"]["domain"][0] == 25
-    # specs, releases and "what changed, release by release" (issue 19) as CSV; the chart as PNG/SVG
-    assert sorted(b.label for b in at.get("download_button")) == ["CSV", "CSV", "CSV", "PNG", "SVG"]
+    # specs, releases and "what changed, release by release": a "Download…" button each; the chart as PNG/SVG
+    assert sorted(b.label for b in at.get("download_button")) == ["PNG", "SVG"]
+    assert sorted(b.key for b in at.button if b.label == "Download…") == ["detail_changes_csv", "detail_releases_csv", "detail_specs_csv"]
 
 
 def _tabs_script():
