@@ -30,7 +30,6 @@ ALL = "all differences"
 
 sel = current()
 #: the page's URL values of the previous run (None in a new session)
-previous_view = dict(st.session_state.get("_view_changes") or {})
 state = ViewState("changes")
 opts = binary_choices(sel.binary)
 usable = data.summary().usable
@@ -192,11 +191,9 @@ with tab_other:
     choices = [f"{sel.binary}@{e}" for e in reversed(opts.emulated) if e != sel.emulated] + [r for r in reversed(usable)]
     labels = {c: (f"{sel.binary} emulating {c.split('@')[1]}" if "@" in c else f"a real {c}") for c in choices}
     following = [c for c in choices if "@" in c and parse_version(c.split("@")[1]) > parse_version(sel.emulated)]
-    other = st.query_params.get("changes_other")
-    if other is not None and other not in choices and previous_view.get("changes_other") == other:
-        del st.query_params["changes_other"]  # picked here for another selection: follow the new one silently
     picked = state.selectbox(
         "other", "Compare with", choices, default=following[-1] if following else choices[0], format_func=labels.get,
+        follows_selection=True,  # picked here for another selection: follow the new one silently
         help="Another emulated version of the same binary (an emulation step), or a bundled release's real binary.",
     )
     show(document_for(picked), "changes_other", picked)

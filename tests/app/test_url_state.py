@@ -16,9 +16,8 @@ SEL = {"binary": "1.36", "emulated": "1.33"}
 URL_MODULES = {"dashboard/components/view_state.py", "dashboard/components/selection.py"}
 #: Modules that still touch the URL directly, each with the ViewState call that replaces it:
 #: frame.py drops ``gate`` outside the gate page (``view_state.drop_url_keys(GATE_PARAM)``);
-#: changes.py drops a compared side left behind by a selection change
-#: (``state.selectbox("other", ..., follows_selection=True)``). The set may only shrink.
-NOT_YET_MOVED = {"dashboard/components/frame.py", "dashboard/app_pages/changes.py"}
+#: the set may only shrink.
+NOT_YET_MOVED = {"dashboard/components/frame.py"}
 _QUERY_PARAMS = re.compile(r"\bst\.query_params\b|\bquery_params\s*\[")
 
 
