@@ -133,6 +133,57 @@ def spec_at(feature: Feature, emulated: Version, min_compat: Version | None, use
     return feature.specs[i] if i >= 0 else PRE_ALPHA_SPEC
 
 
+#: (version key, min-compat key or None, unset state) of one spec
+PickEntry = tuple[tuple[int, int], "tuple[int, int] | None", GateState]
+
+
+@dataclass(frozen=True, slots=True)
+class PickIndex:
+    """What picking the spec in effect of every gate needs, built once per manifest.
+
+    Most gates are in their newest spec at the selected versions, so a gate table starts as
+    ``newest`` (each gate's newest spec as an unset state) and only the gates whose newest spec
+    does not apply yet are scanned: those whose newest version is above the emulated version (the
+    tail of ``late_order`` from where ``late_keys`` passes it) and, with a min compatibility
+    version, those whose newest spec needs a higher one (the tail of ``need_order``)."""
+
+    #: per gate (manifest order): its specs newest first, as (version key, min-compat key, unset state)
+    newest_first: tuple[tuple[PickEntry, ...], ...]
+    #: per gate: its PreAlpha state (no spec applies)
+    pre_alpha: tuple[GateState, ...]
+    #: per gate: the unset state of its newest spec (PreAlpha without specs)
+    newest: tuple[GateState, ...]
+    #: the newest version keys, ascending, and the gate of each
+    late_keys: tuple[tuple[int, int], ...]
+    late_order: tuple[int, ...]
+    #: the min-compat keys of the newest specs that have one, ascending, and the gate of each
+    need_keys: tuple[tuple[int, int], ...]
+    need_order: tuple[int, ...]
+    #: gates with a spec that is Alpha and on by default (the only ones an unset table can have
+    #: enabled in Alpha)
+    alpha_on: tuple[int, ...]
+
+    @staticmethod
+    def build(features: tuple[Feature, ...]) -> PickIndex:
+        newest_first = tuple(
+            tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1])))
+            for f in features
+        )
+        pre_alpha = tuple(f.default_states[-1] for f in features)
+        newest = tuple(entries[0][2] if entries else pre for entries, pre in zip(newest_first, pre_alpha))
+        late = sorted((entries[0][0], i) for i, entries in enumerate(newest_first) if entries)
+        need = sorted((entries[0][1], i) for i, entries in enumerate(newest_first) if entries and entries[0][1] is not None)
+        alpha_on = tuple(
+            i for i, f in enumerate(features) if any(s.stage is Stage.ALPHA and s.default for s in f.specs)
+        )
+        return PickIndex(
+            newest_first, pre_alpha, newest,
+            tuple(k for k, _ in late), tuple(i for _, i in late),
+            tuple(k for k, _ in need), tuple(i for _, i in need),
+            alpha_on,
+        )
+
+
 @dataclass(frozen=True)
 class ManifestProblem:
     source: str
@@ -176,13 +227,9 @@ class Manifest:
         return len(self.features)
 
     @cached_property
-    def pick_table(self) -> tuple:
-        """Per gate: its (version key, min-compat key, unset state) triples newest first, and its
-        PreAlpha state: the hot path of the spec in effect (SPEC §3.3)."""
-        return tuple(
-            (tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1]))), f.default_states[-1])
-            for f in self.features
-        )
+    def pick_index(self) -> PickIndex:
+        """The spec in effect of every gate, prepared once per manifest (SPEC §3.3); see :class:`PickIndex`."""
+        return PickIndex.build(self.features)
 
     @cached_property
     def client_go_names(self) -> frozenset[str]:
