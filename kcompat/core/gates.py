@@ -222,7 +222,8 @@ def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dic
 
     def enabled(i: int) -> bool:
         g = gates[i]
-        return resolved.get(g.name, g.default)
+        value: bool = resolved.get(g.name, g.default)
+        return value
 
     for i, name, deps in manifest.dependents:
         if enabled(i):
