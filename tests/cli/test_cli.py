@@ -96,6 +96,26 @@ def test_module_entry_point_runs():
     assert proc.returncode == 0 and json.loads(proc.stdout)["emulated"] == "1.31"
 
 
+SCRIPT = "import sys; from kcompat.cli.main import run; sys.argv[0] = 'kcompat'; run()"
+
+
+def test_script_ends_with_every_byte_written_and_the_exit_status():
+    # the kcompat script ends a read-only command without the interpreter's teardown
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "gates", "--binary", "1.36", "--format", "json"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.endswith("}\n") and len(json.loads(proc.stdout)["features"]) > 200
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "gates", "--binary", "1.36", "--feature-gates", "Nope=true"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and "unrecognized feature gate: Nope" in proc.stderr
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "gates", "--bogus"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and proc.stderr == "kcompat: error: unrecognized arguments: --bogus\n"
+
+
+def test_script_keeps_the_normal_exit_for_atexit_handlers():
+    code = "import atexit; atexit.register(print, 'atexit ran'); " + SCRIPT
+    proc = subprocess.run([sys.executable, "-c", code, "versions", "--binary", "1.36"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout.startswith("binary 1.36") and proc.stdout.endswith("atexit ran\n")
+
+
 cli_words = st.sampled_from(["gates", "versions", "--binary", "--emulated", "--min-compat", "--feature-gates", "--format", "json", "1.36", "1.33", "x", "", "=", "AllAlpha=true", "kube:"])
 
 
