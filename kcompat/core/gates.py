@@ -132,17 +132,25 @@ def _warn_alpha(alpha_on: list[str], warnings: list[str]) -> None:
 def _unset_states(index: PickIndex, emu: tuple[int, int], mc: tuple[int, int] | None) -> list[GateState]:
     """The unset state of every gate at (emu, mc) (``Feature.spec_index_at`` over prebuilt states).
 
-    Every gate starts in its newest spec; only the gates whose newest spec does not apply are
-    scanned, newest first: the last spec whose version is <= emu and whose min-compat need, if
-    any, mc meets (no need is checked when ``mc`` is None)."""
+    Every gate starts in its newest spec. A gate whose newest spec does not apply (its version is
+    above emu, or its min-compat need above mc) takes the first of its older specs, newest first,
+    whose version is <= emu and whose need, if any, mc meets; PreAlpha when none does. No need is
+    checked when ``mc`` is None."""
     out = list(index.newest)
+    older, pre_alpha = index.older, index.pre_alpha
     late = index.late_order[bisect_right(index.late_keys, emu):]
-    if mc is not None:
-        late += index.need_order[bisect_right(index.need_keys, mc):]
-    newest_first, pre_alpha = index.newest_first, index.pre_alpha
-    for i in late:
-        for key, need, state in newest_first[i]:
-            if key <= emu and (mc is None or need is None or mc >= need):
+    if mc is None:
+        for i in late:
+            for key, _, state in older[i]:
+                if key <= emu:
+                    out[i] = state
+                    break
+            else:
+                out[i] = pre_alpha[i]
+        return out
+    for i in late + index.need_order[bisect_right(index.need_keys, mc):]:
+        for key, need, state in older[i]:
+            if key <= emu and (need is None or mc >= need):
                 out[i] = state
                 break
         else:

@@ -143,16 +143,17 @@ class PickIndex:
 
     Most gates are in their newest spec at the selected versions, so a gate table starts as
     ``newest`` (each gate's newest spec as an unset state) and only the gates whose newest spec
-    does not apply yet are scanned: those whose newest version is above the emulated version (the
-    tail of ``late_order`` from where ``late_keys`` passes it) and, with a min compatibility
-    version, those whose newest spec needs a higher one (the tail of ``need_order``)."""
+    does not apply are looked at again: those whose newest version is above the emulated version
+    (the tail of ``late_order`` from where ``late_keys`` passes it) and, with a min compatibility
+    version, those whose newest spec needs a higher one (the tail of ``need_order``). For those,
+    the first of ``older`` that applies wins, else PreAlpha."""
 
-    #: per gate (manifest order): its specs newest first, as (version key, min-compat key, unset state)
-    newest_first: tuple[tuple[PickEntry, ...], ...]
+    #: per gate (manifest order): the unset state of its newest spec (PreAlpha without specs)
+    newest: tuple[GateState, ...]
+    #: per gate: its other specs newest first, as (version key, min-compat key, unset state)
+    older: tuple[tuple[PickEntry, ...], ...]
     #: per gate: its PreAlpha state (no spec applies)
     pre_alpha: tuple[GateState, ...]
-    #: per gate: the unset state of its newest spec (PreAlpha without specs)
-    newest: tuple[GateState, ...]
     #: the newest version keys, ascending, and the gate of each
     late_keys: tuple[tuple[int, int], ...]
     late_order: tuple[int, ...]
@@ -165,10 +166,10 @@ class PickIndex:
 
     @staticmethod
     def build(features: tuple[Feature, ...]) -> PickIndex:
-        newest_first = tuple(
+        newest_first = [
             tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1])))
             for f in features
-        )
+        ]
         pre_alpha = tuple(f.default_states[-1] for f in features)
         newest = tuple(entries[0][2] if entries else pre for entries, pre in zip(newest_first, pre_alpha))
         late = sorted((entries[0][0], i) for i, entries in enumerate(newest_first) if entries)
@@ -177,7 +178,7 @@ class PickIndex:
             i for i, f in enumerate(features) if any(s.stage is Stage.ALPHA and s.default for s in f.specs)
         )
         return PickIndex(
-            newest_first, pre_alpha, newest,
+            newest, tuple(entries[1:] for entries in newest_first), pre_alpha,
             tuple(k for k, _ in late), tuple(i for _, i in late),
             tuple(k for k, _ in need), tuple(i for _, i in need),
             alpha_on,
