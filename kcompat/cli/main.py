@@ -254,8 +254,9 @@ def run() -> None:
     code = main()
     if _command_of(None) in _QUICK_EXIT and _nothing_left_at_exit():
         try:
-            sys.stdout.flush()
-            sys.stderr.flush()
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:  # None: started with that descriptor closed
+                    stream.flush()
         except (OSError, ValueError):
             raise SystemExit(code) from None
         os._exit(code)

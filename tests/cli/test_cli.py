@@ -110,6 +110,14 @@ def test_script_ends_with_every_byte_written_and_the_exit_status():
     assert proc.returncode == 2 and proc.stderr == "kcompat: error: unrecognized arguments: --bogus\n"
 
 
+def test_script_started_without_stdout_ends_with_a_message_not_a_traceback():
+    import os
+
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "gates", "--binary", "1.36"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, check=False, preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 2 and proc.stderr.startswith("kcompat: error: ") and "Traceback" not in proc.stderr
+
+
 def test_script_keeps_the_normal_exit_for_atexit_handlers():
     code = "import atexit; atexit.register(print, 'atexit ran'); " + SCRIPT
     proc = subprocess.run([sys.executable, "-c", code, "versions", "--binary", "1.36"], capture_output=True, text=True, check=False)
