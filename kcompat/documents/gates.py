@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kcompat.core.gates import GateEvaluation
+from kcompat.core.hints import hint_dicts
 from kcompat.core.placeholders import introduced_text
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
@@ -37,20 +38,11 @@ def gates_document(evaluation: GateEvaluation, lineage=None) -> dict:
         "valid": evaluation.valid,
         "errors": list(evaluation.errors),
         "warnings": list(evaluation.warnings),
-        "hints": _hints(evaluation, lineage),
+        "hints": hint_dicts(evaluation, lineage),
         "features": [
             dict(row, origin=evaluation.origin(row["name"]), historyFrom=_history_from(evaluation, row["name"])) for row in gate_rows(evaluation)
         ],
     }
-
-
-def _hints(evaluation: GateEvaluation, lineage) -> list[dict]:
-    """The hints explain errors: without any, :mod:`kcompat.core.hints` is not even imported."""
-    if not evaluation.errors:
-        return []
-    from kcompat.core.hints import hint_dicts
-
-    return hint_dicts(evaluation, lineage)
 
 
 def _history_from(evaluation: GateEvaluation, name: str) -> str | None:
