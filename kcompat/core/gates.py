@@ -20,6 +20,9 @@ from .stages import Stage
 
 @dataclass(frozen=True)
 class GateEvaluation:
+    """Every gate of a binary at the selected versions after ``--feature-gates``, with the errors
+    and warnings the binary would print."""
+
     selection: VersionSelection
     gates: tuple[GateState, ...]
     meta: tuple[GateState, ...]

@@ -137,9 +137,8 @@ def spec_at(feature: Feature, emulated: Version, min_compat: Version | None, use
 PickEntry = tuple[tuple[int, int], "tuple[int, int] | None", GateState]
 
 
-@dataclass(frozen=True, slots=True)
 class PickIndex:
-    """What picking the spec in effect of every gate needs, built once per manifest.
+    """What picking the spec in effect of every gate needs, built once per manifest (read only).
 
     Most gates are in their newest spec at the selected versions, so a gate table starts as
     ``newest`` (each gate's newest spec as an unset state) and only the gates whose newest spec
@@ -163,6 +162,26 @@ class PickIndex:
     #: gates with a spec that is Alpha and on by default (the only ones an unset table can have
     #: enabled in Alpha)
     alpha_on: tuple[int, ...]
+
+    # a plain class: built once per manifest and only read, it needs none of what @dataclass
+    # generates (and is not worth the time generating it takes at every CLI start)
+    __slots__ = ("newest", "older", "pre_alpha", "late_keys", "late_order", "need_keys", "need_order", "alpha_on")
+
+    def __init__(
+        self,
+        newest: tuple[GateState, ...],
+        older: tuple[tuple[PickEntry, ...], ...],
+        pre_alpha: tuple[GateState, ...],
+        late_keys: tuple[tuple[int, int], ...],
+        late_order: tuple[int, ...],
+        need_keys: tuple[tuple[int, int], ...],
+        need_order: tuple[int, ...],
+        alpha_on: tuple[int, ...],
+    ) -> None:
+        self.newest, self.older, self.pre_alpha = newest, older, pre_alpha
+        self.late_keys, self.late_order = late_keys, late_order
+        self.need_keys, self.need_order = need_keys, need_order
+        self.alpha_on = alpha_on
 
     @staticmethod
     def build(features: tuple[Feature, ...]) -> PickIndex:
