@@ -85,6 +85,8 @@ def default_state(name: str, spec: FeatureSpec) -> GateState:
 
 @dataclass(frozen=True)
 class Feature:
+    """One gate of a manifest: its specs (ascending versions) and the gates it depends on."""
+
     name: str
     specs: tuple[FeatureSpec, ...]
     dependencies: tuple[str, ...] = ()
@@ -206,6 +208,8 @@ class PickIndex:
 
 @dataclass(frozen=True)
 class ManifestProblem:
+    """One problem of a manifest: where (file, gate, field) and what."""
+
     source: str
     gate: str | None
     field: str | None
