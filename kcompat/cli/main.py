@@ -9,7 +9,6 @@ import argparse
 import importlib
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from kcompat.documents import formats
@@ -76,12 +75,16 @@ def _command_of(argv: list[str] | None) -> str:
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole parser, or with ``only`` a parser whose other subcommands carry their help line
-    but no arguments: a command then imports the modules of its own arguments and nothing else."""
+    """The whole parser; with ``only`` "" a parser whose subcommands carry their help line but no
+    arguments (for ``--help`` and errors that list them); with ``only`` a subcommand, a parser of
+    that subcommand alone: a command then builds and imports what its own arguments need and
+    nothing else (each parser argparse builds costs time on every start)."""
     parser = _Parser(prog="kcompat", description="Kubernetes compatibility versions: what a binary emulating an older release enables.")
     parser.add_argument("--version", action=_VersionAction, help="print the version and the bundled releases, then exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, help_text in COMMANDS:
+        if only and only != name:
+            continue
         command = sub.add_parser(name, help=help_text)
         if only is None or only == name:
             _ADD_ARGUMENTS[name](command)
@@ -120,14 +123,16 @@ def _add_plan(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
 
 
-@dataclass(frozen=True)
 class _Lazy:
     """A subcommand whose module is imported only when it is used."""
 
-    module: str
-    add_arguments: str  # the module's function that adds the subcommand's arguments
-    run: str  # the module's function that runs it
-    takes_catalog: bool = False
+    __slots__ = ("module", "add_arguments", "run", "takes_catalog")
+
+    def __init__(self, module: str, add_arguments: str, run: str, takes_catalog: bool = False):
+        self.module = module
+        self.add_arguments = add_arguments  # the module's function that adds the subcommand's arguments
+        self.run = run  # the module's function that runs it
+        self.takes_catalog = takes_catalog
 
     def function(self, name: str):
         return getattr(importlib.import_module(self.module, __package__), name)
@@ -229,6 +234,43 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
     return 2
 
 
+#: Subcommands that only read data and write to stdout and stderr: after them the ``kcompat``
+#: script ends the process without tearing the interpreter down (see :func:`run`).
+_QUICK_EXIT = frozenset({"gates", "versions", "plan", "apis", "storage", "changes", "matrix"})
+
+
+def run() -> None:
+    """The ``kcompat`` script: :func:`main`, then the exit.
+
+    Tearing the interpreter down (freeing every module, class and object one by one) takes about
+    as long as a ``kcompat gates`` answer. After a subcommand of :data:`_QUICK_EXIT`, once stdout
+    and stderr are flushed, nothing is left to do: the process ends at once (``os._exit``). The
+    normal exit is kept whenever something could still need it: an ``atexit`` handler, another
+    thread, a flush that fails (reported as Python always does), any other subcommand, and
+    ``--help`` or an argument error (argparse exits itself)."""
+    code = main()
+    if _command_of(None) in _QUICK_EXIT and _nothing_left_at_exit():
+        try:
+            for stream in (sys.stdout, sys.stderr):
+                if stream is not None:  # None: started with that descriptor closed
+                    stream.flush()
+        except (OSError, ValueError):
+            raise SystemExit(code) from None
+        os._exit(code)
+    raise SystemExit(code)
+
+
+def _nothing_left_at_exit() -> bool:
+    """No ``atexit`` handler registered and no other thread running."""
+    import atexit
+
+    pending = getattr(atexit, "_ncallbacks", None)  # CPython; elsewhere the normal exit
+    if pending is None or pending():
+        return False
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
+
+
 def _fail(message: str, code: int = 2) -> int:
     """Print one error (cut: it may echo user input at any length) and return the exit status."""
     try:
@@ -283,4 +325,4 @@ def run_plan(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    run()

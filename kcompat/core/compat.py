@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import functools
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .errors import KcompatError, cut, quote_cut, repr_cut
@@ -204,8 +205,8 @@ def parse_version_flag(values: str | list[str] | tuple[str, ...], flag: str) -> 
     for component in found:
         if component != KUBE_COMPONENT:
             raise KcompatError(f"component not registered: {cut(component)}")
-    version = found.get(KUBE_COMPONENT)
-    return mm(version) if version is not None else None
+    kube = found.get(KUBE_COMPONENT)
+    return mm(kube) if kube is not None else None
 
 
 @dataclass(frozen=True)
@@ -241,22 +242,26 @@ class VersionSelection:
         return not self.errors
 
 
-def select_versions(
-    binary: Version | None,
-    emulated: str | Version | list[str] | None = None,
-    min_compat: str | Version | list[str] | None = None,
-) -> VersionSelection:
+#: A version flag as callers pass it: the flag's value, its repeated values, or a Version.
+FlagInput = str | Version | Sequence[str | Version] | None
+#: The same as a cache key (hashable): a string, a tuple of strings, or None.
+FlagKey = str | tuple[str, ...] | None
+#: A binary version by all its parts: components, semver, pre-release, build metadata.
+BinaryKey = tuple[tuple[int, ...], bool, str, str]
+
+
+def select_versions(binary: Version | None, emulated: FlagInput = None, min_compat: FlagInput = None) -> VersionSelection:
     """Apply ``--emulated-version`` and ``--min-compatibility-version`` as the binary would
     (SPEC §2.2, §2.6), then validate the ranges (§2.3)."""
     key = None if binary is None else (binary.components, binary.semver, binary.pre_release, binary.build_metadata)
-    emulated, min_compat = _flag_key(emulated), _flag_key(min_compat)
-    if _key_length(emulated) + _key_length(min_compat) > 2 * MAX_VERSION_FLAG_LENGTH:
+    emu_key, mc_key = _flag_key(emulated), _flag_key(min_compat)
+    if _key_length(emu_key) + _key_length(mc_key) > 2 * MAX_VERSION_FLAG_LENGTH:
         # raw input is a cache key only below a length bound: a long value is answered uncached
-        return _select_versions.__wrapped__(key, emulated, min_compat)
-    return _select_versions(key, emulated, min_compat)
+        return _select_versions.__wrapped__(key, emu_key, mc_key)
+    return _select_versions(key, emu_key, mc_key)
 
 
-def _key_length(value) -> int:
+def _key_length(value: FlagKey) -> int:
     if value is None:
         return 0
     if isinstance(value, str):
@@ -264,17 +269,17 @@ def _key_length(value) -> int:
     return sum(len(v) for v in value) + len(value)
 
 
-def _flag_key(value):
+def _flag_key(value: FlagInput) -> FlagKey:
     """Flag values as a hashable cache key: a string, a tuple of strings, or None."""
+    if value is None or isinstance(value, str):
+        return value
     if isinstance(value, Version):
         return str(value)
-    if isinstance(value, list):
-        return tuple(str(v) if isinstance(v, Version) else v for v in value)
-    return value
+    return tuple(str(v) if isinstance(v, Version) else v for v in value)
 
 
 @functools.lru_cache(maxsize=1024)
-def _select_versions(binary_key, emulated, min_compat) -> VersionSelection:
+def _select_versions(binary_key: BinaryKey | None, emulated: FlagKey, min_compat: FlagKey) -> VersionSelection:
     # a pure function of immutable inputs with an immutable result: safe to share. The binary is
     # keyed by all its parts (Version equality ignores a pre-release against a major.minor).
     binary = None if binary_key is None else Version(*binary_key)
@@ -327,10 +332,16 @@ class AllowedVersions:
 def allowed_versions(binary: Version) -> AllowedVersions:
     """What ``kcompat versions`` reports for a binary: ranges, defaults and which flags exist."""
     rules = rules_for(binary)
-    low, high = rules.emulation_range()
+    span = rules.emulation_range()
+    if span is None:  # pragma: no cover - every rule set of a binary version has a range
+        raise KcompatError("a binary version is required")
+    low, high = span
     emulated = []
     for v in minor_range(low, high):
-        mc_low, mc_high = rules.min_compat_range(v)
+        mc_span = rules.min_compat_range(v)
+        if mc_span is None:  # pragma: no cover - as above
+            raise KcompatError("a binary version is required")
+        mc_low, mc_high = mc_span
         default_mc = str(rules.default_min_compat(v))
         allowed = tuple(str(x) for x in minor_range(mc_low, mc_high)) if rules.has_min_compat_flag else (default_mc,)
         emulated.append(EmulatedChoice(str(v), default_mc, allowed))

@@ -7,17 +7,22 @@ returns every gate's state, with the errors and warnings the binary would print.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .compat import VersionSelection
 from .errors import KcompatError, cut
 from .flags import FeatureGateFlags, parse_feature_gates
-from .manifest import GateState, Manifest, spec_at  # noqa: F401 - spec_at is part of this module's API
+from .manifest import GateState, Manifest, PickIndex, spec_at  # noqa: F401 - spec_at is part of this module's API
 from .stages import Stage
 
 
 @dataclass(frozen=True)
 class GateEvaluation:
+    """Every gate of a binary at the selected versions after ``--feature-gates``, with the errors
+    and warnings the binary would print."""
+
     selection: VersionSelection
     gates: tuple[GateState, ...]
     meta: tuple[GateState, ...]
@@ -54,17 +59,24 @@ _META_STATES = {
     "AllAlpha": GateState("AllAlpha", False, Stage.ALPHA, False, False, False, "default"),
     "AllBeta": GateState("AllBeta", False, Stage.BETA, False, False, False, "default"),
 }
+#: the meta-gates when --feature-gates names nothing
+_META_UNSET = tuple(_META_STATES.values())
+_NO_FLAGS = FeatureGateFlags.empty()
 
 
 def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gates: str | list[str] | None = None) -> GateEvaluation:
     """Every gate of the binary's manifest at the selected versions, after ``--feature-gates``."""
     rules = selection.rules
-    emu = (selection.emulated.major, selection.emulated.minor)
-    mc = (selection.min_compat.major, selection.min_compat.minor) if rules.gates_use_min_compat else None
+    emulated = selection.emulated
+    emu = (emulated.major, emulated.minor)
+    mc: tuple[int, int] | None = None
+    if rules.gates_use_min_compat:
+        min_compat = selection.min_compat
+        mc = (min_compat.major, min_compat.minor)
     errors: list[str] = list(selection.errors)
     warnings: list[str] = []
 
-    flags = FeatureGateFlags.empty()
+    flags = _NO_FLAGS
     if feature_gates and not selection.flags_rejected:
         try:
             flags = parse_feature_gates(feature_gates)
@@ -73,62 +85,90 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
             errors = [str(exc)]
 
     # the unset state of every gate at (emu, mc): prebuilt per spec, so this is one pick per gate
-    gates = _unset_states(manifest, emu, mc)
+    index = manifest.pick_index
+    gates = _unset_states(index, emu, mc if manifest.uses_min_compatibility else None)
+    named = flags.values
+    if not named:
+        # nothing to apply: the unset table is the answer (the meta-gates off, as registered)
+        flag_errors = []
+        if rules.has_dependencies and manifest.has_dependencies:
+            flag_errors = _dependency_errors(manifest, gates, {})
+        if flag_errors:
+            errors = list(dict.fromkeys(flag_errors))
+        elif index.alpha_on and rules.warns_alpha_while_emulating and selection.is_emulating:
+            # unset, a gate is enabled in Alpha only in a spec that is Alpha and on by default
+            _warn_alpha(sorted(g.name for g in (gates[i] for i in index.alpha_on) if g.stage is Stage.ALPHA and g.enabled), warnings)
+        return GateEvaluation(selection, tuple(gates), _META_UNSET, tuple(errors), tuple(warnings), flags, manifest.client_go_names, manifest)
+
     resolved: dict[str, bool] = {}
     sources: dict[str, str] = {}
-    flag_errors = _apply_flags(flags.values, gates, selection, resolved, sources, warnings)
+    flag_errors = _apply_flags(named, gates, selection, resolved, sources, warnings)
     if not flag_errors and rules.has_dependencies and manifest.has_dependencies:
         flag_errors = _dependency_errors(manifest, gates, resolved)
     if flag_errors:
         # Set() fails before startup validation runs: only the --feature-gates errors are printed
         resolved, sources = {}, {}
         errors = list(dict.fromkeys(flag_errors))
-    named = flags.values
-    if named:
-        gates = [
-            g._replace(enabled=resolved.get(g.name, g.default), explicit=g.name in named, source=sources.get(g.name, "default"))
-            if (g.name in named or g.name in sources) else g
-            for g in gates
-        ]
-    gates = tuple(gates)
+    final = tuple(
+        g._replace(enabled=resolved.get(g.name, g.default), explicit=g.name in named, source=sources.get(g.name, "default"))
+        if (g.name in named or g.name in sources) else g
+        for g in gates
+    )
     meta = tuple(
         m._replace(enabled=resolved.get(name, False), explicit=name in named, source=sources.get(name, "default"))
         for name, m in _META_STATES.items()
     )
     if not flag_errors and rules.warns_alpha_while_emulating and selection.is_emulating:
-        alpha_on = sorted(g.name for g in gates + meta if g.stage is Stage.ALPHA and g.enabled)
-        if alpha_on:
-            warnings.append(
-                "component has alpha features enabled in emulated version, this is unsupported: "
-                f"features=[{' '.join(alpha_on)}]"
-            )
-    return GateEvaluation(selection, gates, meta, tuple(errors), tuple(warnings), flags, manifest.client_go_names, manifest)
+        _warn_alpha(sorted(g.name for g in final + meta if g.stage is Stage.ALPHA and g.enabled), warnings)
+    return GateEvaluation(selection, final, meta, tuple(errors), tuple(warnings), flags, manifest.client_go_names, manifest)
 
 
-def _unset_states(manifest: Manifest, emu: tuple[int, int], mc: tuple[int, int] | None) -> list[GateState]:
-    """The unset state of every gate: ``Feature.spec_index_at`` unrolled over prebuilt states."""
-    out = []
-    append = out.append
-    if mc is None or not manifest.uses_min_compatibility:
-        for newest_first, pre_alpha in manifest.pick_table:
-            for key, _, state in newest_first:
+def _warn_alpha(alpha_on: list[str], warnings: list[str]) -> None:
+    """1.34+ warns when a binary that emulates an older release has Alpha gates on."""
+    if alpha_on:
+        warnings.append(
+            "component has alpha features enabled in emulated version, this is unsupported: "
+            f"features=[{' '.join(alpha_on)}]"
+        )
+
+
+def _unset_states(index: PickIndex, emu: tuple[int, int], mc: tuple[int, int] | None) -> list[GateState]:
+    """The unset state of every gate at (emu, mc) (``Feature.spec_index_at`` over prebuilt states).
+
+    Every gate starts in its newest spec. A gate whose newest spec does not apply (its version is
+    above emu, or its min-compat need above mc) takes the first of its older specs, newest first,
+    whose version is <= emu and whose need, if any, mc meets; PreAlpha when none does. No need is
+    checked when ``mc`` is None."""
+    out = list(index.newest)
+    older, pre_alpha = index.older, index.pre_alpha
+    late = index.late_order[bisect_right(index.late_keys, emu):]
+    if mc is None:
+        for i in late:
+            for key, _, state in older[i]:
                 if key <= emu:
-                    append(state)
+                    out[i] = state
                     break
             else:
-                append(pre_alpha)
+                out[i] = pre_alpha[i]
         return out
-    for newest_first, pre_alpha in manifest.pick_table:
-        for key, need, state in newest_first:
+    for i in late + index.need_order[bisect_right(index.need_keys, mc):]:
+        for key, need, state in older[i]:
             if key <= emu and (need is None or mc >= need):
-                append(state)
+                out[i] = state
                 break
         else:
-            append(pre_alpha)
+            out[i] = pre_alpha[i]
     return out
 
 
-def _apply_flags(values, gates: list[GateState], selection: VersionSelection, resolved, sources, warnings) -> list[str]:
+def _apply_flags(
+    values: Mapping[str, bool],
+    gates: list[GateState],
+    selection: VersionSelection,
+    resolved: dict[str, bool],
+    sources: dict[str, str],
+    warnings: list[str],
+) -> list[str]:
     """``unsafeSetFromMap``: every problem is reported (Go stops at the first unknown gate)."""
     if not values:
         return []
@@ -182,15 +222,23 @@ def _setting_warning(stage: Stage, key: str, word: str, structured: bool) -> str
 
 def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dict[str, bool]) -> list[str]:
     """Runtime dependency check (1.35+, SPEC §5.6): every enabled gate needs its dependencies on."""
+    errors: list[str] = []
+    if not resolved:  # nothing set: every gate has its default
+        for i, name, deps in manifest.dependents:
+            if gates[i].default:
+                off = [gates[d].name for d in deps if not gates[d].default]
+                if off:
+                    errors.append(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
+        return errors
+
     def enabled(i: int) -> bool:
         g = gates[i]
-        return resolved.get(g.name, g.default) if resolved else g.default
+        value: bool = resolved.get(g.name, g.default)
+        return value
 
-    errors = []
     for i, name, deps in manifest.dependents:
         if enabled(i):
             off = [gates[d].name for d in deps if not enabled(d)]
             if off:
                 errors.append(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
     return errors
-

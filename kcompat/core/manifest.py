@@ -82,6 +82,8 @@ def default_state(name: str, spec: FeatureSpec) -> GateState:
 
 @dataclass(frozen=True)
 class Feature:
+    """One gate of a manifest: its specs (ascending versions) and the gates it depends on."""
+
     name: str
     specs: tuple[FeatureSpec, ...]
     dependencies: tuple[str, ...] = ()
@@ -130,8 +132,81 @@ def spec_at(feature: Feature, emulated: Version, min_compat: Version | None, use
     return feature.specs[i] if i >= 0 else PRE_ALPHA_SPEC
 
 
+#: (version key, min-compat key or None, unset state) of one spec
+PickEntry = tuple[tuple[int, int], "tuple[int, int] | None", GateState]
+
+
+class PickIndex:
+    """What picking the spec in effect of every gate needs, built once per manifest (read only).
+
+    Most gates are in their newest spec at the selected versions, so a gate table starts as
+    ``newest`` (each gate's newest spec as an unset state) and only the gates whose newest spec
+    does not apply are looked at again: those whose newest version is above the emulated version
+    (the tail of ``late_order`` from where ``late_keys`` passes it) and, with a min compatibility
+    version, those whose newest spec needs a higher one (the tail of ``need_order``). For those,
+    the first of ``older`` that applies wins, else PreAlpha."""
+
+    #: per gate (manifest order): the unset state of its newest spec (PreAlpha without specs)
+    newest: tuple[GateState, ...]
+    #: per gate: its other specs newest first, as (version key, min-compat key, unset state)
+    older: tuple[tuple[PickEntry, ...], ...]
+    #: per gate: its PreAlpha state (no spec applies)
+    pre_alpha: tuple[GateState, ...]
+    #: the newest version keys, ascending, and the gate of each
+    late_keys: tuple[tuple[int, int], ...]
+    late_order: tuple[int, ...]
+    #: the min-compat keys of the newest specs that have one, ascending, and the gate of each
+    need_keys: tuple[tuple[int, int], ...]
+    need_order: tuple[int, ...]
+    #: gates with a spec that is Alpha and on by default (the only ones an unset table can have
+    #: enabled in Alpha)
+    alpha_on: tuple[int, ...]
+
+    # a plain class: built once per manifest and only read, it needs none of what @dataclass
+    # generates (and is not worth the time generating it takes at every CLI start)
+    __slots__ = ("newest", "older", "pre_alpha", "late_keys", "late_order", "need_keys", "need_order", "alpha_on")
+
+    def __init__(
+        self,
+        newest: tuple[GateState, ...],
+        older: tuple[tuple[PickEntry, ...], ...],
+        pre_alpha: tuple[GateState, ...],
+        late_keys: tuple[tuple[int, int], ...],
+        late_order: tuple[int, ...],
+        need_keys: tuple[tuple[int, int], ...],
+        need_order: tuple[int, ...],
+        alpha_on: tuple[int, ...],
+    ) -> None:
+        self.newest, self.older, self.pre_alpha = newest, older, pre_alpha
+        self.late_keys, self.late_order = late_keys, late_order
+        self.need_keys, self.need_order = need_keys, need_order
+        self.alpha_on = alpha_on
+
+    @staticmethod
+    def build(features: tuple[Feature, ...]) -> PickIndex:
+        newest_first = [
+            tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1])))
+            for f in features
+        ]
+        pre_alpha = tuple(f.default_states[-1] for f in features)
+        newest = tuple(entries[0][2] if entries else pre for entries, pre in zip(newest_first, pre_alpha))
+        late = sorted((entries[0][0], i) for i, entries in enumerate(newest_first) if entries)
+        need = sorted((entries[0][1], i) for i, entries in enumerate(newest_first) if entries and entries[0][1] is not None)
+        alpha_on = tuple(
+            i for i, f in enumerate(features) if any(s.stage is Stage.ALPHA and s.default for s in f.specs)
+        )
+        return PickIndex(
+            newest, tuple(entries[1:] for entries in newest_first), pre_alpha,
+            tuple(k for k, _ in late), tuple(i for _, i in late),
+            tuple(k for k, _ in need), tuple(i for _, i in need),
+            alpha_on,
+        )
+
+
 @dataclass(frozen=True)
 class ManifestProblem:
+    """One problem of a manifest: where (file, gate, field) and what."""
+
     source: str
     gate: str | None
     field: str | None
@@ -173,13 +248,9 @@ class Manifest:
         return len(self.features)
 
     @cached_property
-    def pick_table(self) -> tuple[tuple[tuple[tuple[tuple[int, int], tuple[int, int] | None, GateState], ...], GateState], ...]:
-        """Per gate: its (version key, min-compat key, unset state) triples newest first, and its
-        PreAlpha state: the hot path of the spec in effect (SPEC §3.3)."""
-        return tuple(
-            (tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1]))), f.default_states[-1])
-            for f in self.features
-        )
+    def pick_index(self) -> PickIndex:
+        """The spec in effect of every gate, prepared once per manifest (SPEC §3.3); see :class:`PickIndex`."""
+        return PickIndex.build(self.features)
 
     @cached_property
     def client_go_names(self) -> frozenset[str]:

@@ -96,6 +96,46 @@ def test_module_entry_point_runs():
     assert proc.returncode == 0 and json.loads(proc.stdout)["emulated"] == "1.31"
 
 
+SCRIPT = "import sys; from kcompat.cli.main import run; sys.argv[0] = 'kcompat'; run()"
+
+
+def test_script_ends_with_every_byte_written_and_the_exit_status():
+    # the kcompat script ends a read-only command without the interpreter's teardown
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "gates", "--binary", "1.36", "--format", "json"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.endswith("}\n") and len(json.loads(proc.stdout)["features"]) > 200
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "gates", "--binary", "1.36", "--feature-gates", "Nope=true"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and "unrecognized feature gate: Nope" in proc.stderr
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "gates", "--bogus"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and proc.stderr == "kcompat: error: unrecognized arguments: --bogus\n"
+
+
+def test_script_started_without_stdout_ends_with_a_message_not_a_traceback():
+    import os
+
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "gates", "--binary", "1.36"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, check=False, preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 2 and proc.stderr.startswith("kcompat: error: ") and "Traceback" not in proc.stderr
+
+
+def test_script_keeps_the_normal_exit_for_atexit_handlers():
+    code = "import atexit; atexit.register(print, 'atexit ran'); " + SCRIPT
+    proc = subprocess.run([sys.executable, "-c", code, "versions", "--binary", "1.36"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout.startswith("binary 1.36") and proc.stdout.endswith("atexit ran\n")
+
+
+def test_a_gates_call_builds_the_parser_of_gates_alone():
+    # start-up: the other subcommands' parsers are not built (--help and errors still list them)
+    code = (
+        "import argparse, sys; built = []; init = argparse.ArgumentParser.__init__; "
+        "argparse.ArgumentParser.__init__ = lambda self, *a, **k: (built.append(k.get('prog')), init(self, *a, **k))[1]; "
+        "from kcompat.cli.main import main; code = main(['gates', '--binary', '1.36', '--format', 'json']); "
+        "print(len(built), file=sys.stderr); sys.exit(code)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stderr == "2\n"
+
+
 cli_words = st.sampled_from(["gates", "versions", "--binary", "--emulated", "--min-compat", "--feature-gates", "--format", "json", "1.36", "1.33", "x", "", "=", "AllAlpha=true", "kube:"])
 
 

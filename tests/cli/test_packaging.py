@@ -18,7 +18,7 @@ def test_installed_metadata_names_kcompat_with_the_package_version():
     dist = importlib.metadata.distribution("kcompat")
     assert dist.version == kcompat.__version__
     scripts = {ep.name: ep.value for ep in dist.entry_points if ep.group == "console_scripts"}
-    assert scripts == {"kcompat": "kcompat.cli.main:main", "kubectl-kcompat": "kcompat.cli.kubectl:main"}
+    assert scripts == {"kcompat": "kcompat.cli.main:run", "kubectl-kcompat": "kcompat.cli.kubectl:main"}
 
 
 def test_the_version_is_written_once():

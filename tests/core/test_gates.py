@@ -1,5 +1,7 @@
 """SPEC §3.3-§5 on real gates of the bundled data (release and gate named in each test)."""
 
+from dataclasses import replace
+
 import pytest
 
 from kcompat.core.compat import select_versions
@@ -217,6 +219,17 @@ def test_dependency_check_from_1_35():
     assert ev.errors == ("Child is enabled, but depends on features that are disabled: [Base]",)
     assert _deps_eval("1.35", "Base=false,Child=false").valid
     assert _deps_eval("1.34", "Base=false").valid  # no dependencies before 1.35
+
+
+def test_defaults_that_break_a_dependency_are_refused_without_any_flag():
+    # registration refuses such a manifest; built directly, the runtime check still reads the defaults
+    base, child = Manifest(load_manifest_bytes(DEPS, "deps.yaml")).features
+    off = replace(base.specs[0], default=False)
+    manifest = Manifest((replace(base, specs=(off,)), child))
+    ev = evaluate_gates(manifest, select_versions(V("1.35")))
+    assert ev.errors == ("Child is enabled, but depends on features that are disabled: [Base]",)
+    assert evaluate_gates(manifest, select_versions(V("1.35")), "Child=false").valid
+    assert evaluate_gates(manifest, select_versions(V("1.34"))).valid
 
 
 def test_example_6_authorize_node_with_selectors_needs_authorize_with_selectors(catalog, gates):
