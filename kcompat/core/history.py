@@ -22,11 +22,14 @@ from dataclasses import dataclass
 
 from .compat import select_versions
 from .errors import KcompatError, quote_cut
-from .gates import spec_at
-from .manifest import Feature, FeatureSpec, Manifest
+from .manifest import Feature, FeatureSpec, Manifest, spec_at
 from .search import GateText, search_gates
 from .stages import Stage
 from .versions import Version, major_minor, mm, offset_minor, parse_version, subtract_minor
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from .removals import RemovedGate
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,7 @@ class ReleaseMatrix:
 
     def column(self, release: str) -> dict[str, GateStatus]:
         i = self.releases.index(release)
-        return {r.gate: r.cells[i] for r in self.rows if r.cells[i] is not None}
+        return {r.gate: cell for r in self.rows if (cell := r.cells[i]) is not None}
 
 
 def release_matrix(manifests: Sequence[tuple[str, Manifest]] | Mapping[str, Manifest]) -> ReleaseMatrix:
@@ -386,7 +389,7 @@ class MatrixFilter:
         for name in names:
             _release(name, matrix.releases, "release")
 
-    def document(self) -> dict:
+    def document(self) -> dict[str, object]:
         """The filter as the JSON document echoes it."""
         return {
             "changed": [str(t) for t in self.changed],
@@ -480,7 +483,7 @@ class SpecChange:
         return f"{self.kind} {self.before} -> {self.after} in {at}"
 
 
-def spec_changes(feature: Feature, removal=None) -> tuple[SpecChange, ...]:
+def spec_changes(feature: Feature, removal: RemovedGate | None = None) -> tuple[SpecChange, ...]:
     """What each spec of ``feature`` changed from the one before it (the release it appeared in,
     each stage, default and lock change), then its removal (a :class:`~.removals.RemovedGate`)."""
     out: list[SpecChange] = []
