@@ -457,7 +457,7 @@ def transitions_chart(transitions: Sequence[ReleaseTransitions]) -> alt.Chart:
                 "kind:N",
                 sort=kinds,
                 scale=alt.Scale(domain=kinds, range=[TRANSITION_COLORS[k] for k in kinds]),
-                legend=alt.Legend(title="change", orient="top"),
+                legend=alt.Legend(title="change", orient="top", columns=3),  # wraps on a phone
             ),
             tooltip=[alt.Tooltip("release:N"), alt.Tooltip("kind:N", title="change"), alt.Tooltip("gates:Q")],
         )
@@ -478,7 +478,7 @@ def stage_counts_chart(counts: pd.DataFrame) -> alt.Chart:
                 "stage:N",
                 # the legend lists the stages that have a bar (not PreAlpha when no release lists a gate so)
                 scale=_stage_scale(counts.loc[counts["gates"] > 0, "stage"]),
-                legend=alt.Legend(title="stage", orient="top"),
+                legend=alt.Legend(title="stage", orient="top", columns=3),  # wraps on a phone
             ),
             order=alt.Order("stage_rank:Q"),
             tooltip=[alt.Tooltip("release:N"), alt.Tooltip("stage:N"), alt.Tooltip("gates:Q")],
