@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from .selection import WIDGET
+
 #: The URL flag of the compact heading: ``1`` compact, ``0`` full, absent: decided by the visit.
 COMPACT_PARAM = "compact"
 COMPACT_VALUES = {"1": True, "0": False}
@@ -28,9 +30,18 @@ COMPACT_VALUES = {"1": True, "0": False}
 #: breakpoint); the "Pages" menu is shown there instead.
 NARROW_PX = 768
 
+#: The selection bar's version boxes (widget keys of :mod:`.selection`): two to a row on a phone.
+_VERSION_BOXES = ", ".join(f".st-key-{WIDGET[name]}" for name in ("binary", "patch", "emulated", "min_compat"))
+
 STYLE = f"""<style>
+[data-testid="stMainBlockContainer"] {{ padding-top: 4.5rem; }}
 .st-key-kc-heading-compact h1 {{ font-size: 1.375rem; line-height: 1.3; padding: 0.25rem 0 0 0; }}
-@media (max-width: 640px) {{ .st-key-kc-heading h1 {{ font-size: 1.5rem; line-height: 1.3; }} }}
+@media (max-width: 640px) {{
+  .st-key-kc-heading h1 {{ font-size: 1.5rem; line-height: 1.3; }}
+  .st-key-kc-heading-compact h1 {{ font-size: 1.125rem; }}
+  {_VERSION_BOXES}, .st-key-sel_min_compat_fixed {{ flex: 0 0 calc(50% - 0.5rem) !important; width: calc(50% - 0.5rem) !important; min-width: 0; }}
+  :is({_VERSION_BOXES}, .st-key-sel_min_compat_fixed) > * {{ width: 100% !important; }}
+}}
 .st-key-kc-pages-menu {{ display: none; }}
 @media (max-width: {NARROW_PX}px) {{
   .st-key-kc-pages-menu {{ display: block; position: fixed; top: 0.625rem; left: 1rem; z-index: 999991; width: auto; }}
