@@ -5,8 +5,10 @@ compact.
 * **Style rules** (:func:`style`): one ``<style>`` element per run (it takes no room). Only
   classes of keyed containers (``st-key-…``) and Streamlit's ``data-testid`` attributes are used.
 * **Pages menu** (:func:`pages_menu`): Streamlit folds the top navigation into a sidebar behind an
-  unlabelled "»" at 768 px and below; there a "Pages" button (a popover of page links) takes its
-  place, in the same corner.
+  unlabelled "»" below 768 px; there a "Pages" button (a popover of page links) takes its place,
+  in the same corner. Both buttons sit at the top of the page (``position: absolute``: a
+  ``fixed`` layer's rounded corners were not drawn with the same pixels on every load, so
+  screenshots differed).
 * **Copy link** (:func:`copy_link_button`): copies the address of the view (``location.href``:
   the page, the selection and the page's own ``<page>_…`` keys) with ``navigator.clipboard``; when
   the browser refuses, the link is shown selected in a text box to copy by hand.
@@ -26,8 +28,8 @@ from .selection import WIDGET
 COMPACT_PARAM = "compact"
 COMPACT_VALUES = {"1": True, "0": False}
 
-#: Streamlit folds its top navigation into the sidebar at this width and below (its ``md``
-#: breakpoint); the "Pages" menu is shown there instead.
+#: Streamlit folds its top navigation into the sidebar below this width (its ``md`` breakpoint);
+#: the "Pages" menu is shown there instead.
 NARROW_PX = 768
 
 #: The selection bar's version boxes (widget keys of :mod:`.selection`): two to a row on a phone.
@@ -43,12 +45,12 @@ STYLE = f"""<style>
   :is({_VERSION_BOXES}, .st-key-sel_min_compat_fixed) > * {{ width: 100% !important; }}
 }}
 .st-key-kc-pages-menu {{ display: none; }}
-@media (max-width: {NARROW_PX}px) {{
-  .st-key-kc-pages-menu {{ display: block; position: fixed; top: 0.625rem; left: 1rem; z-index: 999991; width: auto; }}
+@media (max-width: {NARROW_PX - 0.02}px) {{
+  .st-key-kc-pages-menu {{ display: block; position: absolute; top: 0.625rem; left: 1rem; z-index: 999991; width: auto; }}
   [data-testid="stExpandSidebarButton"] {{ display: none; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 4rem; }}
 }}
-.st-key-kc-copy-link {{ position: fixed; top: 0.625rem; right: 3.5rem; z-index: 999991; width: auto; }}
+.st-key-kc-copy-link {{ position: absolute; top: 0.625rem; right: 3.5rem; z-index: 999991; width: auto; }}
 .kc-copy-link {{ display: flex; gap: 0.5rem; align-items: center; font-size: 0.875rem; }}
 .kc-copy-link button {{
   font: inherit; color: inherit; background: transparent; cursor: pointer; min-height: 2rem;
