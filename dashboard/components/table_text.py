@@ -51,7 +51,9 @@ def html_table(
         cells = [esc(cell_text(v, words.get(n))) for n, v in zip(names, row, strict=True)]
         body.append(f'<tr><th scope="row">{cells[0]}</th>' + "".join(f"<td>{c}</td>" for c in cells[1:]) + "</tr>")
     return (
-        f'<div class="kc-table-text"><table><caption>{esc(caption)}</caption>'
+        # A scrolling box: focusable, so a keyboard can scroll it; named after the table.
+        f'<div class="kc-table-text" tabindex="0" role="region" aria-label="{esc(caption)}">'
+        f"<table><caption>{esc(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
     )
 

@@ -212,3 +212,19 @@ def test_one_labelled_navigation_at_every_width(open_page, width):
     assert menu != top_nav, (width, menu, top_nav)
     assert menu == (width < 768)
     assert not page.get_by_test_id("stExpandSidebarButton").is_visible()
+
+
+# ---------------------------------------------------------------------------------------------
+# axe on what the page checks do not open: the text table, the Pages menu, the link fallback
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_with_the_text_table_and_the_pages_menu_open(open_page, theme):
+    from test_e2e_pages import _axe, _serious
+
+    page, _ = open_page("gates", {**SEL, "gates_text": "DRA", "embed_options": f"{theme}_theme"}, **PHONE)
+    page.get_by_text("Table as text", exact=True).click()
+    page.get_by_role("table").wait_for(timeout=20_000)
+    page.get_by_role("button", name="Pages").click()
+    page.get_by_test_id("stPopoverBody").get_by_role("link").last.wait_for(timeout=10_000)
+    assert _serious(page, _axe().run(page).response["violations"]) == []
