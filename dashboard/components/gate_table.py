@@ -173,7 +173,7 @@ def flag_column(label: str, help: str, words: tuple[str, str], width: int | None
 
 
 #: The gate column is not pinned: the grid draws pinned columns in a faded colour (60 %), which
-#: gives 5.0:1 on the light background; unpinned it is the theme's text colour (see
+#: gives 4.8:1 on the light background; unpinned it is the theme's text colour (see
 #: :func:`key_column_colour` and the test measuring it). At 1440 px every column fits anyway.
 PIN_GATE_COLUMN = False
 
