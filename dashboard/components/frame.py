@@ -27,8 +27,8 @@ def run_app() -> None:
     page = st.navigation(pages, position="top")
     key = page_key(page.url_path)
     visits = chrome.note_visit(key)
-    chrome.style()
-    chrome.pages_menu(pages)
+    if is_phone():
+        chrome.pages_menu(pages)
     chrome.copy_link_button()
     if page.url_path != "gate" and GATE_PARAM in st.query_params:
         del st.query_params[GATE_PARAM]  # only the gate detail page reads it

@@ -73,13 +73,34 @@ def test_a_bad_compact_value_is_named_and_ignored():
 # Copy link and Pages on every page
 
 
+def pages_menus(at) -> list:
+    return [p for p in at.get("popover") if p.proto.popover.label == "Pages"]
+
+
 @pytest.mark.parametrize("key", list(PAGES))
-def test_every_page_has_copy_link_and_the_pages_menu(key):
+def test_every_page_has_copy_link(key):
     at = open_app(None if key == "gates" else PAGES[key][0].removesuffix(".py"), **SEL, gate="JobManagedBy")
-    (menu,) = [p for p in at.get("popover") if p.proto.popover.label == "Pages"]
-    assert [link.proto.label for link in menu.children.values()] == [title for _, title, _ in PAGES.values()]
     (button,) = [h for h in at.get("html") if "Copy link" in h.proto.body]
     assert "navigator.clipboard.writeText(link)" in button.proto.body and "window.location.href" in button.proto.body
+    assert pages_menus(at) == []  # not a phone: Streamlit's own navigation, labelled by the style sheet
+
+
+@pytest.mark.parametrize("key", ["gates", "matrix", "about"])
+def test_a_phone_gets_the_pages_menu(key):
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import APP, TIMEOUT
+
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["_is_phone"] = True  # what a "Mobi" User-Agent sets on the first run
+    for k, v in SEL.items():
+        at.query_params[k] = v
+    at.run()
+    if key != "gates":
+        at.switch_page(f"app_pages/{PAGES[key][0]}").run()
+    (menu,) = pages_menus(at)
+    assert [link.proto.label for link in menu.children.values()] == [title for _, title, _ in PAGES.values()]
+    assert compact(at) == (key == "gates")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -203,15 +203,21 @@ def test_phone_heading_is_compact_and_pages_menu_is_labelled(open_page):
 
 
 @pytest.mark.parametrize("width", [1440, 768, 767, 600])
-def test_one_labelled_navigation_at_every_width(open_page, width):
-    """Streamlit's top navigation below 768 px folds into a sidebar behind an unlabelled "»":
-    there, and only there, the "Pages" button shows instead."""
+def test_navigation_is_labelled_at_every_width_on_a_computer(open_page, width):
+    """Streamlit's top navigation folds into a sidebar behind "»" below 768 px: on a computer the
+    "»" then reads "Pages" too (a phone gets the Pages button instead, tested above)."""
     page, _ = open_page("timeline", SEL, viewport={"width": width, "height": 900})
-    menu = page.get_by_role("button", name="Pages").is_visible()
     top_nav = page.get_by_test_id("stTopNavLink").filter(has_text="Release matrix").is_visible()
-    assert menu != top_nav, (width, menu, top_nav)
-    assert menu == (width < 768)
-    assert not page.get_by_test_id("stExpandSidebarButton").is_visible()
+    fold = page.get_by_test_id("stExpandSidebarButton")
+    assert top_nav == (width >= 768)
+    assert fold.is_visible() == (width < 768)
+    assert page.get_by_role("button", name="Pages").count() == 0
+    if width < 768:
+        label = fold.evaluate("e => getComputedStyle(e, '::after').content")
+        assert label == '"Pages"'
+        fold.click()
+        page.get_by_test_id("stSidebarNavLink").filter(has_text="Release matrix").click()
+        page.wait_for_function("() => location.pathname === '/matrix'")
 
 
 # ---------------------------------------------------------------------------------------------
