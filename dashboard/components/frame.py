@@ -1,15 +1,18 @@
-"""The frame every page shares: page config, navigation, the selection bar and its messages,
-the browser title naming the page and the selection, and the refusal state."""
+"""The frame every page shares: page config, navigation (with a labelled "Pages" menu on narrow
+screens), the "Copy link" button, the selection bar and its messages, the browser title naming the
+page and the selection, and the refusal state."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from . import data
+from . import chrome, data
+from .gate_table import is_phone
 from .landing import landing_intro
 from .pages import WITHOUT_SELECTION, all_pages, document_title, page_key
 from .selection import flag_messages, keep_selection, selection_bar, show_refusal
 from .state import GATE_PARAM, landing_selection
+from .text import md
 from .upload import custom_manifest_in_use
 
 
@@ -20,8 +23,13 @@ def run_app() -> None:
         page_icon="☸️",  # an emoji favicon is inlined; a :material: one is fetched from the internet
         layout="wide",
     )
-    page = st.navigation(all_pages(), position="top")
+    pages = all_pages()
+    page = st.navigation(pages, position="top")
     key = page_key(page.url_path)
+    visits = chrome.note_visit(key)
+    if is_phone():
+        chrome.pages_menu(pages)
+    chrome.copy_link_button()
     if page.url_path != "gate" and GATE_PARAM in st.query_params:
         del st.query_params[GATE_PARAM]  # only the gate detail page reads it
     if key in WITHOUT_SELECTION:
@@ -29,7 +37,7 @@ def run_app() -> None:
         st.set_page_config(page_title=document_title(key))
         page.run()
         return
-    sel = selection_bar(_landing_intro if key == "gates" else None)
+    sel = selection_bar((lambda s: _landing_intro(s, visits)) if key == "gates" else None)
     st.set_page_config(page_title=document_title(key, sel.binary, sel.emulated))
     if show_refusal(sel):
         st.stop()  # the binary would not start: no page answers for this selection
@@ -38,6 +46,9 @@ def run_app() -> None:
     page.run()
 
 
-def _landing_intro(sel) -> None:
+def _landing_intro(sel, visits: int) -> None:
     summary = data.summary()
-    landing_intro(sel, landing_selection(summary.usable, summary.default_binary))
+    compact, problem = chrome.compact_heading(visits, is_phone())
+    landing_intro(sel, landing_selection(summary.usable, summary.default_binary), compact)
+    if problem:
+        st.warning(md(problem), icon=":material/link_off:")

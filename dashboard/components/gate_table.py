@@ -20,6 +20,7 @@ from .downloads import every_gate, table_exports
 from .pages import open_gate
 from .stage_colors import STAGE_NAMES
 from .state import Selection
+from .table_text import table_as_text
 from .view_state import ViewState
 
 #: The "show only" quick filters: value -> (column, wanted value). Within one column the chosen
@@ -153,28 +154,69 @@ def gate_column_width(longest_name: int) -> int:
     return int(longest_name * _PX_PER_CHAR + _PX_PADDING)
 
 
+#: How the boolean columns read, true / false (in the grid and in its table as text).
+FLAG_WORDS: dict[str, tuple[str, str]] = {
+    "enabled": ("on", "off"),
+    "default": ("on", "off"),
+    "locked": ("locked", "no"),
+    "changed": ("changed", "no"),
+}
+
+
+def flag_column(label: str, help: str, words: tuple[str, str], width: int | None = None):
+    """A read-only boolean column shown as words (``on`` / ``off``) in the normal text colour: a
+    read-only checkbox column draws its boxes in the faded colour of a disabled control. The
+    values stay booleans (sorting, selection and the tests read them as such)."""
+    return st.column_config.SelectboxColumn(
+        label, help=help, width=width, options=(True, False), format_func=lambda v: words[0] if v else words[1]
+    )
+
+
+#: The gate column is not pinned: the grid draws pinned columns in a faded colour (60 %), which
+#: gives 4.8:1 on the light background; unpinned it is the theme's text colour (see
+#: :func:`key_column_colour` and the test measuring it). At 1440 px every column fits anyway.
+PIN_GATE_COLUMN = False
+
+#: How the grid draws a pinned column's text: the theme's text colour at this opacity.
+PINNED_TEXT_OPACITY = 0.6
+
+
+def key_column_colour(text: str, background: str) -> str:
+    """The colour the gate column's text is drawn in, as ``#rrggbb``, from the theme's text and
+    background colours (blended as the grid blends a pinned column's text)."""
+    if not PIN_GATE_COLUMN:
+        return text.upper()
+    a = PINNED_TEXT_OPACITY
+    t = [int(text.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
+    b = [int(background.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
+    return "#" + "".join(f"{round(a * x + (1 - a) * y):02X}" for x, y in zip(t, b, strict=True))
+
+
 @functools.lru_cache(maxsize=64)
 def column_config(binary: str, emulated: str, phone: bool = False, longest_name: int = 0) -> MappingProxyType:
     """Column labels and help of the gate table (built once per version pair; read-only). On a
     phone the essential columns (gate, enabled, stage) get widths that fit the screen; elsewhere
-    the gate column fits the longest name (``longest_name`` characters)."""
+    the gate column fits the longest name (``longest_name`` characters). Booleans read as words
+    (:func:`flag_column`), the gate names in the full text colour (:data:`PIN_GATE_COLUMN`)."""
     col = st.column_config
     widths = dict(PHONE_WIDTHS) if phone else ({"gate": gate_column_width(longest_name)} if longest_name else {})
     return MappingProxyType({
-        "gate": col.TextColumn("gate", help="Feature gate name (as in --feature-gates)", pinned=not phone, width=widths.get("gate")),
-        "enabled": col.CheckboxColumn(
-            "enabled", help="Value with this selection (defaults + --feature-gates)", width=widths.get("enabled")
+        "gate": col.TextColumn(
+            "gate", help="Feature gate name (as in --feature-gates)", pinned=PIN_GATE_COLUMN and not phone, width=widths.get("gate")
+        ),
+        "enabled": flag_column(
+            "enabled", "Value with this selection (defaults + --feature-gates)", FLAG_WORDS["enabled"], width=widths.get("enabled")
         ),
         "stage": col.TextColumn(
             f"stage at {emulated}",
             help="Stage of the spec in effect at the emulated version (PreAlpha: not yet introduced at that version)",
             width=widths.get("stage"),
         ),
-        "default": col.CheckboxColumn("default", help="Default at the emulated version"),
-        "locked": col.CheckboxColumn("locked", help="Locked to its default: cannot be set to anything else"),
+        "default": flag_column("default", "Default at the emulated version", FLAG_WORDS["default"]),
+        "locked": flag_column("locked", "Locked to its default: cannot be set to anything else", FLAG_WORDS["locked"]),
         "binary_stage": col.TextColumn(f"stage in {binary}", help="Stage in the binary's own release (no emulation)"),
-        "changed": col.CheckboxColumn(
-            f"changed vs {binary}", help="Stage, default or lock differ from the binary running without emulation"
+        "changed": flag_column(
+            f"changed vs {binary}", "Stage, default or lock differ from the binary running without emulation", FLAG_WORDS["changed"]
         ),
         "history_from": col.TextColumn(
             "history from",
@@ -192,15 +234,25 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
 def gate_table(
     table: pa.Table, key: str, binary: str, emulated: str, height: int = 560, longest_name: int = 0
 ) -> str | None:
-    """Draw the table; returns the gate of the selected row, if any."""
+    """Draw the table and its rows as text (:mod:`.table_text`); returns the gate of the selected row, if any."""
+    config = column_config(binary, emulated, is_phone(), longest_name)
+    what = f"Feature gates of a {binary} binary" + (f" emulating {emulated}" if emulated != binary else "")
     event = st.dataframe(
         table,
         key=key,
         hide_index=True,
-        column_config=column_config(binary, emulated, is_phone(), longest_name),
+        column_config=config,
         on_select="rerun",
         selection_mode="single-row",
         height=height,
+        alt=what,
+    )
+    table_as_text(
+        table,
+        "table_text_gates",
+        f"{what}: {table.num_rows} rows",
+        labels={name: c.get("label") or name for name, c in config.items()},
+        words=FLAG_WORDS,
     )
     rows = event.selection.rows if event is not None else []
     if rows and 0 <= rows[0] < table.num_rows:

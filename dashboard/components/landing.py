@@ -18,14 +18,25 @@ EMULATION = (
 )
 
 
-def landing_intro(sel: Selection, landing: Selection) -> None:
+#: The expander holding the sentence and the links when the heading is compact.
+MORE_LABEL = "What --emulated-version does, and where to read more"
+
+
+def landing_intro(sel: Selection, landing: Selection, compact: bool = False) -> None:
     """Heading, one sentence on emulation and the links; ``landing`` is the default selection,
-    named as such while it is the one shown."""
-    st.title(HEADING, anchor=False)
-    st.markdown(
+    named as such while it is the one shown. ``compact``: the heading on one small line and the
+    sentence and links in a closed expander (:mod:`dashboard.components.chrome` decides when)."""
+    with st.container(key="kc-heading-compact" if compact else "kc-heading"):
+        st.title(HEADING, anchor=False)
+    intro = (
         f"{EMULATION} Read more: [KEP-4330 compatibility versions]({KEP_4330}) · "
         f"[Feature gates]({FEATURE_GATES_DOC}) · [Compatibility version]({COMPATIBILITY_DOC}) on kubernetes.io."
     )
+    if compact:
+        with st.expander(MORE_LABEL):
+            st.markdown(intro)
+    else:
+        st.markdown(intro)
     if sel == landing and sel.is_emulating:
         st.caption(
             f"Shown by default: a {sel.binary} binary (the newest release) emulating {sel.emulated} (the release "

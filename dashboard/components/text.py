@@ -1,6 +1,7 @@
 """Showing data as text: every string that comes from data or from the user goes through
 :func:`md` before it reaches a Streamlit element that renders Markdown (st.markdown, st.caption,
-st.warning, st.error, ...). Nothing is ever rendered as HTML."""
+st.warning, st.error, ...). Data reaches HTML in one place only, the grids' "Table as text"
+(``table_text.py``), and every value there goes through :func:`html.escape`."""
 
 from __future__ import annotations
 

@@ -1,12 +1,27 @@
-"""Screenshots of every page of the dashboard, taken by a real browser (``kcompat screenshots``).
+"""Screenshots of the dashboard's pages and views, taken by a real browser (``kcompat screenshots``).
 
 Starts the real Streamlit server (``streamlit run dashboard/app.py`` on a free loopback port,
-waiting for ``/_stcore/health``), opens each page of :data:`dashboard.components.pages.PAGES` in
-Debian's chromium through Playwright and writes ``<page>.png`` (1440x900 viewport) into the
-output directory. The browser tests (``tests/e2e``) and ``bench/bench_first_paint.py`` start the
-server and the browser through the same functions, so there is one implementation.
+waiting for ``/_stcore/health``) unless ``--server`` names a running one, opens each view in
+Debian's chromium through Playwright and writes ``<page>.png`` (1440x900 viewport; ``--phone``:
+390x844 at twice the pixels) into the output directory. The browser tests (``tests/e2e``) and
+``bench/bench_first_paint.py`` start the server and the browser through the same functions.
 
-The screenshots are reproducible: every page shows one fixed selection, :data:`SELECTION`:
+What is shot:
+
+* ``--url LINK`` (repeatable): a view link as the dashboard's "Copy link" gives it, e.g.
+  ``http://host:8501/matrix?binary=1.35&matrix_transition=1.35:toGA``. Only its path (the page)
+  and query (the selection and the page's own keys) are used: they are replayed on the server
+  (``--server``, or one started here from the bundled data). The link's host and port never
+  matter, so a link from any deployment gives the same picture.
+* ``--page KEY`` (repeatable) with ``--query 'binary=1.35&emulated=1.34'``: those pages with that
+  query string (without ``--query``: the fixed selection below).
+* Neither: every page of :data:`dashboard.components.pages.PAGES` with the fixed selection.
+
+Every view is shot with the compact landing heading (``compact=1``, unless the link or query sets
+``compact``) and the light theme (``--theme dark``: the dark one; ``embed_options`` in a link wins).
+
+The screenshots are reproducible: the pages shown without ``--url`` or ``--query`` show one fixed
+selection, :data:`SELECTION`:
 
 * ``binary=1.36`` — a 1.36 binary,
 * ``emulated=1.33`` — emulating 1.33,
@@ -35,6 +50,7 @@ import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -49,6 +65,19 @@ SELECTION: dict[str, str] = {"binary": "1.36", "emulated": "1.33", "feature_gate
 DETAIL_GATE = "JobManagedBy"
 #: Screenshot size (the browser viewport).
 VIEWPORT = {"width": 1440, "height": 900}
+#: ``--phone``: a 390x844 phone (its User-Agent says "Mobile", which the dashboard reads), shot at
+#: twice the pixels as a phone shows it.
+PHONE: dict = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "user_agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
+    "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+}
+#: Longest ``--url`` / ``--query`` taken (a browser keeps far longer ones, a view needs far less).
+LINK_LIMIT = 8000
+THEMES = ("light", "dark")
 
 #: Flags Debian's chromium needs on this kind of machine (root, no GPU, small /dev/shm, offline).
 CHROMIUM_ARGS = [
@@ -195,12 +224,45 @@ def page_url(base_url: str, key: str, params: Mapping[str, str] | None = None) -
     return f"{base_url}/{path}" + (f"?{query}" if query else "")
 
 
-def screenshot_params(key: str, theme: str = "light") -> dict[str, str]:
-    params = dict(SELECTION)
-    if key == "gate":
-        params["gate"] = DETAIL_GATE
-    params["embed_options"] = f"{theme}_theme"
+def screenshot_params(key: str, theme: str = "light", query: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The query string of a screenshot of page ``key``: ``query`` (default: :data:`SELECTION`,
+    plus :data:`DETAIL_GATE` on the gate page), the compact heading and the theme, unless
+    ``query`` sets ``compact`` or ``embed_options`` itself."""
+    if query is None:
+        params = dict(SELECTION)
+        if key == "gate":
+            params["gate"] = DETAIL_GATE
+    else:
+        params = dict(query)
+    params.setdefault("compact", "1")
+    params.setdefault("embed_options", f"{theme}_theme")
     return params
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot: the file name (without .png), the page key and the query string."""
+
+    name: str
+    key: str
+    params: tuple[tuple[str, str], ...]
+
+
+def page_shots(keys: Iterable[str], theme: str = "light", query: Mapping[str, str] | None = None) -> list[Shot]:
+    return [Shot(key, key, tuple(screenshot_params(key, theme, query).items())) for key in keys]
+
+
+def link_shots(links: Iterable[str], theme: str = "light") -> list[Shot]:
+    """One shot per view link (already checked by :func:`parse_link`); a page shot twice gets
+    ``<page>-2.png``, ``<page>-3.png``."""
+    shots: list[Shot] = []
+    seen: dict[str, int] = {}
+    for link in links:
+        key, query = parse_link(link)
+        seen[key] = seen.get(key, 0) + 1
+        name = key if seen[key] == 1 else f"{key}-{seen[key]}"
+        shots.append(Shot(name, key, tuple(screenshot_params(key, theme, query).items())))
+    return shots
 
 
 def freeze(page) -> None:
@@ -211,15 +273,28 @@ def freeze(page) -> None:
     page.evaluate("() => document.fonts.ready")
 
 
-def screenshot_page(context, base_url: str, key: str, path: Path, theme: str = "light") -> Path:
-    """Open page ``key`` with the fixed selection in a new tab of ``context`` and save a PNG."""
+def redraw(page) -> None:
+    """Make every canvas draw itself once more from scratch (the viewport one pixel taller and
+    back): a data grid that redrew part of its header while loading blends its grid lines twice
+    where they cross, one or two pixels that otherwise differ between runs."""
+    size = page.viewport_size
+    if size:
+        page.set_viewport_size({"width": size["width"], "height": size["height"] + 1})
+        page.wait_for_timeout(100)
+        page.set_viewport_size(size)
+
+
+def screenshot_page(context, base_url: str, key: str, path: Path, theme: str = "light", params: Mapping[str, str] | None = None) -> Path:
+    """Open page ``key`` in a new tab of ``context`` (with ``params``, default: the fixed
+    selection, see :func:`screenshot_params`) and save a PNG."""
     page = context.new_page()
     try:
-        page.goto(page_url(base_url, key, screenshot_params(key, theme)), wait_until="domcontentloaded")
+        page.goto(page_url(base_url, key, screenshot_params(key, theme) if params is None else params), wait_until="domcontentloaded")
         wait_idle(page, settle=400)
         freeze(page)
+        redraw(page)
         wait_idle(page, settle=300)
-        page.screenshot(path=str(path), animations="disabled", caret="hide", scale="css")
+        page.screenshot(path=str(path), animations="disabled", caret="hide", scale="device")
     finally:
         page.close()
     return path
@@ -232,25 +307,43 @@ def new_context(browser, **kwargs):
     return browser.new_context(**options)
 
 
-def take_screenshots(out_dir: str | Path, pages: Iterable[str] | None = None, url: str | None = None, *, browser=None) -> list[Path]:
-    """Write ``<page>.png`` for each page key (default: every page of ``PAGES``) into ``out_dir``.
+def take_screenshots(
+    out_dir: str | Path,
+    pages: Iterable[str] | None = None,
+    server: str | None = None,
+    *,
+    browser=None,
+    links: Iterable[str] | None = None,
+    query: Mapping[str, str] | None = None,
+    theme: str = "light",
+    phone: bool = False,
+) -> list[Path]:
+    """Write a PNG per view into ``out_dir``: one per view link of ``links``, else ``<page>.png``
+    for each page key (default: every page of ``PAGES``) with ``query`` (default: the fixed
+    selection).
 
-    ``url``: a running server to use (e.g. the tests' one); by default a server is started here
-    and stopped at the end. ``browser``: a Playwright browser to use (each call opens its own
-    context); by default chromium is launched here. Returns the written files, in page order."""
+    ``server``: a running dashboard to use (e.g. the tests' one); by default a server is started
+    here and stopped at the end. ``browser``: a Playwright browser to use (each call opens its own
+    context); by default chromium is launched here. Returns the written files, in order."""
+    if theme not in THEMES:
+        raise ValueError(f"unknown theme {cut(theme)!r} (themes: {', '.join(THEMES)})")
     known = page_keys()
-    keys = known if pages is None else list(pages)
-    unknown = [k for k in keys if k not in known]
-    if unknown:
-        raise ValueError(f"unknown page(s): {', '.join(unknown)} (pages: {', '.join(known)})")
+    if links is not None:
+        shots = link_shots(links, theme)
+    else:
+        keys = known if pages is None else list(pages)
+        unknown = [k for k in keys if k not in known]
+        if unknown:
+            raise ValueError(f"unknown page(s): {cut(', '.join(unknown), 200)} (pages: {', '.join(known)})")
+        shots = page_shots(keys, theme, query)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     proc = None
-    if url is None:
-        proc, url = start_server()
+    if server is None:
+        proc, server = start_server()
     try:
         if browser is not None:
-            return _shoot(browser, url, keys, out)
+            return _shoot(browser, server, shots, out, theme, phone)
         try:
             from playwright.sync_api import sync_playwright
         except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -258,7 +351,7 @@ def take_screenshots(out_dir: str | Path, pages: Iterable[str] | None = None, ur
         with sync_playwright() as p:
             own = launch_browser(p)
             try:
-                return _shoot(own, url, keys, out)
+                return _shoot(own, server, shots, out, theme, phone)
             finally:
                 own.close()
     finally:
@@ -266,10 +359,11 @@ def take_screenshots(out_dir: str | Path, pages: Iterable[str] | None = None, ur
             stop_server(proc)
 
 
-def _shoot(browser, url: str, keys: list[str], out: Path) -> list[Path]:
-    context = new_context(browser)
+def _shoot(browser, server: str, shots: list[Shot], out: Path, theme: str, phone: bool) -> list[Path]:
+    options = dict(PHONE) if phone else {}
+    context = new_context(browser, color_scheme=theme, **options)
     try:
-        return [screenshot_page(context, url, key, out / f"{key}.png") for key in keys]
+        return [screenshot_page(context, server, s.key, out / f"{s.name}.png", theme, dict(s.params)) for s in shots]
     finally:
         context.close()
 
@@ -280,23 +374,74 @@ def _shoot(browser, url: str, keys: list[str], out: Path) -> list[Path]:
 
 def add_screenshot_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="output directory (default: docs/screenshots)")
+    parser.add_argument(
+        "--url", action="append", dest="links", metavar="LINK",
+        help="a view link (the dashboard's Copy link), e.g. http://host:8501/matrix?binary=1.35&matrix_transition=1.35:toGA: "
+        "its page and query are replayed on the server, its host is not used (repeatable; writes <page>.png)",
+    )
     parser.add_argument("--page", action="append", dest="pages", metavar="KEY", help="only this page (repeatable; default: every page)")
-    parser.add_argument("--url", help="use this running dashboard instead of starting one, e.g. http://127.0.0.1:8501")
+    parser.add_argument(
+        "--query", metavar="QUERY",
+        help="the query string of every --page, e.g. 'binary=1.35&emulated=1.34' (default: binary=1.36, emulated=1.33, "
+        "feature_gates=AllBeta=false)",
+    )
+    parser.add_argument(
+        "--server", metavar="URL",
+        help="use this running dashboard instead of starting one from the bundled data, e.g. http://127.0.0.1:8501",
+    )
+    parser.add_argument("--theme", choices=THEMES, default="light", help="colour theme (default: light)")
+    parser.add_argument("--phone", action="store_true", help="a 390x844 phone instead of a 1440x900 screen")
     return parser
 
 
-def check_url(url: str) -> str:
-    """A dashboard address as ``--url`` takes it: http(s)://host[:port][/path], nothing else."""
-    from kcompat.core.errors import cut
-
+def check_url(url: str, option: str = "--server") -> str:
+    """An http(s) URL as ``option`` takes it: http(s)://host[:port][/path][?query], nothing else."""
+    if len(url) > LINK_LIMIT:
+        raise ValueError(f"{option} is {len(url):,} characters long; at most {LINK_LIMIT:,} are taken")
     try:
         parts = urllib.parse.urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
     except ValueError as exc:
-        raise ValueError(f"--url {cut(url)!r} is not a URL ({exc})") from None
+        raise ValueError(f"{option} {cut(url)!r} is not a URL ({exc})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in url):
-        raise ValueError(f"--url {cut(url)!r} is not an http(s) URL such as http://127.0.0.1:8501")
-    return url.rstrip("/")
+        raise ValueError(f"{option} {cut(url)!r} is not an http(s) URL such as http://127.0.0.1:8501")
+    return url.rstrip("/") if option == "--server" else url
+
+
+def parse_query(text: str, option: str = "--query") -> dict[str, str]:
+    """``binary=1.35&emulated=1.34`` (a leading ``?`` is allowed) as a dict; every part must be
+    ``key=value`` with a key, and a key may appear once."""
+    if len(text) > LINK_LIMIT:
+        raise ValueError(f"{option} is {len(text):,} characters long; at most {LINK_LIMIT:,} are taken")
+    if any(c.isspace() and c != " " for c in text):
+        raise ValueError(f"{option} {cut(text)!r} contains a line break or tab")
+    params: dict[str, str] = {}
+    for part in text.removeprefix("?").split("&"):
+        if not part:
+            continue
+        key, eq, _ = part.partition("=")
+        if not eq or not key:
+            raise ValueError(f"{option}: {cut(part)!r} is not key=value (e.g. binary=1.35&emulated=1.34)")
+        [(name, value)] = urllib.parse.parse_qsl(part, keep_blank_values=True)
+        if name in params:
+            raise ValueError(f"{option}: {cut(name)!r} is given twice")
+        params[name] = value
+    return params
+
+
+def parse_link(link: str) -> tuple[str, dict[str, str]]:
+    """The page key and query of a view link. The page is the last part of the path (``/`` or an
+    empty path: the default page), so a dashboard served under a path prefix works too."""
+    check_url(link, "--url")
+    parts = urllib.parse.urlsplit(link)
+    known = page_keys()
+    last = [p for p in parts.path.split("/") if p][-1:] or [known[0]]
+    key = urllib.parse.unquote(last[0])
+    if key not in known:
+        raise ValueError(f"--url {cut(link)!r}: {cut(key, 80)!r} is not a page of the dashboard (pages: {', '.join(known)})")
+    if parts.fragment:
+        raise ValueError(f"--url {cut(link)!r} has a #fragment; a view link has none")
+    return key, parse_query(parts.query, "--url")
 
 
 def check_out_dir(out: Path) -> Path:
@@ -326,16 +471,27 @@ def _answers(url: str) -> None:
 
 
 def run_screenshots(args: argparse.Namespace) -> int:
-    from kcompat.core.errors import MESSAGE_LIMIT, cut
+    from kcompat.core.errors import MESSAGE_LIMIT
 
     try:
-        url = getattr(args, "url", None)
-        if url is not None:
-            url = check_url(url)
+        links = getattr(args, "links", None)
+        pages = getattr(args, "pages", None)
+        query_text = getattr(args, "query", None)
+        if links and (pages or query_text is not None):
+            raise ValueError("--url takes the page and query from the link: give --url, or --page/--query, not both")
+        for link in links or ():
+            parse_link(link)  # every link checked before anything starts
+        query = parse_query(query_text) if query_text is not None else None
+        server = getattr(args, "server", None)
+        if server is not None:
+            server = check_url(server)
         out = check_out_dir(Path(args.out))
-        if url is not None:
-            _answers(url)
-        written = take_screenshots(out, pages=getattr(args, "pages", None), url=url)
+        if server is not None:
+            _answers(server)
+        written = take_screenshots(
+            out, pages=pages, server=server, links=links, query=query,
+            theme=getattr(args, "theme", "light"), phone=getattr(args, "phone", False),
+        )
     except (RuntimeError, ValueError, OSError) as exc:
         print(f"kcompat: error: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
         return 2
@@ -348,10 +504,10 @@ def run_screenshots(args: argparse.Namespace) -> int:
 
 
 def main(out_dir: str | Path | None = None) -> int:
-    """``python -m kcompat.cli.screenshots [--out DIR]``, or ``main(out_dir)`` from Python."""
-    if out_dir is not None:
-        return run_screenshots(argparse.Namespace(out=Path(out_dir), pages=None, url=None))
+    """``python -m kcompat.cli.screenshots [--out DIR] ...``, or ``main(out_dir)`` from Python."""
     parser = add_screenshot_arguments(argparse.ArgumentParser(prog="kcompat screenshots", description=__doc__.split("\n")[0]))
+    if out_dir is not None:
+        return run_screenshots(parser.parse_args(["--out", str(out_dir)]))
     return run_screenshots(parser.parse_args())
 
 

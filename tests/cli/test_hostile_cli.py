@@ -119,18 +119,29 @@ def test_a_3000_deep_dependency_chain_manifest_gets_a_message(capsys, tmp_path):
     "argv, expected",
     [
         (["--out", "/proc/x"], "cannot write screenshots to /proc/x"),
-        (["--url", "not a url"], "is not an http(s) URL"),
-        (["--url", "http://[::1"], "is not a URL"),
-        (["--url", "ftp://example.org"], "is not an http(s) URL"),
-        (["--url", "http://127.0.0.1:1"], "no dashboard answers at http://127.0.0.1:1"),
-        (["--url", "http://x" + "y" * 100_000], "characters)"),
+        (["--server", "not a url"], "--server 'not a url' is not an http(s) URL"),
+        (["--server", "http://[::1"], "is not a URL"),
+        (["--server", "ftp://example.org"], "is not an http(s) URL"),
+        (["--server", "http://127.0.0.1:1"], "no dashboard answers at http://127.0.0.1:1"),
+        (["--server", "http://x" + "y" * 100_000], "--server is 100,008 characters long; at most 8,000"),
+        (["--url", "file:///etc/passwd"], "--url 'file:///etc/passwd' is not an http(s) URL"),
+        (["--url", "http://kcompat.example/nope?binary=1.35"], "'nope' is not a page of the dashboard (pages: gates, "),
+        (["--url", "http://kcompat.example/matrix?binary"], "--url: 'binary' is not key=value"),
+        (["--url", "http://kcompat.example/matrix?binary=1.35&binary=1.36"], "--url: 'binary' is given twice"),
+        (["--url", "http://kcompat.example/matrix#top"], "has a #fragment"),
+        (["--url", "http://kcompat.example/matrix?binary=" + "9" * 9000], "--url is 9,037 characters long"),
+        (["--url", "http://kcompat.example/matrix", "--page", "gates"], "give --url, or --page/--query, not both"),
+        (["--url", "http://kcompat.example/", "--query", "binary=1.35"], "not both"),
+        (["--query", "binary=1.35&=x"], "--query: '=x' is not key=value"),
+        (["--query", "binary=1.35\nemulated=1.34"], "--query 'binary=1.35\\nemulated=1.34' contains a line break"),
+        (["--page", "nope", "--server", "http://127.0.0.1:1"], "no dashboard answers"),
     ],
 )
 def test_screenshots_error_paths(capsys, tmp_path, argv, expected):
-    if argv[0] == "--url":
+    if "--out" not in argv:
         argv = argv + ["--out", str(tmp_path)]
     code, _, err, _ = run(capsys, "screenshots", *argv)
-    assert code == 2 and expected in err
+    assert code == 2 and expected in err, err
     _short(err)
 
 
