@@ -25,6 +25,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .selection import WIDGET
+from .view_state import url_value
 
 #: The URL flag of the compact heading: ``1`` compact, ``0`` full, absent: decided by the visit.
 COMPACT_PARAM = "compact"
@@ -119,7 +120,7 @@ def copy_link_button() -> None:
 
 def compact_flag() -> tuple[bool | None, str | None]:
     """``compact=`` of the URL: (True/False, None), (None, None) when absent, or (None, problem)."""
-    text = st.query_params.get(COMPACT_PARAM)
+    text = url_value(COMPACT_PARAM)
     if text is None:
         return None, None
     if text in COMPACT_VALUES:

@@ -12,6 +12,7 @@ from .landing import landing_intro
 from .pages import WITHOUT_SELECTION, all_pages, document_title, page_key
 from .selection import flag_messages, keep_selection, selection_bar, show_refusal
 from .state import GATE_PARAM, landing_selection
+from .view_state import drop_url_keys
 from .text import md
 from .upload import custom_manifest_in_use
 
@@ -30,8 +31,8 @@ def run_app() -> None:
     if is_phone():
         chrome.pages_menu(pages)
     chrome.copy_link_button()
-    if page.url_path != "gate" and GATE_PARAM in st.query_params:
-        del st.query_params[GATE_PARAM]  # only the gate detail page reads it
+    if page.url_path != "gate":
+        drop_url_keys(GATE_PARAM)  # only the gate detail page reads it
     if key in WITHOUT_SELECTION:
         keep_selection()
         st.set_page_config(page_title=document_title(key))

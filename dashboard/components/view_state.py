@@ -115,6 +115,11 @@ def page_view() -> dict[str, str]:
     return out
 
 
+def url_value(key: str) -> str | None:
+    """The URL's value of ``key``, a key of the whole app rather than of one page (``compact``)."""
+    return st.query_params.get(key)
+
+
 def drop_url_keys(*keys: str) -> None:
     """Remove ``keys`` from the URL (a key only another page reads, e.g. ``gate``)."""
     for key in keys:
