@@ -197,7 +197,7 @@ def selection_bar(intro: Callable[[Selection], None] | None = None) -> Selection
                 "Patch",
                 ("", *patches[:-1]) if sel.patch in (None, "", *patches[:-1]) else ("", sel.patch, *patches[:-1]),
                 key=WIDGET["patch"],
-                format_func=lambda n: f"v{sel.binary}.{patches[-1]} (newest recorded)" if n == "" else f"v{sel.binary}.{n}",
+                format_func=lambda n: f"v{sel.binary}.{patches[-1]} (newest)" if n == "" else f"v{sel.binary}.{n}",
                 on_change=_on_change,
                 args=("patch",),
                 width=150,
