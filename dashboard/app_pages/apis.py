@@ -27,6 +27,7 @@ from kcompat.documents import formats
 from dashboard.components import data
 from dashboard.components.downloads import table_csv, table_exports
 from dashboard.components.selection import current
+from dashboard.components.table_text import config_labels, flag_column, table_as_text
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
 from kcompat.answers.apis import apis, storage
@@ -230,6 +231,10 @@ def _filter(table: pd.DataFrame, served: str | None, stages, groups, text: str) 
     return table[mask]
 
 
+#: How the served columns read (in the grids and in their tables as text).
+SERVED_WORDS = {"served": ("yes", "no"), "servedByRelease": ("yes", "no")}
+
+
 def _api_config(emulated: str) -> dict:
     col = st.column_config
     return {
@@ -239,21 +244,31 @@ def _api_config(emulated: str) -> dict:
         "resource": col.TextColumn("resource", help="REST resource (plural) as the release's client-go typed client names it"),
         "subresources": col.TextColumn("subresources", help="Subresources the release's client-go typed client calls"),
         "stage": col.TextColumn("stage", help="Stage of the group/version (GA, beta, alpha)"),
-        "served": col.CheckboxColumn("served", help=f"Served by this binary at {emulated} with these flags"),
-        "servedByRelease": col.CheckboxColumn(
-            "served by real release", help=f"Served by a real {emulated} binary (its own version, the same --runtime-config); empty: no data"
+        "served": flag_column("served", f"Served by this binary at {emulated} with these flags", SERVED_WORDS["served"]),
+        "servedByRelease": flag_column(
+            "served by real release",
+            f"Served by a real {emulated} binary (its own version, the same --runtime-config); empty: no data",
+            SERVED_WORDS["servedByRelease"],
         ),
         "reason": col.TextColumn("reason", width="large", help="Why it is served or not (what `kcompat apis` prints)"),
     }
 
 
-def _short_table(frame: pd.DataFrame, key: str, empty: str, reason_help: str, file_name: str) -> None:
+def _api_text(frame: pd.DataFrame, key: str, what: str, config: dict) -> None:
+    """The grid's rows as text (:mod:`dashboard.components.table_text`), the kind as row headers."""
+    table_as_text(
+        frame, f"table_text_{key}", f"{what}: {len(frame)} rows", labels=config_labels(config), words=SERVED_WORDS, row_header="kind"
+    )
+
+
+def _short_table(frame: pd.DataFrame, key: str, empty: str, reason_help: str, file_name: str, what: str) -> None:
     if frame.empty:
         st.caption(empty)
         return
     config = _api_config("")
     config["reason"] = st.column_config.TextColumn("reason", width="large", help=reason_help)
-    st.dataframe(frame, key=key, hide_index=True, column_config=config, height=min(36 + 35 * len(frame), 300))
+    st.dataframe(frame, key=key, hide_index=True, column_config=config, height=min(36 + 35 * len(frame), 300), alt=what)
+    _api_text(frame, key, what, config)
     table_csv(frame.to_dict("records"), frame.columns, file_name=file_name, key=f"{key}_csv")
 
 
@@ -307,7 +322,11 @@ if sel.is_emulating:
             f"{md(view.emulated)} binary with the same --runtime-config. **reason**: why this binary serves it or not."
         )
         config = _api_config(view.emulated)
-        st.dataframe(differences, key="apis_differences", hide_index=True, column_config=config, height=min(36 + 35 * len(differences), 300))
+        what = f"Differences from a real {view.emulated} kube-apiserver"
+        st.dataframe(
+            differences, key="apis_differences", hide_index=True, column_config=config, height=min(36 + 35 * len(differences), 300), alt=what
+        )
+        _api_text(differences, "apis_differences", what, config)
         table_csv(
             differences.to_dict("records"), differences.columns,
             file_name=f"apis-{sel.binary}-emulating-{view.emulated}-differences.csv", key="apis_differences_csv",
@@ -346,6 +365,7 @@ if sel.is_emulating:
             f"Nothing is served at {view.emulated} that {sel.binary} at its own version does not serve.",
             f"Why it is served at {view.emulated}",
             f"apis-{sel.binary}-emulating-{view.emulated}-enabled.csv",
+            f"APIs served at {view.emulated} but not by {sel.binary} at its own version",
         )
     with right:
         st.markdown(f"**Removed compared with the binary** ({len(view.removed)})")
@@ -355,6 +375,7 @@ if sel.is_emulating:
             f"Everything {sel.binary} serves at its own version is served at {view.emulated} too.",
             f"Why it is not served at {view.emulated}",
             f"apis-{sel.binary}-emulating-{view.emulated}-removed.csv",
+            f"APIs served by {sel.binary} at its own version but not at {view.emulated}",
         )
 else:
     st.caption(f"Not emulating: nothing to compare with the {sel.binary} binary at its own version.")
@@ -396,7 +417,10 @@ with tab_table:
     shown = _filter(table, served, stages or (), groups, text or "")
     if len(shown) != len(table):
         st.caption(f"{len(shown)} of {len(table)} resources match the filters")
-    st.dataframe(shown, key="apis_table", hide_index=True, column_config=_api_config(view.emulated), height=560)
+    api_config = _api_config(view.emulated)
+    what = f"Built-in APIs of a {sel.binary} kube-apiserver emulating {view.emulated}"
+    st.dataframe(shown, key="apis_table", hide_index=True, column_config=api_config, height=560, alt=what)
+    _api_text(shown, "apis_table", what, api_config)
 
     stem = f"apis-{sel.binary}-emulating-{view.emulated}"
     with st.container(horizontal=True, vertical_alignment="center"):
@@ -437,17 +461,17 @@ with tab_storage:
         st.error(md(error), icon=":material/block:")
     for warning in storage_warnings:
         st.warning(md(warning), icon=":material/warning:")
-    st.dataframe(
-        storage,
-        key="apis_storage",
-        hide_index=True,
-        column_config={
-            "resource": st.column_config.TextColumn("resource", pinned=True),
-            "storageVersion": st.column_config.TextColumn("storage version", help="The group/version written to etcd (empty: no storage)"),
-            "served": st.column_config.CheckboxColumn("served", help=f"Served at {view.emulated} (default --runtime-config)"),
-            "reason": st.column_config.TextColumn("reason", width="large"),
-        },
-        height=420,
+    storage_config = {
+        "resource": st.column_config.TextColumn("resource", pinned=True),
+        "storageVersion": st.column_config.TextColumn("storage version", help="The group/version written to etcd (empty: no storage)"),
+        "served": flag_column("served", f"Served at {view.emulated} (default --runtime-config)", SERVED_WORDS["served"]),
+        "reason": st.column_config.TextColumn("reason", width="large"),
+    }
+    storage_what = f"Storage versions at emulated {view.emulated}, min compatibility {used_mc}"
+    st.dataframe(storage, key="apis_storage", hide_index=True, column_config=storage_config, height=420, alt=storage_what)
+    table_as_text(
+        storage, "table_text_apis_storage", f"{storage_what}: {len(storage)} rows", labels=config_labels(storage_config),
+        words=SERVED_WORDS, row_header="resource",
     )
     table_csv(
         storage_csv_rows, STORAGE_COLUMNS, file_name=f"storage-{sel.binary}-emulating-{view.emulated}.csv", key="apis_storage_csv",
@@ -464,5 +488,7 @@ with tab_skew:
         f"{md(view.emulated)} and min compatibility {md(skew_mc)}) and by the classic policy (from the binary "
         f"{md(sel.binary)} alone). Ranges are inclusive; nothing enforces them."
     )
-    st.dataframe(skew, key="apis_skew", hide_index=True)
+    skew_what = f"Versions other components may run against a {sel.binary} apiserver emulating {view.emulated}"
+    st.dataframe(skew, key="apis_skew", hide_index=True, alt=skew_what)
+    table_as_text(skew, "table_text_apis_skew", f"{skew_what}: {len(skew)} rows")
     table_csv(skew.to_dict("records"), skew.columns, file_name=f"skew-{sel.binary}-emulating-{view.emulated}.csv", key="apis_skew_csv")

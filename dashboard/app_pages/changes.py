@@ -16,6 +16,7 @@ from dashboard.components.gate_table import is_phone
 from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.state import binary_choices
+from dashboard.components.table_text import flag_column, table_as_text
 from dashboard.components.text import code, md
 from dashboard.components.text_width import column_px
 from dashboard.components.view_state import ViewState
@@ -27,6 +28,8 @@ MAX_MESSAGES = 20
 ROW_PX, MAX_HEIGHT = 35, 520
 DIFFERENT = "behaves differently"
 ALL = "all differences"
+#: How the on/off columns read (in the grid and in its table as text).
+ON_WORDS = ("on", "off")
 
 sel = current()
 #: the page's URL values of the previous run (None in a new session)
@@ -130,12 +133,17 @@ def show(document: dict, key: str, against: str) -> None:
         column_config={
             "gate": col.TextColumn("gate", pinned=not is_phone(), width=widths["gate"]),
             "behaviour": col.TextColumn("behaviour", help="Whether the feature is on or off on each side", width=widths["behaviour"]),
-            "here_on": col.CheckboxColumn(labels["here_on"], width=widths["here_on"]),
+            "here_on": flag_column(labels["here_on"], f"Whether the feature is on in {here}", ON_WORDS, width=widths["here_on"]),
             "here_stage": col.TextColumn(labels["here_stage"], help="not registered: the binary has no such gate", width=widths["here_stage"]),
-            "there_on": col.CheckboxColumn(labels["there_on"], width=widths["there_on"]),
+            "there_on": flag_column(labels["there_on"], f"Whether the feature is on in {there}", ON_WORDS, width=widths["there_on"]),
             "there_stage": col.TextColumn(labels["there_stage"], help="not registered: the binary has no such gate", width=widths["there_stage"]),
             "why": col.TextColumn("why", help="What happened between the two sides", width=widths["why"]),
         },
+        alt=f"Gates that differ between {here} and {there}",
+    )
+    table_as_text(
+        frame, f"table_text_{key}", f"Gates that differ between {here} and {there}: {len(frame)} rows", labels=labels,
+        words={"here_on": ON_WORDS, "there_on": ON_WORDS},
     )
     table_csv(
         rows, ROW_COLUMNS, file_name=f"changes-{sel.binary}-emulating-{sel.emulated}-against-{against.replace('@', '-emulating-')}.csv",

@@ -24,6 +24,7 @@ from dashboard.components.downloads import data_source, table_exports
 from dashboard.components.pages import page
 from dashboard.components.selection import SAVED, current, write_url
 from dashboard.components.state import Selection, missing_data, startup_errors
+from dashboard.components.table_text import flag_column, table_as_text
 from dashboard.components.text import code, md
 from dashboard.components.upload import run_worker
 from dashboard.components.view_state import ViewState
@@ -118,6 +119,18 @@ def input_form() -> None:
         st.form_submit_button("Check", icon=":material/fact_check:")  # not "primary": white on the dark theme's primary fails contrast
 
 
+#: How the boolean columns read (in the grids and in their tables as text).
+ON_WORDS = ("on", "off")
+DISAGREE_WORDS = {"predicted": ON_WORDS, "observed": ON_WORDS}
+GATE_WORDS = {"enabled": ON_WORDS, "default": ON_WORDS, "locked": ("locked", "no"), "explicit": ("set", "no")}
+GATE_HELP = {
+    "enabled": "Predicted value with the cluster's selection",
+    "default": "Default at the emulated version",
+    "locked": "Locked to its default",
+    "explicit": "Set in --feature-gates",
+}
+
+
 def inspected(document: dict) -> dict:
     """The keyword arguments of a table export of this document: the selection found in the
     inputs (not the bar's, which may not follow a refused one) and the inputs as the source."""
@@ -146,7 +159,16 @@ def show_disagreements(document: dict) -> None:
             f"{len(disagree)} of {observed['gates']} gates on /metrics disagree with the prediction.",
             icon=":material/error:",
         )
-        st.dataframe(pd.DataFrame(disagree, columns=list(DISAGREE_COLUMNS)), hide_index=True, width="stretch", key="cluster_disagree")
+        frame = pd.DataFrame(disagree, columns=list(DISAGREE_COLUMNS))
+        what = "Gates on /metrics that disagree with the prediction"
+        st.dataframe(
+            frame, hide_index=True, width="stretch", key="cluster_disagree", alt=what,
+            column_config={
+                "predicted": flag_column("predicted", "On or off by the prediction", ON_WORDS),
+                "observed": flag_column("observed", "On or off on /metrics", ON_WORDS),
+            },
+        )
+        table_as_text(frame, "table_text_cluster_disagree", f"{what}: {len(frame)} rows", words=DISAGREE_WORDS)
         table_exports(
             disagree, DISAGREE_COLUMNS, file_name="kcompat-inspect-disagreements.csv", key="cluster_disagree_csv", as_is=True,
             help="These gates, with the columns of the disagreements table `kcompat inspect` prints.", **inspected(document),
@@ -222,7 +244,10 @@ def show_selection(document: dict) -> None:
         {"setting": label, "value": document.get(key) or "", "from": document["sources"][key]}
         for key, label in SOURCE_LABELS.items() if key in document["sources"]
     ]
-    st.dataframe(pd.DataFrame(rows, columns=["setting", "value", "from"]), hide_index=True, width="stretch", key="cluster_sources")
+    frame = pd.DataFrame(rows, columns=["setting", "value", "from"])
+    what = "Selection found in the inputs, and where each setting comes from"
+    st.dataframe(frame, hide_index=True, width="stretch", key="cluster_sources", alt=what)
+    table_as_text(frame, "table_text_cluster_sources", f"{what}: {len(frame)} rows")
     table_exports(
         rows, ["setting", "value", "from"], file_name="kcompat-inspect-selection.csv", key="cluster_sources_csv", **inspected(document)
     )
@@ -237,7 +262,13 @@ def show_prediction(document: dict) -> None:
     if document["featureGates"]:
         params["feature_gates"] = document["featureGates"]
     st.page_link(page("gates"), label="Open this selection on the Gates page", icon=":material/toggle_on:", query_params=params)
-    st.dataframe(pd.DataFrame(gates["features"], columns=list(GATE_COLUMNS)), hide_index=True, width="stretch", key="cluster_gates")
+    frame = pd.DataFrame(gates["features"], columns=list(GATE_COLUMNS))
+    what = f"Predicted feature gates of a {document['binary']} binary emulating {document['emulated']}"
+    st.dataframe(
+        frame, hide_index=True, width="stretch", key="cluster_gates", alt=what,
+        column_config={name: flag_column(name, GATE_HELP[name], words) for name, words in GATE_WORDS.items()},
+    )
+    table_as_text(frame, "table_text_cluster_gates", f"{what}: {len(frame)} rows", words=GATE_WORDS)
     table_exports(
         gates["features"], GATE_COLUMNS, file_name="kcompat-inspect-gates.csv", key="cluster_gates_csv", as_is=True,
         help="Every predicted gate, with the columns of the predicted gates table `kcompat inspect` prints.", **inspected(document),

@@ -14,7 +14,8 @@ from dashboard.components.charts import LABEL_CSS, default_x_start, gate_start, 
 from dashboard.components.selection import current
 from dashboard.components.state import GATE_PARAM
 from dashboard.components.downloads import table_csv
-from dashboard.components.gate_table import is_phone
+from dashboard.components.gate_table import FLAG_WORDS, is_phone
+from dashboard.components.table_text import flag_column, table_as_text
 from dashboard.components.text import MISSING, md, on_off
 from dashboard.components.view_state import ViewState
 from kcompat.core.versions import parse_version
@@ -111,7 +112,19 @@ else:
             for s in detail.specs
         ]
     )
-    st.dataframe(specs, hide_index=True, key="detail_specs")
+    spec_words = {"default": FLAG_WORDS["default"], "locked": FLAG_WORDS["locked"]}
+    specs_what = f"Spec history of {gate} in the {sel.binary} binary's manifest"
+    st.dataframe(
+        specs,
+        hide_index=True,
+        key="detail_specs",
+        column_config={
+            "default": flag_column("default", "Default from this version on", spec_words["default"]),
+            "locked": flag_column("locked", "Locked to its default from this version on", spec_words["locked"]),
+        },
+        alt=specs_what,
+    )
+    table_as_text(specs, "table_text_detail_specs", f"{specs_what}: {len(specs)} rows", words=spec_words)
     table_csv(
         specs.to_dict("records"), specs.columns, f"gate-{gate}-specs-{sel.binary}.csv", "detail_specs_csv",
         help=f"The spec history above as CSV: the gate's versionedSpecs in the {sel.binary} manifest.",
@@ -167,15 +180,19 @@ states = pd.DataFrame(
         for ri, status in detail.releases
     ]
 )
+LISTED_WORDS = ("yes", "no")
+states_what = f"{gate} in every bundled release"
 st.dataframe(
     states,
     hide_index=True,
     key="detail_releases",
     column_config={
         "data": st.column_config.TextColumn("data", help="exact: verified against the release source; reconstructed: see About the data"),
-        "listed": st.column_config.CheckboxColumn("listed", help="Whether that release's manifest lists the gate"),
+        "listed": flag_column("listed", "Whether that release's manifest lists the gate", LISTED_WORDS),
     },
+    alt=states_what,
 )
+table_as_text(states, "table_text_detail_releases", f"{states_what}: {len(states)} rows", words={"listed": LISTED_WORDS})
 table_csv(
     states.to_dict("records"), states.columns, f"gate-{gate}-releases.csv", "detail_releases_csv",
     help="The table above as CSV: the gate in every bundled release.",
@@ -203,6 +220,7 @@ changes = pd.DataFrame(
 if changes.empty:
     st.caption("No spec in the data.")
 else:
+    changes_what = f"What changed for {gate}, release by release"
     st.dataframe(
         changes,
         hide_index=True,
@@ -214,7 +232,9 @@ else:
             if kep
             else st.column_config.TextColumn("KEP", help="No KEP link in the data for this gate"),
         },
+        alt=changes_what,
     )
+    table_as_text(changes, "table_text_detail_changes", f"{changes_what}: {len(changes)} rows")
     table_csv(
         changes.to_dict("records"), changes.columns, f"gate-{gate}-changes.csv", "detail_changes_csv",
         help="The changes above as CSV.",

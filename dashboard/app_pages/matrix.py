@@ -15,6 +15,7 @@ from dashboard.components.downloads import table_csv
 from dashboard.components.gate_table import is_phone
 from dashboard.components.pages import open_gate
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_TEXT
+from dashboard.components.table_text import config_labels, table_as_text
 from dashboard.components.text import md
 from dashboard.components.text_width import column_px
 from dashboard.components.view_state import ViewState
@@ -175,6 +176,16 @@ if shown.empty:
     st.info("No gate matches these filters.", icon=":material/filter_alt_off:")
 else:
     generation = st.session_state.setdefault("_matrix_generation", 0)
+    matrix_config = {
+        # every column as wide as its longest cell: nothing is cut (the table scrolls sideways instead)
+        "gate": st.column_config.TextColumn("gate", pinned=not phone, width=widths["gate"]),
+        "origin": st.column_config.TextColumn("origin", width=widths["origin"]),
+        **{
+            r: st.column_config.TextColumn(_label(r), help=md(f"{r}: {statuses[r].status_text}"), width=widths[r])
+            for r in shown_releases
+        },
+    }
+    matrix_what = "Feature gates across the bundled releases"
     event = st.dataframe(
         shown.style.map(_cell_style, subset=list(shown_releases)),
         key=f"matrix_table_{generation}",
@@ -182,16 +193,10 @@ else:
         on_select="rerun",
         selection_mode="single-row",
         height=min(HEADER_PX + ROW_PX * len(shown) + 2, MAX_HEIGHT),
-        column_config={
-            # every column as wide as its longest cell: nothing is cut (the table scrolls sideways instead)
-            "gate": st.column_config.TextColumn("gate", pinned=not phone, width=widths["gate"]),
-            "origin": st.column_config.TextColumn("origin", width=widths["origin"]),
-            **{
-                r: st.column_config.TextColumn(_label(r), help=md(f"{r}: {statuses[r].status_text}"), width=widths[r])
-                for r in shown_releases
-            },
-        },
+        column_config=matrix_config,
+        alt=matrix_what,
     )
+    table_as_text(shown, "table_text_matrix", f"{matrix_what}: {len(shown)} rows", labels=config_labels(matrix_config))
     picked = event.selection.rows if event is not None else []
     if picked and 0 <= picked[0] < len(shown):
         st.session_state["_matrix_generation"] = generation + 1
@@ -209,6 +214,7 @@ with right:
         [{"release": t.release, "since": t.previous, **t.counts(ALL_TRANSITION_KINDS)} for t in transitions],
         columns=["release", "since", *ALL_TRANSITION_KINDS],
     )
+    counts_what = "Gates each release changed, by kind of change"
     st.dataframe(
         counts,
         hide_index=True,
@@ -217,7 +223,9 @@ with right:
             c: st.column_config.Column(c, width=column_px([c, *counts[c].astype(str)]), help=f"`{TRANSITION_KEYS[c]}`" if c in TRANSITION_KEYS else None)
             for c in counts.columns
         },
+        alt=counts_what,
     )
+    table_as_text(counts, "table_text_matrix_counts", f"{counts_what}: {len(counts)} rows")
     table_csv(counts.to_dict("records"), counts.columns, file_name="release-changes.csv", key="matrix_counts_csv")
     st.caption(f"{releases[0]} is the oldest bundled release: no baseline to compare with.")
 

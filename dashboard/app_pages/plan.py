@@ -16,6 +16,7 @@ import streamlit as st
 from dashboard.components import data
 from dashboard.components.downloads import table_csv
 from dashboard.components.selection import current
+from dashboard.components.table_text import TextTable, config_labels, table_as_text, tables_as_text
 from dashboard.components.text import code, md
 from dashboard.components.view_state import ViewState
 from kcompat.core.errors import KcompatError
@@ -135,12 +136,15 @@ def _show_step(step: PlanStep, stem: str) -> None:
              pd.DataFrame([{"resource": c.group_kind, "before": c.before, "after": c.after} for c in step.storage_changes],
                           columns=["resource", "before", "after"])),
         )
+        texts = []  # the step's grids as text, in one expander under them (expanders do not nest)
         for name, title, frame in changes:
             if frame.empty:
                 st.caption(f"{title}: none.")
                 continue
+            what = f"Step {n}: {title}"
+            texts.append(TextTable(frame, f"{what}: {len(frame)} rows"))
             with st.expander(title):
-                st.dataframe(frame, key=f"plan_step_{n}_{name}", hide_index=True, height=min(36 + 35 * len(frame), 360))
+                st.dataframe(frame, key=f"plan_step_{n}_{name}", hide_index=True, height=min(36 + 35 * len(frame), 360), alt=what)
                 table_csv(frame.to_dict("records"), frame.columns, file_name=f"{stem}-step-{n}-{name}.csv", key=f"plan_step_{n}_{name}_csv")
         skew = pd.DataFrame(
             [
@@ -160,6 +164,7 @@ def _show_step(step: PlanStep, stem: str) -> None:
         with st.container(horizontal=True, vertical_alignment="center"):
             st.markdown("Skew checks during this step")
             table_csv(skew.to_dict("records"), skew.columns, file_name=f"{stem}-step-{n}-skew.csv", key=f"plan_step_{n}_skew_csv")
+        skew_what = f"Step {n}: skew checks"
         st.dataframe(
             skew,
             key=f"plan_step_{n}_skew",
@@ -172,7 +177,9 @@ def _show_step(step: PlanStep, stem: str) -> None:
                 ),
                 "classic": st.column_config.TextColumn("classic", help="The Version Skew Policy, on the binaries"),
             },
+            alt=skew_what,
         )
+        tables_as_text(f"table_text_plan_step_{n}", [*texts, TextTable(skew, f"{skew_what}: {len(skew)} rows")])
         for c in step.skew_checks:
             if not c.ok:
                 st.warning(
@@ -262,22 +269,21 @@ if plan.steps:
         st.metric("Kubelet upgrades", sum(s.kind == "nodes" for s in plan.steps), help="Node upgrades the skew requires.")
     overview = _overview(plan)
     stem = f"upgrade-plan-{sel.binary}-emulating-{sel.emulated}-to-{target}"
-    st.dataframe(
-        overview,
-        key="plan_overview",        hide_index=True,
-        column_config={
-            "what": st.column_config.TextColumn("what", width="large"),
-            "binary": st.column_config.TextColumn("binary", help="Control-plane binary after the step"),
-            "emulated": st.column_config.TextColumn("emulated", help="--emulated-version after the step"),
-            "min compat": st.column_config.TextColumn("min compat", help="Min compatibility version after the step"),
-            "gates": st.column_config.NumberColumn("gates", help="Feature gates whose stage, lock or value changes"),
-            "APIs": st.column_config.NumberColumn("APIs", help="Kinds that start or stop being served"),
-            "storage": st.column_config.NumberColumn("storage", help="Kinds whose storage version changes"),
-            "skew": st.column_config.TextColumn("skew", help="Skew checks during the step, emulation-aware and classic"),
-            "supported": st.column_config.TextColumn("supported", help="One binary minor at a time with every skew check in range"),
-            "rollback": st.column_config.TextColumn("rollback", help="Whether min compatibility allows undoing the step"),
-        },
-    )
+    overview_what = f"Upgrade plan from {sel.binary} (emulating {sel.emulated}) to {target}"
+    overview_config = {
+        "what": st.column_config.TextColumn("what", width="large"),
+        "binary": st.column_config.TextColumn("binary", help="Control-plane binary after the step"),
+        "emulated": st.column_config.TextColumn("emulated", help="--emulated-version after the step"),
+        "min compat": st.column_config.TextColumn("min compat", help="Min compatibility version after the step"),
+        "gates": st.column_config.NumberColumn("gates", help="Feature gates whose stage, lock or value changes"),
+        "APIs": st.column_config.NumberColumn("APIs", help="Kinds that start or stop being served"),
+        "storage": st.column_config.NumberColumn("storage", help="Kinds whose storage version changes"),
+        "skew": st.column_config.TextColumn("skew", help="Skew checks during the step, emulation-aware and classic"),
+        "supported": st.column_config.TextColumn("supported", help="One binary minor at a time with every skew check in range"),
+        "rollback": st.column_config.TextColumn("rollback", help="Whether min compatibility allows undoing the step"),
+    }
+    st.dataframe(overview, key="plan_overview", hide_index=True, column_config=overview_config, alt=overview_what)
+    table_as_text(overview, "table_text_plan_overview", f"{overview_what}: {len(overview)} rows", labels=config_labels(overview_config))
     table_csv(
         overview.to_dict("records"), overview.columns, file_name=f"{stem}-steps.csv", key="plan_overview_csv",
         help="This table as CSV (`kcompat plan` writes JSON or Markdown only: the columns are the table's).",

@@ -3,6 +3,7 @@
 The filters, the order and the start release are kept in the URL (``timeline_stages``,
 ``timeline_text``, ``timeline_sort``, ``timeline_from``; see components/view_state.py)."""
 
+import pandas as pd
 import streamlit as st
 
 from dashboard.components import data
@@ -24,9 +25,23 @@ from dashboard.components.gate_table import is_phone, plain
 from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.stage_colors import STAGE_NAMES
+from dashboard.components.table_text import table_as_text
 from dashboard.components.view_state import ViewState
 from kcompat.core.search import search_gates
-from kcompat.core.versions import parse_version
+from kcompat.core.versions import parse_version, subtract_minor
+
+def history_rows(segments, order: list[str], stage_at: dict[str, str]) -> list[dict]:
+    """The rows the chart draws, as text: per gate (in the chart's order) its stage at the emulated
+    version and its stretches ("Beta, default on, 1.28–1.30"; "locked" when locked to its default)."""
+    stretches: dict[str, list[str]] = {name: [] for name in order}
+    for s in segments:
+        if s.gate in stretches:
+            last = subtract_minor(s.end, 1)
+            span = f"{s.start}" if last <= s.start else f"{s.start}–{last}"
+            lock = ", locked" if s.locked else ""
+            stretches[s.gate].append(f"{s.stage.value}, default {'on' if s.default else 'off'}{lock}, {span}")
+    return [{"gate": name, "stage": plain(stage_at.get(name, "")), "history": "; ".join(stretches[name])} for name in order]
+
 
 sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)
@@ -114,6 +129,12 @@ if shown:
         title=title,
         caption=selection_caption(sel, f"{len(order)} of {len(stage_at)} gates" + "".join(f"; {f}" for f in filters if f)),
         releases=(sel.binary,),
+    )
+    table_as_text(
+        lambda: pd.DataFrame(history_rows(shown, order, stage_at), columns=["gate", "stage", "history"]),
+        "table_text_timeline",
+        f"{title}: {len(order)} rows",
+        labels={"stage": f"stage at {sel.emulated}", "history": "stages, release by release"},
     )
     if picked and picked[0].get("gate"):
         st.session_state["_timeline_generation"] = generation + 1

@@ -20,7 +20,7 @@ from .downloads import every_gate, table_exports
 from .pages import open_gate
 from .stage_colors import STAGE_NAMES
 from .state import Selection
-from .table_text import table_as_text
+from .table_text import flag_column, table_as_text
 from .view_state import ViewState
 
 #: The "show only" quick filters: value -> (column, wanted value). Within one column the chosen
@@ -161,15 +161,6 @@ FLAG_WORDS: dict[str, tuple[str, str]] = {
     "locked": ("locked", "no"),
     "changed": ("changed", "no"),
 }
-
-
-def flag_column(label: str, help: str, words: tuple[str, str], width: int | None = None):
-    """A read-only boolean column shown as words (``on`` / ``off``) in the normal text colour: a
-    read-only checkbox column draws its boxes in the faded colour of a disabled control. The
-    values stay booleans (sorting, selection and the tests read them as such)."""
-    return st.column_config.SelectboxColumn(
-        label, help=help, width=width, options=(True, False), format_func=lambda v: words[0] if v else words[1]
-    )
 
 
 #: The gate column is not pinned: the grid draws pinned columns in a faded colour (60 %), which
