@@ -9,7 +9,7 @@ import tomllib
 import pyarrow as pa
 import pytest
 
-from conftest import ROOT, open_app, rerun, texts
+from conftest import APP, ROOT, TIMEOUT, open_app, rerun, texts
 from dashboard.components import chrome
 from dashboard.components.gate_table import FLAG_WORDS, PIN_GATE_COLUMN, PINNED_TEXT_OPACITY, key_column_colour
 from dashboard.components.landing import HEADING, MORE_LABEL
@@ -89,7 +89,6 @@ def test_every_page_has_copy_link(key):
 def test_a_phone_gets_the_pages_menu(key):
     from streamlit.testing.v1 import AppTest
 
-    from conftest import APP, TIMEOUT
 
     at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     at.session_state["_is_phone"] = True  # what a "Mobi" User-Agent sets on the first run

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from conftest import open_app, open_export, rerun
+from conftest import APP, TIMEOUT, open_app, open_export, rerun
 from kcompat.documents.apis import TABLE_COLUMNS
 
 GATES_VIEW = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false", "gates_quick": "Beta", "gates_text": "Job"}
@@ -139,7 +139,6 @@ def test_an_uploaded_manifest_is_named_as_the_source(exports):
 
     from streamlit.testing.v1 import AppTest
 
-    from conftest import APP, TIMEOUT
     from dashboard.components import upload
 
     manifest = b"".join(
