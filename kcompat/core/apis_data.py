@@ -24,7 +24,7 @@ Everything parsed is frozen.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -379,16 +379,22 @@ class StorageOverrides:
         return None
 
 
-def parse_storage_overrides(document: object, source: str) -> tuple[StorageOverrides, ...]:
-    doc = _mapping(document, source)
-    items = doc.get("releases")
+def _release_entries(document: object, source: str) -> Iterator[tuple[str, dict[object, object], Version, str]]:
+    """Each entry of a ``releases:`` list as (where, entry, release, provenance)."""
+    items = _mapping(document, source).get("releases")
     if not isinstance(items, list):
         raise KcompatError(f"{source}: releases must be a list")
-    out = []
     for index, item in enumerate(items):
         where = f"{source}: releases[{index}]"
         entry = _mapping(item, where)
         release = _release_field(entry.get("release"), f"{where}: release")
+        provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
+        yield where, entry, release, provenance
+
+
+def parse_storage_overrides(document: object, source: str) -> tuple[StorageOverrides, ...]:
+    out = []
+    for where, entry, release, provenance in _release_entries(document, source):
         entries = []
         for text in _gv_list(entry.get("overrides"), f"{where}: overrides"):
             parts = text.split()
@@ -396,7 +402,6 @@ def parse_storage_overrides(document: object, source: str) -> tuple[StorageOverr
                 raise KcompatError(f"{where}: {text!r} is not 'group/version resource'")
             group, version = parts[0].rpartition("/")[0], parts[0].rpartition("/")[2]
             entries.append((group, version, parts[1]))
-        provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
         out.append(StorageOverrides(release, tuple(entries), provenance))
     return tuple(out)
 
@@ -412,15 +417,8 @@ class SchemePriority:
 
 
 def parse_scheme_priority(document: object, source: str) -> tuple[SchemePriority, ...]:
-    doc = _mapping(document, source)
-    items = doc.get("releases")
-    if not isinstance(items, list):
-        raise KcompatError(f"{source}: releases must be a list")
     out = []
-    for index, item in enumerate(items):
-        where = f"{source}: releases[{index}]"
-        entry = _mapping(item, where)
-        release = _release_field(entry.get("release"), f"{where}: release")
+    for where, entry, release, provenance in _release_entries(document, source):
         groups = _mapping(entry.get("groups"), f"{where}: groups")
         parsed: dict[str, tuple[str, ...]] = {}
         for group, versions in groups.items():
@@ -429,7 +427,6 @@ def parse_scheme_priority(document: object, source: str) -> tuple[SchemePriority
             ):
                 raise KcompatError(f"{where}: group {group!r} must map to a non-empty list of versions")
             parsed[group] = tuple(versions)
-        provenance = " ".join(str(entry.get(k)) for k in ("repository", "commit", "path") if entry.get(k))
         out.append(SchemePriority(release, MappingProxyType(parsed), provenance))
     return tuple(out)
 
