@@ -24,12 +24,17 @@ def placeholder_start(feature: Feature) -> Version | None:
     return mm(feature.first_version) if feature.specs and is_placeholder(feature.first_version) else None
 
 
+#: (major, minor) of :data:`PLACEHOLDER_VERSIONS`, for a check on a feature's version keys
+_PLACEHOLDER_KEYS = frozenset((v.major, v.minor) for v in PLACEHOLDER_VERSIONS)
+
+
 def introduced_text(feature: Feature) -> str:
-    """Where the gate's history starts, said plainly: ``1.33``, or the placeholder said as one."""
-    start = placeholder_start(feature)
-    if start is not None:
-        return f"placeholder {start} (older than the gate)"
-    return str(mm(feature.first_version))
+    """Where the gate's history starts, said plainly: ``1.33``, or the placeholder said as one.
+    (Read from the feature's precomputed version keys: every gates answer asks it of every gate.)"""
+    major, minor = feature.version_keys[0]
+    if (major, minor) in _PLACEHOLDER_KEYS:
+        return f"placeholder {major}.{minor} (older than the gate)"
+    return f"{major}.{minor}"
 
 
 def first_real_version(specs: Sequence[FeatureSpec]) -> Version | None:
