@@ -13,7 +13,9 @@ from pathlib import Path
 from kcompat.cli.screenshots import (  # noqa: F401  (re-exported for the tests)
     CHROMIUM_ARGS,
     DETAIL_GATE,
+    PHONE,
     ROOT,
+    VIEWPORT,
     chromium_path,
     free_port,
     launch_browser,
@@ -25,6 +27,9 @@ from kcompat.cli.screenshots import (  # noqa: F401  (re-exported for the tests)
     wait_healthy,
     wait_idle,
 )
+
+#: Browser context options: a 1440x900 screen, and the 390x844 phone of `kcompat screenshots --phone`.
+DESKTOP = {"viewport": VIEWPORT}
 
 #: The page keys (dashboard.components.pages.PAGES), the default page first.
 PAGES = page_keys()

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from e2e_support import DESKTOP, PHONE
+
 pytestmark = pytest.mark.e2e
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-DESKTOP = {"viewport": {"width": 1440, "height": 900}}
 
 TEXTS_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg.marks')].map(svg => ({
   legend: [...svg.querySelectorAll('g.role-legend text')].map(t => {

@@ -19,16 +19,10 @@ from __future__ import annotations
 
 import pytest
 
+from e2e_support import PHONE
+
 pytestmark = pytest.mark.e2e
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "user_agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
-    "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
-}
 SCREENS = {"1440": {}, "390": PHONE}
 
 #: Every grid on the page: the props of glide's canvas component, each cell's text measured.

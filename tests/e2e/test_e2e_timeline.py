@@ -8,20 +8,11 @@ import re
 
 import pytest
 
-from e2e_support import wait_idle
+from e2e_support import DESKTOP, PHONE, wait_idle
 
 pytestmark = pytest.mark.e2e
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
-DESKTOP = {"viewport": {"width": 1440, "height": 900}}
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "user_agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
-    "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
-}
 ROW_HEIGHT = 18  # dashboard.components.charts.ROW_HEIGHT (the tests do not import the app)
 
 #: Per chart (top to bottom): its gate-name labels and release labels with their positions in the

@@ -9,20 +9,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from e2e_support import streamlit_problems, wait_idle
+from e2e_support import PHONE, streamlit_problems, wait_idle
 
 pytestmark = pytest.mark.e2e
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
 #: A phone: 390 px wide, touch, and a phone's User-Agent (what the app reads to size the grid).
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "user_agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
-    "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
-}
 
 
 def query(page) -> dict[str, str]:
