@@ -377,10 +377,6 @@ class MatrixFilter:
     changed_only: bool = False
     releases: tuple[str, ...] = ()
 
-    @property
-    def filters_rows(self) -> bool:
-        return bool(self.changed or self.stages or self.origins or self.search.strip() or self.changed_only)
-
     def check(self, matrix: ReleaseMatrix) -> None:
         """Raise :class:`KcompatError` naming the first release this filter names that the matrix lacks."""
         names = [t.release for t in self.changed] + list(self.releases)

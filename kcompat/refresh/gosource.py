@@ -20,7 +20,7 @@ pattern. Anything not in the expected form raises :class:`GoSourceError`; nothin
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.errors import KcompatError
@@ -420,11 +420,6 @@ def client_go_features(source: str, where: str, versioned: bool) -> list[dict]:
             raise GoSourceError(f"{where}: {name}: no specs")
         items.append({"name": name, "versionedSpecs": specs})
     return sorted(items, key=lambda item: item["name"])
-
-
-def resolve_names(mapping: Mapping[str, tuple[str, ...]], renames: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
-    """Apply gate renames (Go identifier -> flag name) to a dependency map."""
-    return {renames.get(k, k): tuple(sorted(renames.get(d, d) for d in v)) for k, v in mapping.items()}
 
 
 # ---------------------------------------------------------------------------------------------
