@@ -12,7 +12,7 @@ from kcompat.cli.main import main
 from kcompat.core.stages import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
-CHANGES_KEYS = ["binary", "emulated", "against", "featureGates", "errors", "warnings", "changes"]
+CHANGES_KEYS = ["binary", "emulated", "label", "against", "featureGates", "errors", "warnings", "changes"]
 CHANGE_KEYS = ["name", "origin", "here", "there", "behaviour", "why"]
 SIDE_KEYS = ["exists", "enabled", "stage"]
 
@@ -31,7 +31,8 @@ def changes(capsys, *argv):
 def test_changes_json_contract_against_the_real_release(capsys):
     code, doc = changes(capsys, "--binary", "1.33", "--emulated", "1.31", "--against", "release")
     assert code == 0 and list(doc) == CHANGES_KEYS
-    assert doc["against"] == {"kind": "release", "binary": "1.31", "emulated": "1.31"}
+    assert doc["against"] == {"kind": "release", "binary": "1.31", "emulated": "1.31", "label": "a real 1.31"}
+    assert doc["label"] == "1.33 emulating 1.31"
     assert (doc["binary"], doc["emulated"], doc["featureGates"], doc["errors"]) == ("1.33", "1.31", "", [])
     for c in doc["changes"]:
         assert list(c) == CHANGE_KEYS and list(c["here"]) == SIDE_KEYS and list(c["there"]) == SIDE_KEYS
@@ -47,16 +48,16 @@ def test_changes_default_is_the_release_and_native_is_the_same_binary(capsys):
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33")
     assert code == 0 and doc["against"]["kind"] == "release"
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "native")
-    assert doc["against"] == {"kind": "native", "binary": "1.36", "emulated": "1.36"}
+    assert doc["against"] == {"kind": "native", "binary": "1.36", "emulated": "1.36", "label": "1.36 (not emulating)"}
     job = next(c for c in doc["changes"] if c["name"] == "JobManagedBy")
     assert (job["here"]["stage"], job["there"]["stage"]) == ("Beta", "GA")
 
 
 def test_changes_against_a_version_and_a_binary_at_an_emulated_version(capsys):
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "1.34")
-    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.34", "emulated": "1.34"}
+    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.34", "emulated": "1.34", "label": "a real 1.34"}
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "1.36@1.34")
-    assert doc["against"] == {"kind": "version", "binary": "1.36", "emulated": "1.34"}
+    assert doc["against"] == {"kind": "version", "binary": "1.36", "emulated": "1.34", "label": "1.36 emulating 1.34"}
 
 
 def test_the_same_feature_gates_apply_to_both_sides(capsys):
