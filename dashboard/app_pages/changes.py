@@ -51,7 +51,7 @@ def command(against: str) -> str:
 def _stage(side: dict) -> str:
     if not side["exists"]:
         return "not registered"
-    return side["stage"]
+    return f"{side['stage']}, locked" if side["locked"] else side["stage"]
 
 
 def page_frame(document: dict) -> pd.DataFrame:
@@ -135,9 +135,9 @@ def show(document: dict, key: str, against: str) -> None:
             "gate": col.TextColumn("gate", pinned=not is_phone(), width=widths["gate"]),
             "behaviour": col.TextColumn("behaviour", help="Whether the feature is on or off on each side", width=widths["behaviour"]),
             "here_on": flag_column(labels["here_on"], f"Whether the feature is on in {here}", ON_WORDS, width=widths["here_on"]),
-            "here_stage": col.TextColumn(labels["here_stage"], help="not registered: the binary has no such gate", width=widths["here_stage"]),
+            "here_stage": col.TextColumn(labels["here_stage"], help="locked: --feature-gates cannot set it; not registered: the binary has no such gate", width=widths["here_stage"]),
             "there_on": flag_column(labels["there_on"], f"Whether the feature is on in {there}", ON_WORDS, width=widths["there_on"]),
-            "there_stage": col.TextColumn(labels["there_stage"], help="not registered: the binary has no such gate", width=widths["there_stage"]),
+            "there_stage": col.TextColumn(labels["there_stage"], help="locked: --feature-gates cannot set it; not registered: the binary has no such gate", width=widths["there_stage"]),
             "why": col.TextColumn("why", help="What happened between the two sides", width=widths["why"]),
         },
         alt=f"Gates that differ between {here} and {there}",

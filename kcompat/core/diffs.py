@@ -19,14 +19,15 @@ from dataclasses import dataclass
 
 from .compat import VersionSelection
 from .errors import KcompatError
-from .gates import GateEvaluation
+from .gates import GateEvaluation, compared_state
 from .manifest import Feature, FeatureSpec, GateState, Manifest, spec_at
 from .removals import GateLineage
 from .stages import Stage
 from .versions import Version, mm
 
-#: The gate properties a comparison looks at, in display order.
-FIELDS = ("exists", "enabled", "stage")
+#: The gate properties a comparison looks at, in display order (for a registered gate, those of
+#: :func:`kcompat.core.gates.compared_state`).
+FIELDS = ("exists", "enabled", "stage", "locked")
 
 
 @dataclass(frozen=True)
@@ -134,20 +135,27 @@ class Side:
 @dataclass(frozen=True)
 class SideState:
     """A gate on one side. ``exists``: the binary registers the gate (PreAlpha included, as
-    ``kcompat gates`` lists it). ``enabled`` of a gate that does not exist is what that code does."""
+    ``kcompat gates`` lists it). ``enabled`` of a gate that does not exist is what that code does;
+    it has no ``stage`` and no ``locked`` (None)."""
 
     exists: bool
     enabled: bool
     stage: Stage | None
+    locked: bool | None
     #: "default", "flag", "AllAlpha", "AllBeta" (registered) or "removed", "back-dated", "not-introduced"
     source: str
     text: str
 
-    def key(self) -> tuple[bool, bool, Stage | None]:
-        return (self.exists, self.enabled, self.stage)
+    def key(self) -> tuple[bool, bool, Stage | None, bool | None]:
+        return (self.exists, self.enabled, self.stage, self.locked)
 
     def document(self) -> dict[str, bool | str | None]:
-        return {"exists": self.exists, "enabled": self.enabled, "stage": self.stage.value if self.stage is not None else None}
+        return {
+            "exists": self.exists,
+            "enabled": self.enabled,
+            "stage": self.stage.value if self.stage is not None else None,
+            "locked": self.locked,
+        }
 
 
 @dataclass(frozen=True)
@@ -220,9 +228,10 @@ def side_state(states: dict[str, GateState], side: Side, name: str, lineage: Gat
     """``name`` on ``side`` (``states``: the side's evaluation by name)."""
     g = states.get(name)
     if g is not None:
-        return SideState(True, g.enabled, g.stage, g.source, _registered_text(g))
+        enabled, stage, locked = compared_state(g)
+        return SideState(True, enabled, stage, locked, g.source, _registered_text(g))
     absent = lineage.absent(name, side.binary, side.emulated)
-    return SideState(False, absent.enabled, None, absent.kind, absent.text)
+    return SideState(False, absent.enabled, None, None, absent.kind, absent.text)
 
 
 def _reasons(name: str, here: Side, there: Side, hs: SideState, ts: SideState) -> list[Cause]:

@@ -17,8 +17,8 @@ The same ``--feature-gates`` value applies to both sides; a side that refuses it
 
     {"binary", "emulated", "label", "against": {"kind", "binary", "emulated", "label"}, "featureGates",
      "errors", "warnings",
-     "changes": [{"name", "origin", "here": {"exists", "enabled", "stage"},
-                  "there": {"exists", "enabled", "stage"}, "behaviour", "why"}]}
+     "changes": [{"name", "origin", "here": {"exists", "enabled", "stage", "locked"},
+                  "there": {"exists", "enabled", "stage", "locked"}, "behaviour", "why"}]}
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from kcompat.documents import formats
 
 ROW_COLUMNS = (
     "name", "origin", "behaviour",
-    "here_exists", "here_enabled", "here_stage",
-    "there_exists", "there_enabled", "there_stage",
+    "here_exists", "here_enabled", "here_stage", "here_locked",
+    "there_exists", "there_enabled", "there_stage", "there_locked",
     "why",
 )
 
@@ -65,7 +65,7 @@ def changes_rows(document: dict) -> list[dict]:
     for c in document["changes"]:
         row = {"name": c["name"], "origin": c["origin"], "behaviour": c["behaviour"]}
         for side in ("here", "there"):
-            for key in ("exists", "enabled", "stage"):
+            for key in ("exists", "enabled", "stage", "locked"):
                 row[f"{side}_{key}"] = c[side][key]
         row["why"] = c["why"]
         rows.append(row)

@@ -59,7 +59,7 @@ def test_all_differences_include_removed_gates_that_behave_the_same(capsys):
     shown = table(at, "changes_release_table_0").set_index("gate")
     assert list(shown.index) == [c["name"] for c in doc["changes"]]
     chunking = shown.loc["APIListChunking"]
-    assert (chunking["here_on"], chunking["here_stage"], chunking["there_on"], chunking["there_stage"]) == (True, "not registered", True, "GA")
+    assert (chunking["here_on"], chunking["here_stage"], chunking["there_on"], chunking["there_stage"]) == (True, "not registered", True, "GA, locked")
     assert chunking["behaviour"] == "behaves the same"
     assert "always on" in chunking["why"]
 

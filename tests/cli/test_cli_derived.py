@@ -14,7 +14,7 @@ from kcompat.core.stages import Stage
 ROOT = Path(__file__).resolve().parents[2]
 CHANGES_KEYS = ["binary", "emulated", "label", "against", "featureGates", "errors", "warnings", "changes"]
 CHANGE_KEYS = ["name", "origin", "here", "there", "behaviour", "why"]
-SIDE_KEYS = ["exists", "enabled", "stage"]
+SIDE_KEYS = ["exists", "enabled", "stage", "locked"]
 
 
 def run(capsys, *argv):
@@ -41,7 +41,7 @@ def test_changes_json_contract_against_the_real_release(capsys):
         assert c["behaviour"] == {(True, True): "same", (False, False): "same", (True, False): "on-here-only", (False, True): "on-there-only"}[on]
     chunking = next(c for c in doc["changes"] if c["name"] == "APIListChunking")
     assert chunking["behaviour"] == "same"
-    assert chunking["here"] == {"exists": False, "enabled": True, "stage": None}
+    assert chunking["here"] == {"exists": False, "enabled": True, "stage": None, "locked": None}
 
 
 def test_changes_default_is_the_release_and_native_is_the_same_binary(capsys):
@@ -64,7 +64,7 @@ def test_the_same_feature_gates_apply_to_both_sides(capsys):
     code, doc = changes(capsys, "--binary", "1.33", "--emulated", "1.31", "--feature-gates", "AllBeta=false")
     assert code == 0 and doc["featureGates"] == "AllBeta=false"
     proxy = next(c for c in doc["changes"] if c["name"] == "DisableNodeKubeProxyVersion")
-    assert proxy["there"] == {"exists": True, "enabled": False, "stage": Stage.BETA.value}
+    assert proxy["there"] == {"exists": True, "enabled": False, "stage": Stage.BETA.value, "locked": False}
     assert proxy["behaviour"] == "same"
 
 
