@@ -4,6 +4,7 @@ The sides are described in :mod:`kcompat.documents.changes`, which serialises th
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from kcompat.answers.queries import bundled_release, gate_lineage, newest_release
@@ -31,13 +32,20 @@ def _side(
     return Side(label, manifest, evaluation, real), note
 
 
+#: ``VERSION[@E]`` of ``--against``, whole: a binary version (a patch, pre-release or build kept)
+#: and an emulated major.minor; nothing before, between or after (``1.35@1.34@1.33`` is refused)
+_AGAINST_SIDE = re.compile(r"(v?\d+\.\d+(?:\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)?)(?:@(v?\d+\.\d+(?:\.0)?))?")
+
+
 def parse_against_side(text: str) -> tuple[Version, Version | None]:
     """``VERSION`` or ``VERSION@E`` of ``--against``: the binary as given (a patch kept: ``1.35.0``)
     and the emulated release, or None. Anything else is refused, naming the value."""
-    binary_text, at, emulated_text = text.partition("@")
+    match = _AGAINST_SIDE.fullmatch(text.strip())
     try:
-        binary = parse_binary_version(binary_text.strip())
-        emulated = mm(parse_version(emulated_text.strip())) if at else None
+        if match is None:
+            raise KcompatError(text)
+        binary = parse_binary_version(match.group(1))
+        emulated = mm(parse_version(match.group(2))) if match.group(2) else None
     except KcompatError:
         raise KcompatError(
             f"--against {formats.cell_text(text)[:60]!r} is not native, release, a release VERSION or VERSION@EMULATED"

@@ -80,6 +80,8 @@ def test_a_side_refusing_the_flags_is_an_error_and_exit_2(capsys):
     [
         (["--binary", "1.36", "--emulated", "1.33", "--against", "2.0"], "--against release 2.0 has no bundled data"),
         (["--binary", "1.36", "--emulated", "1.33", "--against", "banana"], "is not native, release"),
+        (["--binary", "1.36", "--emulated", "1.33", "--against", "1.36@1.34@1.33"], "is not native, release"),
+        (["--binary", "1.36", "--emulated", "1.33", "--against", "1.35.0 lol"], "is not native, release"),
         (["--binary", "1.36", "--emulated", "1.30"], "emulation version 1.30 is not between"),
         (["--binary", "1.36", "--emulated", "1.33", "--against", "1.36@1.30"], "--against 1.36@1.30"),
         (["--binary", "nope"], "nope"),
