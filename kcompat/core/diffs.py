@@ -301,7 +301,7 @@ class ChangesResult:
 
     binary: str | None
     emulated: str | None
-    #: the other side: {"kind", "binary", "emulated"}
+    #: the other side: {"kind", "binary", "emulated", "label"}
     against: dict[str, str] | None
     feature_gates: str
     errors: tuple[str, ...]
