@@ -205,7 +205,7 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
         doc["component"], doc["binary"] = combined.component, str(mm(parse_binary_version(combined.binary)))
         doc["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in combined.sources.items()}
         return doc
-    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog)))
+    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None))
     errors = list(evaluation.errors)
     hints = list(gates["hints"])
     warnings = list(combined.warnings) + list(evaluation.warnings)
