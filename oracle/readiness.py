@@ -243,6 +243,8 @@ def record_readiness(release: str, bindir: Path, work: Path, ranges: dict, gates
                         culprit = smallest_failing(prober, remaining, failing, f"{meta} at {emu}")
                     flags = gate_flags(culprit, by_name, emu, base)
                     confirm = prober.run(flags, CONFIRM_WAIT, f"confirm {culprit} at {emu}")
+                    if not _not_ready(confirm):
+                        break  # a slow start taken for a stuck one while narrowing down: no finding
                     finding = {"kind": "gates", "emulated": emu, "gates": culprit, "flags": flags, "verdict": confirm["verdict"],
                                "evidence": [record["id"], confirm["id"]], "needs": None}
                     with_all = prober.run([*flags, "--runtime-config=api/all=true"], PROBE_WAIT, f"{culprit} with api/all at {emu}")
