@@ -132,7 +132,7 @@ def _binary(readings: list[Reading], warnings: list[str]) -> tuple[Fact, Version
             try:
                 parsed.append((fact, parse_binary_version(fact.value)))
             except KcompatError:
-                unusable.append(f"{fact.describe()} ({messages.not_a_release(fact.value)})")
+                unusable.append(f"{fact.describe()}: {messages.not_a_release(fact.value)}")
     if not parsed:
         raise InspectError(messages.no_binary_version(unusable))
     warnings += [messages.binary_not_used(u) for u in unusable]

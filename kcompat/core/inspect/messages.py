@@ -112,13 +112,14 @@ def kubeadm_label_release(label: str, release: str) -> str:
 
 
 def binary_not_used(described: str) -> str:
-    return f"{described}: not used for the binary"
+    return f"{described}; not used for the binary"
 
 
 def no_binary_version(unusable: list[str]) -> str:
-    told = f" ({'; '.join(unusable)})" if unusable else ""
+    """No input names a release: each candidate seen is named with why it cannot be used."""
+    told = f": {'; '.join(unusable)}" if unusable else ""
     return (
-        f"no binary version in the inputs{told}: give /version JSON, /metrics (kubernetes_build_info), a static pod "
+        f"no binary version in the inputs{told}. Give /version JSON, /metrics (kubernetes_build_info), a static pod "
         "manifest whose image has a version tag, a kubeadm ClusterConfiguration (kubernetesVersion: v1.36.2) or a kind "
         "config (node image)"
     )

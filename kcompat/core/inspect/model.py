@@ -157,7 +157,7 @@ class UnusableVersion:
     why: str
 
     def describe(self) -> str:
-        return f"{self.where}: {cut(self.written, ECHO_LIMIT + 40)} ({self.why})"
+        return f"{self.where}: {cut(self.written, ECHO_LIMIT + 40)}: {self.why}"
 
 
 @dataclass(frozen=True)

@@ -535,7 +535,8 @@ def read_script(script: str, variables: dict[str, Value], undefined: Undefined, 
         if first in (".", "source", "eval"):
             found_doubts.append(f"{first} {words[1].text if len(words) > 1 else ''}".strip() + " (what it runs is not in the inputs)")
             continue
-        assignments = _assignments(words if first not in ("export", "readonly", "local", "declare", "typeset") else words[1:])
+        declaring = first in ("export", "readonly", "local", "declare", "typeset")
+        assignments = _assignments(words[1:] if declaring else words, declaring)
         if assignments is not None:
             for name, value in assignments:
                 expander.variables[name] = value
@@ -546,13 +547,14 @@ def read_script(script: str, variables: dict[str, Value], undefined: Undefined, 
     return Script(tuple(out), tuple(found_doubts))
 
 
-def _assignments(words: list[Word]) -> list[tuple[str, Value]] | None:
-    """The variables a command made only of ``NAME=value`` words sets, else None."""
+def _assignments(words: list[Word], declaring: bool) -> list[tuple[str, Value]] | None:
+    """The variables a command made only of ``NAME=value`` words sets (after ``export`` when
+    ``declaring``, where a bare NAME sets nothing), else None: the command runs a program."""
     found: list[tuple[str, Value]] = []
     for word in words:
         match = _ASSIGNMENT.match(word.text)
         if match is None or word.known < len(match.group(1)) + 1:
-            if _NAME.match(word.text) and word.is_known:
+            if declaring and _NAME.match(word.text) and word.is_known:
                 continue  # export NAME: no value set here
             return None
         value: Value = match.group(2) if word.is_known else Unknown(word.unknown[0].reference, word.unknown[0].why)
