@@ -213,3 +213,10 @@ def test_a_value_word_after_an_unknown_flag_is_not_called_a_shorthand():
 def test_words_keep_how_they_were_written():
     word = Word("--e=1.33", written="--e=${A}")
     assert word.shown() == "--e=${A} (expanded: --e=1.33)" and Word("x").shown() == "x"
+
+
+def test_a_line_past_the_shell_token_limit_is_read_as_its_words():
+    from kcompat.core.inspect.shell import MAX_SCRIPT_TOKENS
+
+    line = "kube-apiserver --emulated-version=1.33 " + " ".join(f"--x{i}=$V" for i in range(MAX_SCRIPT_TOKENS)) + "\n"
+    assert flags(read_input(line, "long.sh")) == {"emulated-version": "1.33"}

@@ -201,10 +201,17 @@ _BRACE = re.compile(r"(?P<name>[A-Za-z_][A-Za-z0-9_]*|[0-9@*#])(?:(?P<op>:?[-=?+
 
 
 class ShellSyntaxError(ValueError):
-    """A script kcompat cannot split reliably (an unclosed quote or substitution)."""
+    """A script kcompat cannot split reliably (an unclosed quote or substitution, or past
+    :data:`MAX_SCRIPT_TOKENS`)."""
 
 
-@dataclass
+#: Words, quotes and expansions read from one script or command line: a real one has a few
+#: hundred; past this a text is not read as shell (a ps line's words are taken as they are), which
+#: keeps the largest input well under a second.
+MAX_SCRIPT_TOKENS = 50_000
+
+
+@dataclass(slots=True)
 class _Part:
     kind: str  # "lit", "var", "pos", "unknown"
     text: str  # literal text, a variable or positional name, or the unknown reference
@@ -238,6 +245,7 @@ class Script:
     doubts: tuple[str, ...] = ()
 
 
+_DOUBLE_SPECIAL = re.compile(r"[\\$`]")
 _DOUBLE_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 
 
@@ -305,6 +313,9 @@ def _dollar(text: str, pos: int, quoted: bool) -> tuple[_Part, int]:
 
 def _double(content: str, start: int) -> list[_Part]:
     parts: list[_Part] = [_Part("lit", "", True)]  # "" is a word even when empty
+    if not _DOUBLE_SPECIAL.search(content):
+        parts.append(_Part("lit", content, True))
+        return parts
     pos = 0
     while pos < len(content):
         match = _DOUBLE_PIECE.match(content, pos)
@@ -353,7 +364,11 @@ def _tokenize(script: str) -> tuple[list[_Command], list[str]]:
             commands[-1].line = line
 
     pos_before = 0
+    tokens = 0
     while pos < end:
+        tokens += 1
+        if tokens > MAX_SCRIPT_TOKENS:
+            raise ShellSyntaxError(f"more than {MAX_SCRIPT_TOKENS:,} words, quotes and expansions")
         if word is None:
             word_start = pos
             if script[pos] == "#":
@@ -367,7 +382,8 @@ def _tokenize(script: str) -> tuple[list[_Command], list[str]]:
         kind = match.lastgroup
         if kind == "dollar":
             part, pos = _dollar(script, pos, False)
-            word = (word or []) + [part]
+            word = word if word is not None else []
+            word.append(part)
             continue
         pos = match.end()
         if kind == "blank":
@@ -391,16 +407,18 @@ def _tokenize(script: str) -> tuple[list[_Command], list[str]]:
             new_command()
             if match.group(0) in ("||", "(", ")") and "branches" not in doubts:
                 doubts.append("branches")
-        elif kind == "single":
-            word = (word or []) + [_Part("lit", match.group("single"), True)]
-        elif kind == "double":
-            word = (word or []) + _double(match.group("double"), match.start() + 1)
-        elif kind == "escape":
-            word = (word or []) + [_Part("lit", match.group("escape"), True)]
-        elif kind == "backtick":
-            word = (word or []) + [_Part("unknown", match.group(0), False, why="a command substitution: its output is not in the inputs")]
         else:
-            word = (word or []) + [_Part("lit", match.group("plain"))]
+            word = word if word is not None else []
+            if kind == "single":
+                word.append(_Part("lit", match.group("single"), True))
+            elif kind == "double":
+                word.extend(_double(match.group("double"), match.start() + 1))
+            elif kind == "escape":
+                word.append(_Part("lit", match.group("escape"), True))
+            elif kind == "backtick":
+                word.append(_Part("unknown", match.group(0), False, why="a command substitution: its output is not in the inputs"))
+            else:
+                word.append(_Part("lit", match.group("plain")))
     pos_before = pos
     finish()
     return [c for c in commands if c.words], doubts
