@@ -220,3 +220,17 @@ def test_a_line_past_the_shell_token_limit_is_read_as_its_words():
 
     line = "kube-apiserver --emulated-version=1.33 " + " ".join(f"--x{i}=$V" for i in range(MAX_SCRIPT_TOKENS)) + "\n"
     assert flags(read_input(line, "long.sh")) == {"emulated-version": "1.33"}
+
+
+def test_a_quoted_unknown_argument_may_be_a_flag_but_not_after_a_flag_that_takes_it():
+    [flag_set] = read_input('kube-apiserver "$EXTRA" --kubeconfig "$CFG" --emulated-version=1.33\n', "cmd.sh").flag_sets
+    assert [(u.flag, u.written) for u in flag_set.unread] == [(None, "$EXTRA")]
+
+
+def test_a_script_with_branches_is_read_with_a_warning():
+    script = "if [ -f /etc/emu ]; then exec kube-apiserver --emulated-version=1.33; else exec kube-apiserver --emulated-version=1.34; fi"
+    reading = read_input(f"sh -c '{script}'\n", "cmd.sh")
+    assert flags(reading) == {"emulated-version": "1.33"}
+    [doubt, several] = reading.notes
+    assert "started by a shell script with control flow (if, case, loops)" in doubt
+    assert several == "cmd.sh line 1: the script starts kube-apiserver in 2 places; the first is read"

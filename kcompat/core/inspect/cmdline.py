@@ -77,8 +77,10 @@ def flags_from_args(args: Sequence[str | Word], component: str, where: Where, li
         text = word.text
         i += 1
         maybe_value, after_unknown_flag = after_unknown_flag, False
-        if word.may_split and word.known == 0:
-            unread.append(Unread(None, at, text, word.unknown[0].why))
+        if word.known == 0 and not word.is_known:
+            # "$EXTRA" may be any argument, a flag too; after a --flag it is perhaps that flag's value
+            if not maybe_value:
+                unread.append(Unread(None, at, text, word.unknown[0].why))
             continue
         if text == "--":
             break
