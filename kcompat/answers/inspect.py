@@ -216,7 +216,7 @@ def inspect_document(catalog: Catalog, inputs: Sequence[Input], max_bytes: int =
         doc["component"], doc["binary"] = combined.component, str(mm(parse_binary_version(combined.binary)))
         doc["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in combined.sources.items()}
         return doc
-    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog)))
+    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None))
     # the flag parser runs first: a word it refuses stops the binary before any other check
     errors = [pflag_error(e) for e in combined.refused] + list(evaluation.errors)
     hints = [flag_syntax_hint(e) for e in combined.refused] + list(gates["hints"])

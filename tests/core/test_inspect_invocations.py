@@ -234,3 +234,13 @@ def test_a_script_with_branches_is_read_with_a_warning():
     [doubt, several] = reading.notes
     assert "started by a shell script with control flow (if, case, loops)" in doubt
     assert several == "cmd.sh line 1: the script starts kube-apiserver in 2 places; the first is read"
+
+
+def test_version_does_not_stand_in_for_one_of_two_version_flags():
+    # the emulated version is unknown, the min compatibility read: /version's emulated version
+    # would be paired with a flag's min compatibility, so the input is refused instead
+    text = (HOSTILE / "pod-env-configmap.yaml").read_text().replace(
+        "    - --emulated-version=$(EMU)\n", "    - --emulated-version=$(EMU)\n    - --min-compatibility-version=1.33\n")
+    reading = read_input(text, "pod.yaml")
+    with pytest.raises(InspectError, match="the value of --emulated-version cannot be known from the inputs"):
+        combine_readings([reading, read("version-1.36.2-emulating-1.34.json", SAMPLES)])
