@@ -126,11 +126,11 @@ class _Unusable(Exception):
     pass
 
 
-def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
+def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes] | tuple[str, bytes, str]]:
     from kcompat.core.errors import KcompatError
     from kcompat.data.files import read_regular_file
 
-    inputs = []
+    inputs: list[tuple[str, bytes] | tuple[str, bytes, str]] = []
     for path in args.files:
         source = echo(path, 200)
         try:
@@ -144,8 +144,8 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
         inputs.append((source, data))
     if args.live:
         where = f" (context {args.context})" if args.context else ""
-        inputs.append((f"kubectl get --raw /version{where}", _kubectl_raw("/version", args)))
-        inputs.append((f"kubectl get --raw /metrics{where}", _kubectl_raw("/metrics", args)))
+        inputs.append((f"kubectl get --raw /version{where}", _kubectl_raw("/version", args), "/version"))
+        inputs.append((f"kubectl get --raw /metrics{where}", _kubectl_raw("/metrics", args), "/metrics"))
     if not inputs:
         raise _Unusable("give at least one FILE, or --live")
     return inputs
