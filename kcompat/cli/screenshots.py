@@ -145,6 +145,7 @@ def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None
          "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=cwd or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group, stopped whole by stop_server
     )
     log.close()
     proc.log_path = log.name  # type: ignore[attr-defined]
@@ -158,13 +159,10 @@ def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None
 
 
 def stop_server(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+    """Stop the server and anything it started (its process group: SIGTERM, SIGKILL after 10 s)."""
+    from kcompat.data.children import stop
+
+    stop(proc, grace=10)
     log = getattr(proc, "log_path", None)
     if log:
         Path(log).unlink(missing_ok=True)
