@@ -17,7 +17,6 @@ certificate or ``Authorization: Bearer <token>`` with ``token`` (401 otherwise),
 from __future__ import annotations
 
 import gzip
-import os
 import shutil
 import socket
 import ssl
@@ -32,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from inspect_samples import SAMPLES, metrics_text, version_info  # noqa: E402
+from proc_tree import alive, descendants, tree_rss  # noqa: E402,F401 - the tests import them from here
 
 OPENSSL = shutil.which("openssl")
 TOKEN = "s3cr3t-token"
@@ -197,58 +197,3 @@ def kubeconfig(path: Path, server: str, user: dict, cluster_extra: dict | None =
     }
     path.write_text(yaml.safe_dump(document, sort_keys=False))
     return path
-
-
-def tree_rss(pid: int) -> int:
-    """The resident memory (bytes) of ``pid`` and every process below it, from /proc."""
-    parents: dict[int, int] = {}
-    rss: dict[int, int] = {}
-    page = os.sysconf("SC_PAGE_SIZE")
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            with open(f"/proc/{entry}/statm", "rb") as f:
-                rss[int(entry)] = int(f.read().split()[1]) * page
-        except (OSError, IndexError, ValueError):
-            continue
-        parents[int(entry)] = int(fields[1])
-    tree, frontier = {pid}, [pid]
-    while frontier:
-        parent = frontier.pop()
-        for child, p in parents.items():
-            if p == parent and child not in tree:
-                tree.add(child)
-                frontier.append(child)
-    return sum(rss.get(p, 0) for p in tree)
-
-
-def descendants(pid: int) -> set[int]:
-    """Every living process below ``pid`` (from /proc)."""
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    parents[int(entry)] = int(f.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-    found, frontier = set(), [pid]
-    while frontier:
-        parent = frontier.pop()
-        for child, p in parents.items():
-            if p == parent and child not in found:
-                found.add(child)
-                frontier.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    """``pid`` exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False

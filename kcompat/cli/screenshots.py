@@ -152,7 +152,7 @@ def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)
-    except Exception:
+    except BaseException:  # an error, Ctrl-C or SIGTERM while it starts: no server left behind
         stop_server(proc)
         raise
     return proc, url
@@ -337,9 +337,9 @@ def take_screenshots(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     proc = None
-    if server is None:
-        proc, server = start_server()
     try:
+        if server is None:
+            proc, server = start_server()
         if browser is not None:
             return _shoot(browser, server, shots, out, theme, phone)
         try:

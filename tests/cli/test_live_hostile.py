@@ -27,7 +27,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hostile_apiserver import (  # noqa: E402
-    OPENSSL, TOKEN, HostileApiServer, alive, descendants, kubeconfig, make_certificates, silent_listener, tree_rss,
+    OPENSSL, TOKEN, HostileApiServer, alive, descendants, kubeconfig, make_certificates, silent_listener,
 )
 
 pytestmark = pytest.mark.skipif(OPENSSL is None, reason="needs the openssl command to make test certificates")
@@ -50,6 +50,7 @@ def _oidc_user() -> dict:
 KCOMPAT = [sys.executable, "-m", "kcompat", "inspect", "--live"]
 LIMIT = 32 * 1024 * 1024
 MEMORY_BOUND = 200 * 1024 * 1024
+PROC_TREE = Path(__file__).resolve().parents[1] / "proc_tree.py"
 
 
 @pytest.fixture(scope="module")
@@ -89,23 +90,16 @@ def run(tmp_path: Path, config: Path, *args: str, timeout: float = 120, **extra:
                           timeout=timeout, check=False)
 
 
-def measured(tmp_path: Path, config: Path, *args: str, timeout: float = 180) -> tuple[int, str, str, int, int]:
-    """Run kcompat; (exit status, stdout, stderr, peak RSS of its process tree, ru_maxrss) in bytes."""
+def measured(tmp_path: Path, config: Path, *args: str, timeout: float = 300) -> tuple[int, str, str, int, int]:
+    """Run kcompat under tests/proc_tree.py; (exit status, stdout, stderr, peak RSS of its process
+    tree, ru_maxrss of its largest process) in bytes."""
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     with open(out, "wb") as o, open(err, "wb") as e:
-        process = subprocess.Popen([*KCOMPAT, *args], env=env_for(tmp_path, config), stdout=o, stderr=e)
-    peak, deadline = 0, time.monotonic() + timeout
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid == process.pid:
-            break
-        peak = max(peak, tree_rss(process.pid))
-        if time.monotonic() > deadline:
-            process.kill()
-            raise AssertionError("kcompat did not finish")
-        time.sleep(0.02)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return process.returncode, out.read_text(), err.read_text(), peak, usage.ru_maxrss * 1024
+        done = subprocess.run([sys.executable, str(PROC_TREE), *KCOMPAT, *args], env=env_for(tmp_path, config), stdout=subprocess.PIPE,
+                              stderr=e, timeout=timeout, check=False)
+        o.write(done.stdout)
+    figures = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    return figures["status"], out.read_text(), err.read_text(), figures["peak"], figures["maxrss"]
 
 
 # --- reading with the kubeconfig's TLS and credentials -----------------------------------------
