@@ -197,3 +197,56 @@ def kubeconfig(path: Path, server: str, user: dict, cluster_extra: dict | None =
     }
     path.write_text(yaml.safe_dump(document, sort_keys=False))
     return path
+
+
+class ConnectProxy:
+    """An HTTP proxy on 127.0.0.1 that accepts ``CONNECT host:port`` and pipes the bytes both ways;
+    ``targets`` records what was asked for."""
+
+    def __init__(self) -> None:
+        self.targets: list[str] = []
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._tunnel, args=(client,), daemon=True).start()
+
+    def _tunnel(self, client: socket.socket) -> None:
+        head = b""
+        while b"\r\n\r\n" not in head and len(head) < 8192:
+            chunk = client.recv(1024)
+            if not chunk:
+                return client.close()
+            head += chunk
+        method, target = head.split(b" ")[:2]
+        self.targets.append(f"{method.decode()} {target.decode()}")
+        host, port = target.decode().rsplit(":", 1)
+        upstream = socket.create_connection((host, int(port)))
+        client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+
+        def pipe(a: socket.socket, b: socket.socket) -> None:
+            try:
+                while data := a.recv(65536):
+                    b.sendall(data)
+            except OSError:
+                pass
+            finally:
+                for s in (a, b):
+                    try:
+                        s.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+
+        threading.Thread(target=pipe, args=(upstream, client), daemon=True).start()
+        pipe(client, upstream)
+
+    def close(self) -> None:
+        self.sock.close()

@@ -503,10 +503,16 @@ def run_screenshots(args: argparse.Namespace) -> int:
 
 def main(out_dir: str | Path | None = None) -> int:
     """``python -m kcompat.cli.screenshots [--out DIR] ...``, or ``main(out_dir)`` from Python."""
+    from kcompat.cli.signals import Stopped, signals_as_interrupts
+
     parser = add_screenshot_arguments(argparse.ArgumentParser(prog="kcompat screenshots", description=__doc__.split("\n")[0]))
-    if out_dir is not None:
-        return run_screenshots(parser.parse_args(["--out", str(out_dir)]))
-    return run_screenshots(parser.parse_args())
+    args = parser.parse_args(["--out", str(out_dir)] if out_dir is not None else None)
+    try:
+        with signals_as_interrupts():  # SIGTERM stops the server it started, as Ctrl-C does
+            return run_screenshots(args)
+    except Stopped as exc:
+        print(f"kcompat: error: stopped by {exc.name}", file=sys.stderr)
+        return exc.exit_status
 
 
 if __name__ == "__main__":

@@ -27,7 +27,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hostile_apiserver import (  # noqa: E402
-    OPENSSL, TOKEN, HostileApiServer, alive, descendants, kubeconfig, make_certificates, silent_listener,
+    OPENSSL, TOKEN, ConnectProxy, HostileApiServer, alive, descendants, kubeconfig, make_certificates, silent_listener,
 )
 
 pytestmark = pytest.mark.skipif(OPENSSL is None, reason="needs the openssl command to make test certificates")
@@ -153,6 +153,17 @@ def test_an_unknown_ca_is_refused(server, certs, tmp_path):
 def test_insecure_skip_tls_verify(server, tmp_path):
     config = kubeconfig(tmp_path / "config", server.url, {"token": TOKEN}, {"insecure-skip-tls-verify": True})
     assert run(tmp_path, config).returncode == 0
+
+
+def test_proxy_url_tunnels_with_connect(server, certs, tmp_path):
+    proxy = ConnectProxy()
+    try:
+        config = kubeconfig(tmp_path / "config", server.url, {"token": TOKEN}, {**ca(certs), "proxy-url": proxy.url})
+        done = run(tmp_path, config)
+    finally:
+        proxy.close()
+    assert done.returncode == 0, done.stderr
+    assert proxy.targets and set(proxy.targets) == {f"CONNECT 127.0.0.1:{server.port}"}
 
 
 # --- exec credential plugins, as kubectl runs them ---------------------------------------------
