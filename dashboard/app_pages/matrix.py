@@ -24,7 +24,7 @@ from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
 from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
-from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_document, matrix_rows
+from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_columns, matrix_document, matrix_rows
 
 #: The grid's row and header heights (px) and the tallest it gets before it scrolls.
 ROW_PX, HEADER_PX, MAX_HEIGHT = 35, 35, 520
@@ -115,18 +115,19 @@ def _label(release: str) -> str:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[dict], dict[str, int]]:
-    """The answer for ``flt``: the releases shown, the rows (``kcompat matrix``'s table rows) and
-    the width of each column (its longest cell or header: nothing is cut)."""
+def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[str], list[dict], dict[str, int]]:
+    """The answer for ``flt``: the releases shown, the columns and rows (``kcompat matrix``'s
+    table; ``matched`` after a search) and the width of each column (its longest cell or header:
+    nothing is cut)."""
     document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts()))
     rows = matrix_rows(document)
-    headers = {"gate": "gate", "origin": "origin", **{r: _label(r) for r in document["releases"]}}
+    columns = matrix_columns(document)
+    headers = {c: _label(c) if c in document["releases"] else c for c in columns}
     widths = {column: column_px([header, *(row[column] for row in rows)]) for column, header in headers.items()}
-    return tuple(document["releases"]), rows, widths
+    return tuple(document["releases"]), columns, rows, widths
 
 
-shown_releases, rows, widths = _view(flt)
-columns = ["gate", "origin", *shown_releases]
+shown_releases, columns, rows, widths = _view(flt)
 shown = pd.DataFrame(rows, columns=columns)
 with url_problems:
     state.show_problems()
@@ -184,6 +185,14 @@ else:
             r: st.column_config.TextColumn(_label(r), help=md(f"{r}: {statuses[r].status_text}"), width=widths[r])
             for r in shown_releases
         },
+        **(
+            {"matched": st.column_config.TextColumn(
+                "matched", width=widths["matched"],
+                help="Where the search found the gate: its name, its KEP number, an abbreviation of its name, or its description",
+            )}
+            if "matched" in columns
+            else {}
+        ),
     }
     matrix_what = "Feature gates across the bundled releases"
     event = st.dataframe(

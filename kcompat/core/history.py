@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .compat import select_versions
 from .errors import KcompatError, quote_cut
 from .manifest import Feature, FeatureSpec, Manifest, spec_at
-from .search import GateText, search_gates
+from .search import GateText, search_matches
 from .stages import Stage
 from .versions import Version, major_minor, mm, offset_minor, parse_version, subtract_minor
 
@@ -409,6 +409,8 @@ class FilteredMatrix:
     filter: MatrixFilter
     #: gates in the whole matrix (before filtering)
     total: int
+    #: with a search: gate -> where the query found it (name, KEP, abbreviation, description)
+    matched: Mapping[str, str] | None = None
 
 
 def filter_matrix(
@@ -429,9 +431,10 @@ def filter_matrix(
         rows = [r for r in rows if (c := r.cells[at]) is not None and c.stage in flt.stages]
     if flt.origins:
         rows = [r for r in rows if r.origin in flt.origins]
+    matched = None
     if flt.search.strip():
-        found = set(search_gates(flt.search, [r.gate for r in rows], texts))
-        rows = [r for r in rows if r.gate in found]
+        matched = search_matches(flt.search, [r.gate for r in rows], texts)
+        rows = [r for r in rows if r.gate in matched]
     if flt.changed_only:
         rows = [r for r in rows if len({r.cells[i] for i in columns}) > 1]
     shown = ReleaseMatrix(
@@ -440,7 +443,9 @@ def filter_matrix(
     )
     names = {r.gate for r in rows}
     transitions = tuple(t.only(names) for t in all_transitions if t.release in shown.releases)
-    return FilteredMatrix(shown, transitions, flt, len(matrix.rows))
+    if matched is not None:
+        matched = {r.gate: matched[r.gate] for r in rows}
+    return FilteredMatrix(shown, transitions, flt, len(matrix.rows), matched)
 
 
 # ---------------------------------------------------------------------------------------------

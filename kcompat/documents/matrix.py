@@ -6,7 +6,8 @@ the gates and releases a :class:`~kcompat.core.history.MatrixFilter` keeps (ever
 one)::
 
     {"releases": ["1.31", ...],
-     "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...}}],
+     "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...},
+                "matched" (with a search only: name, KEP, abbreviation or description)}],
      "transitions": {"1.35": {"newAlpha": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
                               "defaultFlipped": [], "locked": []}},
      "removedGates": [{"name", "origin", "lastRelease", "removedIn",
@@ -25,7 +26,7 @@ from kcompat.documents import formats
 from ..core.history import ALL_TRANSITION_KINDS, TRANSITION_KEYS, FilteredMatrix, GateStatus, ReleaseTransitions
 from ..core.removals import GateLineage, RemovedGate
 
-__all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_document", "matrix_rows", "render"]
+__all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "render"]
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
     "newAlpha": "new as Alpha in",
@@ -64,10 +65,14 @@ def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict:
     """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer."""
     matrix = answer.matrix
     shown = {r.gate for r in matrix.rows}
+    matched = answer.matched
     return {
         "releases": list(matrix.releases),
         "gates": [
-            {"name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells)}}
+            {
+                "name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells)},
+                **({"matched": matched[r.gate]} if matched is not None else {}),
+            }
             for r in matrix.rows
         ],
         "transitions": transitions_document(answer.transitions),
@@ -103,8 +108,14 @@ def removal_at(document: dict, name: str, release: str) -> str | None:
     return found["behaviour"] if found is not None else None
 
 
+def matrix_columns(document: dict) -> list[str]:
+    """The table columns: ``gate``, ``origin``, one per release, then ``matched`` after a search."""
+    return ["gate", "origin", *document["releases"], *(["matched"] if document["filter"]["search"] else [])]
+
+
 def matrix_rows(document: dict) -> list[dict]:
-    """One row per gate: ``gate``, ``origin`` and a :func:`cell_text` per release."""
+    """One row per gate: ``gate``, ``origin``, a :func:`cell_text` per release and, after a
+    search, ``matched`` (where the query found the gate)."""
     removed = {g["name"] for g in document["removedGates"]}
     rows = []
     for g in document["gates"]:
@@ -113,7 +124,7 @@ def matrix_rows(document: dict) -> list[dict]:
             cell = g["releases"][rel]
             gone = removal_at(document, g["name"], rel) if cell is None and g["name"] in removed else None
             cells[rel] = cell_text(cell, gone)
-        rows.append({"gate": g["name"], "origin": g["origin"], **cells})
+        rows.append({"gate": g["name"], "origin": g["origin"], **cells, **({"matched": g["matched"]} if "matched" in g else {})})
     return rows
 
 
@@ -121,4 +132,4 @@ def render(document: dict, fmt: str) -> str:
     """``kcompat matrix --format <fmt>`` output."""
     if fmt == "json":
         return formats.to_json(document)
-    return formats.render_rows(fmt, matrix_rows(document), ["gate", "origin", *document["releases"]])
+    return formats.render_rows(fmt, matrix_rows(document), matrix_columns(document))

@@ -201,8 +201,10 @@ def test_the_table_csv_is_the_cli_csv(csv_downloads, capsys):
     open_app("matrix")
     assert csv_downloads["matrix_csv"] == printed  # no filter: byte for byte
     at = open_app("matrix", matrix_text="sidecar")
+    assert kcompat(["matrix", "--search", "sidecar", "--format", "csv"]) == 0
+    assert csv_downloads["matrix_csv"] == capsys.readouterr().out  # the search's rows, and where each matched
     lines = csv_downloads["matrix_csv"].splitlines()
-    assert lines[0] == printed.splitlines()[0]
+    assert lines[0] == printed.splitlines()[0] + ",matched"
     assert [line.split(",")[0] for line in lines[1:]] == list(table(at)["gate"])
     assert csv_downloads["matrix_counts_csv"].splitlines()[0].startswith("release,since,")
 
@@ -246,7 +248,7 @@ def test_every_filter_in_the_url_gives_the_rows_of_the_same_command(params, argv
     assert not at.warning
     shown = table(at)
     assert len(shown) > 0
-    assert list(shown.columns) == ["gate", "origin", *doc["releases"]]
+    assert list(shown.columns) == ["gate", "origin", *doc["releases"], *(["matched"] if "--search" in argv else [])]
     assert shown.to_dict("records") == matrix_rows(doc)
     # the CSV is the rows and columns shown
     lines = csv_downloads["matrix_csv"].splitlines()
