@@ -69,6 +69,11 @@ def test_gates(params, argv):
     assert shown[list(keys)].rename(columns=keys).to_dict("records") == [
         {k: f[k] for k in keys.values()} for f in document["features"]
     ]
+    # "stage in 1.36" and "changed vs 1.36": the CLI's binaryStage and changed (its table's "stage in binary", "changed")
+    assert list(zip(shown["binary_stage"], shown["changed"])) == [(f["binaryStage"], f["changed"]) for f in document["features"]]
+    table = kcompat("gates", *argv, "--format", "csv").splitlines()
+    assert table[0] == "name,enabled,stage,default,locked,explicit,stage in binary,changed"
+    assert [line.split(",")[-2:] for line in table[1:]] == [[b, str(c).lower()] for b, c in zip(shown["binary_stage"], shown["changed"])]
     assert len(shown) > 200
     assert not at.error and document["valid"] and not document["errors"]
     # the figures count the same gates
@@ -144,6 +149,32 @@ def test_apis(params, argv):
     shown = api_items(frame_with(at, API_COLUMNS))
     assert shown == document["apis"]
     assert sum(a["served"] for a in document["apis"]) > 50
+
+
+@pytest.mark.parametrize(
+    "params, argv",
+    [
+        ({"binary": "1.33", "emulated": "1.31"}, ["--binary", "1.33", "--emulated", "1.31"]),
+        (EMULATING, EMULATING_ARGS),
+    ],
+    ids=["1.33@1.31", "1.36@1.33 AllBeta=false"],
+)
+def test_apis_differences_are_the_cli_differences(params, argv):
+    """The page's "Differences from a real 1.31 kube-apiserver" is ``kcompat apis --only-differences``;
+    its "Enabled/Removed compared with the binary" is ``--against native --only-differences``."""
+    at = open_app("apis", **params)
+    release = kcompat_json("apis", *argv, "--only-differences")
+    assert release["against"] == "release" and release["onlyDifferences"] is True
+    differences = frame_with(at, ["group", "version", "resource", "kind", "served", "servedByRelease", "reason"]).to_dict("records")
+    assert [{k: d[k] for k in row} for d, row in zip(release["apis"], differences)] == differences
+    assert len(differences) == len(release["apis"]) and all(d["served"] != d["servedByRelease"] for d in release["apis"])
+    native = kcompat_json("apis", *argv, "--against", "native", "--only-differences")
+    assert native["apis"] and all(a["served"] != a["servedByBinary"] for a in native["apis"])
+    keys = ["group", "version", "kind", "resource", "stage", "reason"]
+    shown = [tuple(r[k] for k in keys) for d in at.dataframe if list(d.value.columns) == keys for r in d.value.to_dict("records")]
+    assert sorted(shown) == sorted(tuple(a[k] for k in keys) for a in native["apis"])
+    enabled = [a for a in native["apis"] if a["served"]]
+    assert next(m.value for m in at.metric if m.label.startswith("Enabled vs")) == str(len(enabled))
 
 
 @pytest.mark.parametrize(
