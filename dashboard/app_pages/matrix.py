@@ -20,11 +20,20 @@ from dashboard.components.text import md
 from dashboard.components.text_width import column_px
 from dashboard.components.view_state import ViewState
 from kcompat.answers.matrix import filtered, matrix_filter
+from kcompat.answers.removable import removal_choices
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
 from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
 from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_columns, matrix_document, matrix_rows
+
+#: Where the removal rule comes from, as links (kcompat/core/removable.py: SOURCES has the quotes).
+REMOVAL_SOURCES = (
+    ("KEP-4330: Feature Gate Lifecycles",
+     "https://github.com/kubernetes/enhancements/tree/master/keps/sig-architecture/4330-compatibility-versions#feature-gate-lifecycles"),
+    ("Feature gates: GA features and deprecation",
+     "https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/feature-gates.md"),
+)
 
 #: The grid's row and header heights (px) and the tallest it gets before it scrolls.
 ROW_PX, HEADER_PX, MAX_HEIGHT = 35, 35, 520
@@ -75,7 +84,7 @@ since = state.selectbox(
     "since", "From release", releases, target=c_since,
     help="The first release column shown; older columns are hidden (`kcompat matrix --since`).",
 )
-c_text, c_stage, c_rel, c_changed = st.columns([2.5, 3, 2, 1.5], vertical_alignment="bottom")
+c_text, c_stage, c_rel, c_changed, c_removable = st.columns([2.5, 3, 2, 1.5, 2], vertical_alignment="bottom")
 text = state.text_input("text", "Search", target=c_text, placeholder="name, DRA, KEP 4381, words…", help="Finds a gate by part of its name, an abbreviation (DRA = DynamicResourceAllocation and the DRA… gates), a KEP number (4381, KEP-4381) or words of its description. Case-insensitive (`--search`).")
 stages = state.multiselect(
     "stages",
@@ -93,6 +102,17 @@ changed_only = state.toggle(
     "changed", "Changed only", target=c_changed,
     help="Only gates whose state differs between two of the releases shown (`--changed-only`).",
 )
+removable_in = state.selectbox(
+    "removable",
+    "Removable in",
+    removal_choices(data.catalog()),
+    optional=True,
+    target=c_removable,
+    placeholder="any release",
+    help="Gates that release can remove: locked to their default since a release its binaries can no longer emulate "
+    "a release before (KEP-4330: a binary emulates down to max(release-3, 1.31)); the rule and its sources are shown "
+    "with the table (`--removable-in`).",
+)
 
 try:
     flt = matrix_filter(
@@ -104,6 +124,7 @@ try:
         search=text,
         changed_only=changed_only,
         since=since if since != releases[0] else None,
+        removable_in=removable_in,
     )
 except KcompatError as exc:  # the controls offer valid values only: a guard, not a path
     st.error(md(str(exc)), icon=":material/error:")
@@ -115,19 +136,19 @@ def _label(release: str) -> str:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[str], list[dict], dict[str, int]]:
+def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[str], list[dict], dict[str, int], dict | None]:
     """The answer for ``flt``: the releases shown, the columns and rows (``kcompat matrix``'s
     table; ``matched`` after a search) and the width of each column (its longest cell or header:
     nothing is cut)."""
-    document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts()))
+    document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts(), data.catalog()))
     rows = matrix_rows(document)
     columns = matrix_columns(document)
     headers = {c: _label(c) if c in document["releases"] else c for c in columns}
     widths = {column: column_px([header, *(row[column] for row in rows)]) for column, header in headers.items()}
-    return tuple(document["releases"]), columns, rows, widths
+    return tuple(document["releases"]), columns, rows, widths, document["removable"]
 
 
-shown_releases, columns, rows, widths = _view(flt)
+shown_releases, columns, rows, widths, removable = _view(flt)
 shown = pd.DataFrame(rows, columns=columns)
 with url_problems:
     state.show_problems()
@@ -140,6 +161,17 @@ with st.container(horizontal=True, vertical_alignment="center"):
         key="matrix_csv",
         help="The gates and releases shown, as `kcompat matrix --format csv` prints them with the same filters.",
         as_is=True,
+    )
+
+if removable is not None:
+    st.info(
+        f"**{len(rows)} gates a {removable['release']} binary can drop**, of the {removable['lockedGates']} gates "
+        f"{removable['base']} has locked to their default (a {removable['release']} binary emulates down to "
+        f"{removable['floor']}). Rule: "
+        + md(removable["rule"]) + ". "
+        + " ".join(f"[{name}]({url})" for name, url in REMOVAL_SOURCES)
+        + (f"  \n{md(removable['note'])}" if removable["note"] else ""),
+        icon=":material/delete_sweep:",
     )
 
 if transition:
@@ -163,6 +195,14 @@ if transition:
         open_gate(picked_name)
 
 
+REMOVABLE_HELP = {
+    "locked": "The stage and value the gate is locked to",
+    "locked since": "The release since which each release's own binary has the gate locked to that value",
+    "last settable": "The last release where the gate could still be set (or was not there yet): its lock's release - 1",
+    "removed": "Whether that release's own bundled manifest no longer lists the gate (Kubernetes may keep a removable gate longer)",
+}
+
+
 def _cell_style(value: str) -> str:
     word = value.split(" ", 1)[0] if isinstance(value, str) else ""
     try:
@@ -184,6 +224,11 @@ else:
         **{
             r: st.column_config.TextColumn(_label(r), help=md(f"{r}: {statuses[r].status_text}"), width=widths[r])
             for r in shown_releases
+        },
+        **{
+            c: st.column_config.TextColumn(c, width=widths[c], help=REMOVABLE_HELP.get(c.split(" ")[0] if c.startswith("removed in") else c))
+            for c in columns
+            if c in REMOVABLE_HELP or c.startswith("removed in ")
         },
         **(
             {"matched": st.column_config.TextColumn(

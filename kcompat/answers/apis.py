@@ -3,11 +3,11 @@ page: which built-in APIs a kube-apiserver serves, and the storage version of ea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from kcompat.answers.queries import api_gate_states
-from kcompat.core.apis import ApiAvailability, ApiEntry, evaluate_api_availability
+from kcompat.core.api_comparison import AGAINST, ApiComparison
+from kcompat.core.apis import ApiAvailability, evaluate_api_availability
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.storage import StorageVersions, storage_versions
 from kcompat.core.errors import KcompatError
@@ -48,32 +48,6 @@ def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_comp
     selection = select_versions(version, emulated or None, min_compat or None)
     stored = storage_versions(version, selection.emulated, selection.min_compat, api_data=catalog.api_data, gate_states=api_gate_states(catalog))
     return replace(stored, errors=selection.errors)
-
-
-#: What ``kcompat apis --against`` compares with: a real binary of the emulated release (the
-#: APIs page's "Differences from a real 1.31 kube-apiserver"), or the same binary at its own
-#: version (the page's "Enabled/Removed compared with the binary").
-AGAINST = ("release", "native")
-
-
-@dataclass(frozen=True)
-class ApiComparison:
-    """Whether the other side serves each entry of an answer (same ``--runtime-config``)."""
-
-    #: "release" or "native"
-    against: str
-    #: entry key -> served there (None: that release has no bundled API data)
-    there: Mapping[tuple[str, str, str], bool | None]
-    #: what the other side is, for headings and summaries: "a real 1.31 binary", "the 1.33 binary at its own version"
-    label: str
-
-    def served_there(self, entry: ApiEntry) -> bool | None:
-        return self.there.get(entry.key)
-
-    def differs(self, entry: ApiEntry) -> bool:
-        """Served here but not there, or the other way round (never when there is unknown)."""
-        there = self.served_there(entry)
-        return there is not None and there != entry.served
 
 
 def compare_apis(result: ApiAvailability, against: str = "release") -> ApiComparison:

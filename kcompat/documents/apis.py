@@ -22,13 +22,10 @@ alpha-under-emulation warning), each ``{"kind", "error", "gate", "text", "names"
 
 from __future__ import annotations
 
+from ..core.api_comparison import ApiComparison
 from ..core.apis import ApiAvailability, ApiEntry
 from ..core.hints import api_hints
 from .gates import hint_dict
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from kcompat.answers.apis import ApiComparison
 
 DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "hints", "against", "onlyDifferences", "apis")
 API_KEYS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")

@@ -12,7 +12,9 @@ one)::
                               "defaultFlipped": [], "locked": []}},
      "removedGates": [{"name", "origin", "lastRelease", "removedIn",
                        "lastSpec": {"version", "stage", "default", "locked"}, "behaviour"}],
-     "filter": {"changed", "stages", "inRelease", "origins", "search", "changedOnly", "releases"}}
+     "filter": {"changed", "stages", "inRelease", "origins", "search", "changedOnly", "releases", "removableIn"},
+     "removable": null | {"release", "base", "floor", "rule", "sources", "note", "lockedGates",
+                          "gates": [{"name", "origin", "state", "lockedSince", "lastSettable", "removedInRelease"}]}}
 
 ``null``: the release does not list the gate. ``behaviour`` of a removed gate is what every
 later binary does for that feature: ``always on`` or ``always off`` (its last spec's default).
@@ -24,9 +26,10 @@ from __future__ import annotations
 
 from kcompat.documents import formats
 from ..core.history import ALL_TRANSITION_KINDS, TRANSITION_KEYS, FilteredMatrix, GateStatus, ReleaseTransitions
+from ..core.removable import RULE, SOURCES, RemovableGates
 from ..core.removals import GateLineage, RemovedGate
 
-__all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "render"]
+__all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "removable_rule_text", "render"]
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
     "newAlpha": "new as Alpha in",
@@ -78,7 +81,53 @@ def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict:
         "transitions": transitions_document(answer.transitions),
         "removedGates": [removed_document(g) for g in lineage.removals if g.name in shown],
         "filter": answer.filter.document(),
+        "removable": removable_document(answer.removable, shown) if answer.removable is not None else None,
     }
+
+
+def removable_document(removable: RemovableGates, shown: set[str]) -> dict:
+    """``kcompat matrix --removable-in R``: the rule, its sources and the gates shown. ``lockedSince``:
+    the release since which the gate is locked; ``lastSettable``: the release before it (null for a
+    lock the data dates to a placeholder); ``removedInRelease``: whether R's own bundled manifest
+    no longer lists it (null when R is not bundled)."""
+    return {
+        "release": str(removable.release),
+        "base": str(removable.base),
+        "floor": str(removable.floor),
+        "rule": RULE,
+        "sources": list(SOURCES),
+        "note": removable.note,
+        "lockedGates": len(removable.gates),
+        "gates": [
+            {
+                "name": g.name,
+                "origin": g.origin,
+                "state": g.state,
+                "lockedSince": str(g.locked_since),
+                "lastSettable": str(g.last_settable) if g.last_settable is not None else None,
+                "removedInRelease": (g.name in removable.removed) if removable.removed is not None else None,
+            }
+            for g in removable.removable()
+            if g.name in shown
+        ],
+    }
+
+
+#: The table columns ``--removable-in`` adds (``removed in R`` only when R is bundled).
+REMOVABLE_COLUMNS = ("locked", "locked since", "last settable")
+
+
+def removable_rule_text(document: dict) -> str:
+    """The rule and its sources, as the text formats print them beside the table."""
+    removable = document["removable"]
+    lines = [
+        f"removable in {removable['release']} (gates of {removable['base']}; a {removable['release']} binary emulates down to "
+        f"{removable['floor']}): {removable['rule']}",
+        *(f"source: {s}" for s in removable["sources"]),
+    ]
+    if removable["note"]:
+        lines.append(f"note: {removable['note']}")
+    return "\n".join(lines)
 
 
 def cell_text(cell: dict | None, removed: str | None = None) -> str:
@@ -109,8 +158,18 @@ def removal_at(document: dict, name: str, release: str) -> str | None:
 
 
 def matrix_columns(document: dict) -> list[str]:
-    """The table columns: ``gate``, ``origin``, one per release, then ``matched`` after a search."""
-    return ["gate", "origin", *document["releases"], *(["matched"] if document["filter"]["search"] else [])]
+    """The table columns: ``gate``, ``origin``, one per release, then ``matched`` after a search
+    and :data:`REMOVABLE_COLUMNS` (and ``removed in R`` when R is bundled) with ``--removable-in``."""
+    removable = document.get("removable")
+    extra: list[str] = []
+    if removable is not None:
+        extra = [*REMOVABLE_COLUMNS, *([f"removed in {removable['release']}"] if _removal_known(removable) else [])]
+    return ["gate", "origin", *document["releases"], *(["matched"] if document["filter"]["search"] else []), *extra]
+
+
+def _removal_known(removable: dict) -> bool:
+    """Whether R is bundled (each gate then says whether R's manifest dropped it)."""
+    return any(g["removedInRelease"] is not None for g in removable["gates"])
 
 
 def matrix_rows(document: dict) -> list[dict]:
@@ -125,6 +184,14 @@ def matrix_rows(document: dict) -> list[dict]:
             gone = removal_at(document, g["name"], rel) if cell is None and g["name"] in removed else None
             cells[rel] = cell_text(cell, gone)
         rows.append({"gate": g["name"], "origin": g["origin"], **cells, **({"matched": g["matched"]} if "matched" in g else {})})
+    removable = document.get("removable")
+    if removable is not None:
+        by_name = {g["name"]: g for g in removable["gates"]}
+        for row in rows:
+            g = by_name[row["gate"]]
+            row.update({"locked": g["state"], "locked since": g["lockedSince"], "last settable": g["lastSettable"] or "—"})
+            if g["removedInRelease"] is not None:
+                row[f"removed in {removable['release']}"] = "yes" if g["removedInRelease"] else "no"
     return rows
 
 
@@ -132,4 +199,9 @@ def render(document: dict, fmt: str) -> str:
     """``kcompat matrix --format <fmt>`` output."""
     if fmt == "json":
         return formats.to_json(document)
-    return formats.render_rows(fmt, matrix_rows(document), matrix_columns(document))
+    table = formats.render_rows(fmt, matrix_rows(document), matrix_columns(document))
+    if fmt == "markdown" and document.get("removable") is not None:  # the rule above the table (the text formats print it on stderr)
+        # the project's own text (versions, the rule, the sources' links), no input: written as Markdown
+        rule = "\n".join(f"{'' if i == 0 else '- '}{line}" for i, line in enumerate(removable_rule_text(document).splitlines()))
+        return f"{rule}\n\n{table}"
+    return table

@@ -296,3 +296,24 @@ def test_bad_origin_and_since_in_the_url_warn():
     warnings = texts(at.warning)
     assert any(w.startswith("matrix_origin=") for w in warnings) and any(w.startswith("matrix_since=") for w in warnings)
     assert len(table(at)) == len(table(open_app("matrix")))
+
+
+def test_removable_in_is_the_cli_answer_with_its_rule(capsys):
+    """Issue 28, the release team's "which gates can be removed next release?": the page's "Removable in"
+    filter (matrix_removable in the URL) shows the rows of ``kcompat matrix --removable-in 1.39`` and the rule."""
+    from kcompat.core.removable import RULE
+    from kcompat.documents.matrix import matrix_rows
+
+    doc = kcompat_json("--removable-in", "1.39")
+    at = open_app("matrix", matrix_removable="1.39")
+    assert not at.warning and at.selectbox(key="matrix_removable").value == "1.39"
+    shown = table(at)
+    assert shown.to_dict("records") == matrix_rows(doc)
+    assert list(shown.columns)[-3:] == ["locked", "locked since", "last settable"]
+    assert "CPUManagerPolicyOptions" in set(shown["gate"]) and "DRAPrioritizedList" not in set(shown["gate"])
+    (info,) = [i for i in texts(at.info) if "can drop" in i]
+    assert info.startswith(f"**{len(shown)} gates a 1.39 binary can drop**, of the {doc['removable']['lockedGates']} gates 1.38 has locked")
+    assert RULE in info and "KEP-4330" in info
+    # the options: the release after the newest bundled one, then the bundled releases but the oldest
+    assert at.selectbox(key="matrix_removable").options[:2] == ["1.39", "1.38"]
+    assert "1.31" not in at.selectbox(key="matrix_removable").options
