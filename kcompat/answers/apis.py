@@ -17,8 +17,8 @@ from kcompat.data.catalog import Catalog
 def apis(
     catalog: Catalog,
     binary: str,
-    emulated: str | None = None,
-    min_compat: str | None = None,
+    emulated: str | list[str] | None = None,
+    min_compat: str | list[str] | None = None,
     feature_gates: str | list[str] | None = None,
     runtime_config: str | list[str] | None = None,
     *,

@@ -302,3 +302,37 @@ def test_a_chosen_patch_release_is_the_binary_of_every_page():
     changes = kcompat_json(*release_command.split()[1:])
     shown = next(d for d in at.dataframe if d.key == "changes_release_table_0").value
     assert list(shown["gate"]) == [c["name"] for c in changes["changes"] if c["behaviour"] != "same"]
+
+
+# --- scan ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params, argv",
+    [
+        ({"binary": "1.33", "emulated": "1.31"}, ["--binary", "1.33", "--emulated", "1.31"]),
+        (
+            {**EMULATING, "manifests_runtime_config": "networking.k8s.io/v1beta1=true", "manifests_all": "true"},
+            [*EMULATING_ARGS, "--runtime-config", "networking.k8s.io/v1beta1=true", "--all"],
+        ),
+    ],
+    ids=["1.33@1.31", "1.36@1.33 AllBeta=false runtime-config, all"],
+)
+def test_scan(params, argv):
+    """The Check manifests page's rows are kcompat scan's for the same manifests and selection
+    (pasted on the page, on stdin for the command: only the file name differs)."""
+    sample = ROOT / "tests" / "samples" / "scan" / "helm-render.yaml"
+    done = subprocess.run([sys.executable, "-m", "kcompat.cli.main", "scan", "-", *argv, "--format", "csv"],
+                          input=sample.read_text(), capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    printed = list(csv.DictReader(io.StringIO(done.stdout)))
+    at = open_app("manifests", **params)
+    at.text_area(key="manifests_paste").input(sample.read_text())
+    next(b for b in at.button if b.label == "Check").click()
+    rerun(at)
+    shown = frame_with(at, ["where", "apiVersion", "kind", "name", "status", "reason", "nearest"]).to_dict("records")
+    for row in printed:
+        row["where"] = row["where"].replace("stdin", "pasted manifests", 1)
+    assert shown == printed and len(shown) >= 5
+    assert next(m.value for m in at.metric if m.label == "Not served") == str(sum(r["status"] == "not served" for r in printed))
+    assert [c.value for c in at.code][-1].startswith("kcompat scan - --binary ")

@@ -57,6 +57,7 @@ VIEWS = {
     },
     "plan": {"to": "1.36", "plan_jumps": "true"},
     "cluster": {"cluster_snippet": "kubeadm"},
+    "manifests": {"manifests_runtime_config": "networking.k8s.io/v1beta1=true", "manifests_efc": "true", "manifests_all": "true"},
     "gate_detail": {"gate": "JobManagedBy", "gate_from": "25"},
     "about": {"about_section": None},  # filled in from data/SOURCES.md
 }
