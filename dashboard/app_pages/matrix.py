@@ -12,20 +12,19 @@ from dashboard.components import data
 from dashboard.components.chart_export import chart_downloads
 from dashboard.components.charts import stage_counts_chart, transitions_chart
 from dashboard.components.downloads import table_csv
-from dashboard.components.gate_table import is_phone
 from dashboard.components.pages import open_gate
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_TEXT
 from dashboard.components.table_text import config_labels, table_as_text
 from dashboard.components.text import md
 from dashboard.components.text_width import column_px
 from dashboard.components.view_state import ViewState
-from kcompat.answers.matrix import filtered, matrix_filter
+from kcompat.answers.matrix import filtered, matrix_filter, release_provenance
 from kcompat.answers.removable import removal_choices
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
 from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
-from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_columns, matrix_document, matrix_rows
+from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_columns, matrix_document, matrix_rows, release_header
 
 #: Where the removal rule comes from, as links (kcompat/core/removable.py: SOURCES has the quotes).
 REMOVAL_SOURCES = (
@@ -44,13 +43,13 @@ full_document = data.matrix_document()
 releases = list(full.releases)
 statuses = {r.release: r for r in summary.releases}
 state = ViewState("matrix")
-phone = is_phone()
 
 st.subheader("Feature gates across the bundled releases", anchor=False)
 st.caption(
     "Each cell: the stage and default that release shipped (its own manifest at its own version); "
     "locked = locked to its default; — = not listed yet; removed (always on|off) = no longer registered: the feature "
-    "stays in its last spec's state. Reconstructed releases (* in the header): "
+    "stays in its last spec's state. A release whose data is not the release itself says so in its header "
+    "(reconstructed, development), in the downloads too: "
     + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact))
     + ". Select a row to open the gate."
 )
@@ -131,21 +130,18 @@ except KcompatError as exc:  # the controls offer valid values only: a guard, no
     st.stop()
 
 
-def _label(release: str) -> str:
-    return f"{release}{'' if statuses[release].exact else ' *'}"
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
-def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[str], list[dict], dict[str, int], dict | None]:
-    """The answer for ``flt``: the releases shown, the columns and rows (``kcompat matrix``'s
-    table; ``matched`` after a search) and the width of each column (its longest cell or header:
-    nothing is cut)."""
-    document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts(), data.catalog()))
+def _view(flt: MatrixFilter) -> tuple[dict[str, str], list[str], list[dict], dict[str, int], dict | None]:
+    """The answer for ``flt``: the release columns shown (header -> release: ``1.34 (reconstructed)``
+    -> ``1.34``), the columns and rows (``kcompat matrix``'s table; ``matched`` after a search) and
+    the width of each column (its longest cell or header: nothing is cut)."""
+    answer = filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts(), data.catalog())
+    document = matrix_document(*answer, release_provenance(data.catalog()))
     rows = matrix_rows(document)
     columns = matrix_columns(document)
-    headers = {c: _label(c) if c in document["releases"] else c for c in columns}
-    widths = {column: column_px([header, *(row[column] for row in rows)]) for column, header in headers.items()}
-    return tuple(document["releases"]), columns, rows, widths, document["removable"]
+    widths = {column: column_px([column, *(row[column] for row in rows)]) for column in columns}
+    release_columns = {release_header(document, r): r for r in document["releases"]}
+    return release_columns, columns, rows, widths, document["removable"]
 
 
 shown_releases, columns, rows, widths, removable = _view(flt)
@@ -219,11 +215,13 @@ else:
     generation = st.session_state.setdefault("_matrix_generation", 0)
     matrix_config = {
         # every column as wide as its longest cell: nothing is cut (the table scrolls sideways instead)
-        "gate": st.column_config.TextColumn("gate", pinned=not phone, width=widths["gate"]),
+        # not pinned: the grid fades a pinned column's text to 60 % (gate names that look disabled);
+        # unpinned, they are in the theme's text colour, as on the Gates page
+        "gate": st.column_config.TextColumn("gate", width=widths["gate"]),
         "origin": st.column_config.TextColumn("origin", width=widths["origin"]),
         **{
-            r: st.column_config.TextColumn(_label(r), help=md(f"{r}: {statuses[r].status_text}"), width=widths[r])
-            for r in shown_releases
+            header: st.column_config.TextColumn(header, help=md(f"{r}: {statuses[r].status_text}"), width=widths[header])
+            for header, r in shown_releases.items()
         },
         **{
             c: st.column_config.TextColumn(c, width=widths[c], help=REMOVABLE_HELP.get(c.split(" ")[0] if c.startswith("removed in") else c))

@@ -29,6 +29,16 @@ def bundled_matrix(catalog: Catalog) -> ReleaseMatrix:
     return release_matrix([(d.info.release, d.manifest) for d in catalog.all() if d.manifest is not None])
 
 
+def release_provenance(catalog: Catalog) -> dict[str, str]:
+    """Release -> how faithful its bundled data is: ``exact`` (the release itself: verified, or
+    read from its running code), ``development`` (a snapshot or pre-release) or ``reconstructed``."""
+    out = {}
+    for d in catalog.all():
+        info = d.info
+        out[info.release] = "exact" if info.exact else ("development" if info.status == "development" else "reconstructed")
+    return out
+
+
 def gate_texts(catalog: Catalog) -> dict[str, GateText]:
     """What the search finds gates by besides their names: descriptions and KEP links."""
     return {name: GateText(info.description, info.kep) for name, info in catalog.gate_info.items()}

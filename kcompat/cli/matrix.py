@@ -49,7 +49,7 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_matrix(args: argparse.Namespace, catalog) -> int:
-    from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter
+    from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter, release_provenance
     from kcompat.answers.queries import gate_lineage
     from kcompat.documents.matrix import matrix_document, removable_rule_text, render
 
@@ -67,7 +67,7 @@ def run_matrix(args: argparse.Namespace, catalog) -> int:
         removable_in=args.removable_in,
     )
     answer = filtered(full, gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None, catalog)
-    document = matrix_document(*answer)
+    document = matrix_document(*answer, release_provenance(catalog))
     sys.stdout.write(render(document, args.format))
     if document["removable"] is not None and args.format in ("table", "csv"):  # the rule beside the table, not in it
         removable = document["removable"]

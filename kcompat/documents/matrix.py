@@ -5,7 +5,7 @@ compatibility), the transitions from one bundled release to the next and the rem
 the gates and releases a :class:`~kcompat.core.history.MatrixFilter` keeps (everything without
 one)::
 
-    {"releases": ["1.31", ...],
+    {"releases": ["1.31", ...], "releaseData": {"1.31": "exact", "1.34": "reconstructed", "1.38": "development"},
      "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...},
                 "matched" (with a search only: name, KEP, abbreviation or description)}],
      "transitions": {"1.35": {"newAlpha": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
@@ -16,7 +16,9 @@ one)::
      "removable": null | {"release", "base", "floor", "rule", "sources", "note", "lockedGates",
                           "gates": [{"name", "origin", "state", "lockedSince", "lastSettable", "removedInRelease"}]}}
 
-``null``: the release does not list the gate. ``behaviour`` of a removed gate is what every
+``null``: the release does not list the gate. ``releaseData`` says how faithful each release's
+data is (``exact``: the release itself; ``reconstructed``; ``development``: a pre-release); the
+table, CSV and Markdown headers carry it (``1.34 (reconstructed)``). ``behaviour`` of a removed gate is what every
 later binary does for that feature: ``always on`` or ``always off`` (its last spec's default).
 ``transitions`` and ``removedGates`` name only the gates shown; each release shown (but the
 oldest bundled one) is compared with its previous bundled release, shown or not.
@@ -24,12 +26,16 @@ oldest bundled one) is compared with its previous bundled release, shown or not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from kcompat.documents import formats
 from ..core.history import ALL_TRANSITION_KINDS, TRANSITION_KEYS, FilteredMatrix, GateStatus, ReleaseTransitions
 from ..core.removable import RULE, SOURCES, RemovableGates
 from ..core.removals import GateLineage, RemovedGate
 
-__all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "removable_rule_text", "render"]
+__all__ = [
+    "TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "release_header", "removable_rule_text", "render",
+]
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
     "newAlpha": "new as Alpha in",
@@ -64,13 +70,16 @@ def removed_document(removal: RemovedGate) -> dict:
     }
 
 
-def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict:
-    """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer."""
+def matrix_document(answer: FilteredMatrix, lineage: GateLineage, provenance: Mapping[str, str] | None = None) -> dict:
+    """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer;
+    ``provenance``: release -> how faithful its data is (``exact``, ``reconstructed``, ``development``;
+    :func:`kcompat.answers.matrix.release_provenance`), for the releases shown."""
     matrix = answer.matrix
     shown = {r.gate for r in matrix.rows}
     matched = answer.matched
     return {
         "releases": list(matrix.releases),
+        "releaseData": {r: provenance.get(r, "exact") for r in matrix.releases} if provenance is not None else None,
         "gates": [
             {
                 "name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells)},
@@ -157,6 +166,14 @@ def removal_at(document: dict, name: str, release: str) -> str | None:
     return found["behaviour"] if found is not None else None
 
 
+def release_header(document: dict, release: str) -> str:
+    """A release column's header: the release, and how faithful its data is when it is not the
+    release itself (``1.34 (reconstructed)``, ``1.38 (development)``): the page shows it, and
+    every export and text output keeps it."""
+    kind = (document.get("releaseData") or {}).get(release, "exact")
+    return release if kind == "exact" else f"{release} ({kind})"
+
+
 def matrix_columns(document: dict) -> list[str]:
     """The table columns: ``gate``, ``origin``, one per release, then ``matched`` after a search
     and :data:`REMOVABLE_COLUMNS` (and ``removed in R`` when R is bundled) with ``--removable-in``."""
@@ -164,7 +181,8 @@ def matrix_columns(document: dict) -> list[str]:
     extra: list[str] = []
     if removable is not None:
         extra = [*REMOVABLE_COLUMNS, *([f"removed in {removable['release']}"] if _removal_known(removable) else [])]
-    return ["gate", "origin", *document["releases"], *(["matched"] if document["filter"]["search"] else []), *extra]
+    releases = [release_header(document, r) for r in document["releases"]]
+    return ["gate", "origin", *releases, *(["matched"] if document["filter"]["search"] else []), *extra]
 
 
 def _removal_known(removable: dict) -> bool:
@@ -182,7 +200,7 @@ def matrix_rows(document: dict) -> list[dict]:
         for rel in document["releases"]:
             cell = g["releases"][rel]
             gone = removal_at(document, g["name"], rel) if cell is None and g["name"] in removed else None
-            cells[rel] = cell_text(cell, gone)
+            cells[release_header(document, rel)] = cell_text(cell, gone)
         rows.append({"gate": g["name"], "origin": g["origin"], **cells, **({"matched": g["matched"]} if "matched" in g else {})})
     removable = document.get("removable")
     if removable is not None:

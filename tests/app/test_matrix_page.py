@@ -39,21 +39,38 @@ def test_default_load_shows_every_gate_of_every_release(matrix):
     at = open_app("matrix")
     assert current_page(at) == "matrix"
     shown = table(at)
-    assert list(shown.columns) == ["gate", "origin", *matrix.releases]
+    assert list(shown.columns) == ["gate", "origin", *(HEADERS.get(r, r) for r in matrix.releases)]
     assert list(shown["gate"]) == [r.gate for r in matrix.rows]
     assert set(shown["origin"]) == {"kube", "client-go"}
-    row = shown.set_index("gate").loc["JobManagedBy"]
+    row = shown.set_index("gate").loc["JobManagedBy"]  # exact releases keep the bare release as their header
     assert (row["1.31"], row["1.32"], row["1.35"]) == ("Alpha (off)", "Beta (on)", "GA (on, locked)")
     assert shown.set_index("gate").loc["APIListChunking", "1.33"] == "removed (always on)"
     assert shown.set_index("gate").loc["VolumeCapacityPriority", "1.36"] == "removed (always off)"
     assert shown.set_index("gate").loc["ContainerStopSignals", "1.32"] == "—"  # not introduced yet
 
 
-def test_reconstructed_releases_are_marked(catalog):
+#: the release columns whose data is not the release itself say so in their header
+HEADERS = {"1.34": "1.34 (reconstructed)", "1.38": "1.38 (development)"}
+
+
+def test_reconstructed_releases_are_marked_in_the_grid_and_its_exports(catalog, csv_downloads, capsys):
+    """Issue 28: the page marked a reconstructed release with "*" and its downloads dropped it. The
+    header says it in words, on the page, in every export and in every text output of kcompat matrix."""
+    from kcompat.cli.main import main as kcompat
+
     at = open_app("matrix")
-    columns = at.dataframe[0].proto.columns
+    columns = json.loads(at.dataframe[0].proto.columns)
     for info in catalog.releases:
-        assert (f'"{info.release} *"' in columns) is (not info.exact)
+        header = HEADERS.get(info.release, info.release)
+        assert (header != info.release) is (not info.exact)
+        assert columns[header]["label"] == header
+    # the gate names in the theme's text colour: the grid fades a pinned column's text to 60 % (issue 28: they looked disabled)
+    assert not columns["gate"].get("pinned")
+    assert csv_downloads["matrix_csv"].splitlines()[0] == "gate,origin," + ",".join(HEADERS.get(r, r) for r in catalog.release_names)
+    assert kcompat(["matrix", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["releaseData"] == {
+        r: {"1.34": "reconstructed", "1.38": "development"}.get(r, "exact") for r in catalog.release_names
+    }
 
 
 def test_text_filter():
@@ -152,7 +169,7 @@ def test_matrix_cells_are_the_cli_document(capsys):
     assert kcompat(["matrix", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     shown = table(open_app("matrix"))
-    assert list(shown.columns) == ["gate", "origin", *doc["releases"]]
+    assert list(shown.columns) == ["gate", "origin", *(HEADERS.get(r, r) for r in doc["releases"])]
     assert shown.to_dict("records") == matrix_rows(doc)
     assert [r["gate"] for r in matrix_rows(doc)] == [g["name"] for g in doc["gates"]]
 
@@ -248,7 +265,7 @@ def test_every_filter_in_the_url_gives_the_rows_of_the_same_command(params, argv
     assert not at.warning
     shown = table(at)
     assert len(shown) > 0
-    assert list(shown.columns) == ["gate", "origin", *doc["releases"], *(["matched"] if "--search" in argv else [])]
+    assert list(shown.columns) == ["gate", "origin", *(HEADERS.get(r, r) for r in doc["releases"]), *(["matched"] if "--search" in argv else [])]
     assert shown.to_dict("records") == matrix_rows(doc)
     # the CSV is the rows and columns shown
     lines = csv_downloads["matrix_csv"].splitlines()
@@ -273,7 +290,7 @@ def test_origin_and_from_release_write_the_url():
     rerun(at)
     assert at.query_params["matrix_origin"] == "client-go" and at.query_params["matrix_since"] == "1.36"
     shown = table(at)
-    assert list(shown.columns) == ["gate", "origin", "1.36", "1.37", "1.38"]
+    assert list(shown.columns) == ["gate", "origin", "1.36", "1.37", "1.38 (development)"]
     assert set(shown["origin"]) == {"client-go"}
 
 
@@ -285,7 +302,7 @@ def test_columns_are_as_wide_as_their_longest_cell_and_no_answer_is_a_message():
     shown = table(at)
     widths = {name: c.get("width") for name, c in json.loads(at.dataframe[0].proto.columns).items()}
     assert widths["gate"] == column_px(["gate", *shown["gate"]]) == column_px(["PodObservedGenerationTracking"])
-    assert widths["1.38"] == column_px(["removed (always on)"]) > widths["1.31"] == column_px(["Alpha (off)"])
+    assert widths["1.38 (development)"] == column_px(["removed (always on)"]) > widths["1.31"] == column_px(["Alpha (off)"])
     at = open_app("matrix", matrix_transition="1.38:toGA", matrix_origin="client-go")
     assert len(at.dataframe) == 1  # the counts only
     assert "No gate matches these filters." in [i.value for i in at.info]

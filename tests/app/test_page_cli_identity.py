@@ -270,7 +270,9 @@ def test_inspect(tmp_path):
     next(b for b in at.button if b.label == "Check").click()
     rerun(at)
     disagree = at.dataframe[0].value
-    assert disagree.to_dict("records") == [{k: d[k] for k in disagree.columns} for d in document["observed"]["disagree"]]
+    from kcompat.answers.inspect import disagree_rows
+
+    assert disagree.to_dict("records") == disagree_rows(document["observed"]["disagree"])
     assert list(disagree["name"]) == ["APIServerTracing"]
     assert [m.value for m in at.metric] == [document["component"], document["binary"], document["emulated"], document["minCompatibility"]]
     gates = frame_with(at, ["name", "enabled", "stage", "default", "locked", "explicit"])

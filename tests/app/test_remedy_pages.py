@@ -81,7 +81,7 @@ def test_refused_manifest_shows_refusal_remedy_and_what_was_read(capsys, tmp_pat
     assert error.startswith("**This kube-apiserver would exit at start-up** with\n")
     assert f"`error: {doc['errors'][0]}`" in error
     assert texts(at.info)[0] == doc["hints"][0]["text"]
-    assert "Read: pasted command line: static pod manifest" in texts(at.caption)
+    assert "Read: pasted input: static pod manifest" in texts(at.caption)
     # what was read from where, and the selection bar follows the inspected cluster
     sources = at.dataframe[0].value
     assert "--runtime-config" in sources["setting"].tolist()

@@ -54,11 +54,14 @@ def grid_box(page) -> dict:
 # Contrast of the key column, as drawn
 
 
+@pytest.mark.parametrize("key", ["gates", "matrix"])
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_gate_column_text_has_7_to_1_contrast_as_drawn(open_page, theme):
+def test_gate_column_text_has_7_to_1_contrast_as_drawn(open_page, theme, key):
+    """The gate names in the theme's text colour: on the Gates grid, and on the Release matrix
+    (issue 28: its pinned gate column was drawn at 60 % and looked disabled)."""
     from PIL import Image
 
-    page, _ = open_page("gates", {**SEL, "compact": "1", "embed_options": f"{theme}_theme"}, color_scheme=theme)
+    page, _ = open_page(key, {**SEL, "compact": "1", "embed_options": f"{theme}_theme"}, color_scheme=theme)
     box = grid_box(page)
     # The gate column: right of the row-picker column, below the header row; eight rows of names.
     clip = {"x": box["x"] + 44, "y": box["y"] + 40, "width": 160, "height": 8 * 34}
@@ -195,7 +198,7 @@ def test_phone_heading_is_compact_and_pages_menu_is_labelled(open_page):
     links = page.get_by_test_id("stPopoverBody").get_by_role("link")
     links.last.wait_for(timeout=10_000)
     assert [t.split("\n")[-1] for t in links.all_inner_texts()] == ["Gates", "What changes", "Timeline", "Release matrix", "APIs", "Upgrade plan",
-                                       "Check a cluster", "Gate detail", "About the data"]
+                                       "Check a cluster", "Check manifests", "Gate detail", "About the data"]
     links.filter(has_text="Release matrix").click()
     page.wait_for_function("() => location.pathname === '/matrix'")
     wait_idle(page)
