@@ -48,14 +48,14 @@ def add_scan_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="list the served objects too (JSON always lists every object)")
 
 
-def collect(paths: list[str], stdin=None) -> tuple[list[tuple[str, bytes]], list[str]]:
-    """The inputs named on the command line, each read with its bound; the problems of those that
-    cannot be read (a missing file, a device, too many files or bytes)."""
+def collect(paths: list[str], stdin=None) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
+    """The inputs named on the command line, each read with its bound; (name, problem) of those
+    that cannot be read (a missing file, a device, a link inside a directory, too many files or bytes)."""
     from kcompat.core.scan import MAX_SCAN_BYTES
     from kcompat.data.files import read_regular_file
 
     inputs: list[tuple[str, bytes]] = []
-    problems: list[str] = []
+    problems: list[tuple[str, str]] = []
     total = 0
     for path in paths:
         if path == "-":
@@ -69,16 +69,17 @@ def collect(paths: list[str], stdin=None) -> tuple[list[tuple[str, bytes]], list
             files = [(cut(path, 200), lambda p=path: read_regular_file(p, MAX_SCAN_BYTES))]
         for name, read in files:
             if len(inputs) >= MAX_SCAN_FILES:
-                problems.append(f"more than {MAX_SCAN_FILES} files, the limit for one scan: {name} and the rest were not read")
+                problems.append((name, f"more than {MAX_SCAN_FILES} files, the limit for one scan: {name} and the rest were not read"))
                 return inputs, problems
             try:
                 data = read()
             except KcompatError as exc:
-                problems.append(str(exc))
+                problems.append((name, str(exc)))
                 continue
             total += len(data)
             if total > MAX_SCAN_TOTAL_BYTES:
-                problems.append(f"the inputs are more than {MAX_SCAN_TOTAL_BYTES:,} bytes together, the limit for one scan: {name} and the rest were not read")
+                problems.append((name, f"the inputs are more than {MAX_SCAN_TOTAL_BYTES:,} bytes together, the limit for one scan: "
+                                       f"{name} and the rest were not read"))
                 return inputs, problems
             inputs.append((name, data))
     return inputs, problems
@@ -91,28 +92,30 @@ def _is_directory(path: str) -> bool:
         return False
 
 
-def _walk(root: Path) -> tuple[list[Path], list[str]]:
+def _walk(root: Path) -> tuple[list[Path], list[tuple[str, str]]]:
     """The manifest files below ``root``, sorted, without following symbolic links (a link could
     lead anywhere: it is skipped and said so) and at most :data:`MAX_SCAN_DEPTH` levels deep."""
     found: list[Path] = []
-    notes: list[str] = []
+    notes: list[tuple[str, str]] = []
     stack = [(root, 0)]
     while stack:
         folder, depth = stack.pop()
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name, reverse=True)
         except OSError as exc:
-            notes.append(f"{cut(str(folder), 200)}: cannot list: {exc.strerror or exc}")
+            notes.append((cut(str(folder), 200), f"{cut(str(folder), 200)}: cannot list: {exc.strerror or exc}"))
             continue
         for entry in entries:
             path = Path(entry.path)
             if entry.is_symlink():
                 if entry.name.endswith(MANIFEST_SUFFIXES) or entry.is_dir():
-                    notes.append(f"{cut(str(path), 200)}: a symbolic link inside a directory, not followed (name it on the command line to read it)")
+                    notes.append((cut(str(path), 200), f"{cut(str(path), 200)}: a symbolic link inside a directory, not followed "
+                                                       "(name it on the command line to read it)"))
                 continue
             if entry.is_dir(follow_symlinks=False):
                 if depth + 1 > MAX_SCAN_DEPTH:
-                    notes.append(f"{cut(str(path), 200)}: more than {MAX_SCAN_DEPTH} directory levels below {cut(str(root), 200)}, not read")
+                    notes.append((cut(str(path), 200), f"{cut(str(path), 200)}: more than {MAX_SCAN_DEPTH} directory levels below "
+                                                       f"{cut(str(root), 200)}, not read"))
                 else:
                     stack.append((path, depth + 1))
             elif entry.name.endswith(MANIFEST_SUFFIXES) and entry.is_file(follow_symlinks=False):
@@ -128,7 +131,7 @@ def run_scan(args: argparse.Namespace, catalog) -> int:
     from kcompat.documents.scan import scan_text, summary_line
 
     inputs, problems = collect(args.paths)
-    unread = [ScanInput(p.split(":", 1)[0], None, 0, 0, p) for p in problems]
+    unread = [ScanInput(name, None, 0, 0, problem) for name, problem in problems]
     answer = scan(
         catalog, inputs, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
         emulation_forward_compatible=args.emulation_forward_compatible,

@@ -144,6 +144,8 @@ def read_manifests(data: bytes | str, source: str) -> ManifestReading:
         if len(found.objects) > MAX_SCAN_OBJECTS:
             raise KcompatError(f"{source}: more than {MAX_SCAN_OBJECTS:,} objects, the limit for one scan")
     problems = found.problems
+    if not problems and not found.objects:
+        problems.append(f"{source}: no Kubernetes object in it (empty, or only comments and empty documents)")
     if problems:
         raise KcompatError("; ".join(problems[:20]) + (f"; and {len(problems) - 20:,} more" if len(problems) > 20 else ""))
     count = sum(1 for d, _ in documents if d is not None)

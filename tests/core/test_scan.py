@@ -64,6 +64,8 @@ def test_custom_resource_definitions_are_read():
         ("apiVersion: a/b/c\nkind: X\n", "is not group/version or version"),
         ("apiVersion: v1\nkind: [1]\n", "no kind"),
         ("key: 'unterminated\n", "not valid YAML"),
+        ("# only a comment\n---\n---\n", "x.yaml: no Kubernetes object in it"),  # a CI scan of nothing does not pass
+        ("", "x.yaml: no Kubernetes object in it"),
     ],
 )
 def test_input_that_is_no_manifest_is_refused_with_its_line(text, problem):
