@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from .api_versions import versions_by_priority
 from .apis import ApiAvailability, ApiEntry, Reason
 from .apis_data import ApiRelease, group_version_text
-from .errors import KcompatError, echo
+from .errors import KcompatError, cut, echo
 from .hints import Hint
 from .inspect.model import Lines
 from .safe_yaml import read_yaml_documents
@@ -121,6 +121,14 @@ def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+#: Characters of an object's name, kind, apiVersion or template kept (a Kubernetes name has at most 253).
+NAME_LIMIT = 253
+
+
+def _cut(value: str | None) -> str | None:
+    return cut(value, NAME_LIMIT) if value is not None else None
+
+
 def read_manifests(data: bytes | str, source: str) -> ManifestReading:
     """The objects of one input (see the module docstring). Input that is no manifest raises
     :class:`KcompatError` naming the file and, where there is one, the line."""
@@ -201,9 +209,10 @@ class _Found:
             return
         found = item.get("metadata")
         metadata: dict[object, object] = found if isinstance(found, dict) else {}
-        obj = ManifestObject(
-            api_version, kind, _text(metadata.get("name")) or _text(metadata.get("generateName")), _text(metadata.get("namespace")),
-            self.source, line, _template_of(line, self.templates),
+        name = _text(metadata.get("name")) or _text(metadata.get("generateName"))
+        namespace, template = _text(metadata.get("namespace")), _template_of(line, self.templates)
+        obj = ManifestObject(  # input text, shown as it is but never longer than a Kubernetes name may be
+            cut(api_version, NAME_LIMIT), cut(kind, NAME_LIMIT), _cut(name), _cut(namespace), self.source, line, _cut(template),
         )
         self.objects.append(obj)
         definition = _definition(obj, item.get("spec"))

@@ -123,3 +123,7 @@ def test_hostile_names_are_shown_never_obeyed(capsys, tmp_path, fmt):
         assert "\\| x \\| y \\|" in out
     if fmt == "table":
         assert "\\x1b[31m\\n" in out
+    long = tmp_path / "long.yaml"
+    long.write_text("# Source: " + "t" * 100_000 + "\napiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: " + "n" * 100_000 + "}\n")
+    code, out, _ = run(capsys, str(long), "--binary", "1.36", "--format", fmt)
+    assert code == 1 and len(out) < 4_000 and "(100,000 characters)" in out  # an echo never grows with the input
