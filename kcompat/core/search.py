@@ -8,9 +8,10 @@ way. A query matches a gate when any of these holds, and :func:`match` says whic
 that holds, in this order):
 
 * ``name``: the query, spaces removed, spells whole consecutive words of the name
-  (``jobmanaged``, ``Job Managed By``, ``DRA``); a query of :data:`MIN_PREFIX` characters or
-  more may end inside a word (``jobmana``). It always starts at a word: ``DRA`` is not found in
-  Etc\\ **dRa**\\ nge, nor in **Dra**\\ ining;
+  (``jobmanaged``, ``Job Managed By``, ``DRA``; the last word may be a plural: ``job`` finds
+  SuspendedJobs); a query of :data:`MIN_PREFIX` characters or more may end inside a word
+  (``jobmana``). It always starts at a word: ``DRA`` is not found in Etc\\ **dRa**\\ nge, nor
+  in **Dra**\\ ining;
 * ``KEP``: it is a KEP number (``4381``, ``KEP-4381``, ``kep 4381``, ``#4381``) and the gate's
   KEP link ends with that number;
 * ``abbreviation``: it is an abbreviation (2 to 6 letters) that spells the initials of
@@ -77,15 +78,16 @@ def kep_number(link: str | None) -> str | None:
 
 def _in_words(term: str, text: str) -> bool:
     """Whether ``term`` (case-folded, no spaces) spells whole consecutive CamelCase words of
-    ``text`` (one word, or a name), starting at a word; from :data:`MIN_PREFIX` characters it may
-    end inside the last one."""
+    ``text`` (one word, or a name), starting at a word, the last one possibly in its plural
+    (``job`` finds SuspendedJobs); from :data:`MIN_PREFIX` characters it may end inside the last one."""
     folded = text.casefold()
     spans = [m.span() for m in _WORDS.finditer(text)]
     ends = {end for _, end in spans}
     for start, _ in spans:
         if folded.startswith(term, start):
             end = start + len(term)
-            if end in ends or len(term) >= MIN_PREFIX:
+            plural = folded[end:end + 1] == "s" and end + 1 in ends
+            if end in ends or plural or len(term) >= MIN_PREFIX:
                 return True
     return False
 

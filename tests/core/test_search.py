@@ -126,7 +126,8 @@ def test_where_each_gate_matched(every_name, texts):
 def test_words_are_matched_from_their_start():
     assert matches("jobmana", "JobManagedBy")  # four letters or more may end inside a word
     assert not matches("anaged", "JobManagedBy")  # never start inside one
-    assert not matches("Dra", "KubeProxyDrainingTerminatingNodes")  # three letters: a whole word only
+    assert not matches("Dra", "KubeProxyDrainingTerminatingNodes")  # three letters: a whole word only ...
+    assert matches("job", "MutableSchedulingDirectivesForSuspendedJobs") and matches("pod", "PodsAPI")  # ... or its plural
     assert matches("Drain", "KubeProxyDrainingTerminatingNodes")
     assert matches("range stream", "EtcdRangeStream") and not matches("dra", "EtcdRangeStream")
     assert matches("sidecar", "X", GateText("Supports sidecars in init containers.")) and not matches("car", "X", GateText("sidecars"))
