@@ -85,11 +85,13 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             sys.stdout.write(formats.render_rows(args.format, api_rows(result, comparison, only), table_columns(comparison)))
         differing = sum(comparison.differs(e) for e in result.entries)
         which = " (the newest bundled release: --binary picks another)" if default_binary else ""
-        summary = (
-            f"binary {result.binary}{which}, emulated {result.emulated}: {len(result.served())} of {len(result.entries)} resources served; "
+        refused = result.selection is not None and result.selection.flags_rejected
+        answer = (
+            f": {len(result.served())} of {len(result.entries)} resources served; "
             f"{differing} differ from {comparison.label}" + (", only those shown" if only else "") + "; "
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
+        summary = formats.selection_summary(f"{result.binary}{which}", result.emulated, refused=refused) + ("" if refused else answer)
         from kcompat.core.hints import api_hints
 
         hints = [h.line for h in api_hints(result)]

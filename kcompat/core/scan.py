@@ -39,6 +39,7 @@ from .errors import KcompatError, cut, echo
 from .hints import Hint
 from .inspect.model import Lines
 from .safe_yaml import read_yaml_documents
+from .text_input import decode_input
 from .versions import Version, mm, parse_version
 
 TYPE_CHECKING = False
@@ -135,8 +136,10 @@ def read_manifests(data: bytes | str, source: str) -> ManifestReading:
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     if len(raw) > MAX_SCAN_BYTES:
         raise KcompatError(f"{source}: {len(raw):,} bytes, larger than the limit of {MAX_SCAN_BYTES:,} bytes for one manifest input")
-    documents = read_yaml_documents(raw, source, MAX_SCAN_BYTES, MAX_SCAN_DOCUMENTS, MAX_SCAN_VALUES)
-    text = raw.decode("utf-8").removeprefix("\ufeff")
+    # UTF-8 (with a byte-order mark or not), UTF-16/32 with one, gzip within the limit; binary refused by what it is
+    text = decode_input(raw, source, MAX_SCAN_BYTES, "a YAML or JSON manifest")
+    # (UTF-16 text is at most 1.5 times larger as UTF-8: the decoded text is held to twice the limit)
+    documents = read_yaml_documents(text, source, 2 * MAX_SCAN_BYTES, MAX_SCAN_DOCUMENTS, MAX_SCAN_VALUES)
     stripped = text.lstrip()
     fmt = "JSON" if stripped[:1] in ("{", "[") else "YAML"
     found = _Found(source, _templates(text))
