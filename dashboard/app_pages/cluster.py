@@ -32,7 +32,7 @@ from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
 from kcompat.documents.gates import GATE_COLUMNS
 from kcompat.answers.config import config_document, config_for_inspection
-from kcompat.answers.inspect import DISAGREE_COLUMNS, REFUSED_VERSION, Input, exit_status
+from kcompat.answers.inspect import DISAGREE_HEADERS, REFUSED_VERSION, Input, disagree_rows, exit_status
 
 #: The session's last answer: (digest of the inputs, document).
 _LAST_CHECK = "_cluster_last_check"
@@ -43,6 +43,13 @@ PASTES = (
     ("cluster_paste_version", "/version", "The output of kubectl get --raw /version."),
     ("cluster_paste_metrics", "/metrics", "The output of kubectl get --raw /metrics (or just its kubernetes_feature_enabled and kubernetes_build_info lines)."),
 )
+#: What each paste is called in the answer: messages say "<name> line 14", so no name ends in
+#: "line" ("pasted command line line 14" for a static pod manifest read as a double word).
+PASTE_NAMES = {
+    "cluster_paste_cmdline": "pasted input",
+    "cluster_paste_version": "pasted /version",
+    "cluster_paste_metrics": "pasted /metrics",
+}
 #: What a paste box must hold (the endpoint it is labelled with); the first box takes any format.
 EXPECTED = {"cluster_paste_version": "/version", "cluster_paste_metrics": "/metrics"}
 UPLOAD = "cluster_upload"
@@ -65,9 +72,9 @@ def collect_inputs() -> tuple[list[Input], list[str]]:
     inputs: list[Input] = []
     problems: list[str] = []
     total = 0
-    for key, label, _ in PASTES:
+    for key, _, _ in PASTES:
         text = st.session_state.get(key) or ""
-        name = f"pasted {label.split(',')[0].lower()}"
+        name = PASTE_NAMES[key]
         if len(text) > MAX_PASTE_CHARS:  # the widget keeps one character more: a longer paste is refused, not cut
             problems.append(f"{name}: more than the limit of {MAX_PASTE_CHARS:,} characters")
         elif text.strip():
@@ -164,7 +171,8 @@ def show_disagreements(document: dict) -> None:
             f"{len(disagree)} of {observed['gates']} gates on /metrics disagree with the prediction.",
             icon=":material/error:",
         )
-        frame = pd.DataFrame(disagree, columns=list(DISAGREE_COLUMNS))
+        rows = disagree_rows(disagree)
+        frame = pd.DataFrame(rows, columns=list(DISAGREE_HEADERS))
         what = "Gates on /metrics that disagree with the prediction"
         st.dataframe(
             frame, hide_index=True, width="stretch", key="cluster_disagree", alt=what,
@@ -175,7 +183,7 @@ def show_disagreements(document: dict) -> None:
         )
         table_as_text(frame, "table_text_cluster_disagree", f"{what}: {len(frame)} rows", words=DISAGREE_WORDS)
         table_exports(
-            disagree, DISAGREE_COLUMNS, file_name="kcompat-inspect-disagreements.csv", key="cluster_disagree_csv", as_is=True,
+            rows, DISAGREE_HEADERS, file_name="kcompat-inspect-disagreements.csv", key="cluster_disagree_csv", as_is=True,
             help="These gates, with the columns of the disagreements table `kcompat inspect` prints.", **inspected(document),
         )
     else:
@@ -184,7 +192,8 @@ def show_disagreements(document: dict) -> None:
             icon=":material/check_circle:",
         )
     if observed["unknown"]:
-        with st.expander(f"{len(observed['unknown'])} names on /metrics kcompat does not know (not counted as disagreements)"):
+        unknown = len(observed["unknown"])
+        with st.expander(f"{unknown:,} name{'' if unknown == 1 else 's'} on /metrics kcompat does not know (not counted as disagreements)"):
             st.text(printable(", ".join(observed["unknown"])))
 
 

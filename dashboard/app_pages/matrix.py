@@ -12,19 +12,27 @@ from dashboard.components import data
 from dashboard.components.chart_export import chart_downloads
 from dashboard.components.charts import stage_counts_chart, transitions_chart
 from dashboard.components.downloads import table_csv
-from dashboard.components.gate_table import is_phone
 from dashboard.components.pages import open_gate
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_TEXT
 from dashboard.components.table_text import config_labels, table_as_text
 from dashboard.components.text import md
 from dashboard.components.text_width import column_px
 from dashboard.components.view_state import ViewState
-from kcompat.answers.matrix import filtered, matrix_filter
+from kcompat.answers.matrix import filtered, matrix_filter, release_provenance
+from kcompat.answers.removable import removal_choices
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
 from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
-from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_document, matrix_rows
+from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_columns, matrix_document, matrix_rows, release_header
+
+#: Where the removal rule comes from, as links (kcompat/core/removable.py: SOURCES has the quotes).
+REMOVAL_SOURCES = (
+    ("KEP-4330: Feature Gate Lifecycles",
+     "https://github.com/kubernetes/enhancements/tree/master/keps/sig-architecture/4330-compatibility-versions#feature-gate-lifecycles"),
+    ("Feature gates: GA features and deprecation",
+     "https://github.com/kubernetes/community/blob/master/contributors/devel/sig-architecture/feature-gates.md"),
+)
 
 #: The grid's row and header heights (px) and the tallest it gets before it scrolls.
 ROW_PX, HEADER_PX, MAX_HEIGHT = 35, 35, 520
@@ -35,13 +43,13 @@ full_document = data.matrix_document()
 releases = list(full.releases)
 statuses = {r.release: r for r in summary.releases}
 state = ViewState("matrix")
-phone = is_phone()
 
 st.subheader("Feature gates across the bundled releases", anchor=False)
 st.caption(
     "Each cell: the stage and default that release shipped (its own manifest at its own version); "
     "locked = locked to its default; — = not listed yet; removed (always on|off) = no longer registered: the feature "
-    "stays in its last spec's state. Reconstructed releases (* in the header): "
+    "stays in its last spec's state. A release whose data is not the release itself says so in its header "
+    "(reconstructed, development), in the downloads too: "
     + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact))
     + ". Select a row to open the gate."
 )
@@ -75,7 +83,7 @@ since = state.selectbox(
     "since", "From release", releases, target=c_since,
     help="The first release column shown; older columns are hidden (`kcompat matrix --since`).",
 )
-c_text, c_stage, c_rel, c_changed = st.columns([2.5, 3, 2, 1.5], vertical_alignment="bottom")
+c_text, c_stage, c_rel, c_changed, c_removable = st.columns([2.5, 3, 2, 1.5, 2], vertical_alignment="bottom")
 text = state.text_input("text", "Search", target=c_text, placeholder="name, DRA, KEP 4381, words…", help="Finds a gate by part of its name, an abbreviation (DRA = DynamicResourceAllocation and the DRA… gates), a KEP number (4381, KEP-4381) or words of its description. Case-insensitive (`--search`).")
 stages = state.multiselect(
     "stages",
@@ -93,6 +101,17 @@ changed_only = state.toggle(
     "changed", "Changed only", target=c_changed,
     help="Only gates whose state differs between two of the releases shown (`--changed-only`).",
 )
+removable_in = state.selectbox(
+    "removable",
+    "Removable in",
+    removal_choices(data.catalog()),
+    optional=True,
+    target=c_removable,
+    placeholder="any release",
+    help="Gates that release can remove: locked to their default since a release its binaries can no longer emulate "
+    "a release before (KEP-4330: a binary emulates down to max(release-3, 1.31)); the rule and its sources are shown "
+    "with the table (`--removable-in`).",
+)
 
 try:
     flt = matrix_filter(
@@ -104,29 +123,28 @@ try:
         search=text,
         changed_only=changed_only,
         since=since if since != releases[0] else None,
+        removable_in=removable_in,
     )
 except KcompatError as exc:  # the controls offer valid values only: a guard, not a path
     st.error(md(str(exc)), icon=":material/error:")
     st.stop()
 
 
-def _label(release: str) -> str:
-    return f"{release}{'' if statuses[release].exact else ' *'}"
-
-
 @st.cache_data(show_spinner=False, max_entries=64)
-def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[dict], dict[str, int]]:
-    """The answer for ``flt``: the releases shown, the rows (``kcompat matrix``'s table rows) and
+def _view(flt: MatrixFilter) -> tuple[dict[str, str], list[str], list[dict], dict[str, int], dict | None]:
+    """The answer for ``flt``: the release columns shown (header -> release: ``1.34 (reconstructed)``
+    -> ``1.34``), the columns and rows (``kcompat matrix``'s table; ``matched`` after a search) and
     the width of each column (its longest cell or header: nothing is cut)."""
-    document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts()))
+    answer = filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts(), data.catalog())
+    document = matrix_document(*answer, release_provenance(data.catalog()))
     rows = matrix_rows(document)
-    headers = {"gate": "gate", "origin": "origin", **{r: _label(r) for r in document["releases"]}}
-    widths = {column: column_px([header, *(row[column] for row in rows)]) for column, header in headers.items()}
-    return tuple(document["releases"]), rows, widths
+    columns = matrix_columns(document)
+    widths = {column: column_px([column, *(row[column] for row in rows)]) for column in columns}
+    release_columns = {release_header(document, r): r for r in document["releases"]}
+    return release_columns, columns, rows, widths, document["removable"]
 
 
-shown_releases, rows, widths = _view(flt)
-columns = ["gate", "origin", *shown_releases]
+shown_releases, columns, rows, widths, removable = _view(flt)
 shown = pd.DataFrame(rows, columns=columns)
 with url_problems:
     state.show_problems()
@@ -139,6 +157,17 @@ with st.container(horizontal=True, vertical_alignment="center"):
         key="matrix_csv",
         help="The gates and releases shown, as `kcompat matrix --format csv` prints them with the same filters.",
         as_is=True,
+    )
+
+if removable is not None:
+    st.info(
+        f"**{len(rows)} gates a {removable['release']} binary can drop**, of the {removable['lockedGates']} gates "
+        f"{removable['base']} has locked to their default (a {removable['release']} binary emulates down to "
+        f"{removable['floor']}). Rule: "
+        + md(removable["rule"]) + ". "
+        + " ".join(f"[{name}]({url})" for name, url in REMOVAL_SOURCES)
+        + (f"  \n{md(removable['note'])}" if removable["note"] else ""),
+        icon=":material/delete_sweep:",
     )
 
 if transition:
@@ -162,6 +191,14 @@ if transition:
         open_gate(picked_name)
 
 
+REMOVABLE_HELP = {
+    "locked": "The stage and value the gate is locked to",
+    "locked since": "The release since which each release's own binary has the gate locked to that value",
+    "last settable": "The last release where the gate could still be set (or was not there yet): its lock's release - 1",
+    "removed": "Whether that release's own bundled manifest no longer lists the gate (Kubernetes may keep a removable gate longer)",
+}
+
+
 def _cell_style(value: str) -> str:
     word = value.split(" ", 1)[0] if isinstance(value, str) else ""
     try:
@@ -178,12 +215,27 @@ else:
     generation = st.session_state.setdefault("_matrix_generation", 0)
     matrix_config = {
         # every column as wide as its longest cell: nothing is cut (the table scrolls sideways instead)
-        "gate": st.column_config.TextColumn("gate", pinned=not phone, width=widths["gate"]),
+        # not pinned: the grid fades a pinned column's text to 60 % (gate names that look disabled);
+        # unpinned, they are in the theme's text colour, as on the Gates page
+        "gate": st.column_config.TextColumn("gate", width=widths["gate"]),
         "origin": st.column_config.TextColumn("origin", width=widths["origin"]),
         **{
-            r: st.column_config.TextColumn(_label(r), help=md(f"{r}: {statuses[r].status_text}"), width=widths[r])
-            for r in shown_releases
+            header: st.column_config.TextColumn(header, help=md(f"{r}: {statuses[r].status_text}"), width=widths[header])
+            for header, r in shown_releases.items()
         },
+        **{
+            c: st.column_config.TextColumn(c, width=widths[c], help=REMOVABLE_HELP.get(c.split(" ")[0] if c.startswith("removed in") else c))
+            for c in columns
+            if c in REMOVABLE_HELP or c.startswith("removed in ")
+        },
+        **(
+            {"matched": st.column_config.TextColumn(
+                "matched", width=widths["matched"],
+                help="Where the search found the gate: its name, its KEP number, an abbreviation of its name, or its description",
+            )}
+            if "matched" in columns
+            else {}
+        ),
     }
     matrix_what = "Feature gates across the bundled releases"
     event = st.dataframe(

@@ -27,7 +27,7 @@ from dashboard.components.selection import current
 from dashboard.components.stage_colors import STAGE_NAMES
 from dashboard.components.table_text import table_as_text
 from dashboard.components.view_state import ViewState
-from kcompat.core.search import search_gates
+from kcompat.core.search import MATCH_KINDS, search_matches
 from kcompat.core.versions import parse_version, subtract_minor
 
 def history_rows(segments, order: list[str], stage_at: dict[str, str]) -> list[dict]:
@@ -41,6 +41,20 @@ def history_rows(segments, order: list[str], stage_at: dict[str, str]) -> list[d
             lock = ", locked" if s.locked else ""
             stretches[s.gate].append(f"{s.stage.value}, default {'on' if s.default else 'off'}{lock}, {span}")
     return [{"gate": name, "stage": plain(stage_at.get(name, "")), "history": "; ".join(stretches[name])} for name in order]
+
+
+
+def match_counts(matched: dict[str, str], order) -> str:
+    """Where the search found the gates shown: "2 by name, 2 by description"."""
+    shown = [matched[g] for g in order if g in matched]
+    return ", ".join(f"{shown.count(kind)} by {kind}" for kind in MATCH_KINDS if kind in shown) or "none found"
+
+
+def with_matches(frame: pd.DataFrame, matched: dict[str, str] | None) -> pd.DataFrame:
+    """The rows as text, with where the search found each gate (``matched``) after a search."""
+    if matched is not None:
+        frame["matched"] = [matched.get(g, "") for g in frame["gate"]]
+    return frame
 
 
 sel = current()
@@ -84,7 +98,8 @@ sort = state.selectbox(
 )
 
 needle = (text or "").strip().lower()
-found = set(search_gates(text, stage_at, data.gate_texts())) if needle else set(stage_at)
+matched = search_matches(text, stage_at, data.gate_texts()) if needle else None
+found = set(matched) if matched is not None else set(stage_at)
 keep = {name for name, stage in stage_at.items() if (not stages or stage in stages) and name in found}
 shown = tuple(s for s in segments if s.gate in keep)
 starts = list(range(max(binary.minor - 20, 0), binary.minor))
@@ -101,7 +116,7 @@ x_start = state.select_slider(
 )
 state.show_problems()
 order = timeline_order(shown, sort, stage_at)
-st.caption(f"{len(order)} of {len(stage_at)} gates")
+st.caption(f"{len(order)} of {len(stage_at)} gates" + (f" ({match_counts(matched, order)})" if matched is not None else ""))
 
 if shown:
     generation = st.session_state.setdefault("_timeline_generation", 0)
@@ -131,7 +146,7 @@ if shown:
         releases=(sel.binary,),
     )
     table_as_text(
-        lambda: pd.DataFrame(history_rows(shown, order, stage_at), columns=["gate", "stage", "history"]),
+        lambda: with_matches(pd.DataFrame(history_rows(shown, order, stage_at), columns=["gate", "stage", "history"]), matched),
         "table_text_timeline",
         f"{title}: {len(order)} rows",
         labels={"stage": f"stage at {sel.emulated}", "history": "stages, release by release"},

@@ -141,7 +141,7 @@ def table_export(
 def export_buttons(export: TableExport, key: str, help: str | None = None) -> None:
     """The CSV, Markdown and JSON buttons of one table (keys ``key_csv``, ``key_md``, ``key_json``)."""
     columns = ", ".join(export.columns)
-    st.caption(f"First line: {md(export.header)}")
+    st.caption(f"First line of the Markdown and JSON files: {md(export.header)}  \nThe CSV is the table alone: a spreadsheet reads every line of it as data.")
     with st.container(horizontal=True, gap="small"):
         for fmt, (label, _, mime) in TABLE_FORMATS.items():
             st.download_button(
@@ -153,7 +153,7 @@ def export_buttons(export: TableExport, key: str, help: str | None = None) -> No
                 on_click="ignore",
                 icon=":material/download:",
                 help=(help if fmt == "csv" and help else f"This table as {label} ({columns}).")
-                + " The first line names the view.",
+                + (" The table alone, no line before it." if fmt == "csv" else " The first line names the view."),
             )
 
 

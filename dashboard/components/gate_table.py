@@ -49,10 +49,12 @@ class Filters:
 def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
     """Rows of the effective table that pass the filters. The search finds a gate by part of its
     name, an abbreviation, a KEP number or words of its description (``texts``: name ->
-    :class:`~kcompat.core.search.GateText`; see :mod:`kcompat.core.search`)."""
+    :class:`~kcompat.core.search.GateText`; see :mod:`kcompat.core.search`); with a search the
+    table gains a ``matched`` column saying where (what ``kcompat gates --search`` prints)."""
     if not f.active:
         return table
     mask = None
+    found: dict[str, str] | None = None
 
     def both(expr):
         nonlocal mask
@@ -69,11 +71,14 @@ def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
             both(pc.equal(table[column], next(iter(wanted))))
     text = f.text.strip()
     if text:
-        from kcompat.core.search import search_gates
+        from kcompat.core.search import search_matches
 
-        found = search_gates(text, table["gate"].to_pylist(), texts)
+        found = search_matches(text, table["gate"].to_pylist(), texts)
         both(pc.is_in(table["gate"], value_set=pa.array(list(found), pa.string())))
-    return table if mask is None else table.filter(mask)
+    shown = table if mask is None else table.filter(mask)
+    if found is not None:
+        shown = shown.append_column("matched", pa.array([found[g] for g in shown["gate"].to_pylist()], pa.string()))
+    return shown
 
 
 #: Plain words for code terms in labels; the code term stays in the data and in the help texts.
@@ -216,6 +221,9 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
             "history from",
             help="The first version of the gate's specs in the binary's list: the release it appeared in, or 0.0 / 1.0, "
             "placeholders for behaviour older than the gate (0.0 = registered without versions, 1.0 = older than versioned gates)",
+        ),
+        "matched": col.TextColumn(
+            "matched", help="Where the search found the gate: its name, its KEP number, an abbreviation of its name, or its description"
         ),
         "origin": col.TextColumn(
             "origin",

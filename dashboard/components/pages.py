@@ -20,6 +20,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "apis": ("apis.py", "APIs", ":material/api:"),
     "plan": ("plan.py", "Upgrade plan", ":material/upgrade:"),
     "cluster": ("cluster.py", "Check a cluster", ":material/fact_check:"),
+    "manifests": ("manifests.py", "Check manifests", ":material/checklist:"),
     "gate": ("gate_detail.py", "Gate detail", ":material/info:"),
     "about": ("about.py", "About the data", ":material/database:"),
 }

@@ -18,6 +18,9 @@ Requests and answers are pickled tuples of plain values over the child's stdin a
   text of ``kcompat gates --manifest FILE --format fmt``) or problems
 - ``("inspect", ((name, data[, endpoint]), ...))`` -> ``("document", dict)``: the ``kcompat inspect`` document
   of the Check a cluster page's inputs (:func:`kcompat.answers.inspect.inspect_document`)
+- ``("scan", ((name, data), ...), binary, emulated, min_compat, feature_gates, runtime_config,
+  emulation_forward_compatible, runtime_config_emulation_forward_compatible)`` -> ``("scan", answer)``:
+  the Check manifests page's :class:`~kcompat.answers.scan.ScanAnswer` (``kcompat scan``), or problems
 
 ``data`` is the file's bytes; the binary's registration rules apply (as ``kcompat gates
 --manifest`` does). Run as ``python -m dashboard.components.upload_worker``.
@@ -141,6 +144,17 @@ def answer(request: tuple) -> tuple:
         from kcompat.answers.inspect import inspect_document
 
         return ("document", inspect_document(catalog_from_environment(), list(request[1])))
+    if request[0] == "scan":
+        from kcompat.answers.scan import scan
+
+        _, inputs, binary, emulated, min_compat, feature_gates, runtime_config, efc, rcefc = request
+        try:
+            return ("scan", scan(
+                catalog_from_environment(), list(inputs), binary, emulated or None, min_compat or None, feature_gates or None,
+                runtime_config or None, emulation_forward_compatible=efc, runtime_config_emulation_forward_compatible=rcefc,
+            ))
+        except KcompatError as exc:
+            return ("problems", (str(exc),))
     kind, data, binary, *rest = request
     try:
         registration = registration_for(mm(parse_binary_version(binary)))

@@ -6,17 +6,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 from kcompat.answers.queries import api_gate_states
+from kcompat.core.api_comparison import AGAINST, ApiComparison
 from kcompat.core.apis import ApiAvailability, evaluate_api_availability
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.storage import StorageVersions, storage_versions
+from kcompat.core.errors import KcompatError
 from kcompat.data.catalog import Catalog
 
 
 def apis(
     catalog: Catalog,
     binary: str,
-    emulated: str | None = None,
-    min_compat: str | None = None,
+    emulated: str | list[str] | None = None,
+    min_compat: str | list[str] | None = None,
     feature_gates: str | list[str] | None = None,
     runtime_config: str | list[str] | None = None,
     *,
@@ -46,3 +48,16 @@ def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_comp
     selection = select_versions(version, emulated or None, min_compat or None)
     stored = storage_versions(version, selection.emulated, selection.min_compat, api_data=catalog.api_data, gate_states=api_gate_states(catalog))
     return replace(stored, errors=selection.errors, versions_refused=selection.flags_rejected)
+
+
+def compare_apis(result: ApiAvailability, against: str = "release") -> ApiComparison:
+    """``result`` compared with a real binary of its emulated release (``release``: its
+    ``servedByRelease``) or with the same binary at its own version (``native``: what emulating
+    enables and removes; the forward-compatibility flags, refused there, are dropped)."""
+    if against == "release":
+        return ApiComparison("release", {e.key: e.served_by_release for e in result.entries}, f"a real {result.emulated} binary")
+    if against == "native":
+        served = result.compared_with_binary().baseline.served_keys()
+        release = f"{result.binary.major}.{result.binary.minor}"
+        return ApiComparison("native", {e.key: e.key in served for e in result.entries}, f"the {release} binary at its own version")
+    raise KcompatError(f"--against {against!r}: not one of {', '.join(AGAINST)}")

@@ -21,6 +21,7 @@ from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.hints import Hint, hints_for
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
+from kcompat.core.versions import mm, parse_version
 from kcompat.data.catalog import Catalog
 
 from kcompat.answers.queries import gate_lineage
@@ -75,6 +76,9 @@ class GatesAnswer:
     #: the binary refuses --emulated-version or --min-compatibility-version: ``emulated`` and
     #: ``min_compat`` are then the defaults the gate keeps, not an answer
     versions_refused: bool = False
+    #: after a search (:func:`search`): (gate, where the query found it: name, KEP, abbreviation or
+    #: description) for every gate kept, in row order; None without a search
+    matched: tuple[tuple[str, str], ...] | None = None
 
     @property
     def valid(self) -> bool:
@@ -97,6 +101,13 @@ class GatesAnswer:
             ("locked", sum(r.locked for r in rows)),
             ("gates", len(rows)),
         )
+
+    @property
+    def is_emulating(self) -> bool:
+        """Whether the emulated version is older than the binary's release (False without a binary)."""
+        if self.binary is None:
+            return False
+        return mm(parse_version(self.emulated)) < mm(parse_version(self.binary))
 
     def only(self, names: Collection[str]) -> GatesAnswer:
         """The same answer with only the gates ``names`` holds (the errors and counts of the
@@ -219,8 +230,10 @@ def gate_texts(catalog: Catalog) -> Mapping[str, GateText]:
 
 
 def search(catalog: Catalog, answer: GatesAnswer, query: str) -> GatesAnswer:
-    """``answer`` with only the gates ``query`` finds: part of the name, an abbreviation (DRA), a
-    KEP number (4381, KEP-4381) or words of the description."""
-    from kcompat.core.search import search_gates
+    """``answer`` with only the gates ``query`` finds (part of the name, an abbreviation (DRA), a
+    KEP number (4381, KEP-4381) or words of the description), each with where it matched
+    (``matched``)."""
+    from kcompat.core.search import search_matches
 
-    return answer.only(set(search_gates(query, [r.name for r in answer.rows], gate_texts(catalog))))
+    found = search_matches(query, [r.name for r in answer.rows], gate_texts(catalog))
+    return dataclasses.replace(answer.only(found), matched=tuple(found.items()))

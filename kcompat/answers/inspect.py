@@ -14,7 +14,7 @@ flags give: ``versionDisagreements``), 2 when the input is unusable or the binar
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from kcompat.data.catalog import Catalog
@@ -36,7 +36,16 @@ if TYPE_CHECKING:  # the document types of kcompat.documents exist for the type 
 
 #: What the selection shows for a version the binary refuses (no version is the answer).
 REFUSED_VERSION = "none (the binary refuses the version flags)"
+#: The keys of a disagreement in the JSON document (a contract: unchanged) ...
 DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
+#: ... and the headers of its table (``kcompat inspect``'s text formats, the Check a cluster page
+#: and its downloads): words, not JSON keys; the stage on /metrics and the predicted one side by side.
+DISAGREE_HEADERS = ("name", "predicted", "observed", "observed stage", "predicted stage", "likely")
+
+
+def disagree_rows(disagree: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
+    """The disagreements as table rows with :data:`DISAGREE_HEADERS` (``stage`` is the observed one)."""
+    return [{header: d[key] for header, key in zip(DISAGREE_HEADERS, DISAGREE_COLUMNS, strict=True)} for d in disagree]
 
 
 class DisagreementDict(TypedDict):
@@ -257,9 +266,11 @@ def inspect_document(catalog: Catalog, inputs: Sequence[Input], max_bytes: int =
                     "which the inputs do not show (a 1.32 /version does not report it; add the command line or manifest)"
                 )
         if comparison.missing:
+            missing = len(comparison.missing)
+            lacking = f"{missing:,} gate{'' if missing == 1 else 's'}"
             document["warnings"].append(
-                f"{len(comparison.missing)} gate(s) the binary lists on /metrics are not in the input "
-                f"(first: {', '.join(comparison.missing[:5])}): a partial /metrics, or a build without them"
+                f"the /metrics given lacks {lacking} the prediction puts there (first: {', '.join(comparison.missing[:5])}): "
+                "a partial /metrics, or a build without them"
             )
         if comparison.gates and not comparison.agree and not comparison.disagree:
             # not "all 0 agree": nothing was compared (exit 2, not a green 0)

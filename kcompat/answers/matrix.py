@@ -29,6 +29,16 @@ def bundled_matrix(catalog: Catalog) -> ReleaseMatrix:
     return release_matrix([(d.info.release, d.manifest) for d in catalog.all() if d.manifest is not None])
 
 
+def release_provenance(catalog: Catalog) -> dict[str, str]:
+    """Release -> how faithful its bundled data is: ``exact`` (the release itself: verified, or
+    read from its running code), ``development`` (a snapshot or pre-release) or ``reconstructed``."""
+    out = {}
+    for d in catalog.all():
+        info = d.info
+        out[info.release] = "exact" if info.exact else ("development" if info.status == "development" else "reconstructed")
+    return out
+
+
 def gate_texts(catalog: Catalog) -> dict[str, GateText]:
     """What the search finds gates by besides their names: descriptions and KEP links."""
     return {name: GateText(info.description, info.kep) for name, info in catalog.gate_info.items()}
@@ -58,11 +68,13 @@ def matrix_filter(
     changed_only: bool = False,
     columns: Iterable[str] | None = None,
     since: str | None = None,
+    removable_in: str | None = None,
 ) -> MatrixFilter:
     """A :class:`MatrixFilter` from text (the CLI's options, the page's URL values), checked
     against the matrix's ``releases``; a bad value raises :class:`KcompatError` naming the
     option and the value. ``columns`` (``--releases``) and ``since`` (``--since``: that release
-    and the newer ones) choose the columns; only one of them may be given."""
+    and the newer ones) choose the columns; only one of them may be given. ``removable_in``
+    (``--removable-in``) keeps the gates that release can remove (:mod:`kcompat.answers.removable`)."""
     columns_list = _items(columns, "--releases")
     if columns_list and since is not None:
         raise KcompatError("--releases and --since both choose the columns: give one of them")
@@ -84,19 +96,41 @@ def matrix_filter(
         search=(search or "").strip()[:MAX_QUERY_LENGTH],
         changed_only=changed_only,
         releases=shown,
+        removable_in=_removal_release(removable_in, releases),
     )
 
 
+def _removal_release(text: str | None, releases: Sequence[str]) -> str | None:
+    if text is None:
+        return None
+    from kcompat.core.removable import parse_removal_release
+
+    version = parse_removal_release(text, tuple(releases))
+    return f"{version.major}.{version.minor}"
+
+
 def filtered(
-    full: ReleaseMatrix, lineage: GateLineage, flt: MatrixFilter, texts: Mapping[str, GateText] | None = None
+    full: ReleaseMatrix,
+    lineage: GateLineage,
+    flt: MatrixFilter,
+    texts: Mapping[str, GateText] | None = None,
+    catalog: Catalog | None = None,
 ) -> tuple[FilteredMatrix, GateLineage]:
     """The answer both front ends show: ``full`` (every bundled gate and release) filtered by
-    ``flt``, with the lineage the removed cells and ``removedGates`` come from."""
-    return filter_matrix(full, flt, texts), lineage
+    ``flt``, with the lineage the removed cells and ``removedGates`` come from. ``catalog``
+    answers ``flt.removable_in`` (:func:`kcompat.answers.removable.removable`)."""
+    removable = None
+    if flt.removable_in is not None:
+        if catalog is None:
+            raise KcompatError("--removable-in needs the bundled releases")
+        from kcompat.answers.removable import removable as removable_in
+
+        removable = removable_in(catalog, flt.removable_in)
+    return filter_matrix(full, flt, texts, removable), lineage
 
 
 def matrix(catalog: Catalog, flt: MatrixFilter | None = None) -> tuple[FilteredMatrix, GateLineage]:
     """The matrix (filtered by ``flt``; everything without one) and the lineage (which release
     lists which gate: the removals)."""
     flt = flt or MatrixFilter()
-    return filtered(bundled_matrix(catalog), gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None)
+    return filtered(bundled_matrix(catalog), gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None, catalog)

@@ -16,7 +16,7 @@ from kcompat.core.errors import KcompatError
 
 
 def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.33 or v1.33.2")
+    parser.add_argument("--binary", help="kube-apiserver binary version, e.g. 1.33 or v1.33.2 (default: the newest bundled release)")
     parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
     parser.add_argument(
@@ -31,6 +31,15 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    parser.add_argument(
+        "--against", choices=("release", "native"), default="release",
+        help="compare with a real binary of the emulated release (release, the servedByRelease column) or with the "
+        "same binary at its own version (native, the servedByBinary column)",
+    )
+    parser.add_argument(
+        "--only-differences", action="store_true",
+        help="only the resources whose answer differs from the side --against names (the APIs page's differences)",
+    )
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the API table even when kube-apiserver would refuse the flags (JSON always has it)")
     from kcompat.cli.cmdline import add_command_line_argument
@@ -40,14 +49,21 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
     # imported here: building the parser for another subcommand does not load the engine
-    from kcompat.answers.apis import apis
+    from kcompat.answers.apis import apis, compare_apis
+    from kcompat.answers.queries import newest_release
     from kcompat.data.catalog import catalog_for
-    from kcompat.documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
+    from kcompat.documents.apis import api_rows, apis_document, rejected_apis_document, table_columns
 
+    catalog = catalog_for(data_dir)
+    against, only = getattr(args, "against", "release"), bool(getattr(args, "only_differences", False))
+    binary = args.binary
+    default_binary = binary is None
     try:
+        if default_binary:
+            binary = newest_release(catalog)
         result = apis(
-            catalog_for(data_dir),
-            args.binary,
+            catalog,
+            binary,
             args.emulated,
             args.min_compat,
             args.feature_gates,
@@ -55,24 +71,27 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             emulation_forward_compatible=bool(args.emulation_forward_compatible),
             runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
         )
+        comparison = compare_apis(result, against)
     except KcompatError as exc:
         if args.format != "json":
             print(f"kcompat: error: {exc}", file=sys.stderr)
             return 2
-        sys.stdout.write(formats.to_json(rejected_apis_document(args.binary, str(exc))))
+        sys.stdout.write(formats.to_json(rejected_apis_document(binary, str(exc), against, only)))
         return 2
     if args.format == "json":
-        sys.stdout.write(formats.to_json(apis_document(result)))
+        sys.stdout.write(formats.to_json(apis_document(result, comparison, only)))
     else:
         if result.valid or getattr(args, "show_defaults", False):
-            sys.stdout.write(formats.render_rows(args.format, api_rows(result), TABLE_COLUMNS))
-        differing = len(result.differences_from_release())
+            sys.stdout.write(formats.render_rows(args.format, api_rows(result, comparison, only), table_columns(comparison)))
+        differing = sum(comparison.differs(e) for e in result.entries)
+        which = " (the newest bundled release: --binary picks another)" if default_binary else ""
         refused = result.selection is not None and result.selection.flags_rejected
-        summary = formats.selection_summary(result.binary, result.emulated, refused=refused) + (
-            "" if refused else
-            f": {len(result.served())} of {len(result.entries)} resources served; {differing} differ from a real {result.emulated} binary; "
+        answer = (
+            f": {len(result.served())} of {len(result.entries)} resources served; "
+            f"{differing} differ from {comparison.label}" + (", only those shown" if only else "") + "; "
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
+        summary = formats.selection_summary(f"{result.binary}{which}", result.emulated, refused=refused) + ("" if refused else answer)
         from kcompat.core.hints import api_hints
 
         hints = [h.line for h in api_hints(result)]

@@ -136,7 +136,7 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
     where from, the disagreements, then every gate (not for a refused input, unless
     ``show_defaults``)."""
     from kcompat.documents.gates import GATE_COLUMNS
-    from kcompat.answers.inspect import DISAGREE_COLUMNS, summary_lines
+    from kcompat.answers.inspect import DISAGREE_HEADERS, disagree_rows, summary_lines
 
     markdown = fmt == "markdown"
     heading = "## " if markdown else "# "
@@ -165,7 +165,7 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
     if observed is not None:
         out.append(f"\n{heading}Disagreements with /metrics ({len(observed['disagree'])})\n")
         if observed["disagree"]:
-            out.append(formats.render_rows(fmt, observed["disagree"], DISAGREE_COLUMNS).rstrip("\n"))
+            out.append(formats.render_rows(fmt, disagree_rows(observed["disagree"]), DISAGREE_HEADERS).rstrip("\n"))
         else:
             out.append("none: every gate kcompat knows agrees with the prediction")
         if observed["unknown"]:

@@ -60,6 +60,7 @@ COMMANDS = (
     ("storage", "storage version of each built-in resource at an emulated version"),
     ("changes", "gates that differ between B at E and the native binary, the real release E or another release"),
     ("matrix", "every gate in every bundled release, and what each release changed"),
+    ("scan", "manifests' objects a kube-apiserver would not serve for a selection (exit 1), and the nearest served version"),
     ("serve", "the dashboard on http://localhost:8501 (or --port), with the project's Streamlit settings"),
     ("screenshots", "PNG screenshots of every page (needs the test extra and chromium)"),
     ("data", "the bundled data"),
@@ -145,6 +146,7 @@ _LAZY_COMMANDS = {
     "storage": _Lazy(".storage", "add_storage_arguments", "run_storage"),
     "changes": _Lazy(".changes", "add_changes_arguments", "run_changes", takes_catalog=True),
     "matrix": _Lazy(".matrix", "add_matrix_arguments", "run_matrix", takes_catalog=True),
+    "scan": _Lazy(".scan", "add_scan_arguments", "run_scan", takes_catalog=True),
     "serve": _Lazy(".serve", "add_serve_arguments", "run_serve"),
     "screenshots": _Lazy(".screenshots", "add_screenshot_arguments", "run_screenshots"),
 }
@@ -246,7 +248,7 @@ def _run_command(args: argparse.Namespace, catalog: Catalog) -> int:
 
 #: Subcommands that only read data and write to stdout and stderr: after them the ``kcompat``
 #: script ends the process without tearing the interpreter down (see :func:`run`).
-_QUICK_EXIT = frozenset({"gates", "versions", "plan", "apis", "storage", "changes", "matrix"})
+_QUICK_EXIT = frozenset({"gates", "versions", "plan", "apis", "storage", "changes", "matrix", "scan"})
 
 
 def run() -> None:

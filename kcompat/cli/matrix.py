@@ -36,6 +36,11 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
     rows.add_argument("--origin", action="append", metavar="ORIGIN", help="kube or client-go")
     rows.add_argument("--search", metavar="TEXT", help="part of the name, an abbreviation (DRA), a KEP number or description words")
     rows.add_argument("--changed-only", action="store_true", help="gates whose state differs between two of the releases shown")
+    rows.add_argument(
+        "--removable-in", metavar="RELEASE",
+        help="gates release RELEASE can remove: locked to their default since a release its binaries can no longer emulate "
+        "a release before (KEP-4330: max(RELEASE-3, 1.31) is the lock's release or later); the rule is printed with the table",
+    )
     columns = parser.add_argument_group("columns (one of these; every bundled release without them)")
     columns.add_argument(
         "--releases", action="append", metavar="R1,R2", help="show only these release columns (e.g. 1.33,1.35)"
@@ -44,9 +49,9 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_matrix(args: argparse.Namespace, catalog) -> int:
-    from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter
+    from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter, release_provenance
     from kcompat.answers.queries import gate_lineage
-    from kcompat.documents.matrix import matrix_document, render
+    from kcompat.documents.matrix import matrix_document, removable_rule_text, render
 
     full = bundled_matrix(catalog)
     flt = matrix_filter(
@@ -59,7 +64,13 @@ def run_matrix(args: argparse.Namespace, catalog) -> int:
         changed_only=args.changed_only,
         columns=args.releases,
         since=args.since,
+        removable_in=args.removable_in,
     )
-    answer = filtered(full, gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None)
-    sys.stdout.write(render(matrix_document(*answer), args.format))
+    answer = filtered(full, gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None, catalog)
+    document = matrix_document(*answer, release_provenance(catalog))
+    sys.stdout.write(render(document, args.format))
+    if document["removable"] is not None and args.format in ("table", "csv"):  # the rule beside the table, not in it
+        removable = document["removable"]
+        print(f"# {len(removable['gates'])} gates removable in {removable['release']}", file=sys.stderr)
+        print(removable_rule_text(document), file=sys.stderr)
     return 0

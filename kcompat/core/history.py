@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from .compat import select_versions
 from .errors import KcompatError, quote_cut
 from .manifest import Feature, FeatureSpec, Manifest, spec_at
-from .search import GateText, search_gates
+from .search import GateText, search_matches
 from .stages import Stage
 from .versions import Version, major_minor, mm, offset_minor, parse_version, subtract_minor
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from .removable import RemovableGates
     from .removals import RemovedGate
 
 
@@ -366,6 +367,8 @@ class MatrixFilter:
     * ``search``: :func:`kcompat.core.search.matches` finds the gate (name, abbreviation, KEP
       number, words of its description);
     * ``changed_only``: the gate's state differs between two of the releases shown;
+    * ``removable_in``: release R can remove the gate: it is locked past R's emulation window
+      (:mod:`kcompat.core.removable`; the caller computes which gates);
     * ``releases``: the columns shown (all when empty), in the matrix's order.
     """
 
@@ -376,6 +379,7 @@ class MatrixFilter:
     search: str = ""
     changed_only: bool = False
     releases: tuple[str, ...] = ()
+    removable_in: str | None = None
 
     def check(self, matrix: ReleaseMatrix) -> None:
         """Raise :class:`KcompatError` naming the first release this filter names that the matrix lacks."""
@@ -395,6 +399,7 @@ class MatrixFilter:
             "search": self.search,
             "changedOnly": self.changed_only,
             "releases": list(self.releases),
+            "removableIn": self.removable_in,
         }
 
 
@@ -409,14 +414,24 @@ class FilteredMatrix:
     filter: MatrixFilter
     #: gates in the whole matrix (before filtering)
     total: int
+    #: with a search: gate -> where the query found it (name, KEP, abbreviation, description)
+    matched: Mapping[str, str] | None = None
+    #: with ``removable_in``: the locked gates and which of them that release can remove
+    removable: RemovableGates | None = None
 
 
 def filter_matrix(
-    matrix: ReleaseMatrix, flt: MatrixFilter, texts: Mapping[str, GateText] | None = None
+    matrix: ReleaseMatrix,
+    flt: MatrixFilter,
+    texts: Mapping[str, GateText] | None = None,
+    removable: RemovableGates | None = None,
 ) -> FilteredMatrix:
     """The rows of ``matrix`` that ``flt`` keeps, with its columns; ``texts`` (descriptions, KEP
-    links) are what the search finds gates by besides their names."""
+    links) are what the search finds gates by besides their names, ``removable`` the gates
+    ``flt.removable_in`` can remove (required with it)."""
     flt.check(matrix)
+    if flt.removable_in is not None and (removable is None or str(removable.release) != flt.removable_in):
+        raise KcompatError(f"the gates release {flt.removable_in} can remove were not given")
     all_transitions = release_transitions(matrix)
     columns = [i for i, r in enumerate(matrix.releases) if not flt.releases or r in flt.releases]
     rows = list(matrix.rows)
@@ -429,18 +444,24 @@ def filter_matrix(
         rows = [r for r in rows if (c := r.cells[at]) is not None and c.stage in flt.stages]
     if flt.origins:
         rows = [r for r in rows if r.origin in flt.origins]
+    matched = None
     if flt.search.strip():
-        found = set(search_gates(flt.search, [r.gate for r in rows], texts))
-        rows = [r for r in rows if r.gate in found]
+        matched = search_matches(flt.search, [r.gate for r in rows], texts)
+        rows = [r for r in rows if r.gate in matched]
     if flt.changed_only:
         rows = [r for r in rows if len({r.cells[i] for i in columns}) > 1]
+    if flt.removable_in is not None and removable is not None:
+        can = {g.name for g in removable.removable()}
+        rows = [r for r in rows if r.gate in can]
     shown = ReleaseMatrix(
         tuple(matrix.releases[i] for i in columns),
         tuple(MatrixRow(r.gate, tuple(r.cells[i] for i in columns), r.origin) for r in rows),
     )
     names = {r.gate for r in rows}
     transitions = tuple(t.only(names) for t in all_transitions if t.release in shown.releases)
-    return FilteredMatrix(shown, transitions, flt, len(matrix.rows))
+    if matched is not None:
+        matched = {r.gate: matched[r.gate] for r in rows}
+    return FilteredMatrix(shown, transitions, flt, len(matrix.rows), matched, removable if flt.removable_in is not None else None)
 
 
 # ---------------------------------------------------------------------------------------------

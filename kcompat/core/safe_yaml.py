@@ -25,7 +25,12 @@ MAX_GATES = 1_000
 _YAML_NAMES = ("yaml", "_LOADER", "_NODE_EVENTS", "_START_EVENTS", "_END_EVENTS")
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # what _import_yaml binds, for readers and checkers (typing itself is not loaded)
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+    #: keys and list indexes from a document's root to a value
+    YamlPath = tuple[str | int | None, ...]
 
     import yaml
 
@@ -171,13 +176,24 @@ def _line(event: Any) -> str:
     return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else "unknown line"
 
 
-def _scan_events(text: str, source: str, manifest: bool) -> None:
+def _scan_events(
+    text: str, source: str, manifest: bool, limits: tuple[int, int] | None = None, lines: list[dict[YamlPath, int]] | None = None
+) -> None:
     """One pass over the parser's events, before anything is built: refuses anchors and aliases
     (an alias bomb is never expanded), nesting past :data:`MAX_YAML_DEPTH`, duplicate mapping keys,
-    and, for a feature manifest, more gates, specs or nodes than any real list has."""
-    stack: list[list[Any]] = []  # per open collection: [is mapping, children so far, {key: line}]
-    nodes = gates = specs = 0
+    and, for a feature manifest, more gates, specs or nodes than any real list has; with
+    ``limits`` (documents, nodes), more documents or values than those in a stream. ``lines``
+    gets one mapping per document: the path (keys and list indexes from the root, at most two)
+    of each mapping in its first three levels -> its 1-based line."""
+    stack: list[list[Any]] = []  # per open collection: [is mapping, children so far, {key: line}, last key]
+    nodes = gates = specs = documents = 0
     for event in yaml.parse(text, Loader=_LOADER):
+        if isinstance(event, yaml.DocumentStartEvent):
+            documents += 1
+            if limits is not None and documents > limits[0]:
+                raise KcompatError(f"{source}: more than {limits[0]:,} YAML documents, the limit ({_line(event)})")
+            if lines is not None:
+                lines.append({})
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise KcompatError(f"{source}: anchors and aliases are not allowed ({_line(event)})")
         if isinstance(event, _END_EVENTS):
@@ -186,9 +202,16 @@ def _scan_events(text: str, source: str, manifest: bool) -> None:
         if not isinstance(event, _NODE_EVENTS):
             continue
         nodes += 1
+        if limits is not None and nodes > limits[1]:
+            raise KcompatError(f"{source}: more than {limits[1]:,} YAML values, the limit ({_line(event)})")
+        if lines is not None and len(stack) <= 2 and isinstance(event, yaml.MappingStartEvent) and lines:
+            last = len(stack) - 1
+            path = tuple(level[3] if level[0] else level[1] - (i < last) for i, level in enumerate(stack))
+            lines[-1][path] = event.start_mark.line + 1
         if stack:
             top = stack[-1]
             if top[0] and top[1] % 2 == 0:  # a mapping key
+                top[3] = event.value if isinstance(event, yaml.ScalarEvent) else None
                 if isinstance(event, yaml.ScalarEvent):
                     keys = top[2]
                     if event.value in keys:
@@ -211,7 +234,7 @@ def _scan_events(text: str, source: str, manifest: bool) -> None:
         if isinstance(event, _START_EVENTS):
             if len(stack) >= MAX_YAML_DEPTH:
                 raise KcompatError(f"{source}: YAML nested too deeply: more than {MAX_YAML_DEPTH} levels ({_line(event)})")
-            stack.append([isinstance(event, yaml.MappingStartEvent), 0, {}])
+            stack.append([isinstance(event, yaml.MappingStartEvent), 0, {}, None])
 
 
 def read_yaml_text(
@@ -232,6 +255,43 @@ def read_yaml_text(
     try:
         _scan_events(text, source, manifest)
         return yaml.load(text, Loader=_go_loader() if go_scalars else _LOADER)  # noqa: S506 - a SafeLoader (C or Python)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        if "nesting depth" in str(exc.problem):  # libyaml's own depth limit
+            raise KcompatError(f"{source}: YAML nested too deeply{pos}") from None
+        raise KcompatError(f"{source}: not valid YAML{pos}: {cut(exc.problem or exc.context, 200)}") from None
+    except yaml.YAMLError as exc:
+        raise KcompatError(f"{source}: not valid YAML: {cut(exc, 200)}") from None
+    except RecursionError:
+        raise KcompatError(f"{source}: YAML nested too deeply") from None
+
+
+def read_yaml_documents(
+    data: bytes | str, source: str, max_bytes: int, max_documents: int, max_nodes: int
+) -> list[tuple[object, dict[YamlPath, int]]]:
+    """Every document of a YAML stream (``---`` separated; JSON is read as YAML too), each with
+    the lines of its mappings in its first three levels (path from the root -> line: ``()`` the
+    root, ``("items", 0)`` the first item of a ``List``, ``(0,)`` the first element of a JSON array).
+    The same checks as :func:`read_yaml_text` first, and at most ``max_documents`` documents and
+    ``max_nodes`` values; an empty document is None."""
+    if "yaml" not in globals():
+        _import_yaml()
+    text = decode_input(data, source, max_bytes, "a YAML text file")
+
+    def load() -> list[tuple[object, dict[YamlPath, int]]]:
+        lines: list[dict[YamlPath, int]] = []
+        _scan_events(text, source, False, (max_documents, max_nodes), lines)
+        documents = list(yaml.load_all(text, Loader=_LOADER))  # noqa: S506 - a SafeLoader (C or Python)
+        return list(zip(documents, lines + [{}] * (len(documents) - len(lines)), strict=False))
+
+    return _parsed(source, load)
+
+
+def _parsed(source: str, parse: Callable[[], T]) -> T:
+    """``parse()`` (the scan, then the SafeLoader's C or Python classes), its errors as KcompatError."""
+    try:
+        return parse()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""

@@ -2,16 +2,25 @@
 an abbreviation (``DRA`` finds DynamicResourceAllocation, ``dynamic resource allocation`` finds
 the DRA* gates). Case-insensitive; pure (the descriptions and KEP links come from the caller).
 
-A query matches a gate when any of these holds:
+Names are read as their CamelCase words (:func:`name_words`: DRAAdminAccess = DRA, Admin,
+Access; EtcdRangeStream = Etcd, Range, Stream), descriptions as their words, each split the same
+way. A query matches a gate when any of these holds, and :func:`match` says which (the first
+that holds, in this order):
 
-* the query, spaces removed, is a substring of the name (``jobmanaged``, ``Job Managed By``);
-* it is a KEP number (``4381``, ``KEP-4381``, ``kep 4381``, ``#4381``) and the gate's KEP link ends
-  with that number;
-* it is an abbreviation (2 to 6 letters) that spells the initials of consecutive words of the
-  name (``DRA`` = Dynamic Resource Allocation, ``HPA`` = Horizontal Pod Autoscaler);
-* it has several words whose initials are an abbreviation the name contains (``dynamic resource
-  allocation`` finds DRAAdminAccess);
-* every word of the query (3 characters or more) occurs in the gate's description.
+* ``name``: the query, spaces removed, spells whole consecutive words of the name
+  (``jobmanaged``, ``Job Managed By``, ``DRA``; the last word may be a plural: ``job`` finds
+  SuspendedJobs); a query of :data:`MIN_PREFIX` characters or more may end inside a word
+  (``jobmana``). It always starts at a word: ``DRA`` is not found in Etc\\ **dRa**\\ nge, nor
+  in **Dra**\\ ining;
+* ``KEP``: it is a KEP number (``4381``, ``KEP-4381``, ``kep 4381``, ``#4381``) and the gate's
+  KEP link ends with that number;
+* ``abbreviation``: it is an abbreviation (2 to 6 letters) that spells the initials of
+  consecutive words of the name (``DRA`` = Dynamic Resource Allocation, ``HPA`` = Horizontal Pod
+  Autoscaler), or it has several words whose initials are an abbreviation the name contains
+  (``dynamic resource allocation`` finds DRAAdminAccess);
+* ``description``: every word of the query (3 characters or more) is a word of the gate's
+  description by the same rule as the name (whole words; a word of :data:`MIN_PREFIX`
+  characters or more may be the start of a longer one: ``sidecar`` finds "sidecars").
 """
 
 from __future__ import annotations
@@ -22,10 +31,17 @@ from dataclasses import dataclass
 
 #: Longest query looked at (a search box, not a document).
 MAX_QUERY_LENGTH = 200
+#: Shortest query (or query word) that may end inside a word: shorter ones are whole words
+#: (``DRA``, ``pod``), so a three-letter abbreviation never matches the start of another word.
+MIN_PREFIX = 4
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|$)|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_TEXT_WORDS = re.compile(r"[A-Za-z0-9]+")
 _KEP = re.compile(r"^(?:kep[\s#-]*|#)?(\d{1,6})$", re.I)
 _ABBREVIATION = re.compile(r"^[A-Za-z]{2,6}$")
 _KEP_NUMBER = re.compile(r"(\d+)/?$")
+
+#: Where a query found a gate, in the order :func:`match` tries them.
+MATCH_KINDS = ("name", "KEP", "abbreviation", "description")
 
 
 @dataclass(frozen=True)
@@ -60,35 +76,69 @@ def kep_number(link: str | None) -> str | None:
     return match.group(1) if match else None
 
 
-def matches(query: str, name: str, text: GateText | None = None) -> bool:
-    """Whether ``query`` finds gate ``name`` (see the module docstring)."""
+def _in_words(term: str, text: str) -> bool:
+    """Whether ``term`` (case-folded, no spaces) spells whole consecutive CamelCase words of
+    ``text`` (one word, or a name), starting at a word, the last one possibly in its plural
+    (``job`` finds SuspendedJobs); from :data:`MIN_PREFIX` characters it may end inside the last one."""
+    folded = text.casefold()
+    spans = [m.span() for m in _WORDS.finditer(text)]
+    ends = {end for _, end in spans}
+    for start, _ in spans:
+        if folded.startswith(term, start):
+            end = start + len(term)
+            plural = folded[end:end + 1] == "s" and end + 1 in ends
+            if end in ends or plural or len(term) >= MIN_PREFIX:
+                return True
+    return False
+
+
+def _description_has(term: str, description: str) -> bool:
+    return any(_in_words(term, word) for word in _TEXT_WORDS.findall(description))
+
+
+def match(query: str, name: str, text: GateText | None = None) -> str | None:
+    """Where ``query`` finds gate ``name``: one of :data:`MATCH_KINDS` (see the module
+    docstring), ``"name"`` for an empty query, or None when it does not find it."""
     query = (query or "").strip()[:MAX_QUERY_LENGTH]
     if not query:
-        return True
-    folded_name = name.casefold()
-    if "".join(query.split()).casefold() in folded_name:
-        return True
+        return "name"
+    joined = "".join(query.split()).casefold()
+    if joined and _in_words(joined, name):
+        return "name"
     text = text or GateText()
     kep = _KEP.match(query)
     if kep:
-        return kep_number(text.kep) == str(int(kep.group(1)))
+        return "KEP" if kep_number(text.kep) == str(int(kep.group(1))) else None
     words = name_words(name)
     if _ABBREVIATION.match(query) and _spells_initials(query, words):
-        return True
+        return "abbreviation"
     terms = query.split()
     if len(terms) >= 2:
         abbreviation = "".join(t[0] for t in terms if t).casefold()
         if any(w.casefold() == abbreviation for w in words) or (len(abbreviation) >= 2 and _spells_initials(abbreviation, words)):
-            return True
-    long_terms = [t.casefold() for t in terms if len(t) >= 3]
-    if long_terms and text.description:
-        description = text.description.casefold()
-        if all(t in description for t in long_terms):
-            return True
-    return False
+            return "abbreviation"
+    long_terms = [cleaned for t in terms if len(cleaned := "".join(_TEXT_WORDS.findall(t)).casefold()) >= 3]
+    if long_terms and text.description and all(_description_has(t, text.description) for t in long_terms):
+        return "description"
+    return None
+
+
+def matches(query: str, name: str, text: GateText | None = None) -> bool:
+    """Whether ``query`` finds gate ``name`` (see the module docstring)."""
+    return match(query, name, text) is not None
+
+
+def search_matches(query: str, names: Iterable[str], texts: Mapping[str, GateText] | None = None) -> dict[str, str]:
+    """The names ``query`` finds, in the order given, each with where it matched (:func:`match`)."""
+    texts = texts or {}
+    found = {}
+    for n in names:
+        where = match(query, n, texts.get(n))
+        if where is not None:
+            found[n] = where
+    return found
 
 
 def search_gates(query: str, names: Iterable[str], texts: Mapping[str, GateText] | None = None) -> tuple[str, ...]:
     """The names ``query`` finds, in the order given."""
-    texts = texts or {}
-    return tuple(n for n in names if matches(query, n, texts.get(n)))
+    return tuple(search_matches(query, names, texts))

@@ -14,6 +14,7 @@ from types import MappingProxyType
 
 from kcompat import DATA_DIR  # data/ of the checkout, or of the installed package
 from kcompat.core.errors import KcompatError
+from kcompat.core.keps import kep_link
 from kcompat.core.manifest import Manifest, registration_for
 from kcompat.core.versions import Version, parse_version
 
@@ -92,6 +93,7 @@ class GateInfo:
     name: str
     description: str | None
     owners: tuple[str, ...]
+    #: the KEP link to show: https://kep.k8s.io/N however the comment wrote it (:func:`kcompat.core.keps.kep_link`)
     kep: str | None
     source: str | None
 
@@ -427,7 +429,7 @@ def _parse_gate_info(doc: object, path: str) -> dict[str, GateInfo]:
             name=item["name"],
             description=item.get("description") if isinstance(item.get("description"), str) else None,
             owners=tuple(str(o) for o in owners) if isinstance(owners, list) else (),
-            kep=item.get("kep") if isinstance(item.get("kep"), str) else None,
+            kep=kep_link(item.get("kep")) if isinstance(item.get("kep"), str) else None,
             source=item.get("source") if isinstance(item.get("source"), str) else None,
         )
     return out

@@ -3,9 +3,14 @@ emulated version, and whether a real binary of the emulated release serves each 
 
 JSON document (exactly these keys)::
 
-    {"binary", "emulated", "valid", "errors", "warnings", "hints",
+    {"binary", "emulated", "valid", "errors", "warnings", "hints", "against", "onlyDifferences",
      "apis": [{"group", "version", "kind", "resource", "subresources", "stage", "served",
-               "servedByRelease", "reason"}]}
+               "servedByRelease", ["servedByBinary",] "reason"}]}
+
+``against`` is ``release`` or ``native`` (``kcompat apis --against``); with ``native`` each entry
+also has ``servedByBinary``: whether the same binary at its own version (the same
+``--runtime-config``) serves it. ``onlyDifferences`` (``--only-differences``): ``apis`` holds only
+the entries where ``served`` differs from the side compared with.
 
 The core group is ``""``. ``resource`` and ``subresources`` are the names the release's
 k8s.io/client-go typed client uses; ``servedByRelease`` is whether a real binary of release
@@ -17,17 +22,40 @@ alpha-under-emulation warning), each ``{"kind", "error", "gate", "text", "names"
 
 from __future__ import annotations
 
+from ..core.api_comparison import ApiComparison
 from ..core.apis import ApiAvailability, ApiEntry
 from ..core.hints import api_hints
 from .gates import hint_dict
 
-DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "hints", "apis")
+DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "hints", "against", "onlyDifferences", "apis")
 API_KEYS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
 TABLE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
+#: ``kcompat apis --against native``: the same binary at its own version instead of a real release
+NATIVE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByBinary", "reason")
 DIFFERENCE_COLUMNS = ("group", "version", "resource", "kind", "served", "servedByRelease", "reason")
 
 
-def api_item(entry: ApiEntry) -> dict:
+def table_columns(comparison: ApiComparison | None = None) -> tuple[str, ...]:
+    """The table columns of ``kcompat apis`` (``--against native``: ``servedByBinary``)."""
+    return NATIVE_COLUMNS if comparison is not None and comparison.against == "native" else TABLE_COLUMNS
+
+
+def _entries(result: ApiAvailability, comparison: ApiComparison | None, only_differences: bool) -> tuple[ApiEntry, ...]:
+    if not only_differences:
+        return result.entries
+    if comparison is None:
+        return result.differences_from_release()
+    return tuple(e for e in result.entries if comparison.differs(e))
+
+
+def api_item(entry: ApiEntry, comparison: ApiComparison | None = None) -> dict:
+    if comparison is not None and comparison.against == "native":
+        item = _item(entry)
+        return {**{k: item[k] for k in API_KEYS if k != "reason"}, "servedByBinary": comparison.served_there(entry), "reason": item["reason"]}
+    return _item(entry)
+
+
+def _item(entry: ApiEntry) -> dict:
     return {
         "group": entry.group,
         "version": entry.version,
@@ -41,8 +69,9 @@ def api_item(entry: ApiEntry) -> dict:
     }
 
 
-def apis_document(result: ApiAvailability) -> dict:
-    """The JSON contract of ``kcompat apis``."""
+def apis_document(result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False) -> dict:
+    """The JSON contract of ``kcompat apis`` (``comparison``: :func:`kcompat.answers.apis.compare_apis`;
+    none = against a real release)."""
     return {
         "binary": str(result.binary),
         "emulated": str(result.emulated),
@@ -50,21 +79,27 @@ def apis_document(result: ApiAvailability) -> dict:
         "errors": list(result.errors),
         "warnings": list(result.warnings),
         "hints": [hint_dict(h) for h in api_hints(result)],
-        "apis": [api_item(e) for e in result.entries],
+        "against": comparison.against if comparison is not None else "release",
+        "onlyDifferences": only_differences,
+        "apis": [api_item(e, comparison) for e in _entries(result, comparison, only_differences)],
     }
 
 
-def rejected_apis_document(binary: str | None, message: str) -> dict:
+def rejected_apis_document(binary: str | None, message: str, against: str = "release", only_differences: bool = False) -> dict:
     """The document when the input is not usable at all (no evaluation happened)."""
-    return {"binary": binary, "emulated": None, "valid": False, "errors": [message], "warnings": [], "hints": [], "apis": []}
+    return {
+        "binary": binary, "emulated": None, "valid": False, "errors": [message], "warnings": [], "hints": [],
+        "against": against, "onlyDifferences": only_differences, "apis": [],
+    }
 
 
-def api_rows(result: ApiAvailability) -> list[dict]:
-    """Table rows (subresources joined with commas)."""
-    return [{**api_item(e), "subresources": ", ".join(e.subresources)} for e in result.entries]
+def api_rows(result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False) -> list[dict]:
+    """Table rows (subresources joined with commas): every entry, or only those that differ from
+    the side compared with."""
+    return [{**api_item(e, comparison), "subresources": ", ".join(e.subresources)} for e in _entries(result, comparison, only_differences)]
 
 
 def difference_rows(result: ApiAvailability) -> list[dict]:
     """The entries whose answer differs from a real binary of the emulated release."""
-    return [{k: api_item(e)[k] for k in DIFFERENCE_COLUMNS} for e in result.differences_from_release()]
+    return [{k: _item(e)[k] for k in DIFFERENCE_COLUMNS} for e in result.differences_from_release()]
 

@@ -1,12 +1,14 @@
 """Exports made for documents: tables as CSV, Markdown or JSON with a header line naming the
 view, and charts as PNG and SVG without a browser or network (vl-convert, with its bundled fonts).
 
-An exported table is exactly the rows and columns a view shows, and its first line says which
-view: the page, the selection, the page's own filters, the row count and the data's source
-(:func:`header_line`). Per format:
+An exported table is exactly the rows and columns a view shows; the Markdown and JSON files also
+say which view: the page, the selection, the page's own filters, the row count and the data's
+source (:func:`header_line`). Per format:
 
-* CSV: the header as a comment line ``# kcompat Gates · …``, then the table as ``kcompat
-  --format csv`` writes tables (:func:`kcompat.documents.formats.rows_to_csv`).
+* CSV: the table alone, as ``kcompat --format csv`` writes tables
+  (:func:`kcompat.documents.formats.rows_to_csv`): a spreadsheet reads every line of a CSV as
+  data (a ``# kcompat …`` comment line became its first row), so the provenance is in the other
+  two formats and in the download dialog.
 * Markdown: the header as a line of (escaped) text, a blank line, then the table: the header is
   never read as a table row.
 * JSON: one object whose first key is ``header`` (the same line), then ``selection``, ``view``,
@@ -88,12 +90,12 @@ def table_text(
     view: Mapping[str, str] | None = None,
     source: str = "",
 ) -> str:
-    """The export of ``rows`` (with ``columns``, in that order) in ``fmt`` (:data:`TABLE_FORMATS`),
-    starting with ``header`` (:func:`header_line`)."""
+    """The export of ``rows`` (with ``columns``, in that order) in ``fmt`` (:data:`TABLE_FORMATS`):
+    the Markdown and JSON files start with ``header`` (:func:`header_line`), the CSV is the table alone."""
     columns = list(columns)
     header = printable(header)
     if fmt == "csv":
-        return f"# {header}\n" + rows_to_csv(rows, columns)
+        return rows_to_csv(rows, columns)
     if fmt == "markdown":
         return md_escape(header) + "\n\n" + rows_to_markdown(rows, columns)
     if fmt == "json":

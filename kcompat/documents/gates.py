@@ -12,13 +12,18 @@ from kcompat.core.errors import MESSAGE_LIMIT, cut
 from kcompat.core.hints import Hint
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
+#: The columns added while emulating: the stage in the binary's own release and whether stage,
+#: default or lock differ from it (the Gates page's "stage in 1.36" and "changed vs 1.36").
+EMULATION_COLUMNS = ("stage in binary", "changed")
+#: The column added by a search: where the query found the gate (name, KEP, abbreviation, description).
+MATCH_COLUMN = "matched"
 
 
 #: The types below are for the type checker only (``typing`` is not imported on the CLI's path);
 #: at run time the documents are plain dicts.
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
-    from typing import Protocol, TypedDict
+    from typing import NotRequired, Protocol, TypedDict
 
     class GateResultRow(Protocol):
         """One gate of an answer (:class:`kcompat.answers.gates.GateRow`)."""
@@ -39,6 +44,10 @@ if TYPE_CHECKING:
         def origin(self) -> str: ...
         @property
         def history_from(self) -> str | None: ...
+        @property
+        def binary_stage(self) -> str | None: ...
+        @property
+        def changed(self) -> bool: ...
 
 
     class GatesResult(Protocol):
@@ -60,6 +69,10 @@ if TYPE_CHECKING:
         def hints(self) -> tuple[Hint, ...]: ...
         @property
         def rows(self) -> Sequence[GateResultRow]: ...
+        @property
+        def is_emulating(self) -> bool: ...
+        @property
+        def matched(self) -> tuple[tuple[str, str], ...] | None: ...
 
 
     class GateRowDict(TypedDict):
@@ -74,6 +87,9 @@ if TYPE_CHECKING:
     class FeatureDict(GateRowDict):
         origin: str
         historyFrom: str | None
+        binaryStage: str | None
+        changed: bool
+        matched: NotRequired[str]
 
 
     class HintDict(TypedDict):
@@ -95,10 +111,20 @@ if TYPE_CHECKING:
         features: list[FeatureDict]
 
 
-def gate_rows(answer: GatesResult) -> list[GateRowDict]:
-    """The table rows (``GATE_COLUMNS``) of ``kcompat gates``."""
+def gate_columns(answer: GatesResult) -> tuple[str, ...]:
+    """The table columns of ``kcompat gates`` for ``answer``: :data:`GATE_COLUMNS`, then
+    :data:`EMULATION_COLUMNS` while emulating and :data:`MATCH_COLUMN` after a search."""
+    return GATE_COLUMNS + (EMULATION_COLUMNS if answer.is_emulating else ()) + ((MATCH_COLUMN,) if answer.matched is not None else ())
+
+
+def gate_rows(answer: GatesResult) -> list[dict[str, object]]:
+    """The table rows of ``kcompat gates`` (:func:`gate_columns`; the JSON's features carry every key)."""
+    matched = dict(answer.matched or ())
     return [
-        {"name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked, "explicit": r.explicit}
+        {
+            "name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked, "explicit": r.explicit,
+            "stage in binary": r.binary_stage, "changed": r.changed, MATCH_COLUMN: matched.get(r.name),
+        }
         for r in answer.rows
     ]
 
@@ -113,7 +139,10 @@ def gates_document(answer: GatesResult) -> GatesDocument:
     ``hints`` (see :mod:`kcompat.core.hints`) explain some errors; ``errors`` keep the binary's
     text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
     Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it
-    from), and ``historyFrom``: where its specs start."""
+    from), ``historyFrom``: where its specs start, ``binaryStage``: its stage in the binary's own
+    release (null without a binary), ``changed``: whether its stage, default or lock differ from
+    that release, and after ``--search`` ``matched``: where the query found it."""
+    matched = dict(answer.matched) if answer.matched is not None else None
     return {
         "binary": answer.binary,
         "emulated": answer.emulated,
@@ -122,14 +151,19 @@ def gates_document(answer: GatesResult) -> GatesDocument:
         "errors": [cut(e, MESSAGE_LIMIT) for e in answer.errors],
         "warnings": [cut(w, MESSAGE_LIMIT) for w in answer.warnings],
         "hints": [hint_dict(h) for h in answer.hints],
-        "features": [
-            {
-                "name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked,
-                "explicit": r.explicit, "origin": r.origin, "historyFrom": r.history_from,
-            }
-            for r in answer.rows
-        ],
+        "features": [_feature(r, matched) for r in answer.rows],
     }
+
+
+def _feature(r: GateResultRow, matched: dict[str, str] | None) -> FeatureDict:
+    feature: FeatureDict = {
+        "name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked,
+        "explicit": r.explicit, "origin": r.origin, "historyFrom": r.history_from, "binaryStage": r.binary_stage,
+        "changed": r.changed,
+    }
+    if matched is not None:
+        feature["matched"] = matched.get(r.name, "")
+    return feature
 
 
 def gates_text(answer: GatesResult, fmt: str) -> str:
@@ -141,7 +175,7 @@ def gates_text(answer: GatesResult, fmt: str) -> str:
         return formats.to_json(gates_document(answer))
     if fmt not in formats.FORMATS:
         raise ValueError(f"unknown gates format {fmt!r}")
-    return formats.render_rows(fmt, gate_rows(answer), GATE_COLUMNS)
+    return formats.render_rows(fmt, gate_rows(answer), gate_columns(answer))
 
 
 def rejected_document(binary: str | None, errors: list[str]) -> GatesDocument:

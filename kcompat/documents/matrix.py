@@ -5,15 +5,20 @@ compatibility), the transitions from one bundled release to the next and the rem
 the gates and releases a :class:`~kcompat.core.history.MatrixFilter` keeps (everything without
 one)::
 
-    {"releases": ["1.31", ...],
-     "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...}}],
+    {"releases": ["1.31", ...], "releaseData": {"1.31": "exact", "1.34": "reconstructed", "1.38": "development"},
+     "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...},
+                "matched" (with a search only: name, KEP, abbreviation or description)}],
      "transitions": {"1.35": {"newAlpha": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
                               "defaultFlipped": [], "locked": []}},
      "removedGates": [{"name", "origin", "lastRelease", "removedIn",
                        "lastSpec": {"version", "stage", "default", "locked"}, "behaviour"}],
-     "filter": {"changed", "stages", "inRelease", "origins", "search", "changedOnly", "releases"}}
+     "filter": {"changed", "stages", "inRelease", "origins", "search", "changedOnly", "releases", "removableIn"},
+     "removable": null | {"release", "base", "floor", "rule", "sources", "note", "lockedGates",
+                          "gates": [{"name", "origin", "state", "lockedSince", "lastSettable", "removedInRelease"}]}}
 
-``null``: the release does not list the gate. ``behaviour`` of a removed gate is what every
+``null``: the release does not list the gate. ``releaseData`` says how faithful each release's
+data is (``exact``: the release itself; ``reconstructed``; ``development``: a pre-release); the
+table, CSV and Markdown headers carry it (``1.34 (reconstructed)``). ``behaviour`` of a removed gate is what every
 later binary does for that feature: ``always on`` or ``always off`` (its last spec's default).
 ``transitions`` and ``removedGates`` name only the gates shown; each release shown (but the
 oldest bundled one) is compared with its previous bundled release, shown or not.
@@ -21,11 +26,16 @@ oldest bundled one) is compared with its previous bundled release, shown or not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from kcompat.documents import formats
 from ..core.history import ALL_TRANSITION_KINDS, TRANSITION_KEYS, FilteredMatrix, GateStatus, ReleaseTransitions
+from ..core.removable import RULE, SOURCES, RemovableGates
 from ..core.removals import GateLineage, RemovedGate
 
-__all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_document", "matrix_rows", "render"]
+__all__ = [
+    "TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "release_header", "removable_rule_text", "render",
+]
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
     "newAlpha": "new as Alpha in",
@@ -60,20 +70,73 @@ def removed_document(removal: RemovedGate) -> dict:
     }
 
 
-def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict:
-    """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer."""
+def matrix_document(answer: FilteredMatrix, lineage: GateLineage, provenance: Mapping[str, str] | None = None) -> dict:
+    """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer;
+    ``provenance``: release -> how faithful its data is (``exact``, ``reconstructed``, ``development``;
+    :func:`kcompat.answers.matrix.release_provenance`), for the releases shown."""
     matrix = answer.matrix
     shown = {r.gate for r in matrix.rows}
+    matched = answer.matched
     return {
         "releases": list(matrix.releases),
+        "releaseData": {r: provenance.get(r, "exact") for r in matrix.releases} if provenance is not None else None,
         "gates": [
-            {"name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells)}}
+            {
+                "name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells)},
+                **({"matched": matched[r.gate]} if matched is not None else {}),
+            }
             for r in matrix.rows
         ],
         "transitions": transitions_document(answer.transitions),
         "removedGates": [removed_document(g) for g in lineage.removals if g.name in shown],
         "filter": answer.filter.document(),
+        "removable": removable_document(answer.removable, shown) if answer.removable is not None else None,
     }
+
+
+def removable_document(removable: RemovableGates, shown: set[str]) -> dict:
+    """``kcompat matrix --removable-in R``: the rule, its sources and the gates shown. ``lockedSince``:
+    the release since which the gate is locked; ``lastSettable``: the release before it (null for a
+    lock the data dates to a placeholder); ``removedInRelease``: whether R's own bundled manifest
+    no longer lists it (null when R is not bundled)."""
+    return {
+        "release": str(removable.release),
+        "base": str(removable.base),
+        "floor": str(removable.floor),
+        "rule": RULE,
+        "sources": list(SOURCES),
+        "note": removable.note,
+        "lockedGates": len(removable.gates),
+        "gates": [
+            {
+                "name": g.name,
+                "origin": g.origin,
+                "state": g.state,
+                "lockedSince": str(g.locked_since),
+                "lastSettable": str(g.last_settable) if g.last_settable is not None else None,
+                "removedInRelease": (g.name in removable.removed) if removable.removed is not None else None,
+            }
+            for g in removable.removable()
+            if g.name in shown
+        ],
+    }
+
+
+#: The table columns ``--removable-in`` adds (``removed in R`` only when R is bundled).
+REMOVABLE_COLUMNS = ("locked", "locked since", "last settable")
+
+
+def removable_rule_text(document: dict) -> str:
+    """The rule and its sources, as the text formats print them beside the table."""
+    removable = document["removable"]
+    lines = [
+        f"removable in {removable['release']} (gates of {removable['base']}; a {removable['release']} binary emulates down to "
+        f"{removable['floor']}): {removable['rule']}",
+        *(f"source: {s}" for s in removable["sources"]),
+    ]
+    if removable["note"]:
+        lines.append(f"note: {removable['note']}")
+    return "\n".join(lines)
 
 
 def cell_text(cell: dict | None, removed: str | None = None) -> str:
@@ -103,8 +166,33 @@ def removal_at(document: dict, name: str, release: str) -> str | None:
     return found["behaviour"] if found is not None else None
 
 
+def release_header(document: dict, release: str) -> str:
+    """A release column's header: the release, and how faithful its data is when it is not the
+    release itself (``1.34 (reconstructed)``, ``1.38 (development)``): the page shows it, and
+    every export and text output keeps it."""
+    kind = (document.get("releaseData") or {}).get(release, "exact")
+    return release if kind == "exact" else f"{release} ({kind})"
+
+
+def matrix_columns(document: dict) -> list[str]:
+    """The table columns: ``gate``, ``origin``, one per release, then ``matched`` after a search
+    and :data:`REMOVABLE_COLUMNS` (and ``removed in R`` when R is bundled) with ``--removable-in``."""
+    removable = document.get("removable")
+    extra: list[str] = []
+    if removable is not None:
+        extra = [*REMOVABLE_COLUMNS, *([f"removed in {removable['release']}"] if _removal_known(removable) else [])]
+    releases = [release_header(document, r) for r in document["releases"]]
+    return ["gate", "origin", *releases, *(["matched"] if document["filter"]["search"] else []), *extra]
+
+
+def _removal_known(removable: dict) -> bool:
+    """Whether R is bundled (each gate then says whether R's manifest dropped it)."""
+    return any(g["removedInRelease"] is not None for g in removable["gates"])
+
+
 def matrix_rows(document: dict) -> list[dict]:
-    """One row per gate: ``gate``, ``origin`` and a :func:`cell_text` per release."""
+    """One row per gate: ``gate``, ``origin``, a :func:`cell_text` per release and, after a
+    search, ``matched`` (where the query found the gate)."""
     removed = {g["name"] for g in document["removedGates"]}
     rows = []
     for g in document["gates"]:
@@ -112,8 +200,16 @@ def matrix_rows(document: dict) -> list[dict]:
         for rel in document["releases"]:
             cell = g["releases"][rel]
             gone = removal_at(document, g["name"], rel) if cell is None and g["name"] in removed else None
-            cells[rel] = cell_text(cell, gone)
-        rows.append({"gate": g["name"], "origin": g["origin"], **cells})
+            cells[release_header(document, rel)] = cell_text(cell, gone)
+        rows.append({"gate": g["name"], "origin": g["origin"], **cells, **({"matched": g["matched"]} if "matched" in g else {})})
+    removable = document.get("removable")
+    if removable is not None:
+        by_name = {g["name"]: g for g in removable["gates"]}
+        for row in rows:
+            g = by_name[row["gate"]]
+            row.update({"locked": g["state"], "locked since": g["lockedSince"], "last settable": g["lastSettable"] or "—"})
+            if g["removedInRelease"] is not None:
+                row[f"removed in {removable['release']}"] = "yes" if g["removedInRelease"] else "no"
     return rows
 
 
@@ -121,4 +217,9 @@ def render(document: dict, fmt: str) -> str:
     """``kcompat matrix --format <fmt>`` output."""
     if fmt == "json":
         return formats.to_json(document)
-    return formats.render_rows(fmt, matrix_rows(document), ["gate", "origin", *document["releases"]])
+    table = formats.render_rows(fmt, matrix_rows(document), matrix_columns(document))
+    if fmt == "markdown" and document.get("removable") is not None:  # the rule above the table (the text formats print it on stderr)
+        # the project's own text (versions, the rule, the sources' links), no input: written as Markdown
+        rule = "\n".join(f"{'' if i == 0 else '- '}{line}" for i, line in enumerate(removable_rule_text(document).splitlines()))
+        return f"{rule}\n\n{table}"
+    return table

@@ -15,7 +15,7 @@ from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E
 
 from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
 from kcompat.answers.config import config_document  # noqa: E402
-from kcompat.answers.inspect import inspect_document  # noqa: E402
+from kcompat.answers.inspect import disagree_rows, inspect_document  # noqa: E402
 
 
 def paste(at, cmdline="", version="", metrics=""):
@@ -38,14 +38,14 @@ def test_disagreement_first_and_same_as_cli(inputs):
     cmdline, version, metrics = inputs
     at = paste(open_app("cluster"), *inputs)
     cli = inspect_document(DEFAULT_CATALOG, [
-        ("pasted command line", cmdline), ("pasted /version", version), ("pasted /metrics", metrics),
+        ("pasted input", cmdline), ("pasted /version", version), ("pasted /metrics", metrics),
     ])
     [error] = at.error
     assert plain(error.value) == f"1 of {cli['observed']['gates']} gates on /metrics disagree with the prediction."
     # the first table on the page is the disagreements, as kcompat inspect lists them
     disagree = at.dataframe[0].value
-    assert list(disagree.columns)[:3] == ["name", "predicted", "observed"]
-    assert disagree.to_dict("records") == [{k: d[k] for k in disagree.columns} for d in cli["observed"]["disagree"]]
+    assert list(disagree.columns) == ["name", "predicted", "observed", "observed stage", "predicted stage", "likely"]
+    assert disagree.to_dict("records") == disagree_rows(cli["observed"]["disagree"])
     assert disagree["name"].tolist() == ["APIServerTracing"]
     assert [m.value for m in at.metric] == ["kube-apiserver", "1.32", "1.31", "1.31"]
     gates = next(d.value for d in at.dataframe if list(d.value.columns) == ["name", "enabled", "stage", "default", "locked", "explicit"])
@@ -64,10 +64,19 @@ def test_agreement(inputs):
     assert plain(at.success[0].value).startswith("All ")
 
 
+def test_unknown_names_are_counted_in_words(inputs):
+    """Issue 28: "1 names on /metrics"."""
+    cmdline, version, _ = inputs
+    metrics = metrics_text("v1.32.0", "1.31") + 'kubernetes_feature_enabled{name="AcmeFastPath",stage="ALPHA"} 1\n'
+    at = paste(open_app("cluster"), cmdline, version, metrics)
+    labels = [e.label for e in at.expander]
+    assert "1 name on /metrics kcompat does not know (not counted as disagreements)" in labels
+
+
 def test_unusable_input_is_named(inputs):
     at = paste(open_app("cluster"), "apiVersion: v1\nkind: Pod\na: &x [1]\nb: *x\n")
     assert plain(at.error[0].value) == "The input cannot be used: 1 problem(s)."
-    assert "pasted command line: anchors and aliases are not allowed (line 3" in at.text[0].value
+    assert "pasted input: anchors and aliases are not allowed (line 3" in at.text[0].value
 
 
 def test_without_inputs_config_for_the_selection_bar():
@@ -100,11 +109,11 @@ def test_each_table_csv_has_the_cli_columns(inputs, exports, tmp_path, capsys):
         open_export(at, key)
     assert {k for k in exports if k.startswith("cluster_")} == {"cluster_disagree_csv", "cluster_sources_csv", "cluster_gates_csv"}
     # the header line names the inspected selection and the inputs as the data's source
-    header = exports["cluster_gates_csv"].text("csv").splitlines()[0]
     document = exports["cluster_gates_csv"]
-    assert header.startswith(f"# kcompat Check a cluster · selection: binary {document.selection['binary']}; ")
-    assert "data: cluster inputs (pasted command line, pasted /version, pasted /metrics); prediction from the bundled data" in header
-    csv_downloads = {key: "\n".join(export.text("csv").splitlines()[1:]) for key, export in exports.items() if key.startswith("cluster_")}
+    header = document.header
+    assert header.startswith(f"kcompat Check a cluster · selection: binary {document.selection['binary']}; ")
+    assert "data: cluster inputs (pasted input, pasted /version, pasted /metrics); prediction from the bundled data" in header
+    csv_downloads = {key: export.text("csv") for key, export in exports.items() if key.startswith("cluster_")}
     files = []
     for name, text in zip(("cmdline.txt", "version.json", "metrics.txt"), inputs):
         (tmp_path / name).write_text(text)
@@ -126,7 +135,7 @@ HOSTILE = SAMPLES.parent / "hostile"
 def test_what_really_runs_is_read_on_the_page(name, emulated):
     at = paste(open_app("cluster"), (HOSTILE / name).read_text())
     assert [m.value for m in at.metric][:3] == ["kube-apiserver", "1.36", emulated]
-    cli = inspect_document(DEFAULT_CATALOG, [("pasted command line", (HOSTILE / name).read_text(), None)])
+    cli = inspect_document(DEFAULT_CATALOG, [("pasted input", (HOSTILE / name).read_text(), None)])
     assert cli["emulated"] == emulated
 
 

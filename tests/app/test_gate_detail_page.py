@@ -57,6 +57,25 @@ def test_missing_description_and_kep_are_said_so():
     assert "No KEP link in the data." in captions
 
 
+def test_a_kep_written_with_http_is_a_kep_link(catalog):
+    """Issue 28: SidecarContainers' comment writes its KEP as http://kep.k8s.io/753, and the page
+    said "No KEP link in the data". Every spelling of a kep.k8s.io link is now its https form."""
+    from kcompat.core.keps import kep_link
+
+    assert catalog.gate_info["SidecarContainers"].kep == "https://kep.k8s.io/753"
+    at = open_app("gate_detail", binary="1.36", gate="SidecarContainers")
+    assert "No KEP link in the data." not in texts(at.caption)
+    (button,) = [b for b in at.get("link_button") if b.proto.label == "KEP"]
+    assert button.proto.url == "https://kep.k8s.io/753"
+    changes = frames(at)[-1]
+    assert set(changes["KEP"]) == {"https://kep.k8s.io/753"}
+    # the 68 http links of the data, and nothing that is not a link, become https links or none
+    assert kep_link("http://kep.k8s.io/753") == kep_link("HTTPS://KEP.K8S.IO/0753/") == kep_link("kep.k8s.io/753") == "https://kep.k8s.io/753"
+    assert kep_link("https://github.com/kubernetes/enhancements/issues/753") == "https://github.com/kubernetes/enhancements/issues/753"
+    assert kep_link("http://example.com/x") is None and kep_link("javascript:alert(1)") is None and kep_link("") is None
+    assert all(info.kep is None or info.kep.startswith("https://") for info in catalog.gate_info.values())
+
+
 def test_markdown_in_a_description_stays_text(catalog):
     name = "CPUManagerPolicyAlphaOptions"
     at = open_app("gate_detail", binary="1.36", gate=name)

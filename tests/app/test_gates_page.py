@@ -187,6 +187,17 @@ def test_search_finds_by_abbreviation_kep_and_description():
     assert "HPAScaleToZero" in list(table(filtered(text="scaling to zero"))["gate"])
 
 
+def test_search_says_where_each_gate_matched(catalog, capsys):
+    """Issue 28: "sidecar" found a gate by its description with no sign of why; "DRA" found
+    EtcdRangeStream. The page's matched column is what kcompat gates --search prints."""
+    shown = table(filtered(text="sidecar"))
+    assert kcompat(["gates", "--binary", "1.36", "--emulated", "1.33", "--search", "sidecar", "--format", "json"], catalog=catalog) == 0
+    printed = {f["name"]: f["matched"] for f in json.loads(capsys.readouterr().out)["features"]}
+    assert dict(zip(shown["gate"], shown["matched"])) == printed
+    assert printed["SidecarContainers"] == "name" and printed["InPlacePodVerticalScalingInitContainers"] == "description"
+    assert "matched" not in table(filtered(["Beta"])).columns  # no search, no column
+
+
 def test_the_patch_control_answers_as_that_patch(catalog):
     """1.35's Patch control lists every recorded patch; v1.35.0 had MaxUnavailableStatefulSet on by
     default at 1.35, the newest (v1.35.8) has it off: the table follows the URL's patch."""

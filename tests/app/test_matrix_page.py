@@ -39,21 +39,38 @@ def test_default_load_shows_every_gate_of_every_release(matrix):
     at = open_app("matrix")
     assert current_page(at) == "matrix"
     shown = table(at)
-    assert list(shown.columns) == ["gate", "origin", *matrix.releases]
+    assert list(shown.columns) == ["gate", "origin", *(HEADERS.get(r, r) for r in matrix.releases)]
     assert list(shown["gate"]) == [r.gate for r in matrix.rows]
     assert set(shown["origin"]) == {"kube", "client-go"}
-    row = shown.set_index("gate").loc["JobManagedBy"]
+    row = shown.set_index("gate").loc["JobManagedBy"]  # exact releases keep the bare release as their header
     assert (row["1.31"], row["1.32"], row["1.35"]) == ("Alpha (off)", "Beta (on)", "GA (on, locked)")
     assert shown.set_index("gate").loc["APIListChunking", "1.33"] == "removed (always on)"
     assert shown.set_index("gate").loc["VolumeCapacityPriority", "1.36"] == "removed (always off)"
     assert shown.set_index("gate").loc["ContainerStopSignals", "1.32"] == "—"  # not introduced yet
 
 
-def test_reconstructed_releases_are_marked(catalog):
+#: the release columns whose data is not the release itself say so in their header
+HEADERS = {"1.34": "1.34 (reconstructed)", "1.38": "1.38 (development)"}
+
+
+def test_reconstructed_releases_are_marked_in_the_grid_and_its_exports(catalog, csv_downloads, capsys):
+    """Issue 28: the page marked a reconstructed release with "*" and its downloads dropped it. The
+    header says it in words, on the page, in every export and in every text output of kcompat matrix."""
+    from kcompat.cli.main import main as kcompat
+
     at = open_app("matrix")
-    columns = at.dataframe[0].proto.columns
+    columns = json.loads(at.dataframe[0].proto.columns)
     for info in catalog.releases:
-        assert (f'"{info.release} *"' in columns) is (not info.exact)
+        header = HEADERS.get(info.release, info.release)
+        assert (header != info.release) is (not info.exact)
+        assert columns[header]["label"] == header
+    # the gate names in the theme's text colour: the grid fades a pinned column's text to 60 % (issue 28: they looked disabled)
+    assert not columns["gate"].get("pinned")
+    assert csv_downloads["matrix_csv"].splitlines()[0] == "gate,origin," + ",".join(HEADERS.get(r, r) for r in catalog.release_names)
+    assert kcompat(["matrix", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["releaseData"] == {
+        r: {"1.34": "reconstructed", "1.38": "development"}.get(r, "exact") for r in catalog.release_names
+    }
 
 
 def test_text_filter():
@@ -152,7 +169,7 @@ def test_matrix_cells_are_the_cli_document(capsys):
     assert kcompat(["matrix", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     shown = table(open_app("matrix"))
-    assert list(shown.columns) == ["gate", "origin", *doc["releases"]]
+    assert list(shown.columns) == ["gate", "origin", *(HEADERS.get(r, r) for r in doc["releases"])]
     assert shown.to_dict("records") == matrix_rows(doc)
     assert [r["gate"] for r in matrix_rows(doc)] == [g["name"] for g in doc["gates"]]
 
@@ -201,8 +218,10 @@ def test_the_table_csv_is_the_cli_csv(csv_downloads, capsys):
     open_app("matrix")
     assert csv_downloads["matrix_csv"] == printed  # no filter: byte for byte
     at = open_app("matrix", matrix_text="sidecar")
+    assert kcompat(["matrix", "--search", "sidecar", "--format", "csv"]) == 0
+    assert csv_downloads["matrix_csv"] == capsys.readouterr().out  # the search's rows, and where each matched
     lines = csv_downloads["matrix_csv"].splitlines()
-    assert lines[0] == printed.splitlines()[0]
+    assert lines[0] == printed.splitlines()[0] + ",matched"
     assert [line.split(",")[0] for line in lines[1:]] == list(table(at)["gate"])
     assert csv_downloads["matrix_counts_csv"].splitlines()[0].startswith("release,since,")
 
@@ -246,7 +265,7 @@ def test_every_filter_in_the_url_gives_the_rows_of_the_same_command(params, argv
     assert not at.warning
     shown = table(at)
     assert len(shown) > 0
-    assert list(shown.columns) == ["gate", "origin", *doc["releases"]]
+    assert list(shown.columns) == ["gate", "origin", *(HEADERS.get(r, r) for r in doc["releases"]), *(["matched"] if "--search" in argv else [])]
     assert shown.to_dict("records") == matrix_rows(doc)
     # the CSV is the rows and columns shown
     lines = csv_downloads["matrix_csv"].splitlines()
@@ -271,7 +290,7 @@ def test_origin_and_from_release_write_the_url():
     rerun(at)
     assert at.query_params["matrix_origin"] == "client-go" and at.query_params["matrix_since"] == "1.36"
     shown = table(at)
-    assert list(shown.columns) == ["gate", "origin", "1.36", "1.37", "1.38"]
+    assert list(shown.columns) == ["gate", "origin", "1.36", "1.37", "1.38 (development)"]
     assert set(shown["origin"]) == {"client-go"}
 
 
@@ -283,7 +302,7 @@ def test_columns_are_as_wide_as_their_longest_cell_and_no_answer_is_a_message():
     shown = table(at)
     widths = {name: c.get("width") for name, c in json.loads(at.dataframe[0].proto.columns).items()}
     assert widths["gate"] == column_px(["gate", *shown["gate"]]) == column_px(["PodObservedGenerationTracking"])
-    assert widths["1.38"] == column_px(["removed (always on)"]) > widths["1.31"] == column_px(["Alpha (off)"])
+    assert widths["1.38 (development)"] == column_px(["removed (always on)"]) > widths["1.31"] == column_px(["Alpha (off)"])
     at = open_app("matrix", matrix_transition="1.38:toGA", matrix_origin="client-go")
     assert len(at.dataframe) == 1  # the counts only
     assert "No gate matches these filters." in [i.value for i in at.info]
@@ -294,3 +313,24 @@ def test_bad_origin_and_since_in_the_url_warn():
     warnings = texts(at.warning)
     assert any(w.startswith("matrix_origin=") for w in warnings) and any(w.startswith("matrix_since=") for w in warnings)
     assert len(table(at)) == len(table(open_app("matrix")))
+
+
+def test_removable_in_is_the_cli_answer_with_its_rule(capsys):
+    """Issue 28, the release team's "which gates can be removed next release?": the page's "Removable in"
+    filter (matrix_removable in the URL) shows the rows of ``kcompat matrix --removable-in 1.39`` and the rule."""
+    from kcompat.core.removable import RULE
+    from kcompat.documents.matrix import matrix_rows
+
+    doc = kcompat_json("--removable-in", "1.39")
+    at = open_app("matrix", matrix_removable="1.39")
+    assert not at.warning and at.selectbox(key="matrix_removable").value == "1.39"
+    shown = table(at)
+    assert shown.to_dict("records") == matrix_rows(doc)
+    assert list(shown.columns)[-3:] == ["locked", "locked since", "last settable"]
+    assert "CPUManagerPolicyOptions" in set(shown["gate"]) and "DRAPrioritizedList" not in set(shown["gate"])
+    (info,) = [i for i in texts(at.info) if "can drop" in i]
+    assert info.startswith(f"**{len(shown)} gates a 1.39 binary can drop**, of the {doc['removable']['lockedGates']} gates 1.38 has locked")
+    assert RULE in info and "KEP-4330" in info
+    # the options: the release after the newest bundled one, then the bundled releases but the oldest
+    assert at.selectbox(key="matrix_removable").options[:2] == ["1.39", "1.38"]
+    assert "1.31" not in at.selectbox(key="matrix_removable").options

@@ -69,6 +69,11 @@ def test_gates(params, argv):
     assert shown[list(keys)].rename(columns=keys).to_dict("records") == [
         {k: f[k] for k in keys.values()} for f in document["features"]
     ]
+    # "stage in 1.36" and "changed vs 1.36": the CLI's binaryStage and changed (its table's "stage in binary", "changed")
+    assert list(zip(shown["binary_stage"], shown["changed"])) == [(f["binaryStage"], f["changed"]) for f in document["features"]]
+    table = kcompat("gates", *argv, "--format", "csv").splitlines()
+    assert table[0] == "name,enabled,stage,default,locked,explicit,stage in binary,changed"
+    assert [line.split(",")[-2:] for line in table[1:]] == [[b, str(c).lower()] for b, c in zip(shown["binary_stage"], shown["changed"])]
     assert len(shown) > 200
     assert not at.error and document["valid"] and not document["errors"]
     # the figures count the same gates
@@ -144,6 +149,32 @@ def test_apis(params, argv):
     shown = api_items(frame_with(at, API_COLUMNS))
     assert shown == document["apis"]
     assert sum(a["served"] for a in document["apis"]) > 50
+
+
+@pytest.mark.parametrize(
+    "params, argv",
+    [
+        ({"binary": "1.33", "emulated": "1.31"}, ["--binary", "1.33", "--emulated", "1.31"]),
+        (EMULATING, EMULATING_ARGS),
+    ],
+    ids=["1.33@1.31", "1.36@1.33 AllBeta=false"],
+)
+def test_apis_differences_are_the_cli_differences(params, argv):
+    """The page's "Differences from a real 1.31 kube-apiserver" is ``kcompat apis --only-differences``;
+    its "Enabled/Removed compared with the binary" is ``--against native --only-differences``."""
+    at = open_app("apis", **params)
+    release = kcompat_json("apis", *argv, "--only-differences")
+    assert release["against"] == "release" and release["onlyDifferences"] is True
+    differences = frame_with(at, ["group", "version", "resource", "kind", "served", "servedByRelease", "reason"]).to_dict("records")
+    assert [{k: d[k] for k in row} for d, row in zip(release["apis"], differences)] == differences
+    assert len(differences) == len(release["apis"]) and all(d["served"] != d["servedByRelease"] for d in release["apis"])
+    native = kcompat_json("apis", *argv, "--against", "native", "--only-differences")
+    assert native["apis"] and all(a["served"] != a["servedByBinary"] for a in native["apis"])
+    keys = ["group", "version", "kind", "resource", "stage", "reason"]
+    shown = [tuple(r[k] for k in keys) for d in at.dataframe if list(d.value.columns) == keys for r in d.value.to_dict("records")]
+    assert sorted(shown) == sorted(tuple(a[k] for k in keys) for a in native["apis"])
+    enabled = [a for a in native["apis"] if a["served"]]
+    assert next(m.value for m in at.metric if m.label.startswith("Enabled vs")) == str(len(enabled))
 
 
 @pytest.mark.parametrize(
@@ -266,7 +297,9 @@ def test_inspect(tmp_path):
     next(b for b in at.button if b.label == "Check").click()
     rerun(at)
     disagree = at.dataframe[0].value
-    assert disagree.to_dict("records") == [{k: d[k] for k in disagree.columns} for d in document["observed"]["disagree"]]
+    from kcompat.answers.inspect import disagree_rows
+
+    assert disagree.to_dict("records") == disagree_rows(document["observed"]["disagree"])
     assert list(disagree["name"]) == ["APIServerTracing"]
     assert [m.value for m in at.metric] == [document["component"], document["binary"], document["emulated"], document["minCompatibility"]]
     gates = frame_with(at, ["name", "enabled", "stage", "default", "locked", "explicit"])
@@ -298,3 +331,37 @@ def test_a_chosen_patch_release_is_the_binary_of_every_page():
     changes = kcompat_json(*release_command.split()[1:])
     shown = next(d for d in at.dataframe if d.key == "changes_release_table_0").value
     assert list(shown["gate"]) == [c["name"] for c in changes["changes"] if c["behaviour"] != "same"]
+
+
+# --- scan ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params, argv",
+    [
+        ({"binary": "1.33", "emulated": "1.31"}, ["--binary", "1.33", "--emulated", "1.31"]),
+        (
+            {**EMULATING, "manifests_runtime_config": "networking.k8s.io/v1beta1=true", "manifests_all": "true"},
+            [*EMULATING_ARGS, "--runtime-config", "networking.k8s.io/v1beta1=true", "--all"],
+        ),
+    ],
+    ids=["1.33@1.31", "1.36@1.33 AllBeta=false runtime-config, all"],
+)
+def test_scan(params, argv):
+    """The Check manifests page's rows are kcompat scan's for the same manifests and selection
+    (pasted on the page, on stdin for the command: only the file name differs)."""
+    sample = ROOT / "tests" / "samples" / "scan" / "helm-render.yaml"
+    done = subprocess.run([sys.executable, "-m", "kcompat.cli.main", "scan", "-", *argv, "--format", "csv"],
+                          input=sample.read_text(), capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    printed = list(csv.DictReader(io.StringIO(done.stdout)))
+    at = open_app("manifests", **params)
+    at.text_area(key="manifests_paste").input(sample.read_text())
+    next(b for b in at.button if b.label == "Check").click()
+    rerun(at)
+    shown = frame_with(at, ["where", "apiVersion", "kind", "name", "status", "reason", "nearest"]).to_dict("records")
+    for row in printed:
+        row["where"] = row["where"].replace("stdin", "pasted manifests", 1)
+    assert shown == printed and len(shown) >= 5
+    assert next(m.value for m in at.metric if m.label == "Not served") == str(sum(r["status"] == "not served" for r in printed))
+    assert [c.value for c in at.code][-1].startswith("kcompat scan - --binary ")

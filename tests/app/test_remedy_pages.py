@@ -81,7 +81,7 @@ def test_refused_manifest_shows_refusal_remedy_and_what_was_read(capsys, tmp_pat
     assert error.startswith("**This kube-apiserver would exit at start-up** with\n")
     assert f"`error: {doc['errors'][0]}`" in error
     assert texts(at.info)[0] == doc["hints"][0]["text"]
-    assert "Read: pasted command line: static pod manifest" in texts(at.caption)
+    assert "Read: pasted input: static pod manifest" in texts(at.caption)
     # what was read from where, and the selection bar follows the inspected cluster
     sources = at.dataframe[0].value
     assert "--runtime-config" in sources["setting"].tolist()
@@ -126,7 +126,7 @@ def test_min_compatibility_follows_the_flags_not_version_on_the_page():
     at = open_app("cluster")
     at.text_area(key="cluster_paste_version").input(version)
     at = check(at, text)
-    cli = inspect_document(DEFAULT_CATALOG, [("pasted command line", text), ("pasted /version", version)])
+    cli = inspect_document(DEFAULT_CATALOG, [("pasted input", text), ("pasted /version", version)])
     assert (cli["emulated"], cli["minCompatibility"], cli["valid"]) == ("1.34", "1.33", True)
     errors = texts(at.error)
     assert not any("exit at start-up" in e or "is not between" in e for e in errors), errors

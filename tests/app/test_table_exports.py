@@ -1,5 +1,6 @@
 """Every export is exactly the view on screen: the rows, order and columns shown, as CSV, Markdown
-and JSON, after a header line naming the selection, the page's filters and the data's source."""
+and JSON; the Markdown and JSON files start with a line naming the selection, the page's filters and
+the data's source, the CSV is the table alone (a spreadsheet reads every line of a CSV as data)."""
 
 import csv
 import io
@@ -13,9 +14,12 @@ from kcompat.documents.apis import TABLE_COLUMNS
 GATES_VIEW = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false", "gates_quick": "Beta", "gates_text": "Job"}
 
 
-def csv_rows(text: str) -> tuple[str, list[dict]]:
-    header, body = text.split("\n", 1)
-    return header, list(csv.DictReader(io.StringIO(body)))
+def csv_rows(export) -> tuple[str, list[dict]]:
+    """The export's header line (the JSON file's ``header``, the Markdown file's first line) and its
+    CSV rows. The CSV has no line before the table: its first line is the columns."""
+    text = export.text("csv")
+    assert not text.startswith("#") and text.splitlines()[0].split(",") == list(export.columns)
+    return json.loads(export.text("json"))["header"], list(csv.DictReader(io.StringIO(text)))
 
 
 def markdown_rows(text: str) -> tuple[str, list[str], list[list[str]]]:
@@ -41,9 +45,9 @@ def test_gates_exports_are_the_filtered_rows_shown(gates):
     total = len(open_app(binary="1.36", emulated="1.33").dataframe[0].value)
     assert 0 < len(shown) < total  # the filters are at work
 
-    header, rows = csv_rows(export.text("csv"))
+    header, rows = csv_rows(export)
     assert header.startswith(
-        "# kcompat Gates · selection: binary 1.36; emulated 1.33; min compat 1.33 (default); feature gates AllBeta=false · "
+        "kcompat Gates · selection: binary 1.36; emulated 1.33; min compat 1.33 (default); feature gates AllBeta=false · "
         f"view: gates_quick=Beta; gates_text=Job · {len(shown)} rows · data: bundled data of kcompat"
     )
     assert list(rows[0]) == list(shown.columns)
@@ -58,7 +62,7 @@ def test_gates_exports_are_the_filtered_rows_shown(gates):
     assert all(len(c) == len(columns) for c in cells)
 
     document = json.loads(export.text("json"))
-    assert list(document)[0] == "header" and document["header"] == header[2:]
+    assert list(document)[0] == "header" and document["header"] == header
     assert document["view"] == {"gates_quick": "Beta", "gates_text": "Job"}
     assert document["selection"]["feature gates"] == "AllBeta=false"
     assert document["columns"] == list(shown.columns)
@@ -71,7 +75,7 @@ def test_gates_export_follows_a_filter_change(gates, exports):
     rerun(at)
     shown = at.dataframe[0].value
     open_export(at, "download_open")
-    header, rows = csv_rows(exports["download_open"].text("csv"))
+    header, rows = csv_rows(exports["download_open"])
     assert exports["download_open"] is not before
     assert "view: gates_quick=Beta; gates_text=DRA ·" in header
     assert [r["gate"] for r in rows] == list(shown["gate"])
@@ -100,8 +104,8 @@ def test_apis_exports_are_the_filtered_rows_shown(exports):
     shown = next(d.value for d in at.dataframe if list(d.value.columns) == list(TABLE_COLUMNS))
     assert 1 < len(shown) and shown["served"].all()
     export = exports["apis_table_export"]
-    header, rows = csv_rows(export.text("csv"))
-    assert header.startswith("# kcompat APIs · selection: binary 1.33; emulated 1.31; min compat 1.31 (default); feature gates none · ")
+    header, rows = csv_rows(export)
+    assert header.startswith("kcompat APIs · selection: binary 1.33; emulated 1.31; min compat 1.31 (default); feature gates none · ")
     assert "runtime_config=networking.k8s.io/v1beta1=true" in header and "apis_served=served" in header
     assert "apis_text=networking" in header and f"· {len(shown)} rows ·" in header
     assert [(r["group"], r["version"], r["resource"]) for r in rows] == list(zip(shown["group"], shown["version"], shown["resource"]))
@@ -114,16 +118,16 @@ def test_apis_exports_are_the_filtered_rows_shown(exports):
 def test_a_page_without_the_selection_says_so(exports):
     at = open_export(open_app("about", binary="1.36", emulated="1.33"), "about_releases_csv")
     export = exports["about_releases_csv"]
-    header = export.text("csv").splitlines()[0]
-    assert header.startswith("# kcompat About the data · selection: none (this page does not depend on it) · view: no filter · ")
+    header, _ = csv_rows(export)
+    assert header.startswith("kcompat About the data · selection: none (this page does not depend on it) · view: no filter · ")
     assert "data: bundled data of kcompat" in header and "(releases " in header
     assert at.table  # the releases table is drawn; its export has a row per release
-    assert len(export.text("csv").splitlines()) - 2 == len(json.loads(export.text("json"))["rows"]) > 5
+    assert len(export.text("csv").splitlines()) - 1 == len(json.loads(export.text("json"))["rows"]) > 5
 
 
 def test_gate_detail_exports_name_the_gate(exports):
     open_export(open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy", gate_from="25"), "detail_releases_csv")
-    header = exports["detail_releases_csv"].text("csv").splitlines()[0]
+    header, _ = csv_rows(exports["detail_releases_csv"])
     assert "· view: gate=JobManagedBy; gate_from=25 ·" in header
 
 
@@ -149,6 +153,6 @@ def test_an_uploaded_manifest_is_named_as_the_source(exports):
     at.query_params.update({"binary": "1.36", "gates_text": "Mine"})
     at.session_state[upload.SESSION] = upload._Upload("mine.yaml", manifest, hashlib.sha256(manifest).hexdigest())
     open_export(rerun(at), "download_open")
-    header, rows = csv_rows(exports["download_open"].text("csv"))
+    header, rows = csv_rows(exports["download_open"])
     assert header.endswith(" · 3 rows · data: uploaded manifest mine.yaml (3 gates)")
     assert [r["gate"] for r in rows] == ["Mine0", "Mine1", "Mine2"] == list(at.dataframe[0].value["gate"])

@@ -173,16 +173,27 @@ def test_cluster_grids_as_text():
     assert assert_every_grid_as_text(at) == 3  # disagreements, sources, predicted gates
 
 
+def test_manifests_grid_as_text():
+    at = open_app("manifests", **SEL)
+    at.text_area(key="manifests_paste").input((ROOT / "tests" / "samples" / "scan" / "helm-render.yaml").read_text())
+    next(b for b in at.button if b.label == "Check").click()
+    rerun(at)
+    assert text_tables(at) == []
+    assert_no_checkbox_grid(at)
+    open_text(at)
+    assert assert_every_grid_as_text(at) == 1
+
+
 def test_timeline_rows_as_text():
     at = open_app("timeline", **SEL, timeline_text="JobManaged")
     assert text_tables(at) == []
     open_text(at)
     (table,) = text_tables(at)
-    shown = next(c.value for c in at.caption if re.fullmatch(r"\d+ of \d+ gates", c.value))
+    shown = next(c.value for c in at.caption if re.fullmatch(r"\d+ of \d+ gates( \(.*\))?", c.value))
     count = int(shown.split()[0])
     assert table["caption"] == f"Stage history of the 1.36 binary's gates: {count} rows"
-    assert table["headers"] == ["gate", "stage at 1.33", "stages, release by release"]
-    assert [r[0] for r in table["rows"]] == ["JobManagedBy"]
+    assert table["headers"] == ["gate", "stage at 1.33", "stages, release by release", "matched"]
+    assert [r[0] for r in table["rows"]] == ["JobManagedBy"] and table["rows"][0][3] == "name"
     assert table["rows"][0][1] == "Beta"
     assert "Alpha, default off, 1.30" in table["rows"][0][2] and "Beta, default on, 1.32" in table["rows"][0][2]
 

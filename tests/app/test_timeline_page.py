@@ -169,7 +169,8 @@ def test_search_finds_by_abbreviation():
     names = [f.name for f in DEFAULT_CATALOG.manifest("1.36").features]
     found = search_gates("DRA", names, texts)
     assert "DynamicResourceAllocation" in found
-    assert f"{len(found)} of {len(names)} gates" in [c.value for c in at.caption]
+    # the caption says where the search found them (issue 28: a description match gave no sign of why)
+    assert f"{len(found)} of {len(names)} gates ({len(found) - 1} by name, 1 by abbreviation)" in [c.value for c in at.caption]
 
 
 def test_the_gate_detail_page_draws_the_same_band():

@@ -44,7 +44,7 @@ VIEWS = {
     "gates": {"gates_quick": "Beta,changed", "gates_text": "Job", "gates_sort": "stage"},
     "timeline": {"timeline_stages": "Alpha,Beta", "timeline_text": "pod", "timeline_sort": "name", "timeline_from": "30"},
     "changes": {"changes_tab": "other", "changes_other": "1.34", "changes_other_show": "all differences"},
-    "matrix": {"matrix_text": "pod", "matrix_changed": "true"},
+    "matrix": {"matrix_text": "pod", "matrix_changed": "true", "matrix_removable": "1.39"},
     "apis": {
         "runtime_config": "networking.k8s.io/v1beta1=true",
         "emulation_forward_compatible": "true",
@@ -57,6 +57,7 @@ VIEWS = {
     },
     "plan": {"to": "1.36", "plan_jumps": "true"},
     "cluster": {"cluster_snippet": "kubeadm"},
+    "manifests": {"manifests_runtime_config": "networking.k8s.io/v1beta1=true", "manifests_efc": "true", "manifests_all": "true"},
     "gate_detail": {"gate": "JobManagedBy", "gate_from": "25"},
     "about": {"about_section": None},  # filled in from data/SOURCES.md
 }

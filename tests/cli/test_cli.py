@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from kcompat.cli.main import main
 
 KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"]
-FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom"]
+FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom", "binaryStage", "changed"]
 
 
 def run(capsys, *argv):
@@ -55,7 +55,7 @@ def test_default_binary_is_the_newest_release(capsys):
     assert json.loads(out)["binary"] == "1.37"  # the newest release (v1.37.2), no longer a development snapshot
 
 
-@pytest.mark.parametrize("fmt, needle", [("csv", "name,enabled,stage,default,locked,explicit\n"), ("markdown", "| name | enabled |"), ("table", "name ")])
+@pytest.mark.parametrize("fmt, needle", [("csv", "name,enabled,stage,default,locked,explicit,stage in binary,changed\n"), ("markdown", "| name | enabled |"), ("table", "name ")])
 def test_other_formats(capsys, fmt, needle):
     code, out, _ = run(capsys, "gates", "--binary", "1.35", "--emulated", "1.33", "--format", fmt)
     assert code == 0 and needle in out and "JobManagedBy" in out
@@ -68,7 +68,7 @@ def test_manifest_replaces_bundled_data_without_range_rules(tmp_path, capsys):
     doc = json.loads(out)
     assert code == 0 and doc["binary"] is None and doc["features"] == [
         {"name": "Widget", "enabled": False, "stage": "Alpha", "default": False, "locked": False, "explicit": False, "origin": "kube",
-         "historyFrom": "0.4"}
+         "historyFrom": "0.4", "binaryStage": None, "changed": False}
     ]
     code, _, err = run(capsys, "gates", "--manifest", str(path))
     assert code == 2 and "emulated version is required" in err

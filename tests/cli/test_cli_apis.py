@@ -9,7 +9,7 @@ import pytest
 
 from kcompat.cli.apis import add_apis_arguments, run_apis
 
-DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "hints", "apis"]
+DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "hints", "against", "onlyDifferences", "apis"]
 API_KEYS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
 
 
@@ -141,6 +141,36 @@ def test_storage_min_compat_and_bad_input(capsys):
     assert code == 2 and list(doc) == STORAGE_KEYS and doc["resources"] == [] and doc["errors"]
     code, out, err = run_storage_cli(capsys, "--binary", "1.29")
     assert code == 2 and "kcompat: error:" in err and "Traceback" not in err
+
+
+def test_without_binary_the_newest_release_and_says_so(capsys):
+    """Issue 28: ``kcompat apis`` required --binary while ``kcompat gates`` defaults to the newest release."""
+    code, out, err = run(capsys, "--format", "json")
+    assert code == 0 and json.loads(out)["binary"] == "1.37"
+    code, out, err = run(capsys)
+    assert code == 0 and err.startswith("# binary 1.37 (the newest bundled release: --binary picks another), emulated 1.37")
+
+
+def test_against_native_and_only_differences(capsys):
+    """The APIs page's comparisons on the command line: a real release (servedByRelease) or the
+    binary at its own version (servedByBinary), every row or only the differing ones."""
+    code, out, err = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--only-differences", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and (doc["against"], doc["onlyDifferences"]) == ("release", True)
+    assert [(a["group"], a["version"], a["kind"], a["served"], a["servedByRelease"]) for a in doc["apis"]] == [
+        ("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema", False, True),
+        ("flowcontrol.apiserver.k8s.io", "v1beta3", "PriorityLevelConfiguration", False, True),
+    ]
+    code, out, err = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--against", "native", "--only-differences", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and list(rows[0]) == ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByBinary", "reason"]
+    # networking.k8s.io/v1 servicecidrs and ipaddresses were introduced in 1.33: the binary serves them, not at 1.31 (SPEC example 8)
+    assert {(r["kind"], r["served"], r["servedByBinary"]) for r in rows} >= {("ServiceCIDR", "false", "true"), ("IPAddress", "false", "true")}
+    assert all(r["served"] != r["servedByBinary"] for r in rows)
+    assert "differ from the 1.33 binary at its own version, only those shown" in err
+    code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--against", "native", "--format", "json")
+    every = json.loads(out)["apis"]
+    assert len(every) > len(rows) and sum(a["served"] != a["servedByBinary"] for a in every) == len(rows)
 
 
 def test_a_comparison_release_that_refuses_is_not_mistaken_for_the_binary(capsys):

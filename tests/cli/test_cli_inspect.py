@@ -69,6 +69,10 @@ def test_flipping_a_beta_gate_exits_1_and_names_it(capsys, apiserver_132, tmp_pa
     assert "--feature-gates=APIServerTracing=false" in d["likely"]
     status, out, _ = run(capsys, "inspect", str(cmdline), str(version), str(flipped))
     assert status == 1 and "APIServerTracing" in out.split("# Predicted gates")[0]
+    # the table's headers are words, not JSON keys (issue 28: a raw predictedStage header)
+    header = next(line for line in out.splitlines() if line.startswith("name "))
+    assert header.split("  ")[:1] == ["name"] and "observed stage" in header and "predicted stage" in header
+    assert "predictedStage" not in out
 
 
 def test_unknown_metrics_names_are_not_disagreements(capsys, apiserver_132, tmp_path):
@@ -261,4 +265,5 @@ def test_stage_difference_and_missing_gates(capsys, apiserver_132, tmp_path):
     assert (d["name"], d["stage"], d["predictedStage"], d["predicted"], d["observed"]) == ("APIServerTracing", "", "BETA", True, True)
     assert "fork" in d["likely"]
     assert doc["observed"]["missing"] == ["APIResponseCompression"]
-    assert any("1 gate(s) the binary lists on /metrics are not in the input (first: APIResponseCompression)" in w for w in doc["warnings"])
+    # said the right way round (issue 28): the prediction has it on /metrics, the /metrics given does not
+    assert any("the /metrics given lacks 1 gate the prediction puts there (first: APIResponseCompression)" in w for w in doc["warnings"])

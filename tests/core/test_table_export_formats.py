@@ -1,4 +1,4 @@
-"""Table exports (kcompat.documents.exports): a header line naming the view, then the rows, in
+"""Table exports (kcompat.documents.exports): a header line naming the view (Markdown, JSON), then the rows, in
 CSV, Markdown and JSON; nothing in a cell or a filter value can break either."""
 
 import csv
@@ -30,11 +30,12 @@ def test_a_long_value_is_cut_in_the_header_and_kept_whole_in_json():
     assert doc["selection"]["feature gates"] == gates
 
 
-def test_csv_has_a_comment_line_then_the_table():
+def test_csv_is_the_table_alone():
+    """Issue 28: a "# kcompat ..." comment line before the table became a spreadsheet's first row;
+    the CSV is the table alone (the Markdown and JSON files carry the line)."""
     text = table_text("csv", ROWS, COLUMNS, "kcompat Gates · 2 rows")
-    first, body = text.split("\n", 1)
-    assert first == "# kcompat Gates · 2 rows"
-    assert list(csv.DictReader(io.StringIO(body))) == [
+    assert text.splitlines()[0] == "gate,enabled,since,note" and "kcompat Gates" not in text
+    assert list(csv.DictReader(io.StringIO(text))) == [
         {"gate": "JobManagedBy", "enabled": "true", "since": "1.3", "note": ""},
         {"gate": "KMSv1", "enabled": "false", "since": "", "note": "x"},  # NaN: a missing number, an empty cell
     ]
@@ -71,8 +72,8 @@ def test_a_hostile_cell_or_filter_cannot_break_the_header_or_the_table(fmt):
         assert doc["rows"] == rows and "\n" not in doc["header"]
         return
     lines = text.splitlines()
-    assert len(lines) == (3 if fmt == "csv" else 5)  # the header is one line, the cell one row
+    assert len(lines) == (2 if fmt == "csv" else 5)  # the header is one line, the cell one row
     if fmt == "csv":
-        assert lines[0].startswith("# kcompat Gates") and lines[2].startswith("'=1+1,")
+        assert lines[0] == "a,b" and lines[1].startswith("'=1+1,")
     else:
         assert lines[1] == "" and lines[2] == "| a | b |" and lines[4].count(" | ") == 1

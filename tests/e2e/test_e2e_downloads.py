@@ -1,6 +1,7 @@
 """The Gates page's downloads in a real browser: the "Every gate" files arrive byte for byte as
 ``kcompat gates --format …`` prints them for the same selection, and the table's own CSV and
-Markdown files from a filtered view hold exactly the rows shown, after a header line naming the view."""
+Markdown files from a filtered view hold exactly the rows shown (the Markdown after a header line
+naming the view; the CSV is the table alone)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.e2e
 
 PARAMS = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false"}
 DOCUMENTED_KEYS = {"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}
-FEATURE_KEYS = {"name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom"}
+FEATURE_KEYS = {"name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom", "binaryStage", "changed"}
 
 
 def kcompat_output(fmt: str) -> str:
@@ -61,7 +62,7 @@ def downloads(browser, server_url, tmp_path_factory):
 def test_csv_download(downloads):
     name, text = downloads["CSV"]
     assert name == "gates-1.36-emulating-1.33.csv"
-    assert text.splitlines()[0] == "name,enabled,stage,default,locked,explicit"
+    assert text.splitlines()[0] == "name,enabled,stage,default,locked,explicit,stage in binary,changed"  # emulating: the page's two columns too
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) > 100
     assert all(r["enabled"] in ("true", "false") for r in rows)
@@ -84,9 +85,9 @@ def test_markdown_download(downloads):
     name, text = downloads["Markdown"]
     assert name == "gates-1.36-emulating-1.33.md"
     lines = text.splitlines()
-    assert lines[0] == "| name | enabled | stage | default | locked | explicit |"
+    assert lines[0] == "| name | enabled | stage | default | locked | explicit | stage in binary | changed |"
     assert set(lines[1].replace("|", "").replace(" ", "")) == {"-"}
-    assert len(lines) > 100 and all(line.startswith("| ") and line.endswith(" |") and line.count(" | ") == 5 for line in lines[2:])
+    assert len(lines) > 100 and all(line.startswith("| ") and line.endswith(" |") and line.count(" | ") == 7 for line in lines[2:])
     assert text == kcompat_output("markdown")
 
 
@@ -138,17 +139,19 @@ def test_filtered_csv_is_the_rows_shown(filtered):
     caption, files = filtered
     name, text = files["CSV"]
     assert name == "gates-1.36-emulating-1.33-shown.csv"
-    header, body = text.split("\n", 1)
     shown = int(caption.split(" of ")[0])
-    assert header == (
-        "# kcompat Gates · selection: binary 1.36; emulated 1.33; min compat 1.33 (default); feature gates AllBeta=false · "
-        f"view: gates_quick=Beta; gates_text=Job · {shown} rows · data: bundled data of kcompat "
-        + header.split("data: bundled data of kcompat ", 1)[1]
-    )
-    rows = list(csv.DictReader(io.StringIO(body)))
+    assert not text.startswith("#")  # a spreadsheet reads every line as data: the view is named in the Markdown and JSON files
+    rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == shown and sorted(r["gate"] for r in rows) == expected_rows()
     assert all(r["stage"] == "Beta" for r in rows)
-    assert list(rows[0]) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin", "history_from"]
+    assert list(rows[0]) == [
+        "gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin", "history_from", "matched",
+    ]
+    _, markdown = files["Markdown"]
+    assert markdown.splitlines()[0].startswith(
+        "kcompat Gates · selection: binary 1.36; emulated 1.33; min compat 1.33 (default); feature gates AllBeta=false · "
+        f"view: gates\\_quick=Beta; gates\\_text=Job · {shown} rows · data: bundled data of kcompat "
+    )
 
 
 def test_filtered_markdown_is_the_rows_shown(filtered):

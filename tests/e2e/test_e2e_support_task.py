@@ -56,7 +56,7 @@ def test_paste_read_the_refusal_follow_the_remedy(browser, server_url):
         assert "This kube-apiserver would exit at start-up with" in error and REFUSAL in error
         infos = streamlit_problems(page, ("Info",))
         assert any(REMEDY in i for i in infos), infos
-        assert "Read: pasted command line: static pod manifest" in page.locator('[data-testid="stMain"]').inner_text()
+        assert "Read: pasted input: static pod manifest" in page.locator('[data-testid="stMain"]').inner_text()
         assert page.locator('[data-testid="stCode"]').count() == 0  # no snippet repeating the refused flag
         assert bar(page) == ("1.33", "1.31")
         assert "binary=1.33" in page.url and "emulated=1.31" in page.url

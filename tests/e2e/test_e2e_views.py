@@ -124,12 +124,12 @@ def test_timeline_view_survives_a_link(open_page):
     page.locator('input[aria-label="Order"]').click()
     page.get_by_role("listbox").get_by_role("option", name="name", exact=True).click()
     wait_query(page, "timeline_sort", "name")
-    count = page.get_by_text(re.compile(r"^\d+ of \d+ gates$")).inner_text()
+    count = page.get_by_text(re.compile(r"^\d+ of \d+ gates \(.*\)$")).inner_text()  # with where the search found them
 
     fresh, _ = open_page(page.url + "&timeline_from=30")
     assert value_of(fresh, "Search") == "pod"
     assert value_of(fresh, "Order") == "name"
-    assert fresh.get_by_text(re.compile(r"^\d+ of \d+ gates$")).inner_text() == count
+    assert fresh.get_by_text(re.compile(r"^\d+ of \d+ gates \(.*\)$")).inner_text() == count
     assert fresh.locator('[data-testid="stSlider"]').inner_text().find("1.30") >= 0
     versions = fresh.evaluate(
         "() => [...document.querySelectorAll('[data-testid=\"stVegaLiteChart\"] g.role-axis-label text')]"

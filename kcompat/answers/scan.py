@@ -1,0 +1,96 @@
+"""The support engineer's question "will my workloads still work under this emulated control
+plane?": every object of some manifests against the built-in APIs a kube-apiserver serves for a
+selection (binary, emulated and min compatibility versions, ``--runtime-config``,
+``--feature-gates``, the forward-compatibility flags), asked the same way by ``kcompat scan`` and
+the Check manifests page. The rules are :mod:`kcompat.core.scan`'s; the served APIs are
+:func:`kcompat.answers.apis.apis`' answer for the same flags (``kcompat apis``).
+
+Exit status (:attr:`kcompat.core.scan.ScanAnswer.exit_status`): 0 every built-in object is served, 1 some are not,
+2 an input is not a manifest or the binary would refuse the selection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kcompat.answers.apis import apis
+from kcompat.answers.queries import newest_release
+from kcompat.core.errors import KcompatError
+from kcompat.core.hints import api_hints
+from kcompat.core.scan import MAX_SCAN_OBJECTS, ManifestReading, ScanAnswer, ScanInput, check_objects, read_manifests
+from kcompat.data.catalog import Catalog
+from kcompat.data.lifecycle import api_lifecycle
+
+
+def read_inputs(inputs: Sequence[tuple[str, bytes | str]]) -> tuple[list[ManifestReading], list[ScanInput]]:
+    """Each input read (:func:`kcompat.core.scan.read_manifests`); one that cannot be read is kept
+    with its problem, and the others are still read."""
+    readings: list[ManifestReading] = []
+    described: list[ScanInput] = []
+    total = 0
+    for name, content in inputs:
+        try:
+            reading = read_manifests(content, name)
+        except KcompatError as exc:
+            described.append(ScanInput(name, None, 0, 0, str(exc)))
+            continue
+        total += len(reading.objects)
+        if total > MAX_SCAN_OBJECTS:
+            described.append(ScanInput(name, reading.format, reading.documents, len(reading.objects),
+                                       f"{name}: more than {MAX_SCAN_OBJECTS:,} objects in all the inputs, the limit for one scan"))
+            continue
+        readings.append(reading)
+        described.append(ScanInput(name, reading.format, reading.documents, len(reading.objects)))
+    return readings, described
+
+
+def scan(
+    catalog: Catalog,
+    inputs: Sequence[tuple[str, bytes | str]],
+    binary: str | None = None,
+    emulated: str | list[str] | None = None,
+    min_compat: str | list[str] | None = None,
+    feature_gates: str | list[str] | None = None,
+    runtime_config: str | list[str] | None = None,
+    *,
+    emulation_forward_compatible: bool = False,
+    runtime_config_emulation_forward_compatible: bool = False,
+    unread: Sequence[ScanInput] = (),
+) -> ScanAnswer:
+    """Every object of ``inputs`` ((name, content) pairs) checked for the selection; ``unread``:
+    inputs the caller could not read at all (kept with their problem). Without ``binary`` the
+    newest bundled release answers. A binary that is no version or has no data raises
+    :class:`KcompatError`; a selection the binary refuses is answered (``errors``)."""
+    default_binary = not binary
+    binary = binary or newest_release(catalog)
+    result = apis(
+        catalog, binary, emulated, min_compat, feature_gates, runtime_config,
+        emulation_forward_compatible=emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
+    )
+    readings, described = read_inputs(inputs)
+    objects = [o for r in readings for o in r.objects]
+    definitions = [d for r in readings for d in r.definitions]
+    checks = check_objects(objects, definitions, result, result.api_data.api_release(result.binary), api_lifecycle(catalog.data_dir))
+    return ScanAnswer(
+        binary=binary,
+        default_binary=default_binary,
+        emulated=str(result.emulated),
+        min_compat=str(result.selection.min_compat) if result.selection is not None else "",
+        feature_gates=_joined(feature_gates),
+        runtime_config=_joined(runtime_config),
+        emulation_forward_compatible=emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
+        errors=result.errors,
+        warnings=result.warnings,
+        hints=tuple(api_hints(result)),
+        inputs=(*unread, *described),
+        checks=checks,
+    )
+
+
+def _joined(value: str | list[str] | None) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else ",".join(value)
+

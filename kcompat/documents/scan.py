@@ -1,0 +1,110 @@
+"""The ``kcompat scan`` document, table rows and texts (the Check manifests page shows and downloads
+the same), written from :class:`kcompat.core.scan.ScanAnswer` (:func:`kcompat.answers.scan.scan`'s answer).
+
+JSON document::
+
+    {"binary", "emulated", "minCompatibility", "featureGates", "runtimeConfig",
+     "emulationForwardCompatible", "runtimeConfigEmulationForwardCompatible",
+     "valid", "errors", "warnings", "hints",
+     "inputs": [{"file", "format", "documents", "objects", "problem"}],
+     "summary": {"objects", "served", "notServed", "notChecked"},
+     "objects": [{"file", "line", "template", "apiVersion", "kind", "name", "namespace", "group", "version",
+                  "resource", "status", "why", "reason", "nearest", "nearestKind", "nearestNote"}]}
+
+``status`` is ``served``, ``not served`` or ``not checked``; ``why`` a code (``removed``,
+``not-introduced``, ``off-by-default``, ``disabled-by-runtime-config``, ``gate-off``,
+``not-in-binary``, ``not-a-resource``, ``unknown-version``, ``not-in-data``, ``custom-resource``,
+``custom-resource-version``, ``not-built-in``, ``served``) and ``reason`` the words; ``nearest``
+the nearest served group/version (``nearestKind`` when the replacement is another kind). The JSON
+lists every object; the other formats list those not served and not checked (every object with
+``--all``). ``errors`` are the binary's own refusals of the selection (with the remedies in
+``hints``) and the inputs that could not be read.
+"""
+
+from __future__ import annotations
+
+from kcompat.core.errors import MESSAGE_LIMIT, cut
+from kcompat.core.scan import NOT_CHECKED, NOT_SERVED, SERVED, ObjectCheck, ScanAnswer
+
+from .gates import hint_dict
+
+#: The columns of the table, CSV and Markdown formats (and of the page's table).
+SCAN_COLUMNS = ("where", "apiVersion", "kind", "name", "status", "reason", "nearest")
+
+
+def object_item(check: ObjectCheck) -> dict[str, object]:
+    o = check.object
+    return {
+        "file": o.file, "line": o.line, "template": o.template, "apiVersion": o.api_version, "kind": o.kind,
+        "name": o.name, "namespace": o.namespace, "group": check.group, "version": check.version, "resource": check.resource,
+        "status": check.status, "why": check.why, "reason": check.reason, "nearest": check.nearest,
+        "nearestKind": check.nearest_kind, "nearestNote": check.nearest_note,
+    }
+
+
+def scan_document(answer: ScanAnswer) -> dict[str, object]:
+    """The JSON contract of ``kcompat scan`` (the module docstring)."""
+    return {
+        "binary": answer.binary,
+        "emulated": answer.emulated,
+        "minCompatibility": answer.min_compat,
+        "featureGates": answer.feature_gates,
+        "runtimeConfig": answer.runtime_config,
+        "emulationForwardCompatible": answer.emulation_forward_compatible,
+        "runtimeConfigEmulationForwardCompatible": answer.runtime_config_emulation_forward_compatible,
+        "valid": answer.valid,
+        "errors": [cut(e, MESSAGE_LIMIT) for e in (*answer.errors, *answer.problems)],
+        "warnings": [cut(w, MESSAGE_LIMIT) for w in answer.warnings],
+        "hints": [hint_dict(h) for h in answer.hints],
+        "inputs": [
+            {"file": i.file, "format": i.format, "documents": i.documents, "objects": i.objects, "problem": i.problem}
+            for i in answer.inputs
+        ],
+        "summary": summary_counts(answer),
+        "objects": [object_item(c) for c in answer.checks],
+    }
+
+
+def summary_counts(answer: ScanAnswer) -> dict[str, int]:
+    return {
+        "objects": len(answer.checks),
+        "served": answer.count(SERVED),
+        "notServed": answer.count(NOT_SERVED),
+        "notChecked": answer.count(NOT_CHECKED),
+    }
+
+
+def scan_rows(answer: ScanAnswer, every: bool = False) -> list[dict[str, object]]:
+    """The table rows (:data:`SCAN_COLUMNS`): the objects not served and not checked, every object with ``every``."""
+    return [
+        {
+            "where": c.object.where, "apiVersion": c.object.api_version, "kind": c.object.kind, "name": c.object.name or "",
+            "status": c.status, "reason": c.reason, "nearest": c.nearest_text,
+        }
+        for c in answer.shown(every)
+    ]
+
+
+def summary_line(answer: ScanAnswer) -> str:
+    """``binary 1.36, emulated 1.33: 12 objects in 2 inputs; 9 served, 2 not served, 1 not checked``."""
+    counts = summary_counts(answer)
+    which = " (the newest bundled release: --binary picks another)" if answer.default_binary else ""
+    inputs = len(answer.inputs)
+    return (
+        f"binary {answer.binary}{which}, emulated {answer.emulated}, min compatibility {answer.min_compat}: "
+        f"{_n(counts['objects'], 'object')} in {_n(inputs, 'input')}; {counts['served']} served, {counts['notServed']} not served, "
+        f"{counts['notChecked']} not checked"
+    )
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def scan_text(answer: ScanAnswer, fmt: str, every: bool = False) -> str:
+    """What ``kcompat scan --format <fmt>`` prints on stdout (the summary and problems go to stderr)."""
+    from kcompat.documents import formats
+
+    if fmt == "json":
+        return formats.to_json(scan_document(answer))
+    return formats.render_rows(fmt, scan_rows(answer, every), SCAN_COLUMNS)
