@@ -8,7 +8,8 @@ TLS with a CA, a server certificate for 127.0.0.1 and a client certificate made 
 - ``huge``: a /metrics of 200 MB, generated while it is sent (the server holds 1 MB);
 - ``bomb``: a gzip bomb, 1.4 MB on the wire that decompress to 1.5 GB;
 - ``drip``: headers, then one byte every 0.2 s forever;
-- ``silent``: ``/metrics`` accepted and never answered (the connection is held open).
+- ``silent``: ``/metrics`` accepted and never answered (the connection is held open);
+- ``version-json``: ``/metrics`` answers with the /version JSON (another endpoint's format).
 
 A server that never answers the TLS handshake is :func:`silent_listener`. Requests need the client
 certificate or ``Authorization: Bearer <token>`` with ``token`` (401 otherwise), and are recorded.
@@ -126,6 +127,8 @@ class HostileApiServer:
         mode = self.mode
         if mode == "good":
             return self._send(request, 200, self.metrics, "text/plain; version=0.0.4")
+        if mode == "version-json":
+            return self._send(request, 200, self.version, "application/json")
         if mode == "gzip":
             return self._send(request, 200, gzip.compress(self.metrics), "text/plain; version=0.0.4", encoding="gzip")
         if mode == "bomb":

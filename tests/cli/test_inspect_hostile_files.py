@@ -4,8 +4,6 @@ kubelet, a shell or systemd would expand, pflag's one-dash refusal, kubeadm's ty
 what an input is. Each case is the command's exit status and the line that matters."""
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -94,32 +92,7 @@ def test_an_unread_script_is_a_warning_in_the_answer(capsys):
     assert any("/bin/sh /scripts/start-apiserver.sh may hold flags that cannot be read" in w for w in document["warnings"])
 
 
-# --- 7: an endpoint that answers in another format (kubectl get --raw, through a fake kubectl) ------
-
-def _fake_kubectl(tmp_path: Path, answers: dict[str, Path]) -> str:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    kubectl = bin_dir / "kubectl"
-    table = {path: str(file) for path, file in answers.items()}
-    kubectl.write_text(
-        f"#!{sys.executable}\nimport sys\nanswers = {table!r}\n"
-        "sys.stdout.buffer.write(open(answers[sys.argv[-1]], 'rb').read())\n"
-    )
-    kubectl.chmod(0o755)
-    return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
-
-
-def test_live_metrics_that_answers_version_json_is_named(tmp_path):
-    version = HOSTILE / "version-1.36.2-emulating-1.33.json"
-    path = _fake_kubectl(tmp_path, {"/version": version, "/metrics": version})
-    done = subprocess.run(
-        [sys.executable, "-m", "kcompat", "inspect", "--live", "--format", "json"], capture_output=True, text=True, timeout=120,
-        env=dict(os.environ, PATH=path, PYTHONPATH=str(ROOT)), cwd=ROOT,
-    )
-    document = json.loads(done.stdout)
-    assert done.returncode == 2 and document["observed"] is None
-    assert document["errors"] == ["kubectl get --raw /metrics: given as /metrics, but this is /version JSON (gitVersion v1.36.2)"]
-    assert [i["kind"] for i in document["inputs"]] == ["/version", None]
+# --- 7: an endpoint that answers in another format: tests/cli/test_live_hostile.py (a real TLS server) ---
 
 
 # --- a refused version flag shows no versions ------------------------------------------------------

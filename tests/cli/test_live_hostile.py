@@ -378,3 +378,15 @@ def test_kubectl_proxy_is_stopped_on_sigterm(server, certs, tmp_path):
         _wait_for(lambda: not any(alive(pid) for pid in children), 10)
     finally:
         process.kill()
+
+
+def test_live_metrics_that_answers_version_json_is_named(server, certs, tmp_path):
+    server.mode = "version-json"
+    config = kubeconfig(tmp_path / "config", server.url, {"token": TOKEN}, ca(certs))
+    done = run(tmp_path, config, "--format", "json")
+    document = json.loads(done.stdout)
+    assert done.returncode == 2 and document["observed"] is None
+    assert len(document["errors"]) == 1
+    assert re.fullmatch(r"https://127\.0\.0\.1:\d+/metrics \(context hostile\): given as /metrics, but this is /version JSON "
+                        r"\(gitVersion v\d+\.\d+\.\d+[^)]*\)", document["errors"][0]), document["errors"]
+    assert [i["kind"] for i in document["inputs"]] == ["/version", None]
