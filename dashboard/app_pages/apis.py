@@ -34,7 +34,7 @@ from kcompat.answers.apis import apis, storage
 from kcompat.core.apis import ApiEntry
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.errors import KcompatError
-from kcompat.core.hints import api_hints
+from kcompat.core.remedies import api_remedies
 from kcompat.core.skew import skew_policy
 from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
 from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
@@ -156,7 +156,7 @@ def _apis_view(query: str) -> dict:
         errors=result.errors,
         warnings=result.warnings,
         # the remedies beside the errors (and the alpha-under-emulation warning), as kcompat apis prints them
-        hints=tuple(h.text for h in api_hints(result) if h.error not in result.selection.errors),
+        hints=tuple(h.text for h in api_remedies(result) if result.selection is None or h.problem not in result.selection.problems),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
         release_known=all(e.served_by_release is not None for e in result.entries),

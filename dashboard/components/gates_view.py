@@ -43,7 +43,7 @@ class GatesView:
     flag_errors: tuple[str, ...]
     warnings: tuple[str, ...]
     metrics: tuple[tuple[str, int], ...]
-    #: one-line explanations beside the errors (kcompat.core.hints), never inside them
+    #: one-line remedies beside the errors (kcompat.core.remedies), never inside them
     hints: tuple[str, ...] = ()
 
     @property

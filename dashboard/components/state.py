@@ -171,11 +171,11 @@ def startup_errors(selection: Selection) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=256)
 def startup_hints(selection: Selection) -> tuple[str, ...]:
     """The remedies beside :func:`startup_errors` (the range and the nearest valid value)."""
-    from kcompat.core.hints import version_hints
+    from kcompat.core.remedies import version_remedies
 
     try:
         binary = parse_binary_version(selection.binary)
-        return tuple(h.text for h in version_hints(select_versions(binary, selection.emulated, selection.min_compat)))
+        return tuple(h.text for h in version_remedies(select_versions(binary, selection.emulated, selection.min_compat)))
     except KcompatError:
         return ()
 

@@ -3,8 +3,6 @@ page: which built-in APIs a kube-apiserver serves, and the storage version of ea
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kcompat.answers.queries import api_gate_states
 from kcompat.core.apis import ApiAvailability, evaluate_api_availability
 from kcompat.core.compat import parse_binary_version, select_versions
@@ -45,4 +43,4 @@ def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_comp
     version = parse_binary_version(binary)
     selection = select_versions(version, emulated or None, min_compat or None)
     stored = storage_versions(version, selection.emulated, selection.min_compat, api_data=catalog.api_data, gate_states=api_gate_states(catalog))
-    return replace(stored, errors=selection.errors)
+    return stored.with_refusals(selection.problems)

@@ -20,7 +20,7 @@ from kcompat.data.catalog import Catalog
 from ..core.runtime_config import parse_runtime_config
 from ..core.compat import parse_binary_version
 from ..core.errors import KcompatError
-from ..core.hints import api_hints, hints_for
+from ..core.remedies import api_remedies, gate_remedies
 from ..core.inspect.model import (
     CONTROL_PLANE,
     EMULATED,
@@ -179,7 +179,7 @@ def config_document(
         return _rejected(binary, [str(exc)])
     sel = evaluation.selection
     if not evaluation.valid:
-        hints = [hint_dict(h) for h in hints_for(evaluation, lambda: gate_lineage(catalog))]
+        hints = [hint_dict(h) for h in gate_remedies(evaluation, lambda: gate_lineage(catalog))]
         return _rejected(binary, list(evaluation.errors), str(sel.emulated), str(sel.min_compat), hints)
     forward = tuple(
         flag for flag, on in ((FORWARD_COMPAT, emulation_forward_compatible), (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on
@@ -197,7 +197,7 @@ def config_document(
         except KcompatError:
             apis = None  # no API data for this release: the value was parsed above, nothing more to check
         if apis is not None and apis.errors:
-            return _rejected(binary, list(apis.errors), str(sel.emulated), str(sel.min_compat), [hint_dict(h) for h in api_hints(apis)])
+            return _rejected(binary, list(apis.errors), str(sel.emulated), str(sel.min_compat), [hint_dict(h) for h in api_remedies(apis)])
     gate_values = dict(evaluation.flags.values)
     gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values.items())
     runtime_items = {}

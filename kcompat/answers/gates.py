@@ -18,7 +18,8 @@ from types import MappingProxyType
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, evaluate_gates
-from kcompat.core.hints import Hint, hints_for
+from kcompat.core.problems import Note, Remedy
+from kcompat.core.remedies import gate_remedies
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
 from kcompat.data.catalog import Catalog
@@ -70,7 +71,7 @@ class GatesAnswer:
     #: the errors of the --feature-gates value (then no flag is applied)
     flag_errors: tuple[str, ...]
     warnings: tuple[str, ...]
-    hints: tuple[Hint, ...]
+    hints: tuple[Remedy, ...]
     rows: tuple[GateRow, ...]
 
     @property
@@ -120,7 +121,7 @@ def gate_evaluation(
     selection = select_versions(binary_version, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates)
     if note:
-        evaluation = dataclasses.replace(evaluation, warnings=(note, *evaluation.warnings))
+        evaluation = dataclasses.replace(evaluation, problems=(Note(note), *evaluation.problems))
     return evaluation
 
 
@@ -174,7 +175,7 @@ def answer_of(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | N
         errors=evaluation.errors,
         flag_errors=evaluation.flag_errors,
         warnings=evaluation.warnings,
-        hints=hints_for(evaluation, lineage),
+        hints=gate_remedies(evaluation, lineage),
         rows=tuple(rows),
     )
 

@@ -21,7 +21,8 @@ from kcompat.data.catalog import Catalog
 from ..core.compat import parse_binary_version
 from ..core.errors import MESSAGE_LIMIT, KcompatError, echo
 from ..core.flags import parse_go_bool
-from ..core.hints import api_hints
+from ..core.problems import AlphaApiWhileEmulating
+from ..core.remedies import api_remedies
 from ..core.runtime_config import parse_runtime_config
 from ..core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
 from ..core.inspect.model import MAX_INPUT_BYTES
@@ -162,13 +163,13 @@ def _apiserver_checks(catalog: Catalog, combined: Combined, errors: list[str], w
         if error not in errors:
             errors.append(error)
     seen = {h["error"] for h in hints}
-    for hint in api_hints(result):
+    for hint in api_remedies(result):
         if hint.error not in seen:
             hints.append(hint_dict(hint))
             seen.add(hint.error)
-    for warning in result.warnings:
-        if warning.startswith("alpha api enabled") and warning not in warnings:
-            warnings.append(warning)
+    for problem in result.problems:
+        if isinstance(problem, AlphaApiWhileEmulating) and problem.message not in warnings:
+            warnings.append(problem.message)
 
 
 def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES) -> InspectDocument:

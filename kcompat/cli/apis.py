@@ -72,8 +72,8 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             f"{differing} differ from a real {result.emulated} binary; "
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
-        from kcompat.core.hints import api_hints
+        from kcompat.core.remedies import api_remedies
 
-        hints = [h.line for h in api_hints(result)]
+        hints = [h.line for h in api_remedies(result)]
         formats.report_problems(summary, result.warnings, result.errors, sys.stderr, hints)
     return 0 if result.valid else 2

@@ -15,6 +15,16 @@ from dataclasses import dataclass, field
 
 from .errors import KcompatError, cut, quote_cut, repr_cut
 from .flags import go_trim_space
+from .problems import (
+    EmulationMustEqualBinary,
+    EmulationOutOfRange,
+    FlagValueRejected,
+    MinCompatOutOfRange,
+    Problem,
+    UnknownFlag,
+    Verdict,
+    messages,
+)
 from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero, with_pre_release
 
 FIRST_EMULATION_RELEASE = major_minor(1, 31)
@@ -118,13 +128,13 @@ class ReleaseRules:
             return subtract_minor(self.binary, 1)
         return vmax(subtract_minor(emulated, 1), self.floor)
 
-    def validate(self, emulated: Version, min_compat: Version) -> list[str]:
+    def validate(self, emulated: Version, min_compat: Version) -> list[Problem]:
         """Range checks run at startup (component-base ``Validate``), in their order."""
         if self.binary is None:
             if min_compat > emulated:
-                return [f"minCompatibilityVersion version {min_compat} is not between [0.0, {emulated}]"]
+                return [MinCompatOutOfRange(min_compat, major_minor(0, 0), emulated, None, emulated)]
             return []
-        errors = []
+        problems: list[Problem] = []
         top = with_patch_zero(self.binary)
         if self.uses_floors:
             emu_low, mc_low, mc_high = self.floor, self.floor, emulated
@@ -132,15 +142,12 @@ class ReleaseRules:
             emu_low = subtract_minor(self.binary, 1)
             mc_low = mc_high = subtract_minor(self.binary, 1)
         if emulated > top or emulated < emu_low:
-            errors.append(f"emulation version {emulated} is not between [{emu_low}, {top}]")
+            problems.append(EmulationOutOfRange(emulated, emu_low, top, self.binary))
         if min_compat > mc_high or min_compat < mc_low:
-            errors.append(f"minCompatibilityVersion version {min_compat} is not between [{mc_low}, {mc_high}]")
+            problems.append(MinCompatOutOfRange(min_compat, mc_low, mc_high, self.binary, emulated))
         if self.release == FIRST_EMULATION_RELEASE and emulated != mm(self.binary):
-            shown = with_pre_release(emulated, self.binary.pre_release)
-            errors.append(
-                f"emulation version needs to be equal to binary version({mm(self.binary)}) in compatibility-version alpha, got {shown}"
-            )
-        return errors
+            problems.append(EmulationMustEqualBinary(self.binary, with_pre_release(emulated, self.binary.pre_release)))
+        return problems
 
 
 def rules_for(binary: Version | None) -> ReleaseRules:
@@ -218,8 +225,14 @@ class VersionSelection:
     rules: ReleaseRules
     emulated: Version
     min_compat: Version
-    errors: tuple[str, ...] = ()
+    #: what the binary says about the version flags (a flag it cannot read, a range)
+    problems: tuple[Problem, ...] = ()
     flags_rejected: bool = False
+
+    @property
+    def errors(self) -> tuple[str, ...]:
+        """The binary's refusals of the version flags, as it prints them."""
+        return messages(self.problems, Verdict.REFUSES)
 
     @property
     def binary(self) -> Version | None:
@@ -288,13 +301,9 @@ def _select_versions(binary_key: BinaryKey | None, emulated: FlagKey, min_compat
         raise KcompatError("without a binary version, an emulated version is required")
     default_emu = mm(binary) if binary is not None else major_minor(0, 0)
     default_mc = rules.default_min_compat(None)
-    try:
-        emu = parse_version_flag(emulated, "emulated-version") if emulated else None
-        if min_compat and not rules.has_min_compat_flag:
-            raise KcompatError("unknown flag: --min-compatibility-version")
-        mc = parse_version_flag(min_compat, "min-compatibility-version") if min_compat else None
-    except KcompatError as exc:
-        return VersionSelection(rules, default_emu, default_mc, (str(exc),), flags_rejected=True)
+    emu, mc, rejected = _read_version_flags(rules, emulated, min_compat)
+    if rejected is not None:
+        return VersionSelection(rules, default_emu, default_mc, (rejected,), flags_rejected=True)
     if emu is None:
         emu, mc_now = default_emu, default_mc
     else:
@@ -302,6 +311,24 @@ def _select_versions(binary_key: BinaryKey | None, emulated: FlagKey, min_compat
     if mc is not None:
         mc_now = mc
     return VersionSelection(rules, emu, mc_now, tuple(rules.validate(emu, mc_now)))
+
+
+def _read_version_flags(
+    rules: ReleaseRules, emulated: FlagKey, min_compat: FlagKey
+) -> tuple[Version | None, Version | None, Problem | None]:
+    """(emulated, min compat, None) as the flags give them (None: not given), or the problem of
+    the first flag the binary cannot read, in the order it reads them."""
+    try:
+        emu = parse_version_flag(emulated, "emulated-version") if emulated else None
+    except KcompatError as exc:
+        return None, None, FlagValueRejected("emulated-version", str(exc))
+    if min_compat and not rules.has_min_compat_flag:
+        return None, None, UnknownFlag("min-compatibility-version")
+    try:
+        mc = parse_version_flag(min_compat, "min-compatibility-version") if min_compat else None
+    except KcompatError as exc:
+        return None, None, FlagValueRejected("min-compatibility-version", str(exc))
+    return emu, mc, None
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,13 @@ k8s.io/client-go typed client uses; ``servedByRelease`` is whether a real binary
 ``emulated`` (its own version, the same ``--runtime-config``) serves the entry, null when that
 release has no bundled data. ``hints`` are the remedies beside the errors (and beside the
 alpha-under-emulation warning), each ``{"kind", "error", "gate", "text", "names"}`` as in
-``kcompat gates`` (:func:`kcompat.core.hints.api_hints`). Both the CLI and the APIs page build their output here.
+``kcompat gates`` (:func:`kcompat.core.remedies.api_remedies`). Both the CLI and the APIs page build their output here.
 """
 
 from __future__ import annotations
 
 from ..core.apis import ApiAvailability, ApiEntry
-from ..core.hints import api_hints
+from ..core.remedies import api_remedies
 from .gates import hint_dict
 
 DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "hints", "apis")
@@ -49,7 +49,7 @@ def apis_document(result: ApiAvailability) -> dict:
         "valid": result.valid,
         "errors": list(result.errors),
         "warnings": list(result.warnings),
-        "hints": [hint_dict(h) for h in api_hints(result)],
+        "hints": [hint_dict(h) for h in api_remedies(result)],
         "apis": [api_item(e) for e in result.entries],
     }
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kcompat.core.errors import MESSAGE_LIMIT, cut
-from kcompat.core.hints import Hint
+from kcompat.core.problems import Remedy
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
         @property
         def warnings(self) -> tuple[str, ...]: ...
         @property
-        def hints(self) -> tuple[Hint, ...]: ...
+        def hints(self) -> tuple[Remedy, ...]: ...
         @property
         def rows(self) -> Sequence[GateResultRow]: ...
 
@@ -103,14 +103,14 @@ def gate_rows(answer: GatesResult) -> list[GateRowDict]:
     ]
 
 
-def hint_dict(hint: Hint) -> HintDict:
-    return {"kind": hint.kind, "error": hint.error, "gate": hint.gate, "text": hint.text, "names": list(hint.names)}
+def hint_dict(hint: Remedy) -> HintDict:
+    return {"kind": str(hint.kind), "error": hint.error, "gate": hint.gate, "text": hint.text, "names": list(hint.names)}
 
 
 def gates_document(answer: GatesResult) -> GatesDocument:
     """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
 
-    ``hints`` (see :mod:`kcompat.core.hints`) explain some errors; ``errors`` keep the binary's
+    ``hints`` (see :mod:`kcompat.core.remedies`) explain some errors; ``errors`` keep the binary's
     text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
     Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it
     from), and ``historyFrom``: where its specs start."""
