@@ -18,8 +18,6 @@ from types import MappingProxyType
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, evaluate_gates
-from kcompat.core.problems import Note, Remedy
-from kcompat.core.remedies import gate_remedies
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
 from kcompat.data.catalog import Catalog
@@ -28,6 +26,7 @@ from kcompat.answers.queries import gate_lineage
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from kcompat.core.problems import Remedy
     from kcompat.core.removals import GateLineage
     from kcompat.core.search import GateText
 
@@ -121,6 +120,8 @@ def gate_evaluation(
     selection = select_versions(binary_version, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates)
     if note:
+        from kcompat.core.problems import Note
+
         evaluation = dataclasses.replace(evaluation, problems=(Note(note), *evaluation.problems))
     return evaluation
 
@@ -175,9 +176,18 @@ def answer_of(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | N
         errors=evaluation.errors,
         flag_errors=evaluation.flag_errors,
         warnings=evaluation.warnings,
-        hints=gate_remedies(evaluation, lineage),
+        hints=_remedies(evaluation, lineage),
         rows=tuple(rows),
     )
+
+
+def _remedies(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None) -> tuple[Remedy, ...]:
+    """The remedies beside the refusals (none to compute, nothing imported, when it has none)."""
+    if evaluation.valid:
+        return ()
+    from kcompat.core.remedies import gate_remedies
+
+    return gate_remedies(evaluation, lineage)
 
 
 def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:

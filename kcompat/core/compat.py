@@ -15,17 +15,13 @@ from dataclasses import dataclass, field
 
 from .errors import KcompatError, cut, quote_cut, repr_cut
 from .flags import go_trim_space
-from .problems import (
-    EmulationMustEqualBinary,
-    EmulationOutOfRange,
-    FlagValueRejected,
-    MinCompatOutOfRange,
-    Problem,
-    UnknownFlag,
-    Verdict,
-    messages,
-)
 from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero, with_pre_release
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    # the problem kinds are imported where one is found: a selection the binary accepts
+    # (``kcompat gates`` on valid flags) needs none of them
+    from .problems import Problem
 
 FIRST_EMULATION_RELEASE = major_minor(1, 31)
 KUBE_COMPONENT = "kube"
@@ -129,12 +125,15 @@ class ReleaseRules:
         return vmax(subtract_minor(emulated, 1), self.floor)
 
     def validate(self, emulated: Version, min_compat: Version) -> list[Problem]:
-        """Range checks run at startup (component-base ``Validate``), in their order."""
+        """Range checks run at startup (component-base ``Validate``), in their order. (Each kind of
+        problem is imported where it is found: a selection the binary accepts needs none.)"""
+        problems: list[Problem] = []
         if self.binary is None:
             if min_compat > emulated:
-                return [MinCompatOutOfRange(min_compat, major_minor(0, 0), emulated, None, emulated)]
-            return []
-        problems: list[Problem] = []
+                from .problems import MinCompatOutOfRange
+
+                problems.append(MinCompatOutOfRange(min_compat, major_minor(0, 0), emulated, None, emulated))
+            return problems
         top = with_patch_zero(self.binary)
         if self.uses_floors:
             emu_low, mc_low, mc_high = self.floor, self.floor, emulated
@@ -142,10 +141,16 @@ class ReleaseRules:
             emu_low = subtract_minor(self.binary, 1)
             mc_low = mc_high = subtract_minor(self.binary, 1)
         if emulated > top or emulated < emu_low:
+            from .problems import EmulationOutOfRange
+
             problems.append(EmulationOutOfRange(emulated, emu_low, top, self.binary))
         if min_compat > mc_high or min_compat < mc_low:
+            from .problems import MinCompatOutOfRange
+
             problems.append(MinCompatOutOfRange(min_compat, mc_low, mc_high, self.binary, emulated))
         if self.release == FIRST_EMULATION_RELEASE and emulated != mm(self.binary):
+            from .problems import EmulationMustEqualBinary
+
             problems.append(EmulationMustEqualBinary(self.binary, with_pre_release(emulated, self.binary.pre_release)))
         return problems
 
@@ -232,7 +237,7 @@ class VersionSelection:
     @property
     def errors(self) -> tuple[str, ...]:
         """The binary's refusals of the version flags, as it prints them."""
-        return messages(self.problems, Verdict.REFUSES)
+        return tuple(p.message for p in self.problems if p.refuses)
 
     @property
     def binary(self) -> Version | None:
@@ -321,14 +326,22 @@ def _read_version_flags(
     try:
         emu = parse_version_flag(emulated, "emulated-version") if emulated else None
     except KcompatError as exc:
-        return None, None, FlagValueRejected("emulated-version", str(exc))
+        return None, None, _rejected("emulated-version", str(exc))
     if min_compat and not rules.has_min_compat_flag:
+        from .problems import UnknownFlag
+
         return None, None, UnknownFlag("min-compatibility-version")
     try:
         mc = parse_version_flag(min_compat, "min-compatibility-version") if min_compat else None
     except KcompatError as exc:
-        return None, None, FlagValueRejected("min-compatibility-version", str(exc))
+        return None, None, _rejected("min-compatibility-version", str(exc))
     return emu, mc, None
+
+
+def _rejected(flag: str, words: str) -> Problem:
+    from .problems import FlagValueRejected
+
+    return FlagValueRejected(flag, words)
 
 
 @dataclass(frozen=True)

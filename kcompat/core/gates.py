@@ -2,7 +2,9 @@
 
 ``spec_at`` answers "which spec applies at (emulated, min compat)"; ``evaluate_gates``
 applies a ``--feature-gates`` value the way component-base ``unsafeSetFromMap`` does and
-returns every gate's state, with the errors and warnings the binary would print.
+returns every gate's state, with the errors and warnings the binary would print (typed
+:mod:`.problems`, each kind imported where it is found: an evaluation the binary accepts
+without a word, ``kcompat gates`` on valid flags, imports none of them).
 """
 
 from __future__ import annotations
@@ -15,20 +17,11 @@ from .compat import VersionSelection
 from .errors import KcompatError
 from .flags import FeatureGateFlags, parse_feature_gates
 from .manifest import GateState, Manifest, PickIndex, spec_at  # noqa: F401 - spec_at is part of this module's API
-from .problems import (
-    AlphaGatesWhileEmulating,
-    DependencyDisabled,
-    FlagValueRejected,
-    LockedGate,
-    PreAlphaGate,
-    Problem,
-    RetiringGateSet,
-    UnknownGate,
-    Verdict,
-    messages,
-    unique,
-)
 from .stages import Stage
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from .problems import Problem
 
 
 @dataclass(frozen=True)
@@ -53,11 +46,11 @@ class GateEvaluation:
     @property
     def errors(self) -> tuple[str, ...]:
         """The binary's refusals, as it prints them."""
-        return messages(self.problems, Verdict.REFUSES)
+        return tuple(p.message for p in self.problems if p.refuses)
 
     @property
     def warnings(self) -> tuple[str, ...]:
-        return messages(self.problems, Verdict.WARNS)
+        return tuple(p.message for p in self.problems if p.warns)
 
     @property
     def valid(self) -> bool:
@@ -108,6 +101,8 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
             flags = parse_feature_gates(feature_gates)
         except KcompatError as exc:
             # a malformed value aborts flag processing: startup validation never runs
+            from .problems import FlagValueRejected
+
             errors = [FlagValueRejected("feature-gates", str(exc))]
 
     # the unset state of every gate at (emu, mc): prebuilt per spec, so this is one pick per gate
@@ -120,7 +115,7 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
         if rules.has_dependencies and manifest.has_dependencies:
             flag_errors = _dependency_errors(manifest, gates, {})
         if flag_errors:
-            errors = list(unique(flag_errors))
+            errors = list(_unique(flag_errors))
         elif index.alpha_on and rules.warns_alpha_while_emulating and selection.is_emulating:
             # unset, a gate is enabled in Alpha only in a spec that is Alpha and on by default
             _warn_alpha(sorted(g.name for g in (gates[i] for i in index.alpha_on) if g.stage is Stage.ALPHA and g.enabled), warnings)
@@ -134,7 +129,7 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
     if flag_errors:
         # Set() fails before startup validation runs: only the --feature-gates errors are printed
         resolved, sources = {}, {}
-        errors = list(unique(flag_errors))
+        errors = list(_unique(flag_errors))
     final = tuple(
         g._replace(enabled=resolved.get(g.name, g.default), explicit=g.name in named, source=sources.get(g.name, "default"))
         if (g.name in named or g.name in sources) else g
@@ -149,9 +144,17 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
     return GateEvaluation(selection, final, meta, (*errors, *warnings), flags, manifest.client_go_names, manifest)
 
 
+def _unique(problems: list[Problem]) -> tuple[Problem, ...]:
+    from .problems import unique
+
+    return unique(problems)
+
+
 def _warn_alpha(alpha_on: list[str], warnings: list[Problem]) -> None:
     """1.34+ warns when a binary that emulates an older release has Alpha gates on."""
     if alpha_on:
+        from .problems import AlphaGatesWhileEmulating
+
         warnings.append(AlphaGatesWhileEmulating(tuple(alpha_on)))
 
 
@@ -195,6 +198,8 @@ def _apply_flags(
     """``unsafeSetFromMap``: every problem is reported (Go stops at the first unknown gate)."""
     if not values:
         return []
+    from .problems import LockedGate, PreAlphaGate, RetiringGateSet, UnknownGate
+
     errors: list[Problem] = []
     spec_by_name = {g.name: g for g in gates}
     meta_values: dict[str, bool] = {}
@@ -236,7 +241,7 @@ def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dic
             if gates[i].default:
                 off = tuple(gates[d].name for d in deps if not gates[d].default)
                 if off:
-                    errors.append(DependencyDisabled(name, off))
+                    errors.append(_dependency_disabled(name, off))
         return errors
 
     def enabled(i: int) -> bool:
@@ -248,5 +253,11 @@ def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dic
         if enabled(i):
             off = tuple(gates[d].name for d in deps if not enabled(d))
             if off:
-                errors.append(DependencyDisabled(name, off))
+                errors.append(_dependency_disabled(name, off))
     return errors
+
+
+def _dependency_disabled(name: str, off: tuple[str, ...]) -> Problem:
+    from .problems import DependencyDisabled
+
+    return DependencyDisabled(name, off)

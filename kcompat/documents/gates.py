@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kcompat.core.errors import MESSAGE_LIMIT, cut
-from kcompat.core.problems import Remedy
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 
@@ -19,6 +18,8 @@ GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from typing import Protocol, TypedDict
+
+    from kcompat.core.problems import Remedy
 
     class GateResultRow(Protocol):
         """One gate of an answer (:class:`kcompat.answers.gates.GateRow`)."""
