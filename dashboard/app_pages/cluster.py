@@ -31,10 +31,11 @@ from dashboard.components.view_state import ViewState
 from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
 from kcompat.documents.gates import GATE_COLUMNS
-from kcompat.answers.config import config_document, config_for_inspection
-from kcompat.answers.inspect import DISAGREE_COLUMNS, exit_status
+from kcompat.answers.config import config
+from kcompat.documents.config import config_document
+from kcompat.documents.inspect import DISAGREE_COLUMNS
 
-#: The session's last answer: (digest of the inputs, document).
+#: The session's last answer: (digest of the inputs, (inspect document, config document or None)).
 _LAST_CHECK = "_cluster_last_check"
 PASTES = (
     ("cluster_paste_cmdline", "Command line, static pod manifest, kubeadm or kind config",
@@ -85,9 +86,10 @@ def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
     return inputs, problems
 
 
-def checked_document(inputs: list[tuple[str, bytes | str]]) -> dict:
-    """The inspect document of ``inputs``, from the upload worker, kept for this session's
-    reruns (a tab switch, a download) while the inputs stay the same."""
+def checked_document(inputs: list[tuple[str, bytes | str]]) -> tuple[dict, dict | None]:
+    """The inspect document of ``inputs`` and the config document of the selection they give
+    (None when the binary refuses it), from the upload worker, kept for this session's reruns (a
+    tab switch, a download) while the inputs stay the same."""
     digest = hashlib.sha256()
     for name, content in inputs:
         raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
@@ -100,7 +102,7 @@ def checked_document(inputs: list[tuple[str, bytes | str]]) -> dict:
     st.session_state.pop(_LAST_CHECK, None)  # one document per session, never two
     kind, value = run_worker(("inspect", tuple(inputs)))
     if kind != "document":
-        value = {"valid": False, "errors": list(value), "warnings": [], "observed": None}
+        value = ({"valid": False, "errors": list(value), "warnings": [], "observed": None}, None)
     st.session_state[_LAST_CHECK] = (key, value)
     return value
 
@@ -306,9 +308,9 @@ if upload_problems:
     for problem in upload_problems:
         st.error(md(problem), icon=":material/error:")
 elif inputs:
-    document = checked_document(inputs)
+    document, inspected_config = checked_document(inputs)
     follow_selection(document, inputs)
-    if exit_status(document) == 2:
+    if not document["valid"]:
         show_refusal(document)
         if document.get("binary"):
             show_selection(document)
@@ -317,7 +319,7 @@ elif inputs:
         show_disagreements(document)
         show_selection(document)
         st.subheader("Config for this selection")
-        show_snippets(config_for_inspection(data.catalog(), document))
+        show_snippets(inspected_config or {"valid": False, "errors": ["no config for these inputs"]})
         show_prediction(document)
         st.download_button(
             "Download the inspect document (JSON)", formats.to_json(document), file_name="kcompat-inspect.json",
@@ -328,7 +330,7 @@ else:
     st.subheader("Config for the selection above")
     st.caption("The flags that give the selection chosen above, for each control-plane component that takes them.")
     show_snippets(
-        config_document(data.catalog(), sel.binary_version, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None)
+        config_document(config(data.catalog(), sel.binary_version, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None))
     )
 
 with url_problems:

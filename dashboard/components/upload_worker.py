@@ -16,8 +16,9 @@ Requests and answers are pickled tuples of plain values over the child's stdin a
   :class:`~kcompat.answers.gates.GatesAnswer`, plain values) or ``("problems", (message, ...))``
 - ``("download", data, binary, emulated, min_compat, feature_gates, fmt)`` -> ``("text", str)`` (the
   text of ``kcompat gates --manifest FILE --format fmt``) or problems
-- ``("inspect", ((name, data), ...))`` -> ``("document", dict)``: the ``kcompat inspect`` document
-  of the Check a cluster page's inputs (:func:`kcompat.answers.inspect.inspect_document`)
+- ``("inspect", ((name, data), ...))`` -> ``("document", (dict, dict | None))``: the ``kcompat
+  inspect`` document of the Check a cluster page's inputs (:func:`kcompat.answers.inspect.inspect`)
+  and, when the binary accepts them, the ``kcompat config`` document of the selection they give
 
 ``data`` is the file's bytes; the binary's registration rules apply (as ``kcompat gates
 --manifest`` does). Run as ``python -m dashboard.components.upload_worker``.
@@ -138,9 +139,15 @@ def answer(request: tuple) -> tuple:
     from kcompat.core.versions import mm
 
     if request[0] == "inspect":
-        from kcompat.answers.inspect import inspect_document
+        from kcompat.answers.config import config_for_inspection
+        from kcompat.answers.inspect import inspect
+        from kcompat.documents.config import config_document
+        from kcompat.documents.inspect import inspect_document
 
-        return ("document", inspect_document(catalog_from_environment(), list(request[1])))
+        catalog = catalog_from_environment()
+        inspection = inspect(catalog, list(request[1]))
+        config = config_document(config_for_inspection(catalog, inspection)) if inspection.valid else None
+        return ("document", (inspect_document(inspection), config))
     kind, data, binary, *rest = request
     try:
         registration = registration_for(mm(parse_binary_version(binary)))

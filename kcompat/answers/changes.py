@@ -11,7 +11,6 @@ from kcompat.core.errors import KcompatError, cut
 from kcompat.core.gates import evaluate_gates
 from kcompat.core.versions import Version, mm
 from kcompat.data.catalog import Catalog
-from kcompat.documents import formats
 
 
 def _side(
@@ -42,7 +41,7 @@ def _there(catalog: Catalog, here: Side, against: str, feature_gates: str | None
         binary, emulated = parse_plan_endpoint(text)
     except KcompatError:
         raise KcompatError(
-            f"--against {formats.cell_text(text)[:60]!r} is not native, release, a release VERSION or VERSION@EMULATED"
+            f"--against {text[:60]!r} is not native, release, a release VERSION or VERSION@EMULATED"
         ) from None
     side = _side(
         catalog, binary, str(emulated) if emulated is not None else None, None, feature_gates, emulated is None, "--against release"

@@ -22,7 +22,7 @@ from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 # The documents (and YAML, the API data) are imported when a command runs, not when the parser
 # is built: ``kcompat gates`` does not pay for them.
 MAX_FILE_BYTES = 32 * 1024 * 1024  # kcompat.core.inspect.model.MAX_INPUT_BYTES
-CONFIG_FORMATS = ("cmdline", "kubeadm", "kind", "static-pod", "json")  # answers.config.SNIPPETS + json
+CONFIG_FORMATS = ("cmdline", "kubeadm", "kind", "static-pod", "json")  # documents.config.SNIPPETS + json
 KUBECTL_TIMEOUT = 60
 
 
@@ -152,7 +152,8 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
 
 
 def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
-    from kcompat.answers.inspect import exit_status, inspect_document
+    from kcompat.answers.inspect import inspect
+    from kcompat.documents.inspect import inspect_document
 
     try:
         inputs = _inputs(args)
@@ -161,8 +162,9 @@ def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
             sys.stdout.write(formats.to_json({"valid": False, "errors": [str(exc)]}))
         print(f"kcompat: error: {printable(exc)}", file=sys.stderr)
         return 2
-    document = inspect_document(catalog, inputs)
-    status = exit_status(document)
+    inspection = inspect(catalog, inputs)
+    document = inspect_document(inspection)
+    status = 2 if not inspection.valid else 1 if inspection.disagrees else 0
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
@@ -185,7 +187,7 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
     where from, the disagreements, then every gate (not for a refused input, unless
     ``show_defaults``)."""
     from kcompat.documents.gates import GATE_COLUMNS
-    from kcompat.answers.inspect import DISAGREE_COLUMNS, summary_lines
+    from kcompat.documents.inspect import DISAGREE_COLUMNS, summary_lines
 
     markdown = fmt == "markdown"
     heading = "## " if markdown else "# "
@@ -227,12 +229,13 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
 
 
 def run_config(args: argparse.Namespace, catalog: Catalog) -> int:
-    from kcompat.answers.config import config_document
+    from kcompat.answers.config import config
+    from kcompat.documents.config import config_document
 
-    document = config_document(
+    document = config_document(config(
         catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
         args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible,
-    )
+    ))
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
         return 0 if document["valid"] else 2

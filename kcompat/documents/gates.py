@@ -1,67 +1,21 @@
 """The ``kcompat gates`` document, table rows and texts (the Gates page downloads the same texts),
-written from the typed :class:`~kcompat.answers.gates.GatesAnswer`.
-
-``documents`` builds on the core only: the answer is read through the :class:`GatesResult`
-protocol it satisfies."""
+written from the typed :class:`~kcompat.answers.gates.GatesAnswer`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+from kcompat.answers.gates import GatesAnswer
 from kcompat.core.errors import MESSAGE_LIMIT, cut
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 
 
-#: The types below are for the type checker only (``typing`` is not imported on the CLI's path);
-#: at run time the documents are plain dicts.
+#: The document types are for the type checker only (``typing`` is not imported on the CLI's
+#: path); at run time the documents are plain dicts.
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
-    from typing import Protocol, TypedDict
+    from typing import TypedDict
 
     from kcompat.core.problems import Remedy
-
-    class GateResultRow(Protocol):
-        """One gate of an answer (:class:`kcompat.answers.gates.GateRow`)."""
-
-        @property
-        def name(self) -> str: ...
-        @property
-        def enabled(self) -> bool: ...
-        @property
-        def stage(self) -> str: ...
-        @property
-        def default(self) -> bool: ...
-        @property
-        def locked(self) -> bool: ...
-        @property
-        def explicit(self) -> bool: ...
-        @property
-        def origin(self) -> str: ...
-        @property
-        def history_from(self) -> str | None: ...
-
-
-    class GatesResult(Protocol):
-        """What the document is written from (:class:`kcompat.answers.gates.GatesAnswer`)."""
-
-        @property
-        def binary(self) -> str | None: ...
-        @property
-        def emulated(self) -> str: ...
-        @property
-        def min_compat(self) -> str: ...
-        @property
-        def valid(self) -> bool: ...
-        @property
-        def errors(self) -> tuple[str, ...]: ...
-        @property
-        def warnings(self) -> tuple[str, ...]: ...
-        @property
-        def hints(self) -> tuple[Remedy, ...]: ...
-        @property
-        def rows(self) -> Sequence[GateResultRow]: ...
-
 
     class GateRowDict(TypedDict):
         name: str
@@ -71,11 +25,9 @@ if TYPE_CHECKING:
         locked: bool
         explicit: bool
 
-
     class FeatureDict(GateRowDict):
         origin: str
         historyFrom: str | None
-
 
     class HintDict(TypedDict):
         kind: str
@@ -83,7 +35,6 @@ if TYPE_CHECKING:
         gate: str | None
         text: str
         names: list[str]
-
 
     class GatesDocument(TypedDict):
         binary: str | None
@@ -96,7 +47,7 @@ if TYPE_CHECKING:
         features: list[FeatureDict]
 
 
-def gate_rows(answer: GatesResult) -> list[GateRowDict]:
+def gate_rows(answer: GatesAnswer) -> list[GateRowDict]:
     """The table rows (``GATE_COLUMNS``) of ``kcompat gates``."""
     return [
         {"name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked, "explicit": r.explicit}
@@ -108,7 +59,7 @@ def hint_dict(hint: Remedy) -> HintDict:
     return {"kind": str(hint.kind), "error": hint.error, "gate": hint.gate, "text": hint.text, "names": list(hint.names)}
 
 
-def gates_document(answer: GatesResult) -> GatesDocument:
+def gates_document(answer: GatesAnswer) -> GatesDocument:
     """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
 
     ``hints`` (see :mod:`kcompat.core.remedies`) explain some errors; ``errors`` keep the binary's
@@ -133,7 +84,7 @@ def gates_document(answer: GatesResult) -> GatesDocument:
     }
 
 
-def gates_text(answer: GatesResult, fmt: str) -> str:
+def gates_text(answer: GatesAnswer, fmt: str) -> str:
     """What ``kcompat gates --format <fmt>`` prints on stdout for ``answer`` (json, csv, markdown
     or table; the table formats only print the rows, the summary goes to stderr)."""
     from kcompat.documents import formats

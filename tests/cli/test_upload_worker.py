@@ -169,11 +169,14 @@ def test_the_worker_answers_an_inspect_request_as_the_cli_does(capsys):
     from inspect_samples import SAMPLES
 
     inputs = (("ps", (SAMPLES / "ps-kube-apiserver-1.32.txt").read_text()), ("v", (SAMPLES / "version-1.32.0.json").read_bytes()))
-    kind, document = ask(("inspect", inputs))
+    kind, (document, config) = ask(("inspect", inputs))
     assert kind == "document"
     main(["inspect", str(SAMPLES / "ps-kube-apiserver-1.32.txt"), str(SAMPLES / "version-1.32.0.json"), "--format", "json"])
     cli = json.loads(capsys.readouterr().out)
     assert (document["binary"], document["emulated"], document["gates"]) == (cli["binary"], cli["emulated"], cli["gates"])
+    # and the config of the selection found, as kcompat config prints it
+    main(["config", "--binary", "v1.32.0", "--emulated", "1.31", "--format", "json"])
+    assert config == json.loads(capsys.readouterr().out)
 
 
 def test_a_session_asking_again_at_once_cannot_pass_a_waiting_one():

@@ -1,0 +1,143 @@
+"""The ``kcompat inspect`` document, written from :class:`~kcompat.answers.inspect.Inspection`:
+what the inputs say, the engine's answer for it, and how ``/metrics`` compares. The CLI prints it
+and the Check a cluster page shows it.
+
+A refusal is reported with the binary's own lines (``errors``), "this <component> would exit at
+start-up" (``startup``) and the remedies (``hints``). Every error, warning and source is cut to
+MESSAGE_LIMIT characters with control and bidirectional characters written as escapes: input
+text never makes a message long, multi-line or styled.
+"""
+
+from __future__ import annotations
+
+from kcompat.answers.inspect import Inspection
+from kcompat.core.errors import MESSAGE_LIMIT, echo
+from kcompat.core.inspect import Comparison
+from kcompat.documents.gates import gates_document, hint_dict
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import NotRequired, TypedDict
+
+    from kcompat.documents.gates import GatesDocument, HintDict
+
+    class DisagreementDict(TypedDict):
+        name: str
+        predicted: bool
+        observed: bool
+        stage: str
+        predictedStage: str
+        likely: str
+        where: str
+
+    class ObservedDocument(TypedDict):
+        """How ``/metrics`` compares with the prediction."""
+
+        gates: int
+        agree: int
+        disagree: list[DisagreementDict]
+        unknown: list[str]
+        missing: list[str]
+
+    class InputDict(TypedDict):
+        file: str
+        #: what the input was read as; None when it could not be read
+        kind: str | None
+
+    class InspectDocument(TypedDict):
+        """The ``kcompat inspect --format json`` document (docs/cli.md says what it holds)."""
+
+        component: str | None
+        binary: str | None
+        emulated: str | None
+        minCompatibility: str | None
+        #: where each part of the selection came from
+        sources: dict[str, str]
+        featureGates: str
+        runtimeConfig: str
+        emulationForwardCompatible: NotRequired[str]
+        runtimeConfigEmulationForwardCompatible: NotRequired[str]
+        valid: bool
+        startup: str | None
+        errors: list[str]
+        hints: list[HintDict]
+        warnings: list[str]
+        versionDisagreements: list[str]
+        inputs: list[InputDict]
+        gates: GatesDocument | None
+        observed: ObservedDocument | None
+
+
+DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
+
+
+def observed_document(comparison: Comparison) -> ObservedDocument:
+    return {
+        "gates": comparison.gates,
+        "agree": comparison.agree,
+        "disagree": [
+            {
+                "name": d.name,
+                "predicted": d.predicted,
+                "observed": d.observed,
+                "stage": d.stage,
+                "predictedStage": d.predicted_stage,
+                "likely": d.likely,
+                "where": d.where,
+            }
+            for d in comparison.disagree
+        ],
+        "unknown": list(comparison.unknown),
+        "missing": list(comparison.missing),
+    }
+
+
+def inspect_document(inspection: Inspection) -> InspectDocument:
+    """The JSON contract of ``kcompat inspect`` for an inspection."""
+    combined, gates = inspection.combined, inspection.gates
+    flags = combined if gates is not None else None  # the flags read, once the gates were evaluated
+    document: InspectDocument = {
+        "component": inspection.component,
+        "binary": inspection.binary,
+        "emulated": gates.emulated if gates is not None else None,
+        "minCompatibility": gates.min_compat if gates is not None else None,
+        "sources": {k: echo(v, MESSAGE_LIMIT) for k, v in combined.sources.items()} if combined is not None else {},
+        "featureGates": ",".join(flags.feature_gates) if flags is not None else "",
+        "runtimeConfig": ",".join(flags.runtime_config) if flags is not None else "",
+        "emulationForwardCompatible": ",".join(flags.emulation_forward_compatible) if flags is not None else "",
+        "runtimeConfigEmulationForwardCompatible": ",".join(flags.runtime_config_emulation_forward_compatible) if flags is not None else "",
+        "valid": inspection.valid,
+        "startup": inspection.startup,
+        "errors": [echo(m, MESSAGE_LIMIT) for m in inspection.errors],
+        "hints": [hint_dict(h) for h in inspection.hints],
+        "warnings": [echo(m, MESSAGE_LIMIT) for m in inspection.warnings],
+        "versionDisagreements": list(flags.disagreements) if flags is not None else [],
+        "inputs": [{"file": i.file, "kind": i.kind} for i in inspection.inputs],
+        "gates": gates_document(gates) if gates is not None else None,
+        "observed": observed_document(inspection.comparison) if inspection.comparison is not None else None,
+    }
+    if flags is None:  # no flag was read: the document has no forward-compatibility keys
+        del document["emulationForwardCompatible"], document["runtimeConfigEmulationForwardCompatible"]
+    return document
+
+
+def summary_lines(document: InspectDocument) -> list[str]:
+    """The selection found and where each part came from, one line each."""
+    lines = []
+    fields: dict[str, object] = dict(document)
+    for key, label in (("component", "component"), ("binary", "binary"), ("emulated", "emulated"),
+                       ("minCompatibility", "min compatibility"), ("featureGates", "--feature-gates"),
+                       ("runtimeConfig", "--runtime-config"), ("emulationForwardCompatible", "--emulation-forward-compatible"),
+                       ("runtimeConfigEmulationForwardCompatible", "--runtime-config-emulation-forward-compatible")):
+        value = fields.get(key)
+        if value in (None, "") and key not in document["sources"]:
+            continue
+        source = document["sources"].get(key)
+        lines.append(f"{label}: {value}" + (f"  ({source})" if source else ""))
+    observed = document.get("observed")
+    if observed:
+        lines.append(
+            f"/metrics: {observed['gates']} gates, {observed['agree']} agree, {len(observed['disagree'])} disagree, "
+            f"{len(observed['unknown'])} unknown to kcompat"
+        )
+    return lines
