@@ -1,14 +1,16 @@
 // Command oracle asks a released Kubernetes for its own data: it links the release's kube-apiserver
-// packages, lets their init() register every feature gate, and prints as JSON what the registered
-// gate, the API scheme and the resource config say. Nothing here is parsed from source.
+// packages as its main package does, builds the kube-apiserver command (whose options register the
+// kube component), and prints as JSON what the registered gate, the API scheme and the resource
+// config say. Nothing here is parsed from source. kube-scheduler/ and kube-controller-manager/ do
+// the same for the other two control-plane components' gates.
 //
 //	oracle gates   every gate of kube-apiserver's feature gate: versioned specs, origin, dependencies
 //	oracle apis    default enablement, scheme version priority and each kind's lifecycle
-//	oracle ranges  the allowed emulation and min compatibility version ranges
+//
+// The allowed version ranges are read from the real binary's --help by record.py.
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -19,28 +21,31 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	serverstorage "k8s.io/apiserver/pkg/server/storage"
-	basecompatibility "k8s.io/component-base/compatibility"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
 	aggregatorapiserver "k8s.io/kube-aggregator/pkg/apiserver"
 	aggregatorscheme "k8s.io/kube-aggregator/pkg/apiserver/scheme"
-	"k8s.io/kubernetes/cmd/kube-apiserver/app/options"
+	"k8s.io/kubernetes/cmd/kube-apiserver/app"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	"k8s.io/kubernetes/pkg/controlplane"
 	"k8s.io/kubernetes/pkg/kubeapiserver"
 
-	_ "k8s.io/kubernetes/cmd/kube-apiserver/app"
+	// what cmd/kube-apiserver/apiserver.go links besides app (the same in every bundled release)
+	_ "k8s.io/component-base/logs/json/register"
+	_ "k8s.io/component-base/metrics/prometheus/clientgo"
+	_ "k8s.io/component-base/metrics/prometheus/version"
 )
 
-func kubeGate() (featuregate.MutableVersionedFeatureGate, basecompatibility.EffectiveVersion) {
-	s := options.NewServerRunOptions()
-	reg := s.GenericServerRunOptions.ComponentGlobalsRegistry
-	fg := reg.FeatureGateFor(basecompatibility.DefaultKubeComponent).(featuregate.MutableVersionedFeatureGate)
-	return fg, reg.EffectiveVersionFor(basecompatibility.DefaultKubeComponent)
+// kubeGate is the gate of the kube component: utilfeature.DefaultMutableFeatureGate, which every
+// release's kube-apiserver options register under the name "kube" (1.31-1.32:
+// apiserver/pkg/util/version; 1.33+: component-base/compatibility), after the command is built.
+func kubeGate() featuregate.MutableVersionedFeatureGate {
+	app.NewAPIServerCommand()
+	return utilfeature.DefaultMutableFeatureGate
 }
 
 func gates() any {
-	fg, _ := kubeGate()
-	return dump.Gates(fg)
+	return dump.Gates(kubeGate())
 }
 
 type kind struct {
@@ -148,20 +153,9 @@ func apis() any {
 	}
 }
 
-func ranges() any {
-	_, ev := kubeGate()
-	return map[string]any{
-		"binaryVersion":                       ev.BinaryVersion().String(),
-		"emulationVersion":                    ev.EmulationVersion().String(),
-		"minCompatibilityVersion":             ev.MinCompatibilityVersion().String(),
-		"allowedEmulationVersionRange":        ev.AllowedEmulationVersionRange(),
-		"allowedMinCompatibilityVersionRange": ev.AllowedMinCompatibilityVersionRange(),
-	}
-}
-
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: oracle gates|apis|ranges")
+		fmt.Fprintln(os.Stderr, "usage: oracle gates|apis")
 		os.Exit(2)
 	}
 	var v any
@@ -170,15 +164,9 @@ func main() {
 		v = gates()
 	case "apis":
 		v = apis()
-	case "ranges":
-		v = ranges()
 	default:
-		fmt.Fprintln(os.Stderr, "usage: oracle gates|apis|ranges")
+		fmt.Fprintln(os.Stderr, "usage: oracle gates|apis")
 		os.Exit(2)
 	}
-	enc := json.NewEncoder(os.Stdout)
-	enc.SetIndent("", " ")
-	if err := enc.Encode(v); err != nil {
-		panic(err)
-	}
+	dump.Print(v)
 }

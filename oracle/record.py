@@ -3,21 +3,29 @@
 
 For each pinned release (a modfile in oracle/modfiles/) this:
 
-1. builds ``kube-apiserver`` (k8s.io/kubernetes/cmd/kube-apiserver, with the release's version
-   stamped in as its own build does), ``etcd`` (etcd's server at the version the release requires)
-   and ``oracle`` (this folder's main.go) into a build folder;
-2. records ``oracle gates``, ``oracle apis`` and ``oracle ranges`` (the release's own registered
-   feature gate, API scheme and resource config);
-3. starts etcd and, for every (emulated, min compatibility) pair the binary allows, a kube-apiserver
-   on 127.0.0.1, and records ``/version``, the ``kubernetes_feature_enabled`` lines of ``/metrics``
-   and discovery (``/api``, ``/apis`` and every group-version's resource list);
-4. starts the binary with a set of inputs it refuses and records its exit status and error line.
+1. builds kube-apiserver, kube-scheduler and kube-controller-manager (k8s.io/kubernetes/cmd/...,
+   with the release's version stamped in as its own build does), ``etcd`` (etcd's server at the
+   version the release requires) and the oracle programs (this folder's main.go for kube-apiserver,
+   kube-scheduler/ and kube-controller-manager/ for the other two, gates/ for patches);
+2. records ``oracle gates`` and ``oracle apis`` (the release's own registered feature gate, API
+   scheme and resource config), each component's gates, and the version ranges each binary's
+   ``--help`` prints;
+3. starts etcd and, for every (emulated, min compatibility) choice the binary allows, a
+   kube-apiserver on 127.0.0.1, and records ``/version``, the ``kubernetes_feature_enabled`` lines
+   of ``/metrics`` and discovery (``/api``, ``/apis`` and every group-version's resource list);
+4. starts the binary with a set of inputs it refuses and records how each start ended;
+5. runs kube-scheduler and kube-controller-manager at every emulated version they allow, against a
+   kube-apiserver of the release, and records their ``/metrics`` gates and their refusals;
+6. finds what keeps a kube-apiserver from getting ready (readiness.py): option cases, gates that
+   need an API that is off, APIs a default start needs.
 
 Only the standard library is used. Usage::
 
-    python3 oracle/record.py v1.37.2 [v1.36.5 ...] [--bin DIR] [--skip-build] [--only gates,live,refusals]
+    python3 oracle/record.py v1.37.2 [v1.36.5 ...] [--bin DIR] [--skip-build] [--only gates,live,refusals,components,readiness]
+    python3 oracle/record.py --gates-only v1.37.0 v1.37.1     # patches: the gates program only
 
-Everything it writes is JSON under data/oracle/<release>/ (compact, sorted keys).
+Everything it writes is JSON under data/oracle/<release>/ (compact, sorted keys); the scheduler's
+and controller-manager's under data/oracle/<release>/<component>/.
 """
 
 from __future__ import annotations
@@ -28,21 +36,17 @@ import os
 import re
 import shutil
 import signal
-import socket
-import ssl
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+from servers import Etcd, apiserver_args, component_args, discovery, free_port, get, get_json, metrics_gates, watch
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 OUT = ROOT / "data" / "oracle"
-
-METRIC = re.compile(r'^kubernetes_feature_enabled\{name="([^"]+)",stage="([^"]*)"\} ([01])$')
-
 
 #: the Go toolchain a modfile asking for a newer Go than this machine's is built with (the module
 #: proxy serves it as a module; the go command fetches it itself when GOTOOLCHAIN names it)
@@ -90,40 +94,59 @@ def ldflags(release: str) -> str:
     return " ".join(stamp)
 
 
-def build_gates(release: str, bindir: Path) -> float:
+def minor_of(release: str) -> int:
+    return int(release.split(".")[1])
+
+
+def build_tags(release: str) -> list[str]:
+    """The build tag that picks internal/dump's per-release file (1.31-1.34 lack dependencies,
+    per-spec min compatibility and client-go's versioned registration)."""
+    return ["-tags", "kcompat_pre135"] if minor_of(release) < 35 else []
+
+
+#: the control-plane components KEP-4330 gives --emulated-version, each with its oracle program
+COMPONENTS = ("kube-apiserver", "kube-scheduler", "kube-controller-manager")
+#: what record.py builds: name -> go package (kubectl only for tests/live: --build-only)
+PROGRAMS = {
+    "kube-apiserver": "k8s.io/kubernetes/cmd/kube-apiserver",
+    "kube-scheduler": "k8s.io/kubernetes/cmd/kube-scheduler",
+    "kube-controller-manager": "k8s.io/kubernetes/cmd/kube-controller-manager",
+    "etcd": "./etcd",
+    "oracle": ".",
+    "oracle-kube-scheduler": "./kube-scheduler",
+    "oracle-kube-controller-manager": "./kube-controller-manager",
+    "gates": "./gates",
+}
+
+
+def go_build(release: str, bindir: Path, name: str, target: str) -> float:
     bindir.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    subprocess.run(["go", "build", f"-modfile=modfiles/{release}.mod", "-ldflags", ldflags(release), "-o", str(bindir / "gates"), "./gates"],
-                   cwd=HERE, check=True, env=go_env(release))
-    return round(time.monotonic() - start, 1)
+    subprocess.run(["go", "build", f"-modfile=modfiles/{release}.mod", *build_tags(release), "-ldflags", ldflags(release),
+                    "-o", str(bindir / name), target], cwd=HERE, check=True, env=go_env(release))
+    seconds = round(time.monotonic() - start, 1)
+    print(f"built {name} {release} in {seconds} s", file=sys.stderr)
+    return seconds
 
 
-def build(release: str, bindir: Path) -> dict[str, float]:
-    bindir.mkdir(parents=True, exist_ok=True)
-    flags = ldflags(release)
-    times = {}
-    for name, target in (("kube-apiserver", "k8s.io/kubernetes/cmd/kube-apiserver"), ("oracle", "."), ("etcd", "./etcd"),
-                         ("kubectl", "k8s.io/kubernetes/cmd/kubectl"), ("gates", "./gates")):
-        start = time.monotonic()
-        subprocess.run(["go", "build", f"-modfile=modfiles/{release}.mod", "-ldflags", flags, "-o", str(bindir / name), target],
-                       cwd=HERE, check=True, env=go_env(release))
-        times[name] = round(time.monotonic() - start, 1)
-        print(f"built {name} {release} in {times[name]} s", file=sys.stderr)
-    return times
+def build_gates(release: str, bindir: Path) -> float:
+    return go_build(release, bindir, "gates", "./gates")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def build(release: str, bindir: Path, programs: dict[str, str] = PROGRAMS) -> dict[str, float]:
+    return {name: go_build(release, bindir, name, target) for name, target in programs.items()}
 
 
-KLOG_HEADER = re.compile(r"^([EWIF])\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ")
-
-
-def log_line(line: str) -> str:
-    """A klog line without its date, time and thread id, so two recordings of the same answer are equal."""
-    return KLOG_HEADER.sub(r"\1 ", line)
+def modfile_notes(release: str) -> list[str]:
+    """gen_mod.sh's notes on staging modules the proxy does not serve at the release's own patch,
+    for the modules the modfile still requires."""
+    text = modfile(release).read_text()
+    required = set(re.findall(r"^\s+(k8s\.io/[a-z0-9-]+) v", text, re.M))
+    notes = []
+    for line in re.findall(r"^// not served: (.*)$", text, re.M):
+        if line.split(" ")[0] in required:
+            notes.append(line)
+    return notes
 
 
 def write(path: Path, data) -> None:
@@ -149,182 +172,82 @@ def minors(low: str, high: str) -> list[str]:
     return [f"{lo[0]}.{m}" for m in range(lo[1], hi[1] + 1)]
 
 
-class Etcd:
-    def __init__(self, binary: Path, work: Path):
-        self.client = free_port()
-        peer = free_port()
-        self.log = open(work / "etcd.log", "w")
-        self.proc = subprocess.Popen(
-            [str(binary), "--data-dir", str(work / "etcd"), "--listen-client-urls", f"http://127.0.0.1:{self.client}",
-             "--advertise-client-urls", f"http://127.0.0.1:{self.client}", "--listen-peer-urls", f"http://127.0.0.1:{peer}",
-             "--initial-advertise-peer-urls", f"http://127.0.0.1:{peer}", "--initial-cluster", f"default=http://127.0.0.1:{peer}",
-             "--quota-backend-bytes", str(2 * 1024**3)],
-            stdout=self.log, stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.client}/health", timeout=2) as r:
-                    if b"true" in r.read():
-                        return
-            except OSError:
-                pass
-            time.sleep(0.3)
-        raise RuntimeError("etcd did not become healthy")
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.client}"
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=30)
-        self.log.close()
+HELP_RANGE = re.compile(r"kube=(\d+\.\d+)\.\.(\d+\.\d+)")
 
 
-def service_account_keys(work: Path) -> tuple[Path, Path]:
-    key = work / "sa.key"
-    pub = work / "sa.pub"
-    if not key.exists():
-        subprocess.run(["openssl", "genrsa", "-out", str(key), "2048"], check=True, capture_output=True)
-        subprocess.run(["openssl", "rsa", "-in", str(key), "-pubout", "-out", str(pub)], check=True, capture_output=True)
-    return key, pub
-
-
-TOKEN = "kcompat-oracle-token"
-
-
-def apiserver_args(binary: Path, work: Path, etcd_url: str, port: int, prefix: str, extra: list[str]) -> list[str]:
-    key, pub = service_account_keys(work)
-    tokens = work / "tokens.csv"
-    tokens.write_text(f'{TOKEN},kcompat-oracle,kcompat-oracle,"system:masters"\n')
-    certs = work / "certs"
-    certs.mkdir(exist_ok=True)
-    return [
-        str(binary),
-        f"--etcd-servers={etcd_url}", f"--etcd-prefix={prefix}",
-        "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--endpoint-reconciler-type=none",
-        f"--secure-port={port}", f"--cert-dir={certs}",
-        "--service-cluster-ip-range=10.0.0.0/24",
-        f"--service-account-issuer=https://kubernetes.default.svc", f"--service-account-key-file={pub}",
-        f"--service-account-signing-key-file={key}",
-        "--authorization-mode=AlwaysAllow", "--anonymous-auth=false", f"--token-auth-file={tokens}",
-        *extra,
-    ]
-
-
-_CTX = ssl.create_default_context()
-_CTX.check_hostname = False
-_CTX.verify_mode = ssl.CERT_NONE
-
-
-def get(port: int, path: str, timeout: float = 10) -> bytes:
-    request = urllib.request.Request(f"https://127.0.0.1:{port}{path}", headers={"Authorization": f"Bearer {TOKEN}"})
-    with urllib.request.urlopen(request, context=_CTX, timeout=timeout) as r:
-        return r.read()
-
-
-def get_json(port: int, path: str):
-    return json.loads(get(port, path))
-
-
-class ApiServer:
-    def __init__(self, args: list[str], port: int, log: Path):
-        self.port = port
-        self.logfile = open(log, "w")
-        self.proc = subprocess.Popen(args, stdout=self.logfile, stderr=subprocess.STDOUT, start_new_session=True)
-
-    def wait_ready(self, timeout: float = 180) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"kube-apiserver exited with {self.proc.returncode}")
-            try:
-                if get(self.port, "/readyz", timeout=3) == b"ok":
-                    return
-            except OSError:
-                pass
-            time.sleep(0.5)
-        raise RuntimeError("kube-apiserver did not become ready")
-
-    def stop(self) -> None:
-        if self.logfile.closed:
-            return
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.logfile.close()
-
-
-def discovery(port: int) -> dict:
-    """Every served group-version with its resources (name, kind, namespaced, verbs, storage version hash)."""
-    out = {}
-    gvs = [("", v) for v in get_json(port, "/api")["versions"]]
-    for group in get_json(port, "/apis")["groups"]:
-        gvs += [(group["name"], v["version"]) for v in group["versions"]]
-    for group, version in gvs:
-        path = f"/api/{version}" if not group else f"/apis/{group}/{version}"
-        doc = get_json(port, path)
-        resources = []
-        for r in doc.get("resources", []):
-            item = {"name": r["name"], "kind": r["kind"], "namespaced": r["namespaced"], "verbs": sorted(r.get("verbs") or [])}
-            if r.get("storageVersionHash"):
-                item["storageVersionHash"] = r["storageVersionHash"]
-            resources.append(item)
-        out[f"{group}/{version}" if group else version] = sorted(resources, key=lambda x: x["name"])
+def help_ranges(binary: Path) -> dict:
+    """The allowed version ranges a component's own ``--help`` prints for ``--emulated-version``
+    and (1.35+) ``--min-compatibility-version`` (``kube=1.34..1.37(default:1.37)``), and its
+    ``--version``."""
+    text = subprocess.run([str(binary), "--help"], capture_output=True, text=True).stdout
+    version = subprocess.run([str(binary), "--version"], capture_output=True, text=True).stdout.split()[-1]
+    flags: dict[str, str] = {}
+    current = None
+    for line in text.splitlines():
+        m = re.match(r"^\s+(?:-\w, )?--([a-z-]+)", line)
+        if m:
+            current = m.group(1)
+            flags[current] = line
+        elif current:
+            flags[current] += " " + line.strip()
+    out = {"binaryVersion": version}
+    for key, flag in (("allowedEmulationVersionRange", "emulated-version"), ("allowedMinCompatibilityVersionRange", "min-compatibility-version")):
+        m = HELP_RANGE.search(flags.get(flag, ""))
+        out[key] = f"{m.group(1)}..{m.group(2)}" if m else None
+        out[f"help:{flag}"] = flags.get(flag)
+    if out["allowedEmulationVersionRange"] is None:
+        raise SystemExit(f"{binary} --help names no kube emulation range")
     return out
 
 
-def metrics_gates(port: int) -> dict[str, list]:
-    gates = {}
-    for line in get(port, "/metrics", timeout=30).decode().splitlines():
-        m = METRIC.match(line)
-        if m:
-            gates[m.group(1)] = [m.group(2), int(m.group(3))]
-    return gates
+def version_pairs(ranges: dict) -> list[tuple[str, list[str]]]:
+    """Every (emulated, min compatibility) choice the binary allows: both flags from 1.35, only
+    --emulated-version before (the min compatibility version is its default there)."""
+    low, high = parse_range(ranges["allowedEmulationVersionRange"])
+    pairs = []
+    for emu in minors(low, high):
+        if ranges["allowedMinCompatibilityVersionRange"]:
+            mc_floor, _ = parse_range(ranges["allowedMinCompatibilityVersionRange"])
+            for mc in minors(mc_floor, emu):
+                pairs.append((f"{emu}-{mc}", [f"--emulated-version={emu}", f"--min-compatibility-version={mc}"]))
+        else:
+            pairs.append((emu, [f"--emulated-version={emu}"]))
+    return pairs
 
 
-def record_live(release: str, bindir: Path, ranges: dict, outdir: Path, work: Path) -> int:
+def record_live(release: str, bindir: Path, ranges: dict, outdir: Path, work: Path) -> tuple[int, dict]:
+    """Every allowed version choice, every API on at each emulated version, and everything on:
+    /version, /metrics gates and discovery of each start. A start the binary refuses is returned as
+    a refusal (the 1.31 binary lists an emulation range it then refuses below its own version)."""
     etcd = Etcd(bindir / "etcd", work)
     count = 0
+    refused = {}
     try:
         low, high = parse_range(ranges["allowedEmulationVersionRange"])
-        mc_floor, _ = parse_range(ranges["allowedMinCompatibilityVersionRange"])
-        runs = []
+        runs = list(version_pairs(ranges))
         for emu in minors(low, high):
-            for mc in minors(mc_floor, emu):
-                runs.append((f"{emu}-{mc}", [f"--emulated-version={emu}", f"--min-compatibility-version={mc}"]))
             # every API the binary can serve at this emulated version
             runs.append((f"{emu}-all-apis", [f"--emulated-version={emu}", "--runtime-config=api/all=true"]))
         # everything the binary has: every API and every alpha and beta gate on (resources behind gates)
         runs.append((f"{high}-everything", ["--runtime-config=api/all=true", "--feature-gates=AllAlpha=true,AllBeta=true"]))
         for name, extra in runs:
             port = free_port()
-            log = work / f"apiserver-{name}.log"
-            start = time.monotonic()
-            server = ApiServer(apiserver_args(bindir / "kube-apiserver", work, etcd.url, port, f"/registry-{name}", extra), port, log)
-            record = {"binary": release, "flags": extra}
-            try:
-                server.wait_ready()
-                record.update(version=get_json(port, "/version"), gates=metrics_gates(port), discovery=discovery(port))
-            except RuntimeError:
-                server.stop()
-                lines = [ln for ln in log.read_text().splitlines() if ln.strip()]
-                record.update(exitStatus=server.proc.returncode,
-                              errorLines=[log_line(ln) for ln in ([ln for ln in lines if ln.startswith(("Error:", "E"))][:5] or lines[-3:])])
-            finally:
-                server.stop()
-            write(outdir / "live" / f"{name}.json", record)
-            count += 1
-            print(f"{release} {name}: {len(record.get('gates', {}))} gates, {len(record.get('discovery', {}))} group-versions, "
-                  f"{record.get('errorLines', [''])[0][:120]} {time.monotonic() - start:.1f} s", file=sys.stderr)
+            args = apiserver_args(bindir / "kube-apiserver", work, etcd.url, port, f"/registry-{name}", extra)
+
+            def collect(port: int) -> dict:
+                return {"version": get_json(port, "/version"), "gates": metrics_gates(port), "discovery": discovery(port)}
+
+            outcome = watch(args, port, work / f"apiserver-{name}.log", 180, on_ready=collect)
+            if outcome.verdict == "ready":
+                write(outdir / "live" / f"{name}.json", {"binary": release, "flags": extra, **outcome.data})
+                count += 1
+            else:
+                refused[f"live-{name}"] = outcome.as_dict(extra)
+            print(f"{release} {name}: {outcome.verdict} {len(outcome.data.get('gates', {}))} gates, "
+                  f"{len(outcome.data.get('discovery', {}))} group-versions {outcome.lines[:1]} {outcome.seconds:.1f} s", file=sys.stderr)
     finally:
         etcd.stop()
-    return count
+    return count, refused
 
 
 #: Inputs the binary refuses at start-up (each a list of extra flags), by name. {low} is the
@@ -332,28 +255,32 @@ def record_live(release: str, bindir: Path, ranges: dict, outdir: Path, work: Pa
 REFUSALS = {
     "emulated-below-range": ["--emulated-version={below}"],
     "emulated-above-binary": ["--emulated-version={above}"],
-    "min-compat-above-emulated": ["--emulated-version={low}", "--min-compatibility-version={binary}"],
-    "min-compat-below-floor": ["--min-compatibility-version={below}"],
     "unknown-gate": ["--feature-gates=NoSuchGateAnywhere=true"],
     "not-a-bool": ["--feature-gates=AllAlpha=maybe"],
 }
+#: the same, for binaries with --min-compatibility-version (1.35+)
+MIN_COMPAT_REFUSALS = {
+    "min-compat-above-emulated": ["--emulated-version={low}", "--min-compatibility-version={binary}"],
+    "min-compat-below-floor": ["--min-compatibility-version={below}"],
+}
+
+
+def spec_at(g: dict, emu: str) -> dict | None:
+    chosen = None
+    for s in g["versionedSpecs"]:
+        if version_key(s["version"]) <= version_key(emu) and not s.get("minCompatibilityVersion"):
+            chosen = s
+    return chosen
 
 
 def refusal_cases(ranges: dict, gates: list[dict]) -> dict[str, list[str]]:
-    binary = ".".join(ranges["binaryVersion"].split(".")[:2])
+    binary = ".".join(ranges["binaryVersion"].lstrip("v").split(".")[:2])
     low, _ = parse_range(ranges["allowedEmulationVersionRange"])
     lo = version_key(low)
     hi = version_key(binary)
     fmt = {"low": low, "below": f"{lo[0]}.{lo[1] - 1}", "above": f"{hi[0]}.{hi[1] + 1}", "binary": binary}
-    cases = {name: [a.format(**fmt) for a in args] for name, args in REFUSALS.items()}
-
-    def spec_at(g: dict, emu: str) -> dict | None:
-        chosen = None
-        for s in g["versionedSpecs"]:
-            if version_key(s["version"]) <= version_key(emu) and not s.get("minCompatibilityVersion"):
-                chosen = s
-        return chosen
-
+    table = dict(REFUSALS, **(MIN_COMPAT_REFUSALS if ranges["allowedMinCompatibilityVersionRange"] else {}))
+    cases = {name: [a.format(**fmt) for a in args] for name, args in table.items()}
     # a gate that is PreAlpha at the lowest emulated version (introduced later): the first one found
     for g in gates:
         first = g["versionedSpecs"][0]
@@ -382,43 +309,115 @@ def refusal_cases(ranges: dict, gates: list[dict]) -> dict[str, list[str]]:
     return cases
 
 
-def record_refusals(release: str, bindir: Path, ranges: dict, gates: list[dict], apis: dict, outdir: Path, work: Path) -> int:
-    cases = refusal_cases(ranges, gates)
+def api_refusal_cases(ranges: dict, apis: dict) -> dict[str, list[str]]:
+    """kube-apiserver only: a runtime-config of a group-version all of whose kinds were introduced
+    after the lowest emulated version, and an unknown group."""
     low, _ = parse_range(ranges["allowedEmulationVersionRange"])
-    # a runtime-config of a group-version all of whose kinds were introduced after the lowest emulated version
+    cases = {}
     by_gv: dict[str, list[dict]] = {}
     for k in apis["kinds"]:
         if k["kind"].endswith("List"):
             continue
         by_gv.setdefault(f"{k['group']}/{k['version']}" if k["group"] else k["version"], []).append(k)
+    listed = {name for srv in apis["groupVersionEnabled"].values() for name in srv}
     for gv, kinds in sorted(by_gv.items()):
         if gv.endswith("alpha1") or "/" not in gv:
             continue
         intro = [k.get("introduced") for k in kinds]
-        listed = {name for srv in apis["groupVersionEnabled"].values() for name in srv}
         if all(i and version_key(i) > version_key(low) for i in intro) and gv in listed:
             cases["runtime-config-introduced-later"] = [f"--emulated-version={low}", f"--runtime-config={gv}=true"]
             break
     cases["runtime-config-unknown"] = ["--runtime-config=no.such.group/v1=true"]
+    return cases
+
+
+def run_cases(component: str, release: str, bindir: Path, cases: dict[str, list[str]], work: Path, wait: float = 60) -> dict:
+    """Start ``component`` with each case's flags (the scheduler and controller-manager against a
+    kube-apiserver of the same release) and keep how each start ended."""
     results = {}
     etcd = Etcd(bindir / "etcd", work)
+    apiserver = None
     try:
+        if component != "kube-apiserver":
+            apiserver = ApiServerProcess(bindir, work, etcd.url, "cases")
         for name, extra in cases.items():
             port = free_port()
-            args = apiserver_args(bindir / "kube-apiserver", work, etcd.url, port, f"/refusal-{name}", extra)
+            if component == "kube-apiserver":
+                args = apiserver_args(bindir / component, work, etcd.url, port, f"/case-{name}", extra)
+                outcome = watch(args, port, work / f"{component}-{name}.log", wait)
+            else:
+                args = component_args(component, bindir / component, work, apiserver.port, port, extra)
+                outcome = watch(args, port, work / f"{component}-{name}.log", wait, ready_path="/healthz", token=False)
+            results[name] = outcome.as_dict(extra)
+            print(f"{release} {component} case {name}: {outcome.verdict} {outcome.exit_status} {outcome.lines[:1]}", file=sys.stderr)
+    finally:
+        if apiserver:
+            apiserver.stop()
+        etcd.stop()
+    return results
+
+
+class ApiServerProcess:
+    """A kube-apiserver kept running (ready) while other components talk to it."""
+
+    def __init__(self, bindir: Path, work: Path, etcd_url: str, name: str, extra: list[str] | None = None):
+        self.port = free_port()
+        args = apiserver_args(bindir / "kube-apiserver", work, etcd_url, self.port, f"/apiserver-{name}", extra or [])
+        self.log = open(work / f"apiserver-{name}-{self.port}.log", "w")
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"kube-apiserver {extra} exited with {self.proc.returncode}")
             try:
-                proc = subprocess.run(args, capture_output=True, text=True, timeout=120)
-                status, output = proc.returncode, proc.stderr + proc.stdout
-            except subprocess.TimeoutExpired as exc:
-                status, output = None, (exc.stderr or b"").decode() if isinstance(exc.stderr, bytes) else (exc.stderr or "")
-            lines = [ln for ln in output.splitlines() if ln.strip()]
-            errors = [ln for ln in lines if ln.startswith("Error:") or ln.startswith("E") and "] " in ln][:5]
-            results[name] = {"flags": extra, "exitStatus": status, "errorLines": [log_line(ln) for ln in errors or lines[-3:]]}
-            print(f"{release} refusal {name}: exit {status}: {results[name]['errorLines'][:1]}", file=sys.stderr)
+                if get(self.port, "/readyz", timeout=3) == b"ok":
+                    return
+            except OSError:
+                pass
+            time.sleep(0.5)
+        raise RuntimeError(f"kube-apiserver {extra} did not become ready")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+def record_component_live(component: str, release: str, bindir: Path, ranges: dict, outdir: Path, work: Path) -> int:
+    """kube-scheduler or kube-controller-manager at every emulated version it allows (and with every
+    alpha and beta gate on), each against a kube-apiserver emulating the same version: /metrics gates."""
+    low, high = parse_range(ranges["allowedEmulationVersionRange"])
+    runs = [(emu, [f"--emulated-version={emu}"]) for emu in minors(low, high)]
+    runs.append((f"{high}-everything", ["--feature-gates=AllAlpha=true,AllBeta=true"]))
+    etcd = Etcd(bindir / "etcd", work)
+    count = 0
+    try:
+        for name, extra in runs:
+            emu = name.split("-")[0]
+            apiserver = ApiServerProcess(bindir, work, etcd.url, f"{component}-{name}", [f"--emulated-version={emu}"])
+            try:
+                port = free_port()
+                args = component_args(component, bindir / component, work, apiserver.port, port, extra)
+
+                def collect(port: int) -> dict:
+                    return {"gates": metrics_gates(port, token=False)}
+
+                outcome = watch(args, port, work / f"{component}-{name}.log", 120, ready_path="/healthz", token=False, on_ready=collect)
+            finally:
+                apiserver.stop()
+            record = {"binary": release, "component": component, "flags": extra, **outcome.as_dict(extra), **outcome.data}
+            record.pop("seconds", None)
+            write(outdir / component / "live" / f"{name}.json", record)
+            count += 1
+            print(f"{release} {component} {name}: {outcome.verdict} {len(outcome.data.get('gates', {}))} gates {outcome.lines[:1]}", file=sys.stderr)
     finally:
         etcd.stop()
-    write(outdir / "refusals.json", results)
-    return len(results)
+    return count
 
 
 RESOURCE_IF = re.compile(r'^\s*if resource := "([a-z0-9]+)"; apiResourceConfigSource\.ResourceEnabled\((\w+)\.SchemeGroupVersion\.WithResource\(resource\)\)')
@@ -483,14 +482,86 @@ def gated_resources(release: str, gate_names: set[str]) -> list[dict]:
     return found
 
 
+def read_json(args: list[str]):
+    return json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+
+
+def record_release(release: str, bindir: Path, outdir: Path, only: set[str], skip_build: bool, meta: dict) -> None:
+    """Everything of one release whose binaries are built (or built here): see the module docstring."""
+    if not skip_build:
+        meta["buildSeconds"] = build(release, bindir)
+    notes = modfile_notes(release)
+    if notes:
+        meta["modulesNotServed"] = notes
+    else:
+        meta.pop("modulesNotServed", None)
+    gates = read_json([str(bindir / "oracle"), "gates"])
+    apis = read_json([str(bindir / "oracle"), "apis"])
+    ranges = help_ranges(bindir / "kube-apiserver")
+    light = read_json([str(bindir / "gates")])
+    differ = sorted({g["name"] for g in light} ^ {g["name"] for g in gates} | {g["name"] for g in light if g not in gates})
+    meta["gatesProgramAgrees"] = not differ
+    meta.pop("gatesProgramDiffers", None)
+    if differ:  # the full oracle answers; gates-only recordings of this minor would be wrong
+        meta["gatesProgramDiffers"] = differ
+        print(f"{release}: oracle/gates differs from kube-apiserver's own gate on {', '.join(differ)}: "
+              "recorded from the full oracle; do not record this minor's patches with --gates-only", file=sys.stderr)
+    if "gates" in only:
+        write(outdir / "gates.json", gates)
+        write(outdir / "apis.json", apis)
+        write(outdir / "ranges.json", ranges)
+        write(outdir / "gated-resources.json", gated_resources(release, {g["name"] for g in gates}))
+        for component in COMPONENTS[1:]:
+            write(outdir / component / "gates.json", read_json([str(bindir / f"oracle-{component}")]))
+            write(outdir / component / "ranges.json", help_ranges(bindir / component))
+    low, high = parse_range(ranges["allowedEmulationVersionRange"])
+    work = Path(tempfile.mkdtemp(prefix=f"kcompat-oracle-{release}-"))
+    try:
+        if "live" in only:
+            shutil.rmtree(outdir / "live", ignore_errors=True)
+            start = time.monotonic()
+            meta["livePairs"], refused_live = record_live(release, bindir, ranges, outdir, work)
+            meta["liveSeconds"] = round(time.monotonic() - start, 1)
+        else:
+            refused_live = {}
+        if "refusals" in only:
+            cases = refusal_cases(ranges, gates) | api_refusal_cases(ranges, apis)
+            results = run_cases("kube-apiserver", release, bindir, cases, work) | refused_live
+            write(outdir / "refusals.json", results)
+            meta["refusals"] = len(results)
+        if "components" in only:
+            for component in COMPONENTS[1:]:
+                shutil.rmtree(outdir / component / "live", ignore_errors=True)
+                c_ranges = json.loads((outdir / component / "ranges.json").read_text())
+                c_gates = json.loads((outdir / component / "gates.json").read_text())
+                start = time.monotonic()
+                meta.setdefault("components", {})[component] = {
+                    "live": record_component_live(component, release, bindir, c_ranges, outdir, work),
+                }
+                results = run_cases(component, release, bindir, refusal_cases(c_ranges, c_gates), work)
+                write(outdir / component / "refusals.json", results)
+                meta["components"][component].update(refusals=len(results), seconds=round(time.monotonic() - start, 1))
+        if "readiness" in only:
+            from readiness import record_readiness
+
+            start = time.monotonic()
+            result = record_readiness(release, bindir, work, ranges, gates, outdir / "live", apis, low, high, minors(low, high))
+            write(outdir / "startup.json", result)
+            meta["readiness"] = {"runs": len(result["runs"]), "findings": len(result["findings"]), "cases": len(result["cases"]),
+                                 "seconds": round(time.monotonic() - start, 1)}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("releases", nargs="+", help="pinned releases, e.g. v1.37.2 (oracle/modfiles/<release>.mod)")
     parser.add_argument("--bin", default=os.environ.get("KCOMPAT_ORACLE_BIN", "/tmp/kcompat-oracle-bin"),
                         help="where the binaries are built (default: $KCOMPAT_ORACLE_BIN or /tmp/kcompat-oracle-bin)")
     parser.add_argument("--skip-build", action="store_true", help="use binaries already built in --bin")
-    parser.add_argument("--build-only", action="store_true", help="build kube-apiserver, etcd, kubectl and the oracles, record nothing")
-    parser.add_argument("--only", default="gates,live,refusals", help="what to record: gates (oracle JSON), live, refusals")
+    parser.add_argument("--build-only", action="store_true", help="build the components, etcd, kubectl and the oracles, record nothing")
+    parser.add_argument("--only", default="gates,live,refusals,components,readiness",
+                        help="what to record: gates (the oracles' JSON), live, refusals, components (scheduler, controller-manager), readiness")
     parser.add_argument("--gates-only", action="store_true",
                         help="build and run only the small gates program (oracle/gates): gates.json of a patch release")
     args = parser.parse_args(argv)
@@ -499,51 +570,23 @@ def main(argv: list[str]) -> int:
         modfile(release)
         bindir = Path(args.bin) / release
         outdir = OUT / release
-        outdir.mkdir(parents=True, exist_ok=True)
         meta_path = outdir / "meta.json"
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
         meta.update(release=release, go=go_version(release), modules=module_versions(release))
+        if args.build_only:
+            build(release, bindir, dict(PROGRAMS, kubectl="k8s.io/kubernetes/cmd/kubectl"))
+            continue
+        outdir.mkdir(parents=True, exist_ok=True)
         if args.gates_only:
             if not args.skip_build:
                 meta["gatesBuildSeconds"] = build_gates(release, bindir)
-            gates = json.loads(subprocess.run([str(bindir / "gates")], capture_output=True, text=True, check=True).stdout)
+            gates = read_json([str(bindir / "gates")])
             write(outdir / "gates.json", gates)
             write(meta_path, meta)
             print(f"{release}: {len(gates)} gates", file=sys.stderr)
             continue
-        if args.build_only:
-            build(release, bindir)
-            continue
-        if not args.skip_build:
-            meta["buildSeconds"] = build(release, bindir)
-        oracle = bindir / "oracle"
-        answers = {}
-        for what in ("gates", "apis", "ranges"):
-            answers[what] = json.loads(subprocess.run([str(oracle), what], capture_output=True, text=True, check=True).stdout)
-        if (bindir / "gates").exists():
-            light = json.loads(subprocess.run([str(bindir / "gates")], capture_output=True, text=True, check=True).stdout)
-            differ = sorted({g["name"] for g in light} ^ {g["name"] for g in answers["gates"]}
-                            | {g["name"] for g in light if g not in answers["gates"]})
-            meta["gatesProgramAgrees"] = not differ
-            if differ:  # the full oracle answers; gates-only recordings of this minor would be wrong
-                meta["gatesProgramDiffers"] = differ
-                print(f"{release}: oracle/gates differs from kube-apiserver's own gate on {', '.join(differ)}: "
-                      "recorded from the full oracle; do not record this minor's patches with --gates-only", file=sys.stderr)
-        if "gates" in only:
-            for what, value in answers.items():
-                write(outdir / f"{what}.json", value)
-            write(outdir / "gated-resources.json", gated_resources(release, {g["name"] for g in answers["gates"]}))
-        work = Path(tempfile.mkdtemp(prefix=f"kcompat-oracle-{release}-"))
-        try:
-            if "live" in only:
-                shutil.rmtree(outdir / "live", ignore_errors=True)
-                start = time.monotonic()
-                meta["livePairs"] = record_live(release, bindir, answers["ranges"], outdir, work)
-                meta["liveSeconds"] = round(time.monotonic() - start, 1)
-            if "refusals" in only:
-                meta["refusals"] = record_refusals(release, bindir, answers["ranges"], answers["gates"], answers["apis"], outdir, work)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+        record_release(release, bindir, outdir, only, args.skip_build, meta)
+        meta["recorded"] = time.strftime("%Y-%m-%d", time.gmtime())
         write(meta_path, meta)
     return 0
 

@@ -2,9 +2,10 @@
 # Regenerates every recording in data/oracle/ and the data built from them, in one command:
 #   oracle/regenerate.sh
 # For each minor release with modfiles in oracle/modfiles/, the newest patch is built whole
-# (kube-apiserver, etcd, kubectl, the oracles: about 10 minutes of a cold build on 2 cores) and
-# recorded live; the other patches run the small gates program only. Then
-# `kcompat data refresh --oracle` rewrites data/features and data/apis from the recordings.
+# (kube-apiserver, kube-scheduler, kube-controller-manager, etcd, the oracle programs: about 10
+# minutes of a cold build on 2 cores) and recorded live, readiness included (record.py); the other
+# patches run the small gates program only. Then `kcompat data refresh --oracle` rewrites
+# data/features and data/apis from the recordings.
 # Add a release first with: oracle/gen_mod.sh v1.N.P && (cd oracle && go mod tidy -e -modfile=modfiles/v1.N.P.mod)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,6 @@ full=(); patches=()
 for v in "${all[@]}"; do
   if [ "${newest[${v%.*}]}" = "$v" ]; then full+=("$v"); else patches+=("$v"); fi
 done
-# (oracle/gates can differ from kube-apiserver's own gate: 1.38 dropped the controller-manager gate)
 for v in "${pre[@]}"; do minor="${v%%.0-*}"; [ -n "${newest[$minor]:-}" ] || full+=("$v"); done
 python3 oracle/record.py "${full[@]}"
 python3 oracle/record.py --gates-only "${patches[@]}"

@@ -20,7 +20,8 @@ from dashboard.components.table_text import flag_column, table_as_text
 from dashboard.components.text import code, md
 from dashboard.components.text_width import column_px
 from dashboard.components.view_state import ViewState
-from kcompat.core.versions import parse_version
+from kcompat.core.diffs import side_label
+from kcompat.core.versions import mm, parse_version
 from kcompat.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
 
 MAX_MESSAGES = 20
@@ -50,7 +51,7 @@ def command(against: str) -> str:
 def _stage(side: dict) -> str:
     if not side["exists"]:
         return "not registered"
-    return side["stage"]
+    return f"{side['stage']}, locked" if side["locked"] else side["stage"]
 
 
 def page_frame(document: dict) -> pd.DataFrame:
@@ -134,9 +135,9 @@ def show(document: dict, key: str, against: str) -> None:
             "gate": col.TextColumn("gate", pinned=not is_phone(), width=widths["gate"]),
             "behaviour": col.TextColumn("behaviour", help="Whether the feature is on or off on each side", width=widths["behaviour"]),
             "here_on": flag_column(labels["here_on"], f"Whether the feature is on in {here}", ON_WORDS, width=widths["here_on"]),
-            "here_stage": col.TextColumn(labels["here_stage"], help="not registered: the binary has no such gate", width=widths["here_stage"]),
+            "here_stage": col.TextColumn(labels["here_stage"], help="locked: --feature-gates cannot set it; not registered: the binary has no such gate", width=widths["here_stage"]),
             "there_on": flag_column(labels["there_on"], f"Whether the feature is on in {there}", ON_WORDS, width=widths["there_on"]),
-            "there_stage": col.TextColumn(labels["there_stage"], help="not registered: the binary has no such gate", width=widths["there_stage"]),
+            "there_stage": col.TextColumn(labels["there_stage"], help="locked: --feature-gates cannot set it; not registered: the binary has no such gate", width=widths["there_stage"]),
             "why": col.TextColumn("why", help="What happened between the two sides", width=widths["why"]),
         },
         alt=f"Gates that differ between {here} and {there}",
@@ -146,7 +147,7 @@ def show(document: dict, key: str, against: str) -> None:
         words={"here_on": ON_WORDS, "there_on": ON_WORDS},
     )
     table_csv(
-        rows, ROW_COLUMNS, file_name=f"changes-{sel.binary}-emulating-{sel.emulated}-against-{against.replace('@', '-emulating-')}.csv",
+        rows, ROW_COLUMNS, file_name=f"changes-{sel.binary_version}-emulating-{sel.emulated}-against-{against.replace('@', '-emulating-')}.csv",
         key=f"{key}_csv",
         help=f"The rows shown, with the columns of `kcompat changes --format csv` (with “{ALL}”: exactly what it prints).",
     )
@@ -160,7 +161,29 @@ def document_for(against: str) -> dict:
     return data.changes(sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, against)
 
 
-here_label = f"{sel.binary} emulating {sel.emulated}" if sel.is_emulating else f"{sel.binary} (not emulating)"
+def side_name(choice: str) -> str:
+    """A side the picker offers, named as the answer names it: ``a real 1.35.0``, ``a real 1.34``,
+    ``1.35.0 emulating 1.34``."""
+    binary_text, _, emulated_text = choice.partition("@")
+    binary = parse_version(binary_text)
+    return side_label(binary, parse_version(emulated_text) if emulated_text else mm(binary), not emulated_text)
+
+
+def release_sides(release: str) -> list[str]:
+    """A bundled release's real binaries, newest first: each recorded patch (``1.35.8`` ...
+    ``1.35.0``), or the release itself when no patch is recorded."""
+    patches = data.patch_options(release)
+    return [f"{release}.{p}" for p in reversed(patches)] if patches else [release]
+
+
+def newest_patch(text: str) -> tuple[str | None, str | None]:
+    """A link's plain release (``changes_other=1.35``) as the side it answers as: its newest
+    recorded patch (``1.35.8``, the same binary)."""
+    patches = data.patch_options(text)
+    return (f"{text}.{patches[-1]}", None) if patches else (None, None)
+
+
+here_label = side_label(parse_version(sel.binary_version), parse_version(sel.emulated))
 st.subheader(f"What changes for {here_label}", anchor=False)
 if sel.feature_gates:
     st.caption(f"Both sides apply the selection's --feature-gates {code(sel.feature_gates)}. Select a row to open the gate.")
@@ -175,12 +198,12 @@ url_problems = st.container()  # warnings about this page's URL values, above th
 tab_release, tab_native, tab_other = state.tabs(
     "tab",
     ("release", "native", "other"),
-    (f"vs a real {sel.emulated}", f"vs {sel.binary} without emulation", "vs another release or emulated version"),
+    (f"vs a real {sel.emulated}", f"vs {sel.binary_version} without emulation", "vs another release or emulated version"),
 )
 
 with tab_release:
     st.caption(
-        f"Here: the {sel.binary} binary emulating {sel.emulated}. There: a real {sel.emulated}, release {sel.emulated}'s own "
+        f"Here: the {sel.binary_version} binary emulating {sel.emulated}. There: a real {sel.emulated}, release {sel.emulated}'s own "
         f"binary at its own version."
     )
     show(document_for("release"), "changes_release", "release")
@@ -192,17 +215,20 @@ with tab_native:
             icon=":material/info:",
         )
     else:
-        st.caption(f"Here: the {sel.binary} binary emulating {sel.emulated}. There: the same binary without emulation.")
+        st.caption(f"Here: the {sel.binary_version} binary emulating {sel.emulated}. There: the same binary without emulation.")
         show(document_for("native"), "changes_native", "native")
 
 with tab_other:
-    choices = [f"{sel.binary}@{e}" for e in reversed(opts.emulated) if e != sel.emulated] + [r for r in reversed(usable)]
-    labels = {c: (f"{sel.binary} emulating {c.split('@')[1]}" if "@" in c else f"a real {c}") for c in choices}
+    choices = [f"{sel.binary_version}@{e}" for e in reversed(opts.emulated) if e != sel.emulated]
+    choices += [side for r in reversed(usable) for side in release_sides(r)]
+    labels = {c: side_name(c) for c in choices}
     following = [c for c in choices if "@" in c and parse_version(c.split("@")[1]) > parse_version(sel.emulated)]
     picked = state.selectbox(
         "other", "Compare with", choices, default=following[-1] if following else choices[0], format_func=labels.get,
         follows_selection=True,  # picked here for another selection: follow the new one silently
-        help="Another emulated version of the same binary (an emulation step), or a bundled release's real binary.",
+        resolve=newest_patch,
+        help="Another emulated version of the same binary (an emulation step), or a bundled release's real binary "
+        "at any recorded patch.",
     )
     show(document_for(picked), "changes_other", picked)
 

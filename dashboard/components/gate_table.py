@@ -207,7 +207,10 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
         "locked": flag_column("locked", "Locked to its default: cannot be set to anything else", FLAG_WORDS["locked"]),
         "binary_stage": col.TextColumn(f"stage in {binary}", help="Stage in the binary's own release (no emulation)"),
         "changed": flag_column(
-            f"changed vs {binary}", "Stage, default or lock differ from the binary running without emulation", FLAG_WORDS["changed"]
+            f"changed vs {binary}",
+            "On/off, stage or lock differ from the same binary without emulation (same --feature-gates): the gates "
+            "`kcompat changes --against native` lists",
+            FLAG_WORDS["changed"],
         ),
         "history_from": col.TextColumn(
             "history from",
@@ -262,7 +265,8 @@ def metrics_row(metrics: dict[str, int], binary: str, emulated: str) -> None:
         st.metric(
             f"Changed vs {binary}",
             metrics["changed"],
-            help=f"Gates whose stage, default or lock at {emulated} differ from the {binary} binary without emulation.",
+            help=f"Gates whose on/off, stage or lock at {emulated} differ from the {binary} binary without emulation, with the "
+            "same --feature-gates: the gates `kcompat changes --against native` lists.",
         )
         st.metric(
             "Not yet introduced",

@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.errors import KcompatError
-from kcompat.core.gates import GateEvaluation, evaluate_gates
+from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
 from kcompat.data.catalog import Catalog
@@ -139,17 +139,22 @@ def gates(
     binary refuses is answered (``errors``, with ``hints``); input no binary could take (a
     malformed version, a release without data) raises :class:`KcompatError`."""
     evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates or None, manifest)
-    return answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None)
+    return answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None)
 
 
-def answer_of(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None = None) -> GatesAnswer:
+def answer_of(
+    evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None = None, feature_gates: FlagValue = None
+) -> GatesAnswer:
     """The answer for an evaluation (:func:`gate_evaluation`'s), for the answers that need both.
-    ``lineage`` gives the bundled releases' gate lineage (the hints name a removed gate's release)."""
+    ``lineage`` gives the bundled releases' gate lineage (the hints name a removed gate's release);
+    ``feature_gates`` is the value the evaluation applied (the binary without emulation gets it too)."""
     sel = evaluation.selection
     evaluated = evaluation.manifest
     if evaluated is None:  # gate_evaluation always evaluates a manifest
         raise KcompatError("no gate list was evaluated")
-    native = native_states(evaluation, evaluate_gates(evaluated, select_versions(sel.binary)) if sel.binary is not None else None)
+    native = native_states(
+        evaluation, evaluate_gates(evaluated, select_versions(sel.binary), feature_gates) if sel.binary is not None else None
+    )
     features = evaluated.by_name
     rows = []
     for g in evaluation.gates:
@@ -192,10 +197,12 @@ def _remedies(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | N
 
 def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:
     """Gate -> (stage in the binary's own release, changed) for every gate of ``evaluation`` (the
-    binary at the selection, flags applied). ``native`` is the binary without emulation or flags;
-    a gate is changed when its stage, default or lock differ from it. Without ``native`` (a
-    manifest with no binary) nothing has a release stage and nothing is changed. (Here rather than
-    in :mod:`kcompat.core.diffs`, whose comparison of two sides ``kcompat gates`` does not load.)"""
+    binary at the selection, flags applied). ``native`` is the same binary without emulation, with
+    the same --feature-gates; a gate is changed when its :func:`compared_state` (on/off, stage,
+    lock) differs from it: exactly the gates ``kcompat changes --against native`` lists. Without
+    ``native`` (a manifest with no binary) nothing has a release stage and nothing is changed.
+    (Here rather than in :mod:`kcompat.core.diffs`, whose comparison of two sides ``kcompat gates``
+    does not load.)"""
     if native is None:
         return {g.name: (None, False) for g in evaluation.gates}
     by_name = native.by_name()
@@ -205,7 +212,7 @@ def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> 
         if n is None:
             out[g.name] = (None, True)
         else:
-            out[g.name] = (n.stage.value, (g.stage, g.default, g.locked) != (n.stage, n.default, n.locked))
+            out[g.name] = (n.stage.value, compared_state(g) != compared_state(n))
     return out
 
 

@@ -167,7 +167,7 @@ def inspect(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_byt
             described, combined, str(mm(parse_binary_version(combined.binary))),
             unusable=(f"{combined.sources['binary']}: {exc}",), warnings=combined.warnings,
         )
-    gates = answer_of(evaluation, lambda: gate_lineage(catalog))
+    gates = answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None)
     errors = list(evaluation.errors)
     hints = list(gates.hints)
     warnings = list(combined.warnings) + list(evaluation.warnings)

@@ -37,17 +37,11 @@ def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_changes(args: argparse.Namespace, catalog) -> int:
     from kcompat.answers.changes import compare
-    from kcompat.documents.changes import changes_document, render
+    from kcompat.documents.changes import changes_document, render, summary
 
     result = compare(catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.against)
     document = changes_document(result)
     sys.stdout.write(render(document, args.format))
     if args.format != "json":
-        against = document["against"] or {}
-        summary = (
-            f"here: {result.comparison.here if result.comparison else document['binary']}; "
-            f"there: {result.comparison.there if result.comparison else against.get('kind', '-')}; "
-            f"{len(document['changes'])} gate(s) differ"
-        )
-        formats.report_problems(summary, document["warnings"], document["errors"], sys.stderr)
+        formats.report_problems(summary(document), document["warnings"], document["errors"], sys.stderr)
     return 2 if document["errors"] else 0

@@ -387,8 +387,10 @@ def _served_by_release(
     except KcompatError as exc:
         return (lambda e: None), [f"cannot evaluate a real {mm(emu)} binary with this --runtime-config ({exc}): servedByRelease is null"]
     if release.errors:
+        # the comparison's binary refuses, not the one asked about: the message says which is which
         return (lambda e: False), [
-            f"a real {mm(emu)} binary would refuse this --runtime-config ({'; '.join(release.errors)}): it serves nothing"
+            f"servedByRelease is false for every resource: release {mm(emu)}'s own binary (the comparison, not this "
+            f"{mm(binary)} binary emulating {mm(emu)}) would refuse this --runtime-config ({'; '.join(release.errors)})"
         ]
     served = release.served_keys()
     return (lambda e: e.key in served), []

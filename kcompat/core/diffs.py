@@ -10,7 +10,7 @@ later back-dated spec describes the older release's own behaviour.
 
 Every difference carries :class:`Cause` objects naming what happened and in which release
 (introduced, promoted, graduated, deprecated, default flipped, locked, held back by min
-compatibility, removed from the binary, history rewritten, set by a flag).
+compatibility, removed from the binary, history rewritten, a patch release's spec, set by a flag).
 """
 
 from __future__ import annotations
@@ -19,14 +19,15 @@ from dataclasses import dataclass
 
 from .compat import VersionSelection
 from .errors import KcompatError
-from .gates import GateEvaluation
+from .gates import GateEvaluation, compared_state
 from .manifest import Feature, FeatureSpec, GateState, Manifest, spec_at
 from .removals import GateLineage
 from .stages import Stage
 from .versions import Version, mm
 
-#: The gate properties a comparison looks at, in display order.
-FIELDS = ("exists", "enabled", "stage")
+#: The gate properties a comparison looks at, in display order (for a registered gate, those of
+#: :func:`kcompat.core.gates.compared_state`).
+FIELDS = ("exists", "enabled", "stage", "locked")
 
 
 @dataclass(frozen=True)
@@ -106,17 +107,25 @@ class Side:
     label: str
     manifest: Manifest
     evaluation: GateEvaluation
+    #: a release's own binary at its own version ("a real 1.31"), as opposed to the binary the user runs
+    real: bool = False
 
     @property
     def selection(self) -> VersionSelection:
         return self.evaluation.selection
 
     @property
-    def binary(self) -> Version:
+    def version(self) -> Version:
+        """The binary's version as given, with its patch when one was (``1.35.0``)."""
         binary = self.selection.binary
         if binary is None:  # every side is a bundled binary's
             raise KcompatError(f"{self.label}: a side of a comparison needs a binary version")
-        return mm(binary)
+        return binary
+
+    @property
+    def binary(self) -> Version:
+        """The binary's release (``1.35``): what the release rules and the lineage ask about."""
+        return mm(self.version)
 
     @property
     def emulated(self) -> Version:
@@ -126,20 +135,27 @@ class Side:
 @dataclass(frozen=True)
 class SideState:
     """A gate on one side. ``exists``: the binary registers the gate (PreAlpha included, as
-    ``kcompat gates`` lists it). ``enabled`` of a gate that does not exist is what that code does."""
+    ``kcompat gates`` lists it). ``enabled`` of a gate that does not exist is what that code does;
+    it has no ``stage`` and no ``locked`` (None)."""
 
     exists: bool
     enabled: bool
     stage: Stage | None
+    locked: bool | None
     #: "default", "flag", "AllAlpha", "AllBeta" (registered) or "removed", "back-dated", "not-introduced"
     source: str
     text: str
 
-    def key(self) -> tuple[bool, bool, Stage | None]:
-        return (self.exists, self.enabled, self.stage)
+    def key(self) -> tuple[bool, bool, Stage | None, bool | None]:
+        return (self.exists, self.enabled, self.stage, self.locked)
 
     def document(self) -> dict[str, bool | str | None]:
-        return {"exists": self.exists, "enabled": self.enabled, "stage": self.stage.value if self.stage is not None else None}
+        return {
+            "exists": self.exists,
+            "enabled": self.enabled,
+            "stage": self.stage.value if self.stage is not None else None,
+            "locked": self.locked,
+        }
 
 
 @dataclass(frozen=True)
@@ -174,9 +190,6 @@ class SideComparison:
     there: str
     changes: tuple[Change, ...]
 
-    def __len__(self) -> int:
-        return len(self.changes)
-
     def get(self, name: str) -> Change | None:
         return next((c for c in self.changes if c.name == name), None)
 
@@ -184,12 +197,22 @@ class SideComparison:
         return tuple(c for c in self.changes if c.behaviour == behaviour)
 
 
-def side_label(binary: Version, emulated: Version, real: bool = False) -> str:
-    """``1.33 emulating 1.31``, ``1.33 (not emulating)``, or ``a real 1.31`` for a release's own binary."""
-    b = mm(binary)
-    if b == emulated:
-        return f"a real {b}" if real else f"{b} (not emulating)"
-    return f"{b} emulating {emulated}"
+def binary_name(binary: Version) -> str:
+    """A binary as a side names it: ``1.35`` for a release, ``1.35.0`` for a patch given."""
+    return str(binary) if len(binary.components) > 2 else str(mm(binary))
+
+
+def side_label(binary: Version, emulated: Version, real: bool = False, data_patch: str | None = None) -> str:
+    """``1.33 emulating 1.31``, ``1.33 (not emulating)``, or ``a real 1.31`` for a release's own
+    binary. A binary given with its patch is named with it (``a real 1.35.0``); ``data_patch``
+    names the patch a release given without one answers as (``a real 1.35 (v1.35.8)``)."""
+    name = binary_name(binary)
+    patch = f"v{data_patch}" if data_patch and len(binary.components) < 3 else None
+    if mm(binary) == emulated:
+        if real:
+            return f"a real {name} ({patch})" if patch else f"a real {name}"
+        return f"{name} ({patch}, not emulating)" if patch else f"{name} (not emulating)"
+    return f"{name} ({patch}) emulating {emulated}" if patch else f"{name} emulating {emulated}"
 
 
 def _registered_text(g: GateState) -> str:
@@ -205,9 +228,10 @@ def side_state(states: dict[str, GateState], side: Side, name: str, lineage: Gat
     """``name`` on ``side`` (``states``: the side's evaluation by name)."""
     g = states.get(name)
     if g is not None:
-        return SideState(True, g.enabled, g.stage, g.source, _registered_text(g))
+        enabled, stage, locked = compared_state(g)
+        return SideState(True, enabled, stage, locked, g.source, _registered_text(g))
     absent = lineage.absent(name, side.binary, side.emulated)
-    return SideState(False, absent.enabled, None, absent.kind, absent.text)
+    return SideState(False, absent.enabled, None, None, absent.kind, absent.text)
 
 
 def _reasons(name: str, here: Side, there: Side, hs: SideState, ts: SideState) -> list[Cause]:
@@ -235,6 +259,18 @@ def _reasons(name: str, here: Side, there: Side, hs: SideState, ts: SideState) -
                         f"the {newer.binary} manifest says {_status(a)} at {older.emulated}; {older.label} has {_status(b)}",
                     )
                 )
+        elif here.manifest is not there.manifest:  # two patch releases of one release
+            for at in sorted({here.emulated, there.emulated}):
+                a, b = spec_at(fh, at, None, False), spec_at(ft, at, None, False)
+                if (a.stage, a.default, a.lock_to_default) != (b.stage, b.default, b.lock_to_default):
+                    reasons.append(
+                        Cause(
+                            "patch-differs",
+                            None,
+                            f"the patch releases register different specs at {at}: {here.label} has {_status(a)}; "
+                            f"{there.label} has {_status(b)}",
+                        )
+                    )
         for side, feature_ in ((here, fh), (there, ft)):
             held = _min_compat_reason(feature_, side.selection)
             if held is not None:
@@ -265,7 +301,7 @@ class ChangesResult:
 
     binary: str | None
     emulated: str | None
-    #: the other side: {"kind", "binary", "emulated"}
+    #: the other side: {"kind", "binary", "emulated", "label"}
     against: dict[str, str] | None
     feature_gates: str
     errors: tuple[str, ...]

@@ -83,6 +83,14 @@ _META_UNSET = tuple(_META_STATES.values())
 _NO_FLAGS = FeatureGateFlags.empty()
 
 
+def compared_state(gate: GateState) -> tuple[bool, Stage, bool]:
+    """What a comparison of two evaluations looks at for a registered gate: on/off, stage and lock
+    (whether --feature-gates may set it). ``kcompat changes`` lists a gate whose compared state
+    differs (or that one side does not register); the Gates page's "changed" is the same test
+    against the same binary without emulation, with the same --feature-gates."""
+    return (gate.enabled, gate.stage, gate.locked)
+
+
 def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gates: str | list[str] | None = None) -> GateEvaluation:
     """Every gate of the binary's manifest at the selected versions, after ``--feature-gates``."""
     rules = selection.rules

@@ -8,25 +8,28 @@
 * ``VERSION``: the real binary of release VERSION at its own version, or ``B2@E2``: that binary
   emulating E2 (B2 must be bundled; its default min compatibility applies).
 
+A binary given with its patch (``1.35.0``) answers as that patch release on either side, and
+``binary`` keeps it. ``label`` names each side as every message does (``1.35.8 (not emulating)``,
+``a real 1.35.0``, ``a real 1.33 (v1.33.4)``); null when the input was refused.
+
 The same ``--feature-gates`` value applies to both sides; a side that refuses it says so in
 ``errors`` (prefixed with the side) and shows its defaults, as that binary would not start::
 
-    {"binary", "emulated", "against": {"kind", "binary", "emulated"}, "featureGates",
+    {"binary", "emulated", "label", "against": {"kind", "binary", "emulated", "label"}, "featureGates",
      "errors", "warnings",
-     "changes": [{"name", "origin", "here": {"exists", "enabled", "stage"},
-                  "there": {"exists", "enabled", "stage"}, "behaviour", "why"}]}
+     "changes": [{"name", "origin", "here": {"exists", "enabled", "stage", "locked"},
+                  "there": {"exists", "enabled", "stage", "locked"}, "behaviour", "why"}]}
 """
 
 from __future__ import annotations
 
-from kcompat.core.compat import parse_binary_version
-from kcompat.core.diffs import ChangesResult, side_label
+from kcompat.core.diffs import ChangesResult
 from kcompat.documents import formats
 
 ROW_COLUMNS = (
     "name", "origin", "behaviour",
-    "here_exists", "here_enabled", "here_stage",
-    "there_exists", "there_enabled", "there_stage",
+    "here_exists", "here_enabled", "here_stage", "here_locked",
+    "there_exists", "there_enabled", "there_stage", "there_locked",
     "why",
 )
 
@@ -47,6 +50,7 @@ def changes_document(result: ChangesResult) -> dict:
     return {
         "binary": result.binary,
         "emulated": result.emulated,
+        "label": result.comparison.here if result.comparison is not None else None,
         "against": result.against,
         "featureGates": result.feature_gates,
         "errors": list(result.errors),
@@ -61,7 +65,7 @@ def changes_rows(document: dict) -> list[dict]:
     for c in document["changes"]:
         row = {"name": c["name"], "origin": c["origin"], "behaviour": c["behaviour"]}
         for side in ("here", "there"):
-            for key in ("exists", "enabled", "stage"):
+            for key in ("exists", "enabled", "stage", "locked"):
                 row[f"{side}_{key}"] = c[side][key]
         row["why"] = c["why"]
         rows.append(row)
@@ -70,12 +74,16 @@ def changes_rows(document: dict) -> list[dict]:
 
 def side_labels(document: dict) -> tuple[str, str]:
     """(here, there) as the page and the CLI name them, from a document with an ``against``."""
-    against = document["against"]
-    here = side_label(parse_binary_version(document["binary"]), parse_binary_version(document["emulated"]))
-    there = side_label(
-        parse_binary_version(against["binary"]), parse_binary_version(against["emulated"]), against["kind"] != "native"
-    )
-    return here, there
+    return document["label"], document["against"]["label"]
+
+
+def summary(document: dict) -> str:
+    """The line ``kcompat changes`` writes to stderr: both sides by their labels and the count;
+    a refused input has no sides, and the line says so rather than naming a side by a stand-in."""
+    if document["against"] is None:
+        return f"no comparison: the input was refused ({len(document['errors'])} error(s))"
+    here, there = side_labels(document)
+    return f"here: {here}; there: {there}; {len(document['changes'])} gate(s) differ"
 
 
 def behaviour_text(behaviour: str, here: str, there: str) -> str:

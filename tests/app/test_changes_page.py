@@ -59,7 +59,7 @@ def test_all_differences_include_removed_gates_that_behave_the_same(capsys):
     shown = table(at, "changes_release_table_0").set_index("gate")
     assert list(shown.index) == [c["name"] for c in doc["changes"]]
     chunking = shown.loc["APIListChunking"]
-    assert (chunking["here_on"], chunking["here_stage"], chunking["there_on"], chunking["there_stage"]) == (True, "not registered", True, "GA")
+    assert (chunking["here_on"], chunking["here_stage"], chunking["there_on"], chunking["there_stage"]) == (True, "not registered", True, "GA, locked")
     assert chunking["behaviour"] == "behaves the same"
     assert "always on" in chunking["why"]
 
@@ -191,3 +191,51 @@ def test_every_column_is_as_wide_as_its_longest_text():
     assert widths["why"] == column_px(["why", *frame["why"]]) >= column_px([longest_why])
     assert widths["gate"] == column_px(["gate", *frame["gate"]])
     assert widths["here_on"] == column_px(["on in 1.36 emulating 1.33"])  # the header fits too
+
+
+def test_patch_releases_are_compared_and_named(capsys):
+    """A patch chosen beside the binary and a patch picked as the other side are both kept: the
+    page shows what `kcompat changes --binary 1.35.0 --against 1.35.8` prints, every heading and
+    the export name the patches, and the picker offers every recorded patch of every release."""
+    at = open_app("changes", binary="1.35", emulated="1.35", patch="0", changes_tab="other", changes_other="1.35.8")
+    assert at.subheader[0].value == "What changes for 1.35.0 (not emulating)"
+    assert at.tabs[1].label == "vs 1.35.0 without emulation"
+    picker = at.selectbox(key="changes_other")
+    offered = list(picker.options)
+    for patch in ("1.35.0", "1.35.1", "1.35.6", "1.35.8", "1.36.0", "1.36.5"):
+        assert f"a real {patch}" in offered, (patch, offered)
+    assert "a real 1.34" in offered  # a release without recorded patches: itself
+    assert picker.value == "1.35.8"
+    cmd = commands(at)[-1]
+    assert cmd == "kcompat changes --binary 1.35.0 --emulated 1.35 --against 1.35.8"
+    doc = cli(capsys, cmd)
+    shown = table(at, "changes_other_table_0")
+    assert list(shown["gate"]) == [c["name"] for c in doc["changes"]] == ["MaxUnavailableStatefulSet", "SchedulerAsyncAPICalls"]
+    assert set(shown["behaviour"]) == {"on in 1.35.0 (not emulating), off in a real 1.35.8"}
+    metrics = [m.label for m in at.metric]
+    assert "On in 1.35.0 (not emulating) only" in metrics and "On in a real 1.35.8 only" in metrics
+
+
+def test_the_other_direction_of_a_patch_comparison(capsys):
+    at = open_app("changes", binary="1.35", emulated="1.35", patch="8", changes_tab="other", changes_other="1.35.0")
+    cmd = commands(at)[-1]
+    assert cmd == "kcompat changes --binary 1.35.8 --emulated 1.35 --against 1.35.0"
+    doc = cli(capsys, cmd)
+    shown = table(at, "changes_other_table_0")
+    assert list(shown["gate"]) == [c["name"] for c in doc["changes"]] == ["MaxUnavailableStatefulSet", "SchedulerAsyncAPICalls"]
+    assert set(shown["behaviour"]) == {"off in 1.35.8 (not emulating), on in a real 1.35.0"}
+
+
+def test_an_emulation_step_keeps_the_selected_patch(capsys):
+    at = open_app("changes", binary="1.35", emulated="1.34", patch="0")
+    cmd = commands(at)[-1]
+    assert cmd == "kcompat changes --binary 1.35.0 --emulated 1.34 --against 1.35.0@1.35"
+    assert at.selectbox(key="changes_other").value == "1.35.0@1.35"
+    assert "1.35.0 emulating 1.34" in at.subheader[0].value
+
+
+def test_a_link_to_a_plain_release_opens_its_newest_patch():
+    at = open_app("changes", binary="1.36", emulated="1.33", changes_tab="other", changes_other="1.35")
+    assert not at.warning
+    assert at.selectbox(key="changes_other").value == "1.35.8"
+    assert commands(at)[-1].endswith("--against 1.35.8")

@@ -177,6 +177,33 @@ def test_changes_vs_release():
     assert list(shown["why"]) == [c["why"] for c in differing]
 
 
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"binary": "1.33", "emulated": "1.31"},  # a lock-only difference (AllowServiceLBStatusOnNonLB) once counted on the page only
+        EMULATING,
+        {"binary": "1.35", "emulated": "1.32", "feature_gates": "AllAlpha=true"},  # refused when emulating, accepted natively
+        {"binary": "1.36", "emulated": "1.35", "feature_gates": "JobManagedBy=true"},
+        {"binary": "1.35", "emulated": "1.34", "patch": "0"},
+    ],
+)
+def test_changed_on_the_gates_page_is_what_changes_against_native_lists(params):
+    """One definition of "changed vs the binary": the Gates page's metric and column count exactly
+    the gates ``kcompat changes --against native`` lists for the same selection."""
+    from conftest import metric
+
+    at = open_app("gates", **params)
+    binary = params["binary"] + (f".{params['patch']}" if "patch" in params else "")
+    argv = ["--binary", binary, "--emulated", params["emulated"]]
+    if "feature_gates" in params:
+        argv += ["--feature-gates", params["feature_gates"]]
+    document = kcompat_json("changes", *argv, "--against", "native", expect=(0, 2))
+    listed = {c["name"] for c in document["changes"]}
+    table = frame_with(at, GATE_VIEW)
+    assert int(metric(at, f"Changed vs {params['binary']}")) == len(listed) > 0
+    assert set(table[table["changed"]]["gate"]) == listed
+
+
 # --- plan ---------------------------------------------------------------------------------------
 
 

@@ -115,6 +115,27 @@ def test_version_disagreement_is_shown_on_the_page():
     assert selection_bar(at) == {"Binary release": "1.36", "Emulated version": "1.35"}
 
 
+def test_min_compatibility_follows_the_flags_not_version_on_the_page():
+    """The manifest's --emulated-version=1.34 with a /version of a 1.36 binary not emulating: the
+    page answers for 1.34 with its default min compatibility 1.33 (as kcompat inspect does), shows
+    the two /version disagreements, and no start-up refusal."""
+    from kcompat.answers.inspect import inspect
+    from kcompat.data.catalog import DEFAULT_CATALOG
+    from kcompat.documents.inspect import inspect_document
+
+    text, version = (SAMPLES / "kube-apiserver.yaml").read_text(), (SAMPLES / "version-1.36.2.json").read_text()
+    at = open_app("cluster")
+    at.text_area(key="cluster_paste_version").input(version)
+    at = check(at, text)
+    cli = inspect_document(inspect(DEFAULT_CATALOG, [("pasted command line", text), ("pasted /version", version)]))
+    assert (cli["emulated"], cli["minCompatibility"], cli["valid"]) == ("1.34", "1.33", True)
+    errors = texts(at.error)
+    assert not any("exit at start-up" in e or "is not between" in e for e in errors), errors
+    assert [e for e in errors if "but the flags give" in e] == [plain(md) for md in cli["versionDisagreements"]]
+    assert [m.value for m in at.metric][:4] == ["kube-apiserver", "1.36", "1.34", "1.33"]
+    assert selection_bar(at) == {"Binary release": "1.36", "Emulated version": "1.34"}
+
+
 def test_a_refused_gate_or_version_stays_on_this_page_not_in_the_bar(capsys):
     """The bar follows only a selection it can show: a refused --feature-gates value or an
     out-of-range emulated version is shown (with its remedy) on the page, not hidden behind the

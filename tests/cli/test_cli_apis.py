@@ -141,3 +141,17 @@ def test_storage_min_compat_and_bad_input(capsys):
     assert code == 2 and list(doc) == STORAGE_KEYS and doc["resources"] == [] and doc["errors"]
     code, out, err = run_storage_cli(capsys, "--binary", "1.29")
     assert code == 2 and "kcompat: error:" in err and "Traceback" not in err
+
+
+def test_a_comparison_release_that_refuses_is_not_mistaken_for_the_binary(capsys):
+    """A 1.36 binary emulating 1.34 accepts a --runtime-config that release 1.34's own binary
+    refuses: the warning says the comparison refuses, naming both binaries; the answer stays valid."""
+    code, out, _ = run(capsys, "--binary", "1.36", "--emulated", "1.34", "--runtime-config", "storagemigration.k8s.io/v1beta1=true", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["valid"] and doc["errors"] == []
+    [warning] = doc["warnings"]
+    assert warning == (
+        "servedByRelease is false for every resource: release 1.34's own binary (the comparison, not this 1.36 binary "
+        "emulating 1.34) would refuse this --runtime-config (group version storagemigration.k8s.io/v1beta1 that has not been registered)"
+    )
+    assert not any(a["servedByRelease"] for a in doc["apis"])

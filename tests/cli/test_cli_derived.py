@@ -12,9 +12,9 @@ from kcompat.cli.main import main
 from kcompat.core.stages import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
-CHANGES_KEYS = ["binary", "emulated", "against", "featureGates", "errors", "warnings", "changes"]
+CHANGES_KEYS = ["binary", "emulated", "label", "against", "featureGates", "errors", "warnings", "changes"]
 CHANGE_KEYS = ["name", "origin", "here", "there", "behaviour", "why"]
-SIDE_KEYS = ["exists", "enabled", "stage"]
+SIDE_KEYS = ["exists", "enabled", "stage", "locked"]
 
 
 def run(capsys, *argv):
@@ -31,7 +31,8 @@ def changes(capsys, *argv):
 def test_changes_json_contract_against_the_real_release(capsys):
     code, doc = changes(capsys, "--binary", "1.33", "--emulated", "1.31", "--against", "release")
     assert code == 0 and list(doc) == CHANGES_KEYS
-    assert doc["against"] == {"kind": "release", "binary": "1.31", "emulated": "1.31"}
+    assert doc["against"] == {"kind": "release", "binary": "1.31", "emulated": "1.31", "label": "a real 1.31"}
+    assert doc["label"] == "1.33 emulating 1.31"
     assert (doc["binary"], doc["emulated"], doc["featureGates"], doc["errors"]) == ("1.33", "1.31", "", [])
     for c in doc["changes"]:
         assert list(c) == CHANGE_KEYS and list(c["here"]) == SIDE_KEYS and list(c["there"]) == SIDE_KEYS
@@ -40,30 +41,30 @@ def test_changes_json_contract_against_the_real_release(capsys):
         assert c["behaviour"] == {(True, True): "same", (False, False): "same", (True, False): "on-here-only", (False, True): "on-there-only"}[on]
     chunking = next(c for c in doc["changes"] if c["name"] == "APIListChunking")
     assert chunking["behaviour"] == "same"
-    assert chunking["here"] == {"exists": False, "enabled": True, "stage": None}
+    assert chunking["here"] == {"exists": False, "enabled": True, "stage": None, "locked": None}
 
 
 def test_changes_default_is_the_release_and_native_is_the_same_binary(capsys):
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33")
     assert code == 0 and doc["against"]["kind"] == "release"
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "native")
-    assert doc["against"] == {"kind": "native", "binary": "1.36", "emulated": "1.36"}
+    assert doc["against"] == {"kind": "native", "binary": "1.36", "emulated": "1.36", "label": "1.36 (not emulating)"}
     job = next(c for c in doc["changes"] if c["name"] == "JobManagedBy")
     assert (job["here"]["stage"], job["there"]["stage"]) == ("Beta", "GA")
 
 
 def test_changes_against_a_version_and_a_binary_at_an_emulated_version(capsys):
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "1.34")
-    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.34", "emulated": "1.34"}
+    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.34", "emulated": "1.34", "label": "a real 1.34"}
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "1.36@1.34")
-    assert doc["against"] == {"kind": "version", "binary": "1.36", "emulated": "1.34"}
+    assert doc["against"] == {"kind": "version", "binary": "1.36", "emulated": "1.34", "label": "1.36 emulating 1.34"}
 
 
 def test_the_same_feature_gates_apply_to_both_sides(capsys):
     code, doc = changes(capsys, "--binary", "1.33", "--emulated", "1.31", "--feature-gates", "AllBeta=false")
     assert code == 0 and doc["featureGates"] == "AllBeta=false"
     proxy = next(c for c in doc["changes"] if c["name"] == "DisableNodeKubeProxyVersion")
-    assert proxy["there"] == {"exists": True, "enabled": False, "stage": Stage.BETA.value}
+    assert proxy["there"] == {"exists": True, "enabled": False, "stage": Stage.BETA.value, "locked": False}
     assert proxy["behaviour"] == "same"
 
 
@@ -79,6 +80,8 @@ def test_a_side_refusing_the_flags_is_an_error_and_exit_2(capsys):
     [
         (["--binary", "1.36", "--emulated", "1.33", "--against", "2.0"], "--against release 2.0 has no bundled data"),
         (["--binary", "1.36", "--emulated", "1.33", "--against", "banana"], "is not native, release"),
+        (["--binary", "1.36", "--emulated", "1.33", "--against", "1.36@1.34@1.33"], "is not native, release"),
+        (["--binary", "1.36", "--emulated", "1.33", "--against", "1.35.0 lol"], "is not native, release"),
         (["--binary", "1.36", "--emulated", "1.30"], "emulation version 1.30 is not between"),
         (["--binary", "1.36", "--emulated", "1.33", "--against", "1.36@1.30"], "--against 1.36@1.30"),
         (["--binary", "nope"], "nope"),

@@ -94,6 +94,40 @@ def test_static_pod_136_emulating_134_equals_kcompat_gates(capsys):
     assert doc["gates"] == exact
 
 
+def test_both_versions_follow_the_flags_never_one_from_version(capsys):
+    """--emulated-version=1.34 in the manifest and a /version of a 1.36 binary not emulating (min
+    compatibility 1.35): the pair comes from the flags (1.34, and its default min compatibility
+    1.33), not 1.34 with /version's 1.35, which the binary would refuse. What /version reports is
+    an observation about the running binary (exit 1), not a refusal (exit 2)."""
+    manifest, version = SAMPLES / "kube-apiserver.yaml", SAMPLES / "version-1.36.2.json"
+    status, doc, _ = run_json(capsys, "inspect", str(manifest), str(version))
+    assert status == 1 and doc["valid"] and doc["errors"] == [] and doc["startup"] is None
+    assert (doc["binary"], doc["emulated"], doc["minCompatibility"]) == ("1.36", "1.34", "1.33")
+    assert doc["sources"]["emulated"] == f"{manifest} line 19: --emulated-version=1.34"
+    assert doc["sources"]["minCompatibility"] == "default: derived from the emulated version"
+    emulation, min_compat = doc["versionDisagreements"]
+    assert emulation.startswith(f"{version} line 5: emulationMajor 1, emulationMinor 36 but the flags give emulated 1.34")
+    assert min_compat.startswith(f"{version} line 7: minCompatibilityMajor 1, minCompatibilityMinor 35 but the flags give min compatibility 1.33")
+    _, gates, _ = run_json(capsys, "gates", "--binary", "v1.36.2", "--emulated", "1.34", "--feature-gates", "MutatingAdmissionPolicy=true")
+    assert doc["gates"] == gates  # the answer of the flags alone
+    status, out, err = run(capsys, "inspect", str(manifest), str(version))
+    assert status == 1 and "would exit at start-up" not in out + err and "# Disagreements with /version (2)" in out
+
+
+def test_min_compatibility_flag_alone_keeps_the_binary_default_emulation(capsys, tmp_path):
+    """--min-compatibility-version without --emulated-version: the emulated version is the
+    binary's own release (the flags' default), not the one /version reports."""
+    ps = tmp_path / "ps.txt"
+    ps.write_text("root 1 0 kube-apiserver --min-compatibility-version=1.34\n")
+    status, doc, _ = run_json(capsys, "inspect", str(ps), str(SAMPLES / "version-1.36.2-emulating-1.34.json"))
+    assert status == 1 and doc["valid"]
+    assert (doc["emulated"], doc["minCompatibility"]) == ("1.36", "1.34")
+    assert doc["sources"]["emulated"] == "default: the binary's own release (no --emulated-version in the inputs)"
+    assert [d.split(" but ")[0].split(": ", 1)[1] for d in doc["versionDisagreements"]] == [
+        "emulationMajor 1, emulationMinor 34", "minCompatibilityMajor 1, minCompatibilityMinor 33"
+    ]
+
+
 def test_version_133_plus_reports_emulation(capsys):
     status, doc, _ = run_json(capsys, "inspect", str(SAMPLES / "version-1.36.2-emulating-1.34.json"))
     assert status == 0

@@ -51,3 +51,56 @@ def test_each_recorded_patch_is_listed_in_the_patch_file():
     listed = re.search(r"Patches recorded: ([0-9., ]+);", text).group(1).split(", ")
     folders = sorted(p.name[1:] for p in (DATA_DIR / "oracle").glob("v1.35.*"))
     assert listed == sorted(folders, key=lambda v: int(v.split(".")[2]))
+
+
+# --- comparisons between patch releases: a patch given on either side is kept all the way ----------
+
+PATCH_DIFFERENCES = ["MaxUnavailableStatefulSet", "SchedulerAsyncAPICalls"]
+
+
+def changes(capsys, *args):
+    code = kcompat(["changes", *args, "--format", "json"])
+    doc = json.loads(capsys.readouterr().out)
+    return code, doc
+
+
+@pytest.mark.parametrize(
+    "here, there, on_here",
+    [("1.35.0", "1.35.8", True), ("1.35.8", "1.35.0", False), ("1.35", "1.35.0", False), ("1.35.0", "1.35", True)],
+)
+def test_two_patch_releases_differ_in_both_directions(capsys, here, there, on_here):
+    code, doc = changes(capsys, "--binary", here, "--against", there)
+    assert code == 0 and doc["errors"] == []
+    assert [c["name"] for c in doc["changes"]] == PATCH_DIFFERENCES
+    assert {c["behaviour"] for c in doc["changes"]} == {"on-here-only" if on_here else "on-there-only"}
+    assert (doc["binary"], doc["against"]["binary"]) == (here, there)  # the patches as given, on both sides
+    # each side named with its patch; a plain release names the patch it answers as
+    named = {"1.35.0": "1.35.0", "1.35.8": "1.35.8", "1.35": "1.35 (v1.35.8"}
+    assert doc["label"].startswith(named[here]) and doc["against"]["label"].startswith("a real " + named[there])
+    for c in doc["changes"]:
+        assert "the patch releases register different specs at 1.35" in c["why"]
+        assert doc["label"] in c["why"] and doc["against"]["label"] in c["why"]
+
+
+def test_a_patch_comparison_summary_names_both_patches(capsys):
+    assert kcompat(["changes", "--binary", "1.35.8", "--against", "1.35.0"]) == 0
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == "# here: 1.35.8 (not emulating); there: a real 1.35.0; 2 gate(s) differ"
+
+
+def test_an_emulated_patch_side_and_native_keep_the_patch(capsys):
+    code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.35", "--against", "1.35.0@1.34")
+    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.35.0", "emulated": "1.34", "label": "1.35.0 emulating 1.34"}
+    # native: the same binary, its patch included (v1.35.0 has both gates on at its own version, v1.35.8 off)
+    code, old = changes(capsys, "--binary", "1.35.0", "--emulated", "1.34", "--against", "native")
+    assert old["against"]["binary"] == "1.35.0" and old["against"]["label"] == "1.35.0 (not emulating)"
+    code, new = changes(capsys, "--binary", "1.35.8", "--emulated", "1.34", "--against", "native")
+    there = {name: {c["name"]: c["there"]["enabled"] for c in d["changes"]} for name, d in (("old", old), ("new", new))}
+    for gate in PATCH_DIFFERENCES:
+        assert there["old"].get(gate) is True and there["new"].get(gate, False) is False
+
+
+def test_an_unrecorded_patch_on_a_side_is_said(capsys):
+    code, doc = changes(capsys, "--binary", "1.35.8", "--against", "1.35.7")
+    assert code == 0 and doc["against"]["binary"] == "1.35.7"
+    assert any(w.startswith("a real 1.35.7: 1.35.7 is not a recorded patch release") and "answered as 1.35.6" in w for w in doc["warnings"])

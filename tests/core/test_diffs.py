@@ -36,7 +36,7 @@ def test_vs_native_labels(vs_136):
 def test_job_managed_by_graduated_and_locked_after_1_33(vs_136):
     c = vs_136.get("JobManagedBy")
     assert (c.here.stage, c.there.stage) == (Stage.BETA, Stage.GA)
-    assert c.behaviour == "same" and c.fields == ("stage",)
+    assert c.behaviour == "same" and c.fields == ("stage", "locked")
     assert [r.kind for r in c.reasons] == ["graduated", "locked"]
 
 
@@ -103,8 +103,8 @@ def test_gate_removed_from_the_binary_keeps_its_last_state(vs_release_133):
 
 def test_api_list_chunking_at_1_33_emulating_1_31_behaves_as_in_1_31(catalog):
     c = comparison(catalog, "1.33", "1.31", "release").get("APIListChunking")
-    assert c.here.document() == {"exists": False, "enabled": True, "stage": None}
-    assert c.there.document() == {"exists": True, "enabled": True, "stage": "GA"}
+    assert c.here.document() == {"exists": False, "enabled": True, "stage": None, "locked": None}
+    assert c.there.document() == {"exists": True, "enabled": True, "stage": "GA", "locked": True}
     assert c.behaviour == "same" and "always on" in c.why
 
 
@@ -182,13 +182,13 @@ def test_spec_events_of_kmsv1(m136):
 
 
 def _independent_state(catalog, releases, binary, emulated, name, evaluation):
-    """(exists, enabled, stage) of ``name`` on a side, computed without kcompat.core.removals."""
+    """(exists, enabled, stage, locked) of ``name`` on a side, computed without kcompat.core.removals."""
     g = evaluation.get(name)
     if g is not None:
-        return (True, g.enabled, g.stage)
+        return (True, g.enabled, g.stage, g.locked)
     older = [r for r in releases if V(r) < V(binary) and name in catalog.manifest(r)]
     if older:  # removed: the last spec of the newest release that listed it
-        return (False, catalog.manifest(older[-1]).by_name[name].specs[-1].default, None)
+        return (False, catalog.manifest(older[-1]).by_name[name].specs[-1].default, None, None)
     return None  # not introduced or back-dated: checked elsewhere
 
 

@@ -210,6 +210,10 @@ def test_version_reported_against_flags():
     flag = read_input("kube-apiserver --emulated-version=1.35\n", "ps.txt")
     combined = combine_readings([version, flag])  # a disagreement to report, not unusable input
     assert combined.emulated == ("1.35",)
-    [disagreement] = combined.disagreements
-    assert "emulationMajor 1, emulationMinor 34 but the flags give emulated 1.35 (ps.txt line 1: --emulated-version=1.35)" in disagreement
+    # both versions from the flags: min compatibility is the default for --emulated-version=1.35 (1.34),
+    # never the 1.33 /version reports for the other emulated version
+    assert combined.min_compat == () and combined.sources["minCompatibility"] == "default: derived from the emulated version"
+    emulation, min_compat = combined.disagreements
+    assert "emulationMajor 1, emulationMinor 34 but the flags give emulated 1.35 (ps.txt line 1: --emulated-version=1.35)" in emulation
+    assert "minCompatibilityMajor 1, minCompatibilityMinor 33 but the flags give min compatibility 1.34" in min_compat
     assert json.loads((SAMPLES / "version-1.36.2-emulating-1.34.json").read_text())["gitVersion"] == "v1.36.2"

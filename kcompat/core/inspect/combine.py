@@ -36,8 +36,8 @@ _PROCESS_KINDS = ("command line", "static pod")
 @dataclass(frozen=True)
 class Combined:
     """What the inputs say together. Flag values are kept as written (the engine parses them
-    exactly as the binary would); ``emulated``/``min_compat`` fall back to what ``/version``
-    reports when no flag is given."""
+    exactly as the binary would); ``emulated``/``min_compat`` come from one source, the flags when
+    either version flag is given, else what ``/version`` reports (:func:`_version_pair`)."""
 
     component: str
     binary: str
@@ -139,6 +139,35 @@ def _binary(readings: list[Reading], warnings: list[str]) -> tuple[Fact, Version
     return min(parsed, key=lambda p: 0 if "gitVersion" in p[0].text or "git_version" in p[0].text else 1)
 
 
+def _version_pair(
+    flags: Mapping[str, list[Fact]], reported_emu: Fact | None, reported_mc: Fact | None, sources: dict[str, str]
+) -> tuple[list[str], list[str]]:
+    """The emulated and min compatibility versions, both from one source (``sources`` says which):
+
+    1. the flags, when they give ``--emulated-version`` or ``--min-compatibility-version``: the
+       other one is the binary's default for them (a min compatibility reported by ``/version``
+       never joins an emulated version read from a flag, nor the reverse);
+    2. else what ``/version`` reports, the one it does not report defaulted the same way;
+    3. else the binary's defaults.
+
+    Where ``/version`` reports something else than the pair chosen, the running binary disagrees
+    with its configuration: an observation (:attr:`Combined.disagreements`), never a refusal."""
+    chosen: list[tuple[str, list[Fact] | None]]
+    if EMULATED in flags or MIN_COMPAT in flags:
+        chosen = [("emulated", flags.get(EMULATED)), ("minCompatibility", flags.get(MIN_COMPAT))]
+    else:
+        chosen = [
+            ("emulated", [reported_emu] if reported_emu is not None else None),
+            ("minCompatibility", [reported_mc] if reported_mc is not None else None),
+        ]
+    defaults = ("default: the binary's own release (no --emulated-version in the inputs)", "default: derived from the emulated version")
+    values: list[list[str]] = []
+    for (key, facts), default in zip(chosen, defaults):
+        sources[key] = _describe(facts, None) if facts else default
+        values.append([f.value for f in facts] if facts else [])
+    return values[0], values[1]
+
+
 def _observed(readings: list[Reading]) -> tuple[ObservedGate, ...] | None:
     lists = [r.observed for r in readings if r.observed is not None]
     if not lists:
@@ -170,28 +199,16 @@ def combine_readings(readings: list[Reading]) -> Combined:
         raise InspectError(problems)
     reported_emu = _reported(readings, "emulated")
     reported_mc = _reported(readings, "min_compat")
+    # a /version before 1.35 reports a min compatibility no flag sets: checked, never a source
+    settable_mc = reported_mc if select_versions(binary).rules.has_min_compat_flag else None
     sources = {"component": component_source, "binary": binary_fact.describe()}
-    emulated = [f.value for f in flags.get(EMULATED, [])]
-    min_compat = [f.value for f in flags.get(MIN_COMPAT, [])]
-    if emulated:
-        sources["emulated"] = _describe(flags[EMULATED], None)
-    elif reported_emu is not None:
-        emulated = [reported_emu.value]
-        sources["emulated"] = reported_emu.describe()
-    else:
-        sources["emulated"] = "default: the binary's own release (no --emulated-version in the inputs)"
+    emulated, min_compat = _version_pair(flags, reported_emu, settable_mc, sources)
+    if EMULATED not in flags and reported_emu is None:
         if not any(r.kind == "command line" or r.kind.startswith(("static pod", "kubeadm", "kind")) for r in readings):
             warnings.append(
                 f"no input shows the emulated version (a {mm(binary)} /version does not report it before 1.33): "
                 "assumed the binary's own release; add the command line or the static pod manifest"
             )
-    if min_compat:
-        sources["minCompatibility"] = _describe(flags[MIN_COMPAT], None)
-    elif reported_mc is not None and select_versions(binary).rules.has_min_compat_flag:
-        min_compat = [reported_mc.value]
-        sources["minCompatibility"] = reported_mc.describe()
-    else:
-        sources["minCompatibility"] = "default: derived from the emulated version"
     for key, name in (
         ("featureGates", FEATURE_GATES),
         ("runtimeConfig", RUNTIME_CONFIG),

@@ -1,10 +1,17 @@
-// Package dump prints what a registered feature gate holds, for both oracle programs.
+// Package dump prints what a registered feature gate holds, for every oracle program.
+//
+// What differs between releases is kept in two small files chosen by build tag (record.py sets
+// -tags kcompat_pre135 for 1.31-1.34): release_v135.go (1.35+: Dependencies(), per-spec
+// MinCompatibilityVersion, client-go's AddVersionedFeaturesToExistingFeatureGates) and
+// release_pre135.go (1.31-1.34: no dependencies, no per-spec min compatibility, client-go's
+// unversioned AddFeaturesToExistingFeatureGates).
 package dump
 
 import (
+	"encoding/json"
+	"os"
 	"sort"
 
-	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/component-base/featuregate"
 )
 
@@ -21,16 +28,6 @@ type gate struct {
 	Origin         string   `json:"origin"`
 	VersionedSpecs []spec   `json:"versionedSpecs"`
 	Dependencies   []string `json:"dependencies,omitempty"`
-}
-
-// clientRecorder is a client-go VersionedRegistry that only records which names client-go registers.
-type clientRecorder map[string]bool
-
-func (r clientRecorder) AddVersioned(in map[clientfeatures.Feature]clientfeatures.VersionedSpecs) error {
-	for name := range in {
-		r[string(name)] = true
-	}
-	return nil
 }
 
 func stage(p featuregate.FeatureSpec) string {
@@ -52,11 +49,8 @@ func stage(p featuregate.FeatureSpec) string {
 // Gates lists every gate registered in fg (AllAlpha and AllBeta aside), each with its origin
 // (client-go when client-go's own list registers it) and dependencies.
 func Gates(fg featuregate.MutableVersionedFeatureGate) any {
-	client := clientRecorder{}
-	if err := clientfeatures.AddVersionedFeaturesToExistingFeatureGates(client); err != nil {
-		panic(err)
-	}
-	deps := fg.Dependencies()
+	client := clientGoNames()
+	deps := dependencies(fg)
 	var out []gate
 	for name, specs := range fg.GetAllVersioned() {
 		if name == "AllAlpha" || name == "AllBeta" {
@@ -68,9 +62,7 @@ func Gates(fg featuregate.MutableVersionedFeatureGate) any {
 		}
 		for _, sp := range specs {
 			s := spec{Version: sp.Version.String(), Default: sp.Default, LockToDefault: sp.LockToDefault, PreRelease: stage(sp)}
-			if sp.MinCompatibilityVersion != nil {
-				s.MinCompatibilityVersion = sp.MinCompatibilityVersion.String()
-			}
+			s.MinCompatibilityVersion = minCompatibility(sp)
 			g.VersionedSpecs = append(g.VersionedSpecs, s)
 		}
 		for _, d := range deps[name] {
@@ -81,4 +73,13 @@ func Gates(fg featuregate.MutableVersionedFeatureGate) any {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// Print writes v to standard output as indented JSON.
+func Print(v any) {
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
 }
