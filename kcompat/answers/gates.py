@@ -26,7 +26,9 @@ from kcompat.answers.queries import gate_lineage
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from kcompat.answers.startup import StartupAnswer
     from kcompat.core.problems import Remedy
+    from kcompat.core.startup import ApiserverOptions
     from kcompat.core.removals import GateLineage
     from kcompat.core.search import GateText
 
@@ -72,11 +74,23 @@ class GatesAnswer:
     warnings: tuple[str, ...]
     hints: tuple[Remedy, ...]
     rows: tuple[GateRow, ...]
+    #: the component whose start-up was checked beyond the gates ("kube-apiserver":
+    #: kcompat.answers.startup), None for the gates alone (another component, a manifest)
+    component: str | None = None
+    #: why it starts but does not become ready (kcompat.core.readiness), when it starts
+    not_ready: tuple[str, ...] = ()
+    #: the patch release whose recorded starts gave the readiness rules; None: not recorded
+    readiness_recorded: str | None = None
 
     @property
     def valid(self) -> bool:
         """Whether the binary would start with this input."""
         return not self.errors
+
+    @property
+    def verdict(self) -> str:
+        """"refuses", "not-ready" (starts but does not become ready) or "starts"."""
+        return "refuses" if self.errors else "not-ready" if self.not_ready else "starts"
 
     @property
     def flags_applied(self) -> bool:
@@ -133,13 +147,45 @@ def gates(
     min_compat: FlagValue = None,
     feature_gates: FlagValue = None,
     manifest: Manifest | None = None,
+    *,
+    component: str | None = "kube-apiserver",
+    runtime_config: FlagValue = None,
+    emulation_forward_compatible: bool = False,
+    runtime_config_emulation_forward_compatible: bool = False,
+    options: ApiserverOptions | None = None,
 ) -> GatesAnswer:
     """Every gate of ``binary`` at the selected versions after ``--feature-gates`` (on ``manifest``
     instead of the bundled gates, if given), compared with the binary without emulation. Input the
     binary refuses is answered (``errors``, with ``hints``); input no binary could take (a
-    malformed version, a release without data) raises :class:`KcompatError`."""
+    malformed version, a release without data) raises :class:`KcompatError`.
+
+    For kube-apiserver (``component``; not for a manifest) the answer is its whole start-up
+    (:func:`kcompat.answers.startup.apiserver_startup`): ``--runtime-config``, the
+    forward-compatibility flags and the ``options`` its checks read, and whether it becomes ready."""
     evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates or None, manifest)
-    return answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None)
+    answer = answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None)
+    if component != "kube-apiserver" or manifest is not None or binary is None:
+        return answer
+    from kcompat.answers.startup import apiserver_startup
+
+    startup = apiserver_startup(
+        catalog, evaluation, binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates or None,
+        runtime_config=runtime_config or None, emulation_forward_compatible=emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible, options=options,
+    )
+    return with_startup(answer, startup)
+
+
+def with_startup(answer: GatesAnswer, startup: StartupAnswer) -> GatesAnswer:
+    """The gates answer with kube-apiserver's whole start-up: its refusals (the gate ones
+    included, in the binary's order), the readiness problems, every warning, and the remedies of
+    both (each problem explained once)."""
+    known = {h.error for h in answer.hints}
+    hints = answer.hints + tuple(h for h in startup.hints if h.error not in known)
+    return dataclasses.replace(
+        answer, errors=startup.errors, warnings=startup.warnings, hints=hints, component="kube-apiserver",
+        not_ready=startup.not_ready, readiness_recorded=startup.readiness_recorded,
+    )
 
 
 def answer_of(

@@ -3,10 +3,12 @@ for it, and how ``/metrics`` compares. ``kcompat inspect`` and the Check a clust
 :func:`inspect`; :mod:`kcompat.documents.inspect` writes the answer as the JSON document and text.
 
 Every check the binary runs at start-up is applied to what was read: the version ranges, the
-``--feature-gates`` value (gates, locks, dependencies) and, for kube-apiserver, the
-``--runtime-config`` value with the forward-compatibility flags (the same evaluation as
-``kcompat apis``). A refusal is reported with the binary's own lines (``refusals``) and the
-remedies (``hints``); input that cannot be used at all is ``unusable``.
+``--feature-gates`` value (gates, locks, dependencies) and, for kube-apiserver, its whole
+start-up as ``kcompat gates`` answers it (:mod:`kcompat.answers.startup`: ``--runtime-config``
+with the forward-compatibility flags, the options its checks read, and whether it becomes
+ready). A refusal is reported with the binary's own lines (``refusals``) and the remedies
+(``hints``); a start that would not become ready with its reasons (``not_ready``); input that
+cannot be used at all is ``unusable``.
 """
 
 from __future__ import annotations
@@ -15,15 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kcompat.answers.gates import GatesAnswer, answer_of, gate_evaluation
-from kcompat.answers.queries import api_gate_states, gate_lineage
+from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import KcompatError, echo
 from kcompat.core.flags import parse_go_bool
 from kcompat.core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
 from kcompat.core.inspect.model import MAX_INPUT_BYTES, Reading
-from kcompat.core.problems import AlphaApiWhileEmulating, Remedy
-from kcompat.core.remedies import api_remedies
-from kcompat.core.runtime_config import parse_runtime_config
+from kcompat.core.gates import GateEvaluation
+from kcompat.core.problems import Remedy
 from kcompat.core.versions import Version, mm
 from kcompat.data.catalog import Catalog
 
@@ -55,6 +56,8 @@ class Inspection:
     warnings: tuple[str, ...] = ()
     #: /metrics against the prediction; None without /metrics (or when the binary refuses the input)
     comparison: Comparison | None = None
+    #: why this kube-apiserver would start but not become ready (kcompat.answers.startup)
+    not_ready: tuple[str, ...] = ()
 
     @property
     def component(self) -> str | None:
@@ -70,8 +73,12 @@ class Inspection:
 
     @property
     def startup(self) -> str | None:
-        """What the refusals mean, when there are any."""
-        return f"this {self.component} would exit at start-up" if self.refusals and self.gates is not None else None
+        """What the refusals (or the readiness problems) mean, when there are any."""
+        if self.refusals and self.gates is not None:
+            return f"this {self.component} would exit at start-up"
+        if self.not_ready:
+            return f"this {self.component} would start but not become ready"
+        return None
 
     @property
     def disagrees(self) -> bool:
@@ -91,40 +98,31 @@ def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
     return value
 
 
-def _apiserver_checks(catalog: Catalog, combined: Combined, errors: list[str], warnings: list[str], hints: list[Remedy]) -> None:
-    """kube-apiserver's start-up checks of --runtime-config and the forward-compatibility flags
-    (the evaluation of ``kcompat apis``): refusals join ``errors``, with their remedies."""
-    from kcompat.core.apis import evaluate_api_availability
+def _apiserver_startup(catalog: Catalog, combined: Combined, evaluation: GateEvaluation, gates: GatesAnswer) -> tuple[GatesAnswer, list[str]]:
+    """kube-apiserver's whole start-up with what was read (the answer of ``kcompat gates`` with the
+    same flags): the gates answer with its refusals, readiness, warnings and remedies, and the
+    flags kcompat could not read (they refuse start-up as they are)."""
+    from kcompat.answers.gates import with_startup
+    from kcompat.answers.startup import apiserver_startup
+    from kcompat.core.startup import read_options
 
-    efc = _bool_flag("emulation-forward-compatible", combined.emulation_forward_compatible, errors)
-    rcefc = _bool_flag("runtime-config-emulation-forward-compatible", combined.runtime_config_emulation_forward_compatible, errors)
+    unreadable: list[str] = []
+    efc = _bool_flag("emulation-forward-compatible", combined.emulation_forward_compatible, unreadable)
+    rcefc = _bool_flag("runtime-config-emulation-forward-compatible", combined.runtime_config_emulation_forward_compatible, unreadable)
     try:
-        result = evaluate_api_availability(
-            combined.binary, list(combined.emulated) or None, list(combined.runtime_config), efc, rcefc,
-            min_compat=list(combined.min_compat) or None, api_data=catalog.api_data, compare_with_release=False,
-            gate_states=api_gate_states(catalog, list(combined.feature_gates) or None),
-        )
+        options = read_options(combined.apiserver_flags)
     except KcompatError as exc:
-        if not combined.runtime_config:
-            return  # nothing of the API data is needed for flags that were not given
-        try:
-            parse_runtime_config(list(combined.runtime_config))
-        except KcompatError as bad:
-            errors.append(f"--runtime-config: {bad}")
-        else:
-            warnings.append(f"--runtime-config not checked against the served APIs: {exc}")
-        return
-    for error in result.errors:
-        if error not in errors:
-            errors.append(error)
-    seen = {h.error for h in hints}
-    for hint in api_remedies(result):
-        if hint.error not in seen:
-            hints.append(hint)
-            seen.add(hint.error)
-    for problem in result.problems:
-        if isinstance(problem, AlphaApiWhileEmulating) and problem.message not in warnings:
-            warnings.append(problem.message)
+        unreadable.append(str(exc))
+        options = None
+    try:
+        startup = apiserver_startup(
+            catalog, evaluation, combined.binary, emulated=list(combined.emulated) or None, min_compat=list(combined.min_compat) or None,
+            feature_gates=list(combined.feature_gates) or None, runtime_config=list(combined.runtime_config) or None,
+            emulation_forward_compatible=efc, runtime_config_emulation_forward_compatible=rcefc, options=options,
+        )
+    except KcompatError as exc:  # a --runtime-config value no binary could take (too long...)
+        return gates, [*unreadable, f"--runtime-config: {exc}"]
+    return with_startup(gates, startup), unreadable
 
 
 def _read(inputs: Sequence[tuple[str, bytes | str]], max_bytes: int) -> tuple[list[Reading], list[str], tuple[InputRead, ...]]:
@@ -168,11 +166,12 @@ def inspect(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_byt
             unusable=(f"{combined.sources['binary']}: {exc}",), warnings=combined.warnings,
         )
     gates = answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None)
-    errors = list(evaluation.errors)
-    hints = list(gates.hints)
-    warnings = list(combined.warnings) + list(evaluation.warnings)
+    unreadable: list[str] = []
     if combined.component == "kube-apiserver":
-        _apiserver_checks(catalog, combined, errors, warnings, hints)
+        gates, unreadable = _apiserver_startup(catalog, combined, evaluation, gates)
+    errors = unreadable + list(gates.errors)
+    hints = list(gates.hints)
+    warnings = list(combined.warnings) + list(gates.warnings)
     binary = mm(parse_binary_version(combined.binary))
     unusable: list[str] = []
     comparison = None
@@ -185,7 +184,8 @@ def inspect(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_byt
                 f"nothing to compare: none of the {comparison.gates:,} gates on /metrics is one kcompat knows for "
                 f"{binary} (first: {echo(comparison.unknown[0])}): not this binary's /metrics?"
             )
-    return Inspection(described, combined, str(binary), gates, tuple(errors), tuple(unusable), tuple(hints), tuple(warnings), comparison)
+    return Inspection(described, combined, str(binary), gates, tuple(errors), tuple(unusable), tuple(hints), tuple(warnings), comparison,
+                      not_ready=gates.not_ready if not errors else ())
 
 
 def _metrics_warnings(catalog: Catalog, combined: Combined, binary: Version, comparison: Comparison) -> list[str]:

@@ -14,6 +14,20 @@ import sys
 
 from kcompat.core.errors import KcompatError, cut
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.core.startup import ApiserverOptions
+
+#: The exit status of input the binary accepts but with which kube-apiserver never becomes ready
+#: (docs/cli.md "Exit status"; the number reserved for ``Verdict.NOT_READY``).
+EXIT_NOT_READY = 3
+
+
+def exit_status(valid: bool, not_ready: bool = False) -> int:
+    """0 when it starts (and becomes ready), 2 when it refuses, 3 when it starts but does not become ready."""
+    return 2 if not valid else EXIT_NOT_READY if not_ready else 0
+
+
 #: pasted flag -> the subcommand's option (its argparse ``dest``)
 _DESTS = {
     "emulated-version": "emulated",
@@ -32,6 +46,33 @@ def add_command_line_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _OptionFlag(argparse.Action):
+    """One of kube-apiserver's option flags (kcompat.core.startup.OPTION_FLAGS): kept as
+    ``(flag, value)`` pairs in ``apiserver_flags``, in the order given, as the pasted ones are."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        name = str(option_string).removeprefix("--")
+        namespace.apiserver_flags = [*(getattr(namespace, "apiserver_flags", None) or []), (name, values)]
+
+
+def add_apiserver_option_arguments(parser: argparse.ArgumentParser) -> None:
+    """kube-apiserver's flags that its start-up checks read, beside the version, gate and API flags
+    (also read from a pasted command line)."""
+    from kcompat.core.startup import OPTION_FLAGS
+
+    group = parser.add_argument_group("kube-apiserver options its start-up checks read")
+    for flag in OPTION_FLAGS:
+        extra = {"nargs": "?", "const": "true", "metavar": "true|false"} if flag.kind == "bool" else {"metavar": "VALUE"}
+        group.add_argument(f"--{flag.name}", dest="apiserver_flags", action=_OptionFlag, default=None, help=flag.help, **extra)  # type: ignore[arg-type]
+
+
+def apiserver_options(args: argparse.Namespace) -> ApiserverOptions:
+    """The option flags given (before ``--`` or pasted after it), read as kube-apiserver reads them."""
+    from kcompat.core.startup import read_options
+
+    return read_options(getattr(args, "apiserver_flags", None) or ())
+
+
 def apply_command_line(args: argparse.Namespace, command: str) -> None:
     """Move the pasted line's flags into ``args`` (in place); a clear error for anything else."""
     words = list(getattr(args, "command_line", None) or [])
@@ -43,6 +84,7 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
     component = component_of(words[0])
     if component is not None:
         words = words[1:]
+        args.pasted_component = component
     elif not words[0].startswith("-"):
         raise KcompatError(
             f"kcompat {command} takes no argument {cut(words[0])!r}; paste a command line after --: "
@@ -51,7 +93,10 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
     flag_set = flags_from_args(words, component or "kube-apiserver", Where("the pasted command line"))
     ignored = []
     for name, fact in flag_set.flags:
-        dest = _DESTS[name]
+        dest = _DESTS.get(name, "apiserver_flags")  # the others: the options kube-apiserver's checks read
+        if dest == "apiserver_flags" and hasattr(args, dest):
+            args.apiserver_flags = [*(args.apiserver_flags or []), (name, fact.value)]
+            continue
         if not hasattr(args, dest):
             ignored.append(f"--{name}")
             continue

@@ -2,7 +2,8 @@
 
 Asks :func:`kcompat.answers.gates.gates` (what the Gates page asks with the same selection) and
 prints :mod:`kcompat.documents.gates`' texts. Exit status 0 when the binary accepts the input,
-2 when it would refuse it (the errors say why) or the input is not usable at all.
+2 when it would refuse it (the errors say why) or the input is not usable at all, 3 when
+kube-apiserver would start but not become ready (the reasons say why).
 """
 
 from __future__ import annotations
@@ -32,7 +33,15 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     if binary is None and manifest is None:
         binary = newest_release(catalog)
     try:
-        answer = gates(catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest)
+        from kcompat.cli.cmdline import apiserver_options
+
+        answer = gates(
+            catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest,
+            component=getattr(args, "pasted_component", None) or "kube-apiserver",
+            runtime_config=args.runtime_config, emulation_forward_compatible=bool(args.emulation_forward_compatible),
+            runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
+            options=apiserver_options(args),
+        )
     except KcompatError as exc:
         if args.format != "json":
             raise
@@ -41,14 +50,19 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     every = len(answer.rows)
     if args.search is not None:
         answer = search(catalog, answer, args.search)
+    from kcompat.cli.cmdline import exit_status
+
+    status = exit_status(answer.valid, bool(answer.not_ready))
     if args.format == "json":  # every error and warning, each cut (text output shows the first 20)
         sys.stdout.write(formats.to_json(gates_document(answer)))
-        return 0 if answer.valid else 2
+        return status
     if answer.valid or args.show_defaults:
         sys.stdout.write(gates_text(answer, args.format))
     summary = f"binary {answer.binary or '-'}, emulated {answer.emulated}, min compatibility {answer.min_compat}"
     if not answer.valid and not args.show_defaults:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
+    elif answer.not_ready:
+        summary += f" ({answer.component} starts but does not become ready)"
     hints = [h.line for h in answer.hints]
-    formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints)
-    return 0 if answer.valid else 2
+    formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints, shown(answer.not_ready))
+    return status

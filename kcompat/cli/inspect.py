@@ -2,7 +2,8 @@
 ``kcompat config`` (the flags and config snippets for a selection).
 
 ``inspect`` exits 0 when everything agrees, 1 when the cluster disagrees with the prediction,
-2 when the input is unusable. ``--live`` asks the current kubectl context for ``/version`` and
+2 when the input is unusable or the binary would refuse it, 3 when kube-apiserver would start but
+not become ready. ``--live`` asks the current kubectl context for ``/version`` and
 ``/metrics`` through ``kubectl get --raw``.
 """
 
@@ -164,7 +165,9 @@ def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
         return 2
     inspection = inspect(catalog, inputs)
     document = inspect_document(inspection)
-    status = 2 if not inspection.valid else 1 if inspection.disagrees else 0
+    from kcompat.cli.cmdline import EXIT_NOT_READY
+
+    status = 2 if not inspection.valid else EXIT_NOT_READY if inspection.not_ready else 1 if inspection.disagrees else 0
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
@@ -197,6 +200,13 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
         out.append(f"{heading}Refused: {startup}\n" if startup else f"{heading}Cannot use the input\n")
         for error in shown(document["errors"]):
             out.append(f"- error: {formats.md_escape(error)}" if markdown else f"error: {printable(error)}")
+        for hint in document.get("hints", [])[:MAX_SHOWN]:
+            out.append(f"- fix: {formats.md_escape(hint_line(hint))}" if markdown else f"fix: {printable(hint_line(hint))}")
+        out.append("")
+    elif document.get("notReady"):
+        out.append(f"{heading}Not ready: {document.get('startup')}\n")
+        for reason in shown(document["notReady"]):
+            out.append(f"- not ready: {formats.md_escape(reason)}" if markdown else f"not ready: {printable(reason)}")
         for hint in document.get("hints", [])[:MAX_SHOWN]:
             out.append(f"- fix: {formats.md_escape(hint_line(hint))}" if markdown else f"fix: {printable(hint_line(hint))}")
         out.append("")

@@ -96,14 +96,19 @@ def _add_gates(g: argparse.ArgumentParser) -> None:
     g.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
     g.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
     g.add_argument("--feature-gates", action="append", help="--feature-gates value, e.g. 'AllAlpha=true,Foo=false'")
+    g.add_argument("--runtime-config", action="append", help="kube-apiserver's --runtime-config value (its start-up checks; repeatable)")
+    g.add_argument("--emulation-forward-compatible", action="store_true", help="set kube-apiserver's --emulation-forward-compatible=true (1.33+)")
+    g.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
+                   help="set kube-apiserver's --runtime-config-emulation-forward-compatible=true (1.33+)")
     g.add_argument("--manifest", type=Path, help="a versioned_feature_list.yaml replacing the bundled data")
     g.add_argument("--format", choices=formats.FORMATS, default="table")
     g.add_argument("--search", metavar="TEXT",
                    help="only the gates TEXT finds: part of the name, an abbreviation (DRA), a KEP number (4381, KEP-4381) or description words")
     g.add_argument("--show-defaults", action="store_true",
                    help="print the gate table even when the binary would refuse the input (JSON always has it)")
-    from kcompat.cli.cmdline import add_command_line_argument
+    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
 
+    add_apiserver_option_arguments(g)
     add_command_line_argument(g)
 
 

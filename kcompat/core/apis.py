@@ -286,7 +286,7 @@ def evaluate_api_availability(
         warnings.extend(_new_group_versions_note(api, choice.enablement, api_data))
     warnings.extend(Note(n) for n in config.notes)
     efc, rcefc = _forward_compat_flags(rules, selection, emulation_forward_compatible, runtime_config_emulation_forward_compatible, errors)
-    errors.extend(validate_runtime_config(config, registry, rules.unknown_api_groups_as_group_versions))
+    errors.extend(validate_runtime_config(config, registry, rules.unknown_api_groups_as_group_versions, rules.api_all_false_noun))
 
     merged, merge_errors, merge_notes = merge_runtime_config(default_config(choice.enablement), config, registry)
     errors.extend(merge_errors)

@@ -71,6 +71,13 @@ class ReleaseRules:
         return self._at_least(36)
 
     @property
+    def api_all_false_noun(self) -> str:
+        """What ``APIEnablementOptions.Validate`` calls a lone ``--runtime-config=api/all=false``:
+        "invalid key with only ..." up to 1.35, "invalid runtime-config with only ..." from 1.36
+        (apiserver@v0.31-v0.35 and v0.36+ ``pkg/server/options/api_enablement.go``)."""
+        return "runtime-config" if self._at_least(36) else "key"
+
+    @property
     def warns_alpha_while_emulating(self) -> bool:
         return self._at_least(34)
 

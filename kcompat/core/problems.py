@@ -9,8 +9,8 @@ rewording a message can never lose its remedy.
 
 Each kind has a :class:`Verdict`, what the binary does about it: it refuses to start
 (:attr:`Verdict.REFUSES`, the errors), or starts and logs it (:attr:`Verdict.WARNS`, the
-warnings). :attr:`Verdict.NOT_READY` (starts, but never becomes ready) is there for checks whose
-failure shows only after start-up; no kind has it yet. The evaluations (``VersionSelection``,
+warnings), or starts but never becomes ready (:attr:`Verdict.NOT_READY`: :class:`GatesNotReady`,
+:class:`ApiOffNotReady`, from the recorded starts of the real binary). The evaluations (``VersionSelection``,
 ``GateEvaluation``, ``ApiAvailability``, ``StorageVersions``) keep their problems in order in
 ``problems``; their ``errors`` and ``warnings`` are the messages of each verdict.
 
@@ -54,7 +54,7 @@ class Verdict(Enum):
     REFUSES = "refuses to start"
     #: it starts and logs the message (a warning)
     WARNS = "starts and warns"
-    #: it starts but never becomes ready (reserved: no kind has this verdict yet)
+    #: it starts but never becomes ready (it exits on a post-start hook, or /readyz keeps failing)
     NOT_READY = "starts but does not become ready"
 
 
@@ -83,6 +83,10 @@ class Problem:
     @property
     def warns(self) -> bool:
         return self.verdict is Verdict.WARNS
+
+    @property
+    def not_ready(self) -> bool:
+        return self.verdict is Verdict.NOT_READY
 
     def __str__(self) -> str:
         return self.message
@@ -134,17 +138,21 @@ class FlagValueRejected(Problem):
 @dataclass(frozen=True, slots=True)
 class UnknownFlag(Problem):
     """pflag's ``unknown flag: --NAME``: the binary's release has no such flag. ``release`` and
-    ``since`` (the release that adds it) say so beside pflag's words when given."""
+    ``since`` (the release that adds it) or ``last`` (the last release that has it) say so beside
+    pflag's words when given."""
 
     flag: str
     release: Version | None = None
     since: Version | None = None
+    last: Version | None = None
 
     @property
     def message(self) -> str:
         text = f"unknown flag: --{self.flag}"
         if self.release is not None and self.since is not None:
             text += f" (a {self.release} binary has no such flag; it exists from {self.since})"
+        elif self.release is not None and self.last is not None:
+            text += f" (a {self.release} binary has no such flag; the last release with it is {self.last})"
         return text
 
 
@@ -392,13 +400,16 @@ class UnknownApiGroups(Problem):
 
 @dataclass(frozen=True, slots=True)
 class OnlyApiAllFalse(Problem):
-    """``--runtime-config=api/all=false`` and nothing else."""
+    """``--runtime-config=api/all=false`` and nothing else (apiserver
+    ``APIEnablementOptions.Validate``): "invalid key with only ..." up to 1.35, "invalid
+    runtime-config with only ..." from 1.36 (``noun``)."""
 
     key: str
+    noun: str = "runtime-config"
 
     @property
     def message(self) -> str:
-        return f"invalid runtime-config with only {self.key}=false"
+        return f"invalid {self.noun} with only {self.key}=false"
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,6 +481,299 @@ class AlphaApiWhileEmulating(Problem):
 
 
 # ---------------------------------------------------------------------------------------------
+# kube-apiserver: the checks of its options beyond the version, gate and --runtime-config rules
+# (the ``Validate`` functions of its option structs, and what ``Complete``, ``ApplyTo`` and the
+# servers' ``New`` refuse). :mod:`kcompat.core.startup` runs them in the binary's order; each
+# kind cites the Go function that prints it and the releases that have it.
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityAndFairnessConflict(Problem):
+    """``--runtime-config=K=false conflicts with --enable-priority-and-fairness=true``
+    (``validateAPIPriorityAndFairness``, pkg/controlplane/apiserver/options/validation.go, 1.31+):
+    ``key`` is the first of flowcontrol.apiserver.k8s.io/v1, api/ga, api/all whose ``=false`` the
+    flag's text holds."""
+
+    key: str
+
+    @property
+    def message(self) -> str:
+        return f"--runtime-config={self.key}=false conflicts with --enable-priority-and-fairness=true"
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureRequiresFeature(Problem):
+    """A gate that needs another gate on, checked by kube-apiserver's options outside the gates'
+    dependency map (which holds such pairs from 1.35). ``wording`` is the check's:
+
+    * "requires": ``G feature requires R feature to be enabled`` (controlplane options
+      ``validateNodeSelectorAuthorizationFeature`` 1.31-1.34, ``validateDRAControlPlaneControllerFeature``
+      1.31, ``validatePodCertificateRequestFeature`` 1.34);
+    * "flag": ``G feature requires R feature flag to be enabled``
+      (``validateUnknownVersionInteroperabilityProxyFeature`` 1.31-1.32);
+    * "gate": ``the "G" feature gate can only be enabled if the "R" feature gate is also enabled``
+      (pkg/kubeapiserver/options ``BuiltInAuthenticationOptions.Validate`` 1.31-1.34)."""
+
+    name: str
+    required: str
+    wording: str = "requires"
+
+    @property
+    def gate(self) -> str:
+        return self.name
+
+    @property
+    def message(self) -> str:
+        if self.wording == "gate":
+            return f'the "{self.name}" feature gate can only be enabled if the "{self.required}" feature gate is also enabled'
+        noun = "feature flag" if self.wording == "flag" else "feature"
+        return f"{self.name} feature requires {self.required} {noun} to be enabled"
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRequiresFeature(Problem):
+    """A kube-apiserver flag that needs a gate on; ``wording`` is the check's:
+
+    * "turned-on": ``--F requires G feature to be turned on`` (--peer-ca-file, --peer-advertise-ip,
+      --peer-advertise-port; ``validateUnknownVersionInteroperabilityProxyFlags`` 1.31+);
+    * "setting": ``setting `--F` requires enabling G feature gate`` (--service-account-signing-endpoint;
+      ``validateServiceAccountTokenSigningConfig`` 1.32+);
+    * "set": ``set --feature-gates=G=true to use F file`` (--authentication-config;
+      ``BuiltInAuthenticationOptions.validateOIDCOptions`` 1.31-1.36);
+    * "without": ``--F cannot be used without enabling G feature flag`` (--authorization-config;
+      ``BuiltInAuthorizationOptions.Validate`` 1.31-1.35);
+    * "quoted": ``--F requires the "G" feature to be enabled`` (--requestheader-uid-headers;
+      apiserver ``RequestHeaderAuthenticationOptions.Validate`` 1.32+)."""
+
+    flag: str
+    name: str
+    wording: str
+
+    @property
+    def gate(self) -> str:
+        return self.name
+
+    @property
+    def message(self) -> str:
+        flag, gate = self.flag, self.name
+        if self.wording == "setting":
+            return f"setting `--{flag}` requires enabling {gate} feature gate"
+        if self.wording == "set":
+            return f"set --feature-gates={gate}=true to use {flag} file"
+        if self.wording == "without":
+            return f"--{flag} cannot be used without enabling {gate} feature flag"
+        if self.wording == "quoted":
+            return f'--{flag} requires the "{gate}" feature to be enabled'
+        return f"--{flag} requires {gate} feature to be turned on"
+
+
+@dataclass(frozen=True, slots=True)
+class UidHeadersProblem(Problem):
+    """apiserver ``RequestHeaderAuthenticationOptions.Validate`` (1.32+) once RemoteRequestHeaderUID
+    is on: an empty --requestheader-uid-headers item (``empty``: ``empty value in
+    "requestheader-uid-headers"``), or a list without the standard X-Remote-Uid."""
+
+    empty: bool
+
+    @property
+    def message(self) -> str:
+        if self.empty:
+            return 'empty value in "requestheader-uid-headers"'
+        return "--requestheader-uid-headers is set without specifying the standard X-Remote-Uid header - API aggregation will not work"
+
+
+@dataclass(frozen=True, slots=True)
+class CloudProviderNeedsFeature(Problem):
+    """``when using --cloud-provider set to 'V', please set G feature to true|false``
+    (pkg/kubeapiserver/options ``CloudProviderOptions.Validate``, 1.31-1.32)."""
+
+    value: str
+    name: str
+    wanted: bool
+
+    @property
+    def gate(self) -> str:
+        return self.name
+
+    @property
+    def message(self) -> str:
+        return f"when using --cloud-provider set to '{cut(self.value)}', please set {self.name} feature to {_word(self.wanted)}"
+
+
+@dataclass(frozen=True, slots=True)
+class SigningEndpointWithKeyFiles(Problem):
+    """``validateServiceAccountTokenSigningConfig`` (1.32+): the endpoint with a key file."""
+
+    @property
+    def message(self) -> str:
+        return (
+            "can't set `--service-account-signing-key-file` and/or `--service-account-key-file` with "
+            "`--service-account-signing-endpoint` (They are mutually exclusive)"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SigningEndpointInvalid(Problem):
+    """``validateServiceAccountTokenSigningConfig``: an endpoint that is no socket. 1.32-1.33 want a
+    file system path or ``@name`` (``path``); 1.34+ check only an ``@`` name."""
+
+    value: str
+    path: bool
+
+    @property
+    def message(self) -> str:
+        rule = (
+            "should be a valid location on the filesystem or must be prefixed with @ to name UDS in abstract namespace"
+            if self.path
+            else "when prefixed with @ must be a valid abstract socket name"
+        )
+        return f"invalid value {quote_cut(self.value)} passed for `--service-account-signing-endpoint`, {rule}"
+
+
+@dataclass(frozen=True, slots=True)
+class SigningKeyAndEndpoint(Problem):
+    """``completeServiceAccountOptions`` (``Complete``, before ``Validate``; 1.32+): both a signing
+    key file and a signing endpoint with an issuer."""
+
+    @property
+    def message(self) -> str:
+        return "service-account-signing-key-file and service-account-signing-endpoint are mutually exclusive and cannot be set at the same time"
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceClusterIPRangeTooLarge(Problem):
+    """``specified --service-cluster-ip-range is too large; for B-bit addresses, the mask must be >=
+    M`` (cmd/kube-apiserver/app/options ``validateClusterIPFlags``, ``validateMaxCIDRRange``;
+    1.31-1.37, unless MultiCIDRServiceAllocator and DisableAllocatorDualWrite are both on).
+    ``label`` is ``--service-cluster-ip-range`` or ``--service-cluster-ip-range[1]``."""
+
+    label: str
+    bits: int
+    minimum: int
+
+    @property
+    def message(self) -> str:
+        return f"specified {self.label} is too large; for {self.bits}-bit addresses, the mask must be >= {self.minimum}"
+
+
+@dataclass(frozen=True, slots=True)
+class ApiGroupVersionMustBeEnabled(Problem):
+    """``API group/version G/V must be enabled``: kube-aggregator ``New`` (1.31+) when
+    apiregistration.k8s.io/v1 apiservices is off after --runtime-config."""
+
+    group_version: str
+
+    @property
+    def message(self) -> str:
+        return f"API group/version {self.group_version} must be enabled"
+
+
+@dataclass(frozen=True, slots=True)
+class CoreSecretsOffPanic(Problem):
+    """kube-apiserver panics while it builds the core storage (pkg/registry/core/rest
+    ``legacyProvider.NewRESTStorage``, 1.31+: the service-account storage reads
+    ``storage["secrets"].(rest.Getter)``, nil when --runtime-config turns off core v1 secrets):
+    Go's ``panic:`` line, exit status 2, no ``command failed`` line."""
+
+    @property
+    def message(self) -> str:
+        return "panic: interface conversion: interface is nil, not rest.Getter"
+
+
+#: The kinds of :mod:`kcompat.core.startup` that refuse (their remedies: kcompat.core.remedies.startup).
+OPTION_KINDS = (
+    PriorityAndFairnessConflict, FeatureRequiresFeature, FlagRequiresFeature, UidHeadersProblem, CloudProviderNeedsFeature,
+    SigningEndpointWithKeyFiles, SigningEndpointInvalid, SigningKeyAndEndpoint, ServiceClusterIPRangeTooLarge,
+    ApiGroupVersionMustBeEnabled, CoreSecretsOffPanic,
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Readiness: kube-apiserver starts, then exits or never reports ready (kcompat.core.readiness).
+# The binary prints no one line for these: the message is kcompat's, with what the recorded start
+# of the real binary did (its fatal line, or the /readyz checks that kept failing).
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
+def _start(recorded: str, ended: str, seconds: int, line: str, failing: tuple[str, ...]) -> str:
+    """How the recorded start ended: exited after N s with its fatal line, or never ready."""
+    if ended == "exited":
+        return f"{recorded} exited after about {seconds} s" + (f": {line}" if line else "")
+    checks = f" (failing: {', '.join(failing)})" if failing else ""
+    return f"{recorded}'s /readyz never reported ok in {seconds} s{checks}"
+
+
+@dataclass(frozen=True, slots=True)
+class GatesNotReady(Problem):
+    """Gates on at an emulated version where the real binary starts but never gets ready: without
+    the group/versions ``missing`` (``kinds`` their kinds), or with no --runtime-config that fixes
+    it (``missing`` empty; ``fixed_by_all_apis``: --runtime-config=api/all=true does, no smaller
+    set was found). How the recorded start of ``recorded`` ended: ``ended`` ("exited" after
+    ``seconds`` with its fatal ``line``, or "not-ready" with the ``failing`` /readyz checks)."""
+
+    verdict = Verdict.NOT_READY
+    gates: tuple[str, ...]
+    emulated: Version
+    missing: tuple[str, ...]
+    kinds: tuple[str, ...]
+    recorded: str
+    ended: str
+    seconds: int
+    line: str = ""
+    failing: tuple[str, ...] = ()
+    fixed_by_all_apis: bool = False
+
+    @property
+    def gate(self) -> str:
+        return self.gates[0]
+
+    @property
+    def message(self) -> str:
+        on = f"{_names(self.gates)} on at emulated version {self.emulated}"
+        if self.missing:
+            kinds = f" ({', '.join(self.kinds)})" if self.kinds else ""
+            why = f"{on} needs {_names(self.missing)}{kinds}, which is not served"
+        elif self.fixed_by_all_apis:
+            why = f"{on} needs APIs that are off (with --runtime-config=api/all=true it gets ready)"
+        else:
+            why = f"{on}, whatever --runtime-config enables"
+        started = _start(self.recorded, self.ended, self.seconds, self.line, self.failing)
+        return f"kube-apiserver starts but does not become ready: {why} ({started})"
+
+
+@dataclass(frozen=True, slots=True)
+class ApiOffNotReady(Problem):
+    """A group/version (or one ``resource`` of it) that a default start serves and the real binary
+    cannot get ready without, turned off by --runtime-config; the recorded start as in
+    :class:`GatesNotReady`."""
+
+    verdict = Verdict.NOT_READY
+    group_version: str
+    resource: str | None
+    recorded: str
+    ended: str
+    seconds: int
+    line: str = ""
+    failing: tuple[str, ...] = ()
+
+    @property
+    def api(self) -> str:
+        return f"{self.group_version}/{self.resource}" if self.resource else self.group_version
+
+    @property
+    def message(self) -> str:
+        started = _start(self.recorded, self.ended, self.seconds, self.line, self.failing)
+        return f"kube-apiserver starts but does not become ready: --runtime-config turns off {self.api}, which it needs ({started})"
+
+
+#: The kinds whose verdict is Verdict.NOT_READY.
+NOT_READY_KINDS = (GatesNotReady, ApiOffNotReady)
+
+
+# ---------------------------------------------------------------------------------------------
 # Remedies.
 
 #: At most this many remedies beside one answer (one per problem): a flood of unknown names
@@ -488,6 +792,8 @@ class RemedyKind(StrEnum):
     DEPENDENCY = "dependency"
     VERSION_RANGE = "version-range"
     RUNTIME_CONFIG = "runtime-config"
+    OPTION = "option"
+    READINESS = "readiness"
 
 
 @dataclass(frozen=True, slots=True)

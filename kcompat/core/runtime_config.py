@@ -172,12 +172,15 @@ def _parse_group_version(text: str) -> GV:
     return group, version
 
 
-def validate_runtime_config(config: RuntimeConfig, registry: ApiRegistry, group_versions: bool = True) -> list[Problem]:
-    """``APIEnablementOptions.Validate`` (startup): only ``api/all=false``; keys with other than
-    two or three path segments; groups no registry knows, named as sorted unique group/versions
-    (1.36+, ``group_versions``) or as bare groups in the order given (before)."""
+def validate_runtime_config(
+    config: RuntimeConfig, registry: ApiRegistry, group_versions: bool = True, noun: str = "runtime-config"
+) -> list[Problem]:
+    """``APIEnablementOptions.Validate`` (startup): only ``api/all=false`` ("invalid ``noun`` with
+    only ..."); keys with other than two or three path segments; groups no registry knows, named
+    as sorted unique group/versions (1.36+, ``group_versions``) or as bare groups in the order
+    given (before)."""
     if config.get(API_ALL) == "false" and len(config.items) == 1:
-        return [OnlyApiAllFalse(API_ALL)]
+        return [OnlyApiAllFalse(API_ALL, noun)]
     groups: list[tuple[str, str]] = []
     for key in config.keys():
         if key in LEVEL_KEYS:

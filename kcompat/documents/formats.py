@@ -86,13 +86,18 @@ def render_rows(fmt: str, rows: Sequence[Mapping[str, object]], columns: Sequenc
     return {"table": rows_to_table, "csv": rows_to_csv, "markdown": rows_to_markdown}[fmt](rows, columns)
 
 
-def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = ()) -> None:
-    """The lines a text-format command prints on stderr beside its table (hints after the errors)."""
+def report_problems(
+    summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = (), not_ready: Sequence[str] = ()
+) -> None:
+    """The lines a text-format command prints on stderr beside its table (hints after the errors
+    and the reasons it would not become ready)."""
     print(f"# {printable(summary)}", file=stream)
     for warning in warnings:
         print(f"warning: {printable(warning)}", file=stream)
     for error in errors:
         print(f"error: {printable(error)}", file=stream)
+    for reason in not_ready:
+        print(f"not ready: {printable(reason)}", file=stream)
     for hint in hints:
         print(f"hint: {printable(hint)}", file=stream)
 

@@ -41,7 +41,11 @@ if TYPE_CHECKING:
         emulated: str | None
         minCompatibility: str | None
         valid: bool
+        verdict: str
+        component: str | None
         errors: list[str]
+        notReady: list[str]
+        readinessRecorded: str | None
         warnings: list[str]
         hints: list[HintDict]
         features: list[FeatureDict]
@@ -60,18 +64,26 @@ def hint_dict(hint: Remedy) -> HintDict:
 
 
 def gates_document(answer: GatesAnswer) -> GatesDocument:
-    """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
+    """``{"binary", "emulated", "minCompatibility", "valid", "verdict", "component", "errors",
+    "notReady", "readinessRecorded", "warnings", "hints", "features"}``.
 
     ``hints`` (see :mod:`kcompat.core.remedies`) explain some errors; ``errors`` keep the binary's
     text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
-    Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it
-    from), and ``historyFrom``: where its specs start."""
+    ``verdict`` is "starts", "refuses" or "not-ready" (starts but does not become ready: the
+    reasons in ``notReady``); ``component`` the component whose start-up was checked beyond its
+    gates (kube-apiserver), ``readinessRecorded`` the release whose recorded starts gave the
+    readiness rules (null: not recorded). Each feature row carries ``origin``: "kube" or
+    "client-go" (where the binary registers it from), and ``historyFrom``: where its specs start."""
     return {
         "binary": answer.binary,
         "emulated": answer.emulated,
         "minCompatibility": answer.min_compat,
         "valid": answer.valid,
+        "verdict": answer.verdict,
+        "component": answer.component,
         "errors": [cut(e, MESSAGE_LIMIT) for e in answer.errors],
+        "notReady": [cut(e, MESSAGE_LIMIT) for e in answer.not_ready],
+        "readinessRecorded": answer.readiness_recorded,
         "warnings": [cut(w, MESSAGE_LIMIT) for w in answer.warnings],
         "hints": [hint_dict(h) for h in answer.hints],
         "features": [
@@ -103,7 +115,11 @@ def rejected_document(binary: str | None, errors: list[str]) -> GatesDocument:
         "emulated": None,
         "minCompatibility": None,
         "valid": False,
+        "verdict": "refuses",
+        "component": None,
         "errors": errors,
+        "notReady": [],
+        "readinessRecorded": None,
         "warnings": [],
         "hints": [],
         "features": [],

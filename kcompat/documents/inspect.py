@@ -60,6 +60,8 @@ if TYPE_CHECKING:
         valid: bool
         startup: str | None
         errors: list[str]
+        notReady: list[str]
+        apiserverFlags: list[list[str]]
         hints: list[HintDict]
         warnings: list[str]
         versionDisagreements: list[str]
@@ -109,6 +111,8 @@ def inspect_document(inspection: Inspection) -> InspectDocument:
         "valid": inspection.valid,
         "startup": inspection.startup,
         "errors": [echo(m, MESSAGE_LIMIT) for m in inspection.errors],
+        "notReady": [echo(m, MESSAGE_LIMIT) for m in inspection.not_ready],
+        "apiserverFlags": [[name, echo(value, MESSAGE_LIMIT)] for name, value in flags.apiserver_flags] if flags is not None else [],
         "hints": [hint_dict(h) for h in inspection.hints],
         "warnings": [echo(m, MESSAGE_LIMIT) for m in inspection.warnings],
         "versionDisagreements": list(flags.disagreements) if flags is not None else [],
@@ -134,6 +138,9 @@ def summary_lines(document: InspectDocument) -> list[str]:
             continue
         source = document["sources"].get(key)
         lines.append(f"{label}: {value}" + (f"  ({source})" if source else ""))
+    for name, value in document.get("apiserverFlags") or []:
+        source = document["sources"].get(name)
+        lines.append(f"--{name}: {value}" + (f"  ({source})" if source else ""))
     observed = document.get("observed")
     if observed:
         lines.append(

@@ -100,7 +100,9 @@ def run_refresh(args: argparse.Namespace) -> int:
             from .oracle import recorded_minors, refresh_apis_from_oracle, refresh_from_oracle
 
             minors = [minor_of_release(r) for r in releases] if releases else recorded_minors(out)
-            written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors)
+            from .startup import refresh_startup
+
+            written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
         if kubernetes_repo is not None:
             reports.append(refresh_features(kubernetes_repo, out, releases))
         if api_repo is not None:

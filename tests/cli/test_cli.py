@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kcompat.cli.main import main
 
-KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"]
+KEYS = ["binary", "emulated", "minCompatibility", "valid", "verdict", "component", "errors", "notReady", "readinessRecorded", "warnings", "hints", "features"]
 FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom"]
 
 

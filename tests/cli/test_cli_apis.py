@@ -81,7 +81,7 @@ def test_table_markdown_and_csv(capsys):
 
 def test_errors_go_to_stderr_for_tables(capsys):
     code, _, err = run(capsys, "--binary", "1.33", "--runtime-config", "api/all=false")
-    assert code == 2 and "error: invalid runtime-config with only api/all=false" in err
+    assert code == 2 and "error: invalid key with only api/all=false" in err
 
 
 def test_repeated_runtime_config_values_accumulate(capsys):

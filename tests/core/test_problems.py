@@ -37,8 +37,10 @@ def test_every_kind_is_a_frozen_value_with_a_verdict():
         assert "verdict" not in {f.name for f in dataclasses.fields(kind)}, kind  # a class attribute, not a field
 
 
-def test_no_kind_has_the_reserved_verdict_yet():
-    assert not [k for k in KINDS if k.verdict is Verdict.NOT_READY]
+def test_the_not_ready_kinds_are_the_readiness_kinds():
+    """Verdict.NOT_READY (starts, never ready) belongs to the kinds found from the recorded starts."""
+    assert {k for k in KINDS if k.verdict is Verdict.NOT_READY} == set(problems.NOT_READY_KINDS)
+    assert all(k.verdict is Verdict.REFUSES for k in problems.OPTION_KINDS)
 
 
 @pytest.mark.parametrize(
