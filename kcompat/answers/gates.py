@@ -20,6 +20,7 @@ from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
+from kcompat.core.versions import Version
 from kcompat.data.catalog import Catalog
 
 from kcompat.answers.queries import gate_lineage
@@ -127,17 +128,31 @@ def gate_evaluation(
     replaced; without ``binary`` no range rule applies and ``emulated`` is required."""
     binary_version = parse_binary_version(binary) if binary else None
     note = None
+    build = None
     if manifest is None:
         if binary_version is None:
             raise KcompatError("a binary version is required unless a manifest is given")
         manifest, note = catalog.manifest_for(binary_version)
+        build = _build(catalog, binary_version)
     selection = select_versions(binary_version, emulated, min_compat)
-    evaluation = evaluate_gates(manifest, selection, feature_gates)
+    evaluation = evaluate_gates(manifest, selection, feature_gates, build=build)
     if note:
         from kcompat.core.problems import Note
 
         evaluation = dataclasses.replace(evaluation, problems=(Note(note), *evaluation.problems))
     return evaluation
+
+
+def _build(catalog: Catalog, binary: Version) -> Version | None:
+    """The patch release a plain release's data is read from ("1.35" -> v1.35.8), None when the
+    binary names its patch or the data names none."""
+    if len(binary.components) >= 3:
+        return None
+    try:
+        patch = catalog.info(f"{binary.major}.{binary.minor}").patch
+    except KcompatError:
+        return None
+    return parse_binary_version(patch) if patch else None
 
 
 def gates(

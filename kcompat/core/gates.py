@@ -18,6 +18,7 @@ from .errors import KcompatError
 from .flags import FeatureGateFlags, parse_feature_gates
 from .manifest import GateState, Manifest, PickIndex, spec_at  # noqa: F401 - spec_at is part of this module's API
 from .stages import Stage
+from .versions import Version
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -91,8 +92,29 @@ def compared_state(gate: GateState) -> tuple[bool, Stage, bool]:
     return (gate.enabled, gate.stage, gate.locked)
 
 
-def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gates: str | list[str] | None = None) -> GateEvaluation:
-    """Every gate of the binary's manifest at the selected versions, after ``--feature-gates``."""
+def warns_alpha(selection: VersionSelection, build: Version | None = None) -> bool:
+    """Whether the binary warns about the Alpha gates it has on (1.34+ component-base
+    ``compatibility/registry.go`` ``componentGlobalsRegistry.Validate``): when its version is
+    ``GreaterThan`` the emulation version (major.minor.0). So a patch release warns at its own
+    minor too (v1.34.12 > 1.34.0), a x.y.0 or a pre-release (v1.38.0-beta.0 < 1.38.0) does not.
+    ``build`` is the binary's own version when the selection names only its release (the patch
+    the data is read from); without one, a plain release is taken as x.y.0."""
+    rules = selection.rules
+    binary = build if build is not None else selection.binary
+    if not rules.warns_alpha_while_emulating or binary is None:
+        return False
+    if selection.is_emulating:
+        return True
+    emulated = Version((selection.emulated.major, selection.emulated.minor, 0), True)
+    parts = (*binary.components, 0, 0)[:3]
+    return Version(parts, True, binary.pre_release) > emulated
+
+
+def evaluate_gates(
+    manifest: Manifest, selection: VersionSelection, feature_gates: str | list[str] | None = None, *, build: Version | None = None
+) -> GateEvaluation:
+    """Every gate of the binary's manifest at the selected versions, after ``--feature-gates``
+    (``build``: the binary's own version when the selection names a release, see :func:`warns_alpha`)."""
     rules = selection.rules
     emulated = selection.emulated
     emu = (emulated.major, emulated.minor)
@@ -124,7 +146,7 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
             flag_errors = _dependency_errors(manifest, gates, {})
         if flag_errors:
             errors = list(_unique(flag_errors))
-        elif index.alpha_on and rules.warns_alpha_while_emulating and selection.is_emulating:
+        elif index.alpha_on and warns_alpha(selection, build):
             # unset, a gate is enabled in Alpha only in a spec that is Alpha and on by default
             _warn_alpha(sorted(g.name for g in (gates[i] for i in index.alpha_on) if g.stage is Stage.ALPHA and g.enabled), warnings)
         return GateEvaluation(selection, tuple(gates), _META_UNSET, (*errors, *warnings), flags, manifest.client_go_names, manifest)
@@ -147,7 +169,7 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
         m._replace(enabled=resolved.get(name, False), explicit=name in named, source=sources.get(name, "default"))
         for name, m in _META_STATES.items()
     )
-    if not flag_errors and rules.warns_alpha_while_emulating and selection.is_emulating:
+    if not flag_errors and warns_alpha(selection, build):
         _warn_alpha(sorted(g.name for g in final + meta if g.stage is Stage.ALPHA and g.enabled), warnings)
     return GateEvaluation(selection, final, meta, (*errors, *warnings), flags, manifest.client_go_names, manifest)
 
@@ -159,7 +181,7 @@ def _unique(problems: list[Problem]) -> tuple[Problem, ...]:
 
 
 def _warn_alpha(alpha_on: list[str], warnings: list[Problem]) -> None:
-    """1.34+ warns when a binary that emulates an older release has Alpha gates on."""
+    """1.34+ warns when a binary newer than its emulation version has Alpha gates on (:func:`warns_alpha`)."""
     if alpha_on:
         from .problems import AlphaGatesWhileEmulating
 

@@ -44,6 +44,7 @@ from .flags import parse_go_bool
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
 
     from .compat import VersionSelection
     from .problems import Problem
@@ -187,7 +188,7 @@ def read_options(pairs: Iterable[tuple[str, str]]) -> ApiserverOptions:
     return replace(DEFAULT_OPTIONS, given=frozenset(given), **values)  # type: ignore[arg-type]
 
 
-def _kinds():  # type: ignore[no-untyped-def]
+def _kinds() -> ModuleType:
     """The problem kinds, imported when a check finds one (an accepted selection needs none)."""
     from . import problems
 
