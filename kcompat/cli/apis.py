@@ -2,7 +2,7 @@
 
 The document is built by :mod:`kcompat.documents.apis` (its docstring gives the JSON keys).
 Exit status 0 when the flags are valid, 2 when kube-apiserver would refuse to start (the
-errors say why) or the input is not usable at all.
+errors say why) or the input is not usable at all, 3 when it would start but not become ready.
 """
 
 from __future__ import annotations
@@ -33,20 +33,23 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the API table even when kube-apiserver would refuse the flags (JSON always has it)")
-    from kcompat.cli.cmdline import add_command_line_argument
+    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
 
+    add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)
 
 
 def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
     # imported here: building the parser for another subcommand does not load the engine
-    from kcompat.answers.apis import apis
+    from kcompat.answers.apis import apis, apis_startup
+    from kcompat.cli.cmdline import apiserver_options, exit_status
     from kcompat.data.catalog import catalog_for
     from kcompat.documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
 
+    catalog = catalog_for(data_dir)
     try:
         result = apis(
-            catalog_for(data_dir),
+            catalog,
             args.binary,
             args.emulated,
             args.min_compat,
@@ -55,16 +58,18 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             emulation_forward_compatible=bool(args.emulation_forward_compatible),
             runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
         )
+        startup = apis_startup(catalog, result, args.emulated, args.min_compat, args.feature_gates, apiserver_options(args))
     except KcompatError as exc:
         if args.format != "json":
             print(f"kcompat: error: {exc}", file=sys.stderr)
             return 2
         sys.stdout.write(formats.to_json(rejected_apis_document(args.binary, str(exc))))
         return 2
+    document = apis_document(result, startup)
     if args.format == "json":
-        sys.stdout.write(formats.to_json(apis_document(result)))
+        sys.stdout.write(formats.to_json(document))
     else:
-        if result.valid or getattr(args, "show_defaults", False):
+        if document["valid"] or getattr(args, "show_defaults", False):
             sys.stdout.write(formats.render_rows(args.format, api_rows(result), TABLE_COLUMNS))
         differing = len(result.differences_from_release())
         summary = (
@@ -72,8 +77,8 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             f"{differing} differ from a real {result.emulated} binary; "
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
-        from kcompat.core.remedies import api_remedies
-
-        hints = [h.line for h in api_remedies(result)]
-        formats.report_problems(summary, result.warnings, result.errors, sys.stderr, hints)
-    return 0 if result.valid else 2
+        if startup.not_ready:
+            summary += "; kube-apiserver starts but does not become ready"
+        hints = [h["gate"] + ": " + h["text"] if h["kind"] == "unknown-gate" else h["text"] for h in document["hints"]]
+        formats.report_problems(summary, startup.warnings, startup.errors, sys.stderr, hints, startup.not_ready)
+    return exit_status(not startup.errors, bool(startup.not_ready))

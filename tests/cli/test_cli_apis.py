@@ -9,7 +9,7 @@ import pytest
 
 from kcompat.cli.apis import add_apis_arguments, run_apis
 
-DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "hints", "apis"]
+DOCUMENT_KEYS = ["binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "apis"]
 API_KEYS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
 
 
@@ -87,7 +87,9 @@ def test_errors_go_to_stderr_for_tables(capsys):
 def test_repeated_runtime_config_values_accumulate(capsys):
     code, out, _ = run(capsys, "--binary", "1.33", "--runtime-config", "api/all=false", "--runtime-config", "apps/v1=true", "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and {(a["group"], a["version"]) for a in doc["apis"] if a["served"]} == {("apps", "v1")}
+    assert {(a["group"], a["version"]) for a in doc["apis"] if a["served"]} == {("apps", "v1")}
+    # kube-apiserver itself refuses that: API Priority and Fairness needs flowcontrol v1 (its option check)
+    assert code == 2 and doc["errors"] == ["--runtime-config=api/all=false conflicts with --enable-priority-and-fairness=true"]
 
 
 def test_wired_into_kcompat(capsys):
