@@ -30,10 +30,14 @@ from kcompat.core.inspect.model import (
     RUNTIME_FORWARD_COMPAT,
 )
 from kcompat.core.problems import Remedy
-from kcompat.core.remedies import api_remedies, gate_remedies
+from kcompat.core.remedies import gate_remedies
 from kcompat.core.runtime_config import parse_runtime_config
 from kcompat.core.versions import Version, mm
 from kcompat.data.catalog import Catalog
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.core.startup import ApiserverOptions
 
 #: (flag, value) pairs of one component, in the order the flags are applied
 Flags = tuple[tuple[str, str], ...]
@@ -58,18 +62,26 @@ class ConfigAnswer:
     runtime_items: tuple[tuple[str, str], ...] = ()
     #: the release tag a snippet may pin (``kubernetesVersion``, the kind node image), if any
     tag: str | None = None
+    #: why kube-apiserver would start with these flags but never become ready: then no flags are
+    #: given (a config that leaves the control plane unready is not handed out), the remedies are
+    not_ready: tuple[str, ...] = ()
 
     @property
     def valid(self) -> bool:
         return not self.errors
 
+    @property
+    def verdict(self) -> str:
+        return "refuses" if self.errors else "not-ready" if self.not_ready else "starts"
+
 
 def component_flags(
     component: str, emulated: str | None, min_compat: str | None, feature_gates: str, runtime_config: str,
-    forward_compatible: tuple[str, ...] = (),
+    forward_compatible: tuple[str, ...] = (), apiserver_flags: Flags = (),
 ) -> Flags:
     """(flag, value) pairs one component needs, in the order the flags are applied (SPEC §2.6);
-    ``forward_compatible``: the kube-apiserver forward-compatibility flags set to true."""
+    ``forward_compatible``: the kube-apiserver forward-compatibility flags set to true;
+    ``apiserver_flags``: the options kube-apiserver's start-up checks read, as given."""
     pairs = []
     if emulated:
         pairs.append((EMULATED, emulated))
@@ -81,6 +93,7 @@ def component_flags(
         pairs.append((RUNTIME_CONFIG, runtime_config))
     if component == "kube-apiserver":
         pairs.extend((flag, "true") for flag in forward_compatible)
+        pairs.extend(apiserver_flags)
     return tuple(pairs)
 
 
@@ -112,9 +125,12 @@ def config(
     runtime_config: str | None = None,
     emulation_forward_compatible: bool = False,
     runtime_config_emulation_forward_compatible: bool = False,
+    options: ApiserverOptions | None = None,
 ) -> ConfigAnswer:
     """The flags of a selection the binary accepts; otherwise the refusal (with the remedies). The
-    kube-apiserver flags are checked as it checks them at start-up."""
+    kube-apiserver flags are checked as it checks them at start-up, and whether it becomes ready
+    (:func:`kcompat.answers.startup.apiserver_startup`): a selection it would start with but never
+    get ready is answered with the reasons and the remedies, and no flags."""
     try:
         evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates)
         runtime = parse_runtime_config(runtime_config) if runtime_config else None
@@ -127,20 +143,16 @@ def config(
     forward = tuple(
         flag for flag, on in ((FORWARD_COMPAT, emulation_forward_compatible), (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on
     )
-    if runtime_config or forward:
-        # kube-apiserver's start-up check of --runtime-config and the forward-compatibility flags
-        # (as kcompat apis and inspect run it): no snippet for flags it would refuse
-        from kcompat.core.apis import evaluate_api_availability
+    from kcompat.answers.startup import apiserver_startup
 
-        try:
-            apis = evaluate_api_availability(
-                binary, emulated, runtime_config, emulation_forward_compatible, runtime_config_emulation_forward_compatible,
-                min_compat=min_compat, api_data=catalog.api_data, compare_with_release=False,
-            )
-        except KcompatError:
-            apis = None  # no API data for this release: the value was parsed above, nothing more to check
-        if apis is not None and apis.errors:
-            return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), apis.errors, api_remedies(apis))
+    startup = apiserver_startup(
+        catalog, evaluation, binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates, runtime_config=runtime_config,
+        emulation_forward_compatible=emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible, options=options,
+    )
+    if startup.errors or startup.not_ready:
+        return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), startup.errors, startup.hints,
+                            startup.warnings, not_ready=startup.not_ready)
     gate_values = tuple(evaluation.flags.values.items())
     gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values)
     runtime_items: dict[str, str] = {}
@@ -157,7 +169,10 @@ def config(
         emulated=str(sel.emulated),
         min_compat=str(sel.min_compat),
         warnings=evaluation.warnings + (runtime.notes if runtime is not None else ()),
-        flags=tuple((c, component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward)) for c in CONTROL_PLANE),
+        flags=tuple(
+            (c, component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward, options.flags if options is not None else ()))
+            for c in CONTROL_PLANE
+        ),
         gate_values=gate_values,
         runtime_items=tuple(runtime_items.items()),
         tag=release_tag(version),
@@ -181,7 +196,18 @@ def config_for_inspection(catalog: Catalog, inspection: Inspection) -> ConfigAns
         ",".join(combined.runtime_config) or None,
         _last_bool(combined.emulation_forward_compatible),
         _last_bool(combined.runtime_config_emulation_forward_compatible),
+        _options(combined.apiserver_flags),
     )
+
+
+def _options(pairs: tuple[tuple[str, str], ...]) -> ApiserverOptions | None:
+    """The options an inspection read (None when one cannot be read: its refusal is the inspection's)."""
+    from kcompat.core.startup import read_options
+
+    try:
+        return read_options(pairs)
+    except KcompatError:
+        return None
 
 
 def _last_bool(values: tuple[str, ...]) -> bool:

@@ -48,8 +48,9 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
                         help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
     parser.add_argument("--format", choices=CONFIG_FORMATS, default="cmdline")
-    from kcompat.cli.cmdline import add_command_line_argument
+    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
 
+    add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)
 
 
@@ -242,19 +243,24 @@ def run_config(args: argparse.Namespace, catalog: Catalog) -> int:
     from kcompat.answers.config import config
     from kcompat.documents.config import config_document
 
+    from kcompat.cli.cmdline import apiserver_options, exit_status
+
     document = config_document(config(
         catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
-        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible,
+        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible, apiserver_options(args),
     ))
+    status = exit_status(document["valid"], bool(document["notReady"]))
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
-        return 0 if document["valid"] else 2
-    if not document["valid"]:
+        return status
+    if status:  # refused, or kube-apiserver would never become ready: no snippet is handed out
         for error in document["errors"]:
             print(f"kcompat: error: {error}", file=sys.stderr)
+        for reason in document["notReady"]:
+            print(f"kcompat: not ready: {reason} (no config is written for it)", file=sys.stderr)
         for hint in document.get("hints", []):
             print(f"hint: {hint_line(hint)}", file=sys.stderr)
-        return 2
+        return status
     snippet = document["snippets"][args.format]
     if isinstance(snippet, dict):
         snippet = "".join(f"--- # {name}\n{text}" for name, text in snippet.items())

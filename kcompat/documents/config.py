@@ -31,7 +31,9 @@ if TYPE_CHECKING:
         emulated: str | None
         minCompatibility: str | None
         valid: bool
+        verdict: str
         errors: list[str]
+        notReady: list[str]
         warnings: list[str]
         hints: NotRequired[list[HintDict]]
         features: NotRequired[list[object]]
@@ -103,12 +105,15 @@ def static_pod_patch(component: str, pairs: Flags) -> str:
 
 
 def config_document(answer: ConfigAnswer) -> ConfigDocument:
-    """The JSON contract of ``kcompat config``: the snippets of a selection the binary accepts, else
-    the refusal (the keys of ``kcompat gates``' refusal)."""
-    if not answer.valid:
+    """The JSON contract of ``kcompat config``: the snippets of a selection the binary accepts and
+    kube-apiserver gets ready with, else the refusal (the keys of ``kcompat gates``' refusal) or
+    why it would not become ready (``verdict`` "not-ready", ``notReady``, the remedies in ``hints``,
+    no snippet)."""
+    if not answer.valid or answer.not_ready:
         return {
-            "binary": answer.binary, "emulated": answer.emulated, "minCompatibility": answer.min_compat, "valid": False,
-            "errors": list(answer.errors), "warnings": [], "hints": [hint_dict(h) for h in answer.hints], "features": [],
+            "binary": answer.binary, "emulated": answer.emulated, "minCompatibility": answer.min_compat, "valid": answer.valid,
+            "verdict": answer.verdict, "errors": list(answer.errors), "notReady": list(answer.not_ready),
+            "warnings": list(answer.warnings) if answer.valid else [], "hints": [hint_dict(h) for h in answer.hints], "features": [],
         }
     flags = dict(answer.flags)
     return {
@@ -116,7 +121,9 @@ def config_document(answer: ConfigAnswer) -> ConfigDocument:
         "emulated": answer.emulated,
         "minCompatibility": answer.min_compat,
         "valid": True,
+        "verdict": "starts",
         "errors": [],
+        "notReady": [],
         "warnings": list(answer.warnings),
         "components": {c: [f"--{n}={v}" for n, v in pairs] for c, pairs in flags.items()},
         "snippets": {
