@@ -125,7 +125,12 @@ def _add_plan(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let a binary step skip minor releases (outside the Version Skew Policy: such steps are marked unsupported)",
     )
+    p.add_argument("--feature-gates", action="append", help="--feature-gates value the control plane keeps through the upgrade")
+    p.add_argument("--runtime-config", action="append", help="kube-apiserver's --runtime-config value kept through the upgrade")
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    from kcompat.cli.cmdline import add_apiserver_option_arguments
+
+    add_apiserver_option_arguments(p)
 
 
 class _Lazy:
@@ -318,15 +323,18 @@ def run_versions(args: argparse.Namespace, catalog: Catalog = DEFAULT_CATALOG) -
 
 
 def run_plan(args: argparse.Namespace, catalog: Catalog) -> int:
-    from kcompat.answers.plan import plan_for
+    from kcompat.answers.plan import plan_for, plan_startups
+    from kcompat.cli.cmdline import EXIT_NOT_READY, apiserver_options
     from kcompat.documents.plan import plan_document, plan_markdown
 
-    plan = plan_for(catalog, args.start, args.target, args.allow_multi_minor)
+    plan = plan_for(catalog, args.start, args.target, args.allow_multi_minor, args.feature_gates)
+    startups = plan_startups(catalog, plan, args.feature_gates, args.runtime_config, apiserver_options(args))
     if args.format == "json":
-        sys.stdout.write(formats.to_json(plan_document(plan)))
+        sys.stdout.write(formats.to_json(plan_document(plan, startups)))
     else:
-        sys.stdout.write(plan_markdown(plan))
-    return 0
+        sys.stdout.write(plan_markdown(plan, startups=startups))
+    verdicts = {s.verdict for s in startups}
+    return 2 if "refuses" in verdicts else EXIT_NOT_READY if "not-ready" in verdicts else 0
 
 
 if __name__ == "__main__":  # pragma: no cover
