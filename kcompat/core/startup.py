@@ -365,10 +365,10 @@ def command_checks(minor: int, gate_on: GateOn, options: ApiserverOptions, notes
 
 def option_notes(minor: int, gate_on: GateOn, options: ApiserverOptions) -> list[Problem]:
     """What kcompat says beside the checks: a tracing file that is ignored (``BuildGenericConfig``
-    applies --tracing-config-file only while APIServerTracing is on), a signing endpoint
-    ``Complete`` dials before any check."""
+    applies --tracing-config-file only while APIServerTracing is on, 1.31-1.36; from 1.37 always),
+    a signing endpoint ``Complete`` dials before any check."""
     out: list[Problem] = []
-    if options.tracing_config_file and not gate_on("APIServerTracing"):
+    if minor <= 36 and options.tracing_config_file and not gate_on("APIServerTracing"):
         from .problems import Note
 
         out.append(Note("--tracing-config-file is ignored: kube-apiserver reads it only while APIServerTracing is on"))
