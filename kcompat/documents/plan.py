@@ -18,11 +18,6 @@ from __future__ import annotations
 from kcompat.core.plan import Point, UpgradePlan
 
 
-def plan_command(start: str, target: str, allow_jumps: bool = False) -> list[str]:
-    """The ``kcompat plan`` argument list for these inputs."""
-    return ["kcompat", "plan", "--from", start, "--to", target, *(["--allow-multi-minor"] if allow_jumps else [])]
-
-
 def plan_markdown(plan: UpgradePlan, limit: int = 40) -> str:
     """The plan as a Markdown document (what the page exports)."""
     lines = [
