@@ -1,7 +1,7 @@
 """``kcompat apis``: built-in REST resources a kube-apiserver binary serves at an emulated version.
 
 The document is built by :mod:`kcompat.documents.apis` (its docstring gives the JSON keys).
-Exit status 0 when the flags are valid, 2 when kube-apiserver would refuse to start (the
+Exit status OK when the flags are valid, REFUSED when kube-apiserver would refuse to start (the
 errors say why) or the input is not usable at all.
 """
 
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from kcompat.documents import formats
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
 
 
-def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.33 or v1.33.2")
     parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
@@ -38,15 +39,14 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     add_command_line_argument(parser)
 
 
-def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     # imported here: building the parser for another subcommand does not load the engine
     from kcompat.answers.apis import apis
-    from kcompat.data.catalog import catalog_for
     from kcompat.documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
 
     try:
         result = apis(
-            catalog_for(data_dir),
+            catalog,
             args.binary,
             args.emulated,
             args.min_compat,
@@ -57,10 +57,9 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
         )
     except KcompatError as exc:
         if args.format != "json":
-            print(f"kcompat: error: {exc}", file=sys.stderr)
-            return 2
+            raise
         sys.stdout.write(formats.to_json(rejected_apis_document(args.binary, str(exc))))
-        return 2
+        return ExitStatus.REFUSED
     if args.format == "json":
         sys.stdout.write(formats.to_json(apis_document(result)))
     else:
@@ -76,4 +75,4 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
 
         hints = [h.line for h in api_remedies(result)]
         formats.report_problems(summary, result.warnings, result.errors, sys.stderr, hints)
-    return 0 if result.valid else 2
+    return ExitStatus.of(result.valid)
