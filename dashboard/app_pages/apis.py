@@ -2,7 +2,7 @@
 ``--runtime-config`` and the two forward-compatibility flags; storage versions and version skew.
 
 The answers are :mod:`kcompat.answers.apis`' (what ``kcompat apis`` and ``kcompat storage`` ask)
-and the core's skew policy (:mod:`kcompat.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
+and :mod:`kcompat.answers.skew`' (``kcompat skew``); the table and the downloads are what ``kcompat apis`` prints for
 the same flags, built by :mod:`kcompat.documents.apis`; the storage tab shows what
 ``kcompat storage`` prints (:mod:`kcompat.documents.storage`). The page leads with the
 resources whose answer differs from a real binary of the emulated release.
@@ -15,7 +15,6 @@ The page's own flags live in the URL next to the shared selection, bound by the 
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from types import SimpleNamespace
 from urllib.parse import parse_qsl, urlencode
@@ -31,12 +30,14 @@ from dashboard.components.table_text import config_labels, flag_column, table_as
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
 from kcompat.answers.apis import apis, storage
+from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.errors import KcompatError
 from kcompat.core.remedies import api_remedies
-from kcompat.core.skew import skew_policy
 from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
+from kcompat.documents.commands import same_as
+from kcompat.documents.skew import ROW_COLUMNS as SKEW_COLUMNS, skew_rows
 from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
@@ -183,33 +184,17 @@ def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tup
 
 @st.cache_data(show_spinner=False, max_entries=128)
 def _skew(binary: str, emulated: str, min_compat: str) -> tuple[str, pd.DataFrame]:
-    """(min compatibility used, component ranges)."""
-    policy = skew_policy(binary, emulated, min_compat or None)
-    rows = []
-    for aware in policy.emulation_aware:
-        classic = policy.classic_for(aware.component)
-        rows.append(
-            {
-                "component": aware.component,
-                "emulation-aware range": str(aware),
-                "emulation-aware rule": aware.rule if aware.documented else f"{aware.rule} [not a documented rule]",
-                "classic range": str(classic),
-                "classic rule": classic.rule,
-            }
-        )
-    columns = ["component", "emulation-aware range", "emulation-aware rule", "classic range", "classic rule"]
-    return str(policy.min_compat), pd.DataFrame(rows, columns=columns)
+    """(min compatibility used, component ranges): the rows of ``kcompat skew``."""
+    policy = skew(binary, emulated, min_compat or None)
+    return str(policy.min_compat), pd.DataFrame(skew_rows(policy), columns=list(SKEW_COLUMNS))
 
 
 def cli_command(binary: str, emulated: str, flags: ApiFlags, fmt: str = "json") -> str:
-    argv = ["kcompat", "apis", "--binary", binary, "--emulated", emulated]
-    if flags.runtime_config:
-        argv += ["--runtime-config", flags.runtime_config]
-    if flags.emulation_forward_compatible:
-        argv.append("--emulation-forward-compatible")
-    if flags.runtime_config_emulation_forward_compatible:
-        argv.append("--runtime-config-emulation-forward-compatible")
-    return shlex.join(argv + ["--format", fmt])
+    return same_as(
+        "apis", binary=binary, emulated=emulated, runtime_config=flags.runtime_config,
+        emulation_forward_compatible=flags.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=flags.runtime_config_emulation_forward_compatible, format=fmt,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -478,8 +463,7 @@ with tab_storage:
         help="This table: what `kcompat storage --format csv` prints.", as_is=True,
     )
     st.caption("Same as the command line:")
-    storage_argv = ["kcompat", "storage", "--binary", sel.binary_version, "--emulated", view.emulated]
-    st.code(shlex.join(storage_argv + (["--min-compat", mc] if mc else []) + ["--format", "json"]), language=None)
+    st.code(same_as("storage", binary=sel.binary_version, emulated=view.emulated, min_compat=mc, format="json"), language=None)
 
 with tab_skew:
     skew_mc, skew = _skew(sel.binary, view.emulated, sel.min_compat or "")
@@ -491,4 +475,9 @@ with tab_skew:
     skew_what = f"Versions other components may run against a {sel.binary} apiserver emulating {view.emulated}"
     st.dataframe(skew, key="apis_skew", hide_index=True, alt=skew_what)
     table_as_text(skew, "table_text_apis_skew", f"{skew_what}: {len(skew)} rows")
-    table_csv(skew.to_dict("records"), skew.columns, file_name=f"skew-{sel.binary}-emulating-{view.emulated}.csv", key="apis_skew_csv")
+    table_csv(
+        skew.to_dict("records"), skew.columns, file_name=f"skew-{sel.binary}-emulating-{view.emulated}.csv", key="apis_skew_csv",
+        help="This table: what `kcompat skew --format csv` prints.",
+    )
+    st.caption("Same as the command line:")
+    st.code(same_as("skew", binary=sel.binary, emulated=view.emulated, min_compat=sel.min_compat, format="csv"), language=None)

@@ -8,7 +8,6 @@ newest bundled release moves with the data).
 
 from __future__ import annotations
 
-import shlex
 
 import pandas as pd
 import streamlit as st
@@ -22,7 +21,8 @@ from dashboard.components.view_state import ViewState
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
 from kcompat.answers.plan import plan_for
-from kcompat.documents.plan import plan_command, plan_markdown
+from kcompat.documents.commands import same_as
+from kcompat.documents.plan import plan_markdown
 from kcompat.core.versions import parse_version
 
 TO = "to"
@@ -259,7 +259,7 @@ with st.container(horizontal=True, vertical_alignment="center"):
         icon=":material/download:",
         help="The whole plan as a Markdown document: what `kcompat plan --format markdown` prints.",
     )
-    st.code(shlex.join(plan_command(start, target, jumps)), language=None, width="content")  # no syntax colours: they fail contrast
+    st.code(same_as("plan", from_=start, to=target, allow_multi_minor=jumps), language=None, width="content")  # no syntax colours: they fail contrast
 
 if plan.steps:
     with st.container(horizontal=True):

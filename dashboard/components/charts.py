@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 import altair as alt
 import pandas as pd
 
-from kcompat.core.history import ReleaseMatrix, ReleaseTransitions, Segment, TRANSITION_KINDS
-from kcompat.core.manifest import Feature, FeatureSpec
-from kcompat.core.placeholders import GateStart, is_placeholder, real_history_start
-from kcompat.core.versions import Version, mm, parse_version
+from kcompat.answers.timeline import order as timeline_order
+from kcompat.core.history import ReleaseTransitions, Segment, TRANSITION_KINDS
+from kcompat.core.placeholders import GateStart, is_placeholder
+from kcompat.core.versions import Version
 
 from .stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 
@@ -25,7 +25,6 @@ ROW_HEIGHT = 18
 ROWS_PER_BLOCK = 25
 GATE_PICK = "gate_pick"
 STAGE_LEGEND = "stage_legend"
-SORTS = ("introduced", "name", "stage at emulated")
 RULE_COLORS = {"binary": "#7F7F7F", "emulated": "#D55E00"}
 _VERSION_LABEL = "'1.' + datum.value"
 #: Hint appended to a legend title on the page; :mod:`kcompat.documents.exports` drops it from exports.
@@ -139,40 +138,6 @@ def predates_frame(
     return pd.DataFrame(rows, columns=["gate", "mark", "start", "end", "until", "why", "emulating"])
 
 
-def listed_since(matrix: ReleaseMatrix) -> dict[str, Version]:
-    """Gate -> the first bundled release whose own manifest lists it."""
-    out = {}
-    for row in matrix.rows:
-        for release, cell in zip(matrix.releases, row.cells):
-            if cell is not None:
-                out[row.gate] = mm(parse_version(release))
-                break
-    return out
-
-
-def gate_start(
-    name: str, specs: Sequence[FeatureSpec], binary: Version, listed: Version | None, oldest: Version | None
-) -> GateStart | None:
-    """Where the history of gate ``name`` of a ``binary`` manifest starts, if its first spec is dated
-    to a placeholder; ``listed``: the first bundled release that lists it (a gate the binary lists
-    exists at the binary's release at the latest)."""
-    since = min(listed, mm(binary), key=lambda v: (v.major, v.minor)) if listed is not None else mm(binary)
-    return real_history_start(name, specs, since, oldest)
-
-
-def gate_starts(
-    features: Iterable[Feature], binary: Version, listed: Mapping[str, Version], oldest: Version | None
-) -> dict[str, GateStart]:
-    """Gate -> where its own history starts (:func:`gate_start`), for the gates of a ``binary``
-    manifest whose first spec is dated to a placeholder."""
-    out = {}
-    for f in features:
-        start = gate_start(f.name, f.specs, binary, listed.get(f.name), oldest)
-        if start is not None:
-            out[f.name] = start
-    return out
-
-
 def default_x_start(
     segments: Iterable[Segment],
     binary: Version,
@@ -188,23 +153,6 @@ def default_x_start(
     first = min(firsts) if firsts else _x(binary)
     lowest = _x(binary) - max_span if floor is None else max(floor, _x(binary) - max_span)
     return min(max(first, lowest), _x(binary) - 1)
-
-
-def timeline_order(segments: Sequence[Segment], sort: str = "introduced", stage_at: dict[str, str] | None = None) -> list[str]:
-    """Gate order of the timeline rows: by first version (then name), by name, or by the stage
-    at the emulated version (``stage_at``: gate -> stage name) in stage order (then name)."""
-    first: dict[str, tuple[int, int]] = {}
-    for s in segments:
-        key = (s.start.major, s.start.minor)
-        if s.gate not in first or key < first[s.gate]:
-            first[s.gate] = key
-    names = sorted(first)
-    if sort == "name":
-        return names
-    if sort == "stage at emulated" and stage_at is not None:
-        rank = {name: i for i, name in enumerate(STAGE_NAMES)}
-        return sorted(names, key=lambda n: (rank.get(stage_at.get(n, ""), len(rank)), n))
-    return sorted(names, key=lambda n: (first[n], n))
 
 
 def shown_stages(stages: Iterable[str]) -> list[str]:

@@ -15,31 +15,20 @@ from types import MappingProxyType
 import pandas as pd
 import streamlit as st
 
-from kcompat.data.catalog import Catalog, GateInfo, ReleaseInfo, catalog_from_environment
-from kcompat.core.compat import parse_binary_version, select_versions
+from kcompat.data.catalog import Catalog, ReleaseInfo, catalog_from_environment
 from kcompat.core.errors import KcompatError
 from kcompat.answers.changes import compare
 from kcompat.documents import changes as changes_doc
 from kcompat.answers.matrix import bundled_matrix, matrix as answers_matrix
 from kcompat.documents import matrix as matrix_doc
-from kcompat.core.history import (
-    GateStatus,
-    ReleaseMatrix,
-    ReleaseTransitions,
-    Segment,
-    SpecChange,
-    gate_segments,
-    placeholder_start,
-    release_transitions,
-    spec_changes,
-    timeline_segments,
-)
-from kcompat.core.manifest import FeatureSpec, Manifest
+from kcompat.core.history import ReleaseMatrix, ReleaseTransitions, release_transitions
+from kcompat.core.manifest import Manifest
 from kcompat.core.stages import STAGE_ORDER
-from kcompat.core.versions import offset_minor
 from kcompat.core.search import GateText
+from kcompat.answers.gate import GateDetail, gate_detail as answers_gate_detail
 from kcompat.answers.gates import gate_texts as answers_gate_texts, gates
-from kcompat.answers.queries import gate_lineage, newest_release
+from kcompat.answers.queries import newest_release
+from kcompat.answers.timeline import TimelineAnswer, timeline as answers_timeline
 
 from . import hosting
 from .gates_view import GatesView, view_of
@@ -173,12 +162,10 @@ def changes_frame(document: dict) -> pd.DataFrame:
 # Timeline, matrix, gate detail
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def timeline(binary: str) -> tuple[Segment, ...]:
-    """Every gate's history in the binary's manifest, up to and including its release."""
-    version = parse_binary_version(binary)
-    rules = select_versions(version).rules
-    return timeline_segments(catalog().manifest(binary), offset_minor(version, 1), rules.gates_use_min_compat)
+@st.cache_data(show_spinner=False, max_entries=64)
+def timeline(binary: str, emulated: str, min_compat: str | None, stages: tuple[str, ...], search: str, sort: str) -> TimelineAnswer:
+    """The Timeline page's rows: :func:`kcompat.answers.timeline.timeline` (``kcompat timeline``)."""
+    return answers_timeline(catalog(), binary, emulated, min_compat, stages=stages, search=search, sort=sort)
 
 
 @st.cache_data(show_spinner=False)
@@ -230,69 +217,10 @@ def stage_counts() -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["release", "stage", "gates", "stage_rank"])
 
 
-@dataclass(frozen=True)
-class GateDetail:
-    name: str
-    specs: tuple[FeatureSpec, ...] | None
-    segments: tuple[Segment, ...]
-    releases: tuple[tuple[ReleaseInfo, GateStatus | None], ...]
-    info: GateInfo | None
-    dependencies: tuple[str, ...]
-    #: "kube" or "client-go" (k8s.io/client-go's features, added to every kube binary's gate);
-    #: from the binary's manifest, else from the newest release that lists the gate
-    origin: str = "kube"
-    #: what each release changed (appeared, stage, default, lock, removal), from the binary's
-    #: manifest (else the newest that lists the gate) and the bundled releases' lineage
-    changes: tuple[SpecChange, ...] = ()
-    #: the placeholder version (0.0 / 1.0) the data dates the gate to, if it does
-    placeholder: str | None = None
-    #: the manifest the changes come from ("1.36")
-    changes_from: str = ""
-
-
 @st.cache_data(show_spinner=False, max_entries=256)
-def gate_detail(binary: str, gate: str) -> GateDetail:
-    cat = catalog()
-    feature = cat.manifest(binary).by_name.get(gate)
-    version = parse_binary_version(binary)
-    segments: tuple[Segment, ...] = ()
-    if feature is not None:
-        segments = gate_segments(feature, offset_minor(version, 1), select_versions(version).rules.gates_use_min_compat)
-    source, listed = binary, feature
-    if listed is None:
-        for release in reversed(cat.usable_releases()):
-            listed = cat.manifest(release).by_name.get(gate)
-            if listed is not None:
-                source = release
-                break
-    usable = cat.usable_releases()
-    removal = gate_lineage(cat).removal_before(gate, parse_binary_version(usable[-1])) if usable else None
-    changes = spec_changes(listed, removal) if listed is not None else ()
-    start = placeholder_start(listed) if listed is not None else None
-    m = matrix()
-    row = m.row(gate)
-    cells = row.cells if row is not None else (None,) * len(m.releases)
-    infos = {r.release: r for r in cat.releases}
-    return GateDetail(
-        name=gate,
-        specs=feature.specs if feature is not None else None,
-        segments=segments,
-        releases=tuple((infos[rel], c) for rel, c in zip(m.releases, cells)),
-        info=cat.gate_info.get(gate),
-        dependencies=feature.dependencies if feature is not None else (),
-        origin=feature.origin if feature is not None else _origin_in_any_release(cat, gate),
-        changes=changes,
-        placeholder=str(start) if start is not None else None,
-        changes_from=source if listed is not None else "",
-    )
-
-
-def _origin_in_any_release(cat: Catalog, gate: str) -> str:
-    for release in reversed(cat.usable_releases()):
-        feature = cat.manifest(release).by_name.get(gate)
-        if feature is not None:
-            return feature.origin
-    return "kube"
+def gate_detail(gate: str, binary: str, emulated: str, min_compat: str | None, feature_gates: str) -> GateDetail:
+    """The Gate detail page's answer: :func:`kcompat.answers.gate.gate_detail` (``kcompat gate``)."""
+    return answers_gate_detail(catalog(), gate, binary, emulated, min_compat, feature_gates or None)
 
 
 @st.cache_data(show_spinner=False)

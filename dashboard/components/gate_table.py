@@ -21,6 +21,7 @@ from .pages import open_gate
 from .stage_colors import STAGE_NAMES
 from .state import Selection
 from .table_text import flag_column, table_as_text
+from .text import plain
 from .view_state import ViewState
 
 #: The "show only" quick filters: value -> (column, wanted value). Within one column the chosen
@@ -76,15 +77,9 @@ def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
     return table if mask is None else table.filter(mask)
 
 
-#: Plain words for code terms in labels; the code term stays in the data and in the help texts.
-PLAIN = {"PreAlpha": "not yet introduced"}
 
 #: Row orders of the gate table (the grid's header sort is not kept in a link; this one is).
 SORTS = ("gate", "stage", "changed first")
-
-
-def plain(term: str) -> str:
-    return PLAIN.get(term, term)
 
 
 def filter_controls(prefix: str) -> Filters:

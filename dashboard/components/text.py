@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import string
 
+from kcompat.documents.formats import MISSING, plain  # noqa: F401 - the pages' words are the documents' own
+
 _PUNCTUATION = frozenset(string.punctuation)
 
 
@@ -37,8 +39,6 @@ def code(text: object) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-#: What a table cell shows for "no value" (never ``None`` or an empty string).
-MISSING = "—"
 
 
 def or_missing(value: object) -> object:

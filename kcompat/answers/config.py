@@ -81,7 +81,7 @@ def component_flags(
 ) -> Flags:
     """(flag, value) pairs one component needs, in the order the flags are applied (SPEC §2.6);
     ``forward_compatible``: the kube-apiserver forward-compatibility flags set to true;
-    ``apiserver_flags``: the options kube-apiserver's start-up checks read, as given."""
+    ``apiserver_flags``: the options of :data:`EMITTED_OPTIONS` given (--enable-priority-and-fairness)."""
     pairs = []
     if emulated:
         pairs.append((EMULATED, emulated))
@@ -170,7 +170,7 @@ def config(
         min_compat=str(sel.min_compat),
         warnings=evaluation.warnings + (runtime.notes if runtime is not None else ()),
         flags=tuple(
-            (c, component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward, options.flags if options is not None else ()))
+            (c, component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward, _emitted(options)))
             for c in CONTROL_PLANE
         ),
         gate_values=gate_values,
@@ -198,6 +198,15 @@ def config_for_inspection(catalog: Catalog, inspection: Inspection) -> ConfigAns
         _last_bool(combined.runtime_config_emulation_forward_compatible),
         _options(combined.apiserver_flags),
     )
+
+
+#: The option flags a config writes (the others are read by the start-up checks only: the files
+#: and addresses of a cluster are not a compatibility setting).
+EMITTED_OPTIONS = ("enable-priority-and-fairness",)
+
+
+def _emitted(options: ApiserverOptions | None) -> Flags:
+    return tuple((n, v) for n, v in (options.flags if options is not None else ()) if n in EMITTED_OPTIONS)
 
 
 def _options(pairs: tuple[tuple[str, str], ...]) -> ApiserverOptions | None:

@@ -1,21 +1,23 @@
 """``kcompat apis``: built-in REST resources a kube-apiserver binary serves at an emulated version.
 
 The document is built by :mod:`kcompat.documents.apis` (its docstring gives the JSON keys).
-Exit status 0 when the flags are valid, 2 when kube-apiserver would refuse to start (the
-errors say why) or the input is not usable at all, 3 when it would start but not become ready.
+Exit status OK when the flags are valid, REFUSED when kube-apiserver would refuse to start (the
+errors say why: its option checks beside the API ones) or the input is not usable at all,
+NOT_READY when it would start but not become ready.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from kcompat.documents import formats
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
 
 
-def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.33 or v1.33.2")
     parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
@@ -39,14 +41,12 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     add_command_line_argument(parser)
 
 
-def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     # imported here: building the parser for another subcommand does not load the engine
     from kcompat.answers.apis import apis, apis_startup
     from kcompat.cli.cmdline import apiserver_options, exit_status
-    from kcompat.data.catalog import catalog_for
     from kcompat.documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
 
-    catalog = catalog_for(data_dir)
     try:
         result = apis(
             catalog,
@@ -61,10 +61,9 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
         startup = apis_startup(catalog, result, args.emulated, args.min_compat, args.feature_gates, apiserver_options(args))
     except KcompatError as exc:
         if args.format != "json":
-            print(f"kcompat: error: {exc}", file=sys.stderr)
-            return 2
+            raise
         sys.stdout.write(formats.to_json(rejected_apis_document(args.binary, str(exc))))
-        return 2
+        return ExitStatus.REFUSED
     document = apis_document(result, startup)
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
@@ -79,6 +78,6 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
         )
         if startup.not_ready:
             summary += "; kube-apiserver starts but does not become ready"
-        hints = [h["gate"] + ": " + h["text"] if h["kind"] == "unknown-gate" else h["text"] for h in document["hints"]]
+        hints = [f"{h['gate']}: {h['text']}" if h["kind"] == "unknown-gate" else h["text"] for h in document["hints"]]
         formats.report_problems(summary, startup.warnings, startup.errors, sys.stderr, hints, startup.not_ready)
     return exit_status(not startup.errors, bool(startup.not_ready))

@@ -16,16 +16,15 @@ from kcompat.core.errors import KcompatError, cut
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from kcompat.cli.contract import ExitStatus
     from kcompat.core.startup import ApiserverOptions
 
-#: The exit status of input the binary accepts but with which kube-apiserver never becomes ready
-#: (docs/cli.md "Exit status"; the number reserved for ``Verdict.NOT_READY``).
-EXIT_NOT_READY = 3
+def exit_status(valid: bool, not_ready: bool = False) -> ExitStatus:
+    """REFUSED when the binary refuses the input, NOT_READY when kube-apiserver starts with it but
+    does not become ready, else OK."""
+    from kcompat.cli.contract import ExitStatus
 
-
-def exit_status(valid: bool, not_ready: bool = False) -> int:
-    """0 when it starts (and becomes ready), 2 when it refuses, 3 when it starts but does not become ready."""
-    return 2 if not valid else EXIT_NOT_READY if not_ready else 0
+    return ExitStatus.REFUSED if not valid else ExitStatus.NOT_READY if not_ready else ExitStatus.OK
 
 
 #: pasted flag -> the subcommand's option (its argparse ``dest``)
@@ -79,7 +78,7 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
     if not words:
         return
     from kcompat.core.inspect.cmdline import component_of, flags_from_args
-    from kcompat.core.inspect.model import Where
+    from kcompat.core.inspect.model import APISERVER_ONLY, Where
 
     component = component_of(words[0])
     if component is not None:
@@ -93,6 +92,8 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
     flag_set = flags_from_args(words, component or "kube-apiserver", Where("the pasted command line"))
     ignored = []
     for name, fact in flag_set.flags:
+        if component not in (None, "kube-apiserver") and name in APISERVER_ONLY:
+            raise KcompatError(f"unknown flag: --{name} ({component} has no such flag: it is kube-apiserver's)")
         dest = _DESTS.get(name, "apiserver_flags")  # the others: the options kube-apiserver's checks read
         if dest == "apiserver_flags" and hasattr(args, dest):
             args.apiserver_flags = [*(args.apiserver_flags or []), (name, fact.value)]

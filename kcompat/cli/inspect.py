@@ -1,10 +1,9 @@
-"""``kcompat inspect`` (what a cluster says, the prediction, the disagreements) and
-``kcompat config`` (the flags and config snippets for a selection).
+"""``kcompat inspect``: what a cluster says, the prediction, the disagreements.
 
-``inspect`` exits 0 when everything agrees, 1 when the cluster disagrees with the prediction,
-2 when the input is unusable or the binary would refuse it, 3 when kube-apiserver would start but
-not become ready. ``--live`` asks the current kubectl context for ``/version`` and
-``/metrics`` through ``kubectl get --raw``.
+Exit status OK when everything agrees, DIFFERS when the cluster disagrees with the prediction, NOT_READY when kube-apiserver would
+start but not become ready,
+REFUSED when the binary would refuse the input or the input is unusable. ``--live`` asks the
+current kubectl context for ``/version`` and ``/metrics`` through ``kubectl get --raw``.
 """
 
 from __future__ import annotations
@@ -16,18 +15,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kcompat.documents import formats
-from kcompat.data.catalog import Catalog
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
 
 # The documents (and YAML, the API data) are imported when a command runs, not when the parser
 # is built: ``kcompat gates`` does not pay for them.
 MAX_FILE_BYTES = 32 * 1024 * 1024  # kcompat.core.inspect.model.MAX_INPUT_BYTES
-CONFIG_FORMATS = ("cmdline", "kubeadm", "kind", "static-pod", "json")  # documents.config.SNIPPETS + json
 KUBECTL_TIMEOUT = 60
 
 
-def add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
                         help="ps line / command line, static pod manifest, kubeadm or kind config, /version JSON, /metrics text")
     parser.add_argument("--live", action="store_true", help="also read /version and /metrics through kubectl get --raw")
@@ -36,22 +35,6 @@ def add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("json", "table", "markdown"), default="table")
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the predicted gates even when the binary would refuse the input (JSON always has them)")
-
-
-def add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", required=True, help="binary version, e.g. 1.36 or v1.36.2")
-    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value")
-    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (binaries 1.35+)")
-    parser.add_argument("--feature-gates", help="--feature-gates value, e.g. 'Foo=true,Bar=false'")
-    parser.add_argument("--runtime-config", help="--runtime-config value (kube-apiserver)")
-    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (kube-apiserver 1.33+)")
-    parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
-                        help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
-    parser.add_argument("--format", choices=CONFIG_FORMATS, default="cmdline")
-    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
-
-    add_apiserver_option_arguments(parser)
-    add_command_line_argument(parser)
 
 
 #: Bytes of kubectl's stderr kept for the message (the rest is not read: kubectl is stopped).
@@ -153,7 +136,7 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
     return inputs
 
 
-def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.inspect import inspect
     from kcompat.documents.inspect import inspect_document
 
@@ -163,17 +146,20 @@ def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
         if args.format == "json":
             sys.stdout.write(formats.to_json({"valid": False, "errors": [str(exc)]}))
         print(f"kcompat: error: {printable(exc)}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     inspection = inspect(catalog, inputs)
     document = inspect_document(inspection)
-    from kcompat.cli.cmdline import EXIT_NOT_READY
-
-    status = 2 if not inspection.valid else EXIT_NOT_READY if inspection.not_ready else 1 if inspection.disagrees else 0
+    status = (
+        ExitStatus.REFUSED if not inspection.valid
+        else ExitStatus.NOT_READY if inspection.not_ready
+        else ExitStatus.DIFFERS if inspection.disagrees
+        else ExitStatus.OK
+    )
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
         sys.stdout.write(render_inspect(document, args.format, getattr(args, "show_defaults", False)))
-    if args.format != "json" or status == 2:
+    if args.format != "json" or status is ExitStatus.REFUSED:
         for error in shown(document["errors"]):  # at most 20, then "… and N more" (JSON keeps them all)
             print(f"error: {printable(error)}", file=sys.stderr)
         for hint in document.get("hints", [])[:MAX_SHOWN]:
@@ -237,34 +223,3 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
         out.append(f"\n{heading}Predicted gates\n")
         out.append(formats.render_rows(fmt, document["gates"]["features"], GATE_COLUMNS).rstrip("\n"))
     return "\n".join(out) + "\n"
-
-
-def run_config(args: argparse.Namespace, catalog: Catalog) -> int:
-    from kcompat.answers.config import config
-    from kcompat.documents.config import config_document
-
-    from kcompat.cli.cmdline import apiserver_options, exit_status
-
-    document = config_document(config(
-        catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
-        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible, apiserver_options(args),
-    ))
-    status = exit_status(document["valid"], bool(document["notReady"]))
-    if args.format == "json":
-        sys.stdout.write(formats.to_json(document))
-        return status
-    if status:  # refused, or kube-apiserver would never become ready: no snippet is handed out
-        for error in document["errors"]:
-            print(f"kcompat: error: {error}", file=sys.stderr)
-        for reason in document["notReady"]:
-            print(f"kcompat: not ready: {reason} (no config is written for it)", file=sys.stderr)
-        for hint in document.get("hints", []):
-            print(f"hint: {hint_line(hint)}", file=sys.stderr)
-        return status
-    snippet = document["snippets"][args.format]
-    if isinstance(snippet, dict):
-        snippet = "".join(f"--- # {name}\n{text}" for name, text in snippet.items())
-    sys.stdout.write(snippet)
-    for warning in document["warnings"]:
-        print(f"warning: {warning}", file=sys.stderr)
-    return 0

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.util
 import os
 import shutil
 import socket
@@ -54,7 +55,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
-from kcompat.core.errors import cut
+from kcompat.cli.contract import ExitStatus
+from kcompat.core.errors import KcompatError, cut
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.data.catalog import Catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "dashboard" / "app.py"
@@ -372,7 +378,7 @@ def _shoot(browser, server: str, shots: list[Shot], out: Path, theme: str, phone
 # kcompat screenshots
 
 
-def add_screenshot_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+def register(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="output directory (default: docs/screenshots)")
     parser.add_argument(
         "--url", action="append", dest="links", metavar="LINK",
@@ -470,9 +476,16 @@ def _answers(url: str) -> None:
         raise RuntimeError(f"no dashboard answers at {cut(url)} ({cut(getattr(exc, 'reason', exc), 200)})") from None
 
 
-def run_screenshots(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, catalog: Catalog | None = None) -> ExitStatus:
+    """Take the screenshots asked for (the catalog is the server's own: it reads the data itself)."""
     from kcompat.core.errors import MESSAGE_LIMIT
 
+    missing = [name for name in ("playwright", "streamlit") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise KcompatError(
+            f"kcompat screenshots needs {' and '.join(missing)}: pip install 'kcompat[screenshots]' "
+            "(and Debian's chromium: apt-get install chromium)"
+        )
     try:
         links = getattr(args, "links", None)
         pages = getattr(args, "pages", None)
@@ -494,21 +507,21 @@ def run_screenshots(args: argparse.Namespace) -> int:
         )
     except (RuntimeError, ValueError, OSError) as exc:
         print(f"kcompat: error: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     except Exception as exc:  # noqa: BLE001 - Playwright's own errors (page crashed, timeout)
         print(f"kcompat: error: screenshots failed: {type(exc).__name__}: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     for path in written:
         print(path)
-    return 0
+    return ExitStatus.OK
 
 
 def main(out_dir: str | Path | None = None) -> int:
     """``python -m kcompat.cli.screenshots [--out DIR] ...``, or ``main(out_dir)`` from Python."""
-    parser = add_screenshot_arguments(argparse.ArgumentParser(prog="kcompat screenshots", description=__doc__.split("\n")[0]))
+    parser = register(argparse.ArgumentParser(prog="kcompat screenshots", description=(__doc__ or "").split("\n")[0]))
     if out_dir is not None:
-        return run_screenshots(parser.parse_args(["--out", str(out_dir)]))
-    return run_screenshots(parser.parse_args())
+        return run(parser.parse_args(["--out", str(out_dir)]))
+    return run(parser.parse_args())
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 
 from kcompat import DATA_DIR
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError
+from kcompat.data.catalog import Catalog
 
 
 def app_path() -> Path:
@@ -34,7 +36,7 @@ def settings_home() -> Path:
     return home
 
 
-def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=os.environ.get("PORT", "8501"), help="port to listen on (default: $PORT or 8501)")
     parser.add_argument("--address", help="address to listen on, e.g. 0.0.0.0 in a container (default: Streamlit's, every interface)")
     parser.add_argument(
@@ -54,11 +56,13 @@ def serve_command(args: argparse.Namespace) -> list[str]:
     return command + ["--browser.serverAddress", args.server_address]
 
 
-def run_serve(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    """Replace this process with the Streamlit server (the catalog is the server's own: it reads
+    the data directory, or ``$KCOMPAT_DATA_DIR``, itself)."""
     if importlib.util.find_spec("streamlit") is None:
-        raise KcompatError("kcompat serve needs Streamlit: pip install kcompat installs it")
+        raise KcompatError("kcompat serve needs the dashboard: pip install 'kcompat[dashboard]' (Streamlit, pandas, Altair)")
     command = serve_command(args)
     os.chdir(settings_home())
     sys.stdout.flush()
     os.execv(command[0], command)  # the server is this process (signals, exit status: as in a container)
-    return 0  # not reached
+    return ExitStatus.OK  # not reached

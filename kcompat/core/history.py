@@ -184,6 +184,17 @@ def release_matrix(manifests: Sequence[tuple[str, Manifest]] | Mapping[str, Mani
     return ReleaseMatrix(tuple(r for r, _ in pairs), rows)
 
 
+def listed_since(matrix: ReleaseMatrix) -> dict[str, Version]:
+    """Gate -> the first release of ``matrix`` whose own manifest lists it."""
+    out = {}
+    for row in matrix.rows:
+        for release, cell in zip(matrix.releases, row.cells, strict=True):
+            if cell is not None:
+                out[row.gate] = mm(parse_version(release))
+                break
+    return out
+
+
 #: Stage moves from one release to the next (the kinds the "changes per release" chart draws).
 TRANSITION_KINDS = ("new alpha", "to beta", "to GA", "deprecated", "removed")
 #: Changes of a gate that stays listed at its stage or not: its default, its lock.

@@ -16,6 +16,16 @@ from kcompat.core.errors import printable
 _JSON_RAW_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
 
 FORMATS = ("table", "json", "csv", "markdown")
+#: What a table cell shows for "no value" in the tables of the pages and their texts (never
+#: ``None`` or an empty string).
+MISSING = "—"
+#: Plain words for code terms in tables and labels; the code term stays in the data and in JSON.
+PLAIN = {"PreAlpha": "not yet introduced"}
+
+
+def plain(term: str) -> str:
+    """A code term in plain words (``PreAlpha`` -> "not yet introduced"), other terms as they are."""
+    return PLAIN.get(term, term)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 

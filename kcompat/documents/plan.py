@@ -22,11 +22,6 @@ if TYPE_CHECKING:
     from kcompat.answers.plan import StepStartup
 
 
-def plan_command(start: str, target: str, allow_jumps: bool = False) -> list[str]:
-    """The ``kcompat plan`` argument list for these inputs."""
-    return ["kcompat", "plan", "--from", start, "--to", target, *(["--allow-multi-minor"] if allow_jumps else [])]
-
-
 def startup_line(startup: StepStartup) -> list[str]:
     """kube-apiserver's start-up at a point of the plan, as Markdown lines (a verdict, the reasons, the fixes)."""
     head = f"kube-apiserver {startup.binary} emulating {startup.emulated} with these flags"

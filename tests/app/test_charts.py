@@ -10,19 +10,18 @@ from dashboard.components.charts import (
     ROWS_PER_BLOCK,
     STAGE_LEGEND,
     default_x_start,
-    gate_starts,
-    listed_since,
     predates_frame,
     segment_frame,
     stage_counts_chart,
     timeline_block_specs,
     timeline_blocks,
     timeline_chart,
-    timeline_order,
     transitions_chart,
 )
 from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
-from kcompat.core.history import TRANSITION_KINDS, gate_segments, release_matrix, release_transitions, timeline_segments
+from kcompat.answers.timeline import order as timeline_order
+from kcompat.core.history import TRANSITION_KINDS, gate_segments, listed_since, release_matrix, release_transitions, timeline_segments
+from kcompat.core.placeholders import gate_starts
 from kcompat.core.stages import STAGE_ORDER, Stage
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.core.versions import parse_version as V

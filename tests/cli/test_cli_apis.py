@@ -1,22 +1,20 @@
 """kcompat apis: the JSON contract, formats and exit codes."""
 
-import argparse
 import csv
 import io
 import json
 
 import pytest
 
-from kcompat.cli.apis import add_apis_arguments, run_apis
+from kcompat.cli.main import main
+from kcompat.data.catalog import catalog_for
 
 DOCUMENT_KEYS = ["binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "apis"]
 API_KEYS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
 
 
 def run(capsys, *argv, data_dir=None):
-    parser = argparse.ArgumentParser()
-    add_apis_arguments(parser)
-    code = run_apis(parser.parse_args(list(argv)), data_dir=data_dir)
+    code = main(["apis", *argv], catalog_for(data_dir))
     out = capsys.readouterr()
     return code, out.out, out.err
 

@@ -220,7 +220,8 @@ def test_config_cli(capsys):
 
 
 def test_config_formats_match_the_document():
-    from kcompat.cli.inspect import CONFIG_FORMATS, MAX_FILE_BYTES
+    from kcompat.cli.config import FORMATS as CONFIG_FORMATS
+    from kcompat.cli.inspect import MAX_FILE_BYTES
     from kcompat.core.inspect.model import MAX_INPUT_BYTES
     from kcompat.documents.config import SNIPPETS
 

@@ -175,6 +175,11 @@ def test_no_import_cycles():
 ANSWERED = {
     ("kcompat.core.apis", "evaluate_api_availability"): "kcompat.answers.apis.apis",
     ("kcompat.core.storage", "storage_versions"): "kcompat.answers.apis.storage",
+    ("kcompat.core.skew", "skew_policy"): "kcompat.answers.skew.skew",
+    ("kcompat.core.history", "gate_segments"): "kcompat.answers.gate.gate_detail",
+    ("kcompat.core.history", "spec_changes"): "kcompat.answers.gate.gate_detail",
+    ("kcompat.core.history", "timeline_segments"): "kcompat.answers.timeline.timeline",
+    ("kcompat.core.placeholders", "gate_starts"): "kcompat.answers.timeline.timeline",
 }
 
 
