@@ -10,7 +10,10 @@ resources whose answer differs from a real binary of the emulated release.
 The page's own flags live in the URL next to the shared selection, bound by the page's
 :class:`~dashboard.components.view_state.ViewState` under the keys of the first links:
 ``runtime_config`` (the flag value as typed), ``emulation_forward_compatible`` and
-``runtime_config_emulation_forward_compatible`` (``true`` or absent).
+``runtime_config_emulation_forward_compatible`` (``true`` or absent), and
+``enable_priority_and_fairness`` (``false`` or absent). The errors are kube-apiserver's whole
+start-up (:func:`kcompat.answers.apis.apis_startup`): its option checks beside the API ones, and
+an amber state when it would start but not become ready.
 """
 
 from __future__ import annotations
@@ -29,10 +32,11 @@ from dashboard.components.selection import current
 from dashboard.components.table_text import config_labels, flag_column, table_as_text
 from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
-from kcompat.answers.apis import apis, storage
+from kcompat.answers.apis import apis, apis_startup, storage
 from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
+from kcompat.core.startup import read_options
 from kcompat.core.errors import KcompatError
 from kcompat.core.remedies import api_remedies
 from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
@@ -41,8 +45,9 @@ from kcompat.documents.skew import ROW_COLUMNS as SKEW_COLUMNS, skew_rows
 from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
+APF = "enable_priority_and_fairness"
 #: The flags' controls (widget keys ``apis_<name>``) and their URL keys, kept from the first links.
-URL_KEYS = {"runtime_config": RC, "efc": EFC, "rcefc": RCEFC}
+URL_KEYS = {"runtime_config": RC, "efc": EFC, "rcefc": RCEFC, "apf": APF}
 #: The core group ("") in the group filter and its URL value (no real group has this name).
 CORE = "core"
 
@@ -56,10 +61,14 @@ class ApiFlags:
     runtime_config: str = ""
     emulation_forward_compatible: bool = False
     runtime_config_emulation_forward_compatible: bool = False
+    #: --enable-priority-and-fairness (on by default): kube-apiserver's check of --runtime-config reads it
+    priority_and_fairness: bool = True
 
     def params(self) -> dict[str, str]:
         """The query parameters reproducing these flags (defaults left out)."""
         out = {}
+        if not self.priority_and_fairness:
+            out[APF] = "false"
         if self.runtime_config:
             out[RC] = self.runtime_config
         if self.emulation_forward_compatible:
@@ -103,7 +112,14 @@ def flag_controls(state: ViewState) -> ApiFlags:
             help="`--runtime-config-emulation-forward-compatible=true` (1.33+, only while emulating an older version): "
             "APIs enabled explicitly by `--runtime-config` are served even when introduced after the emulated version.",
         )
-    return ApiFlags(rc, efc, rcefc)
+        apf = state.toggle(
+            "apf",
+            "--enable-priority-and-fairness",
+            default=True,
+            help="`--enable-priority-and-fairness` (on by default): while it is on, kube-apiserver refuses a `--runtime-config` "
+            "that turns off flowcontrol.apiserver.k8s.io/v1 (`api/all=false`, `api/ga=false`, or the group/version itself).",
+        )
+    return ApiFlags(rc, efc, rcefc, apf)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -145,6 +161,10 @@ def _apis_view(query: str) -> dict:
             runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
         )
         diff = result.compared_with_binary()
+        # kube-apiserver's whole start-up with these flags: its option checks and whether it becomes ready
+        options = read_options([("enable-priority-and-fairness", values[APF])] if values.get(APF) else [])
+        startup = apis_startup(data.catalog(), result, values["emulated"], values["min_compat"] or None,
+                               values.get("feature_gates") or None, options)
     except KcompatError as exc:
         return {"failure": str(exc)}
     rows = api_rows(result)
@@ -154,10 +174,14 @@ def _apis_view(query: str) -> dict:
         failure=None,
         binary=str(result.binary),
         emulated=str(result.emulated),
-        errors=result.errors,
-        warnings=result.warnings,
+        errors=startup.errors,
+        not_ready=startup.not_ready,
+        warnings=startup.warnings,
         # the remedies beside the errors (and the alpha-under-emulation warning), as kcompat apis prints them
-        hints=tuple(h.text for h in api_remedies(result) if result.selection is None or h.problem not in result.selection.problems),
+        hints=tuple(dict.fromkeys(
+            [h.text for h in startup.hints if result.selection is None or h.problem not in result.selection.problems]
+            + [h.text for h in api_remedies(result) if result.selection is None or h.problem not in result.selection.problems]
+        )),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
         release_known=all(e.served_by_release is not None for e in result.entries),
@@ -167,7 +191,7 @@ def _apis_view(query: str) -> dict:
         default_lists=f"{result.default_enablement_release} ({result.default_enablement_source})",
         default_lists_exact=result.default_enablement_exact,
         csv=formats.rows_to_csv(rows, TABLE_COLUMNS),
-        json=formats.to_json(apis_document(result)),
+        json=formats.to_json(apis_document(result, startup)),
         markdown=formats.rows_to_markdown(rows, TABLE_COLUMNS),
     )
 
@@ -193,7 +217,8 @@ def cli_command(binary: str, emulated: str, flags: ApiFlags, fmt: str = "json") 
     return same_as(
         "apis", binary=binary, emulated=emulated, runtime_config=flags.runtime_config,
         emulation_forward_compatible=flags.emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=flags.runtime_config_emulation_forward_compatible, format=fmt,
+        runtime_config_emulation_forward_compatible=flags.runtime_config_emulation_forward_compatible,
+        enable_priority_and_fairness=None if flags.priority_and_fairness else "false", format=fmt,
     )
 
 
@@ -287,6 +312,10 @@ if view.errors:
         "kube-apiserver would refuse to start with these flags (`kcompat apis` exits with status 2); "
         "the tables show what the rest of the flags give."
     )
+elif view.not_ready:
+    lines = ["**kube-apiserver would start but not become ready** with these flags (`kcompat apis` exits with status 3):",
+             *(f"- {md(reason)}" for reason in view.not_ready)]
+    st.warning("\n".join(lines), icon=":material/hourglass_disabled:")
 for warning in view.warnings:
     st.warning(md(warning), icon=":material/warning:")
 

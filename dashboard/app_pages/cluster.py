@@ -205,6 +205,17 @@ def show_refusal(document: dict) -> None:
         st.caption("Read: " + md("; ".join(read)))
 
 
+def show_not_ready(document: dict) -> None:
+    """The amber state of inputs kube-apiserver starts with but never becomes ready (kcompat
+    inspect exits with status 3): the reasons, then the remedies."""
+    if not document.get("notReady"):
+        return
+    lines = [f"**{md(document['startup'][0].upper() + document['startup'][1:])}**:", *(f"- {md(r)}" for r in shown(document["notReady"]))]
+    st.warning("\n".join(lines), icon=":material/hourglass_disabled:")
+    for hint in document.get("hints", [])[:MAX_SHOWN]:
+        st.info(md(hint_text(hint)), icon=":material/lightbulb:")
+
+
 def hint_text(hint: dict) -> str:
     return f"{hint['gate']}: {hint['text']}" if hint["kind"] == "unknown-gate" else hint["text"]
 
@@ -315,6 +326,7 @@ elif inputs:
         if document.get("binary"):
             show_selection(document)
     else:
+        show_not_ready(document)
         show_version_disagreements(document)
         show_disagreements(document)
         show_selection(document)

@@ -45,6 +45,8 @@ class GatesView:
     metrics: tuple[tuple[str, int], ...]
     #: one-line remedies beside the errors (kcompat.core.remedies), never inside them
     hints: tuple[str, ...] = ()
+    #: why kube-apiserver would start but not become ready with the selection (kcompat.answers.startup)
+    not_ready: tuple[str, ...] = ()
 
     @property
     def longest_name(self) -> int:
@@ -87,4 +89,5 @@ def view_of(answer: GatesAnswer) -> GatesView:
         warnings=answer.warnings,
         metrics=answer.metrics,
         hints=tuple(h.line for h in answer.hints),
+        not_ready=answer.not_ready,
     )

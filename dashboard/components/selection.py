@@ -314,9 +314,15 @@ def flag_messages(sel: Selection) -> None:
 
 
 def show_flag_messages(view: data.GatesView) -> None:
-    """A gates view's errors and warnings (startup range errors included)."""
+    """A gates view's errors and warnings (startup range errors included), and the amber state of
+    a selection kube-apiserver starts with but never becomes ready (the reasons, then the remedies)."""
     for error in shown(view.errors):
         st.error(md(error), icon=":material/block:")
+    if view.not_ready and not view.errors:
+        lines = ["**kube-apiserver would start but not become ready** with these flags "
+                 "(`kcompat gates` exits with status 3; kube-controller-manager and kube-scheduler start):",
+                 *(f"- {md(reason)}" for reason in shown(view.not_ready))]
+        st.warning("\n".join(lines), icon=":material/hourglass_disabled:")
     for hint in view.hints:
         st.info(md(hint), icon=":material/lightbulb:")
     if view.flag_errors:
