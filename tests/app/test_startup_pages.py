@@ -37,3 +37,16 @@ def test_the_apis_page_reads_priority_and_fairness_with_runtime_config(capsys):
     code, document = cli(capsys, "apis", "--binary", "1.37", "--runtime-config", "api/all=false,api/v1=true",
                          "--enable-priority-and-fairness=false")
     assert code == 2 and document["errors"] == ["API group/version apiregistration.k8s.io/v1 must be enabled"]
+
+
+def test_the_plan_keeps_the_selections_gates_and_flags_the_steps_that_would_not_start(capsys):
+    gates = "AuthorizeNodeWithSelectors=true,AuthorizeWithSelectors=false"
+    at = open_app("plan", binary="1.33", emulated="1.31", feature_gates=gates, to="1.35")
+    refused = [e for e in texts(at.error) if "would refuse to start" in e]
+    # where it starts (1.33@1.31) and after the 1.33 -> 1.34 step; once AuthorizeWithSelectors is locked on, its lock refuses
+    assert len(refused) >= 2 and all("AuthorizeNodeWithSelectors feature requires AuthorizeWithSelectors" in e for e in refused[:2])
+    assert any("feature is locked to true" in e for e in refused[2:])
+    code = kcompat(["plan", "--from", "1.33@1.31", "--to", "1.35", "--feature-gates", gates, "--format", "json"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == 2 and document["startup"]["verdict"] == "refuses"
+    assert [s["startup"]["verdict"] for s in document["steps"] if s["startup"]][:1] == ["refuses"]
