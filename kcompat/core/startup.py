@@ -288,8 +288,9 @@ def authorization(minor: int, gate_on: GateOn, options: ApiserverOptions) -> lis
 
 
 #: ``pathOrSocket`` (1.32-1.33) and ``abstractSocketRegex`` (1.34+) of validation.go, anchored
-_PATH_OR_SOCKET = re.compile(r"(/[^/ ]*)+/?|@([a-zA-Z0-9_-]+\.)*[a-zA-Z0-9_-]+", re.S)
-_ABSTRACT_SOCKET = re.compile(r"@([a-zA-Z0-9_-]+\.)*[a-zA-Z0-9_-]+", re.S)
+#: (compiled when a signing endpoint is given: ``re`` keeps them)
+_PATH_OR_SOCKET = r"(/[^/ ]*)+/?|@([a-zA-Z0-9_-]+\.)*[a-zA-Z0-9_-]+"
+_ABSTRACT_SOCKET = r"@([a-zA-Z0-9_-]+\.)*[a-zA-Z0-9_-]+"
 
 
 def after_api_enablement(minor: int, gate_on: GateOn, options: ApiserverOptions) -> list[Problem]:
@@ -320,9 +321,9 @@ def after_api_enablement(minor: int, gate_on: GateOn, options: ApiserverOptions)
             out.append(_kinds().SigningEndpointWithKeyFiles())
         if not gate_on("ExternalServiceAccountTokenSigner"):
             out.append(_kinds().FlagRequiresFeature("service-account-signing-endpoint", "ExternalServiceAccountTokenSigner", "setting"))
-        if minor <= 33 and not _PATH_OR_SOCKET.fullmatch(endpoint):
+        if minor <= 33 and not re.fullmatch(_PATH_OR_SOCKET, endpoint, re.S):
             out.append(_kinds().SigningEndpointInvalid(endpoint, path=True))
-        elif minor >= 34 and endpoint.startswith("@") and not _ABSTRACT_SOCKET.fullmatch(endpoint):
+        elif minor >= 34 and endpoint.startswith("@") and not re.fullmatch(_ABSTRACT_SOCKET, endpoint, re.S):
             out.append(_kinds().SigningEndpointInvalid(endpoint, path=False))
     return out
 
