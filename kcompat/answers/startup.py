@@ -124,7 +124,7 @@ def apiserver_startup(
     )
     rules = _rules(catalog, selection)
     if not any(p.refuses for p in problems) and rules is not None:
-        problems = _with_readiness(problems, rules, selection.emulated, gate_on, config, feature_gates, evaluate)
+        problems = _with_readiness(problems, rules, selection.emulated, gate_on, config, feature_gates, evaluate, frozenset(options.flags))
     if notes:
         problems = (*problems, *notes)
     hints = _hints(problems, evaluation, config, rules, checked)
@@ -171,7 +171,7 @@ def _rules(catalog: Catalog, selection: object) -> ReadinessRules | None:
 
 
 def _with_readiness(problems: tuple[Problem, ...], rules: ReadinessRules, emulated: object, gate_on: object,
-                    config: object, feature_gates: object, evaluate: object) -> tuple[Problem, ...]:
+                    config: object, feature_gates: object, evaluate: object, options: frozenset[tuple[str, str]]) -> tuple[Problem, ...]:
     """``problems`` with the readiness problems after the refusals (there are none) and before
     the warnings."""
     from kcompat.core.readiness import readiness_problems
@@ -193,7 +193,7 @@ def _with_readiness(problems: tuple[Problem, ...], rules: ReadinessRules, emulat
         return tuple(dict.fromkeys(e.kind for e in availability.entries if e.group_version == group_version
                                    and e.reason.value != "removed-at-or-before-emulated-version"))
 
-    found = readiness_problems(rules, emulated, gate_on, served if changed else None, default_served, kinds)  # type: ignore[arg-type]
+    found = readiness_problems(rules, emulated, gate_on, served if changed else None, default_served, kinds, options)  # type: ignore[arg-type]
     if not found:
         return problems
     return (*found, *problems)

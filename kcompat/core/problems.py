@@ -698,12 +698,16 @@ def _names(names: tuple[str, ...]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
-def _start(recorded: str, ended: str, seconds: int, line: str, failing: tuple[str, ...]) -> str:
-    """How the recorded start ended: exited after N s with its fatal line, or never ready."""
+def _start(recorded: str, ended: str, seconds: int, line: str, failing: tuple[str, ...], waits: tuple[str, ...]) -> str:
+    """How the recorded start ended: exited after N s with its fatal line, or never ready with its
+    failing checks; and what its informers kept failing to list."""
     if ended == "exited":
-        return f"{recorded} exited after about {seconds} s" + (f": {line}" if line else "")
-    checks = f" (failing: {', '.join(failing)})" if failing else ""
-    return f"{recorded}'s /readyz never reported ok in {seconds} s{checks}"
+        text = f"{recorded} exited after about {seconds} s" + (f": {line}" if line else "")
+    else:
+        text = f"{recorded}'s /readyz never reported ok in {seconds} s" + (f" (failing: {', '.join(failing)})" if failing else "")
+    if waits:
+        text += "; it kept failing to list " + ", ".join(f"*{w}" for w in waits)
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -724,6 +728,7 @@ class GatesNotReady(Problem):
     seconds: int
     line: str = ""
     failing: tuple[str, ...] = ()
+    waits_for: tuple[str, ...] = ()
     fixed_by_all_apis: bool = False
 
     @property
@@ -740,7 +745,7 @@ class GatesNotReady(Problem):
             why = f"{on} needs APIs that are off (with --runtime-config=api/all=true it gets ready)"
         else:
             why = f"{on}, whatever --runtime-config enables"
-        started = _start(self.recorded, self.ended, self.seconds, self.line, self.failing)
+        started = _start(self.recorded, self.ended, self.seconds, self.line, self.failing, self.waits_for)
         return f"kube-apiserver starts but does not become ready: {why} ({started})"
 
 
@@ -758,6 +763,7 @@ class ApiOffNotReady(Problem):
     seconds: int
     line: str = ""
     failing: tuple[str, ...] = ()
+    waits_for: tuple[str, ...] = ()
 
     @property
     def api(self) -> str:
@@ -765,7 +771,7 @@ class ApiOffNotReady(Problem):
 
     @property
     def message(self) -> str:
-        started = _start(self.recorded, self.ended, self.seconds, self.line, self.failing)
+        started = _start(self.recorded, self.ended, self.seconds, self.line, self.failing, self.waits_for)
         return f"kube-apiserver starts but does not become ready: --runtime-config turns off {self.api}, which it needs ({started})"
 
 

@@ -48,10 +48,12 @@ class StartOutcome:
     recorded: str
     line: str = ""
     failing: tuple[str, ...] = ()
+    #: the kinds its informers kept failing to list (``*v1beta1.LeaseCandidate``)
+    waits_for: tuple[str, ...] = ()
 
-    def fields(self) -> tuple[str, str, int, str, tuple[str, ...]]:
-        """(recorded, ended, seconds, line, failing): the fields a readiness problem keeps."""
-        return (self.recorded, self.verdict, self.seconds, self.line, self.failing)
+    def fields(self) -> tuple[str, str, int, str, tuple[str, ...], tuple[str, ...]]:
+        """(recorded, ended, seconds, line, failing, waits for): the fields a readiness problem keeps."""
+        return (self.recorded, self.verdict, self.seconds, self.line, self.failing, self.waits_for)
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,12 @@ class ApiRule:
     resource: str | None
     outcome: StartOutcome
     evidence: tuple[str, ...] = ()
+    #: option flag sets (``(flag, value)`` pairs as ``ApiserverOptions.flags`` writes them) with
+    #: which a recorded start got ready with this API off: the rule does not hold with them
+    unless: tuple[frozenset[tuple[str, str]], ...] = ()
+
+    def holds_with(self, options: frozenset[tuple[str, str]]) -> bool:
+        return not any(flags <= options for flags in self.unless)
 
     @property
     def api(self) -> str:
@@ -134,6 +142,7 @@ def readiness_problems(
     served: Callable[[], ServedApis] | None,
     default_served: Callable[[], ServedApis] | None,
     kinds: Callable[[str], tuple[str, ...]] | None = None,
+    options: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[Problem]:
     """The readiness problems of a selection the binary starts with (see the module docstring).
 
@@ -141,7 +150,8 @@ def readiness_problems(
     ``default_served`` what a default start at the same emulated version serves; None when no
     --runtime-config (nor gate) changes what is served: the API rules then cannot hold, and a
     gate rule's needs are looked up in ``default_served`` when given. Both are called only when
-    a rule needs them. ``kinds`` names the kinds of a group/version (for the message)."""
+    a rule needs them. ``kinds`` names the kinds of a group/version (for the message);
+    ``options`` the option flags given (an API rule does not hold with those of its ``unless``)."""
     from .problems import ApiOffNotReady, GatesNotReady
 
     out: list[Problem] = []
@@ -159,7 +169,8 @@ def readiness_problems(
     if rules.apis and served is not None and default_served is not None:
         now, default = served(), default_served()
         for api in rules.apis:
-            if default.serves(api.group_version, api.resource) and not now.serves(api.group_version, api.resource):
+            if (default.serves(api.group_version, api.resource) and not now.serves(api.group_version, api.resource)
+                    and api.holds_with(options)):
                 out.append(ApiOffNotReady(api.group_version, api.resource, *api.outcome.fields()))
     return out
 
@@ -170,7 +181,7 @@ def rules_from_document(document: Mapping[str, object]) -> ReadinessRules:
 
     def outcome(raw: Mapping[str, object]) -> StartOutcome:
         return StartOutcome(str(raw["verdict"]), int(raw["seconds"]), str(document["recorded"]),  # type: ignore[call-overload]
-                            str(raw.get("line") or ""), tuple(raw.get("failing") or ()))  # type: ignore[arg-type]
+                            str(raw.get("line") or ""), tuple(raw.get("failing") or ()), tuple(raw.get("waitsFor") or ()))  # type: ignore[arg-type]
 
     gates = tuple(
         GateRule(tuple(g["gates"]), parse_version(g["emulated"]), tuple(g["needs"]) if g.get("needs") is not None else None,
@@ -178,7 +189,8 @@ def rules_from_document(document: Mapping[str, object]) -> ReadinessRules:
         for g in document.get("gates") or ()  # type: ignore[attr-defined]
     )
     apis = tuple(
-        ApiRule(a["groupVersion"], a.get("resource"), outcome(a["outcome"]), tuple(a.get("evidence") or ()))
+        ApiRule(a["groupVersion"], a.get("resource"), outcome(a["outcome"]), tuple(a.get("evidence") or ()),
+                tuple(frozenset((str(n), str(v)) for n, v in flags) for flags in a.get("unless") or ()))
         for a in document.get("apis") or ()  # type: ignore[attr-defined]
     )
     probed = tuple(parse_version(v) for v in document.get("probed") or ())  # type: ignore[attr-defined]

@@ -16,7 +16,8 @@ as ``data/startup/v1.N.json`` (read by :func:`kcompat.core.readiness.rules_from_
     line, or never ready with the failing ``/readyz`` checks);
 ``apis``
     one rule per finding of kind "api-off": the group/version, or one resource of it, a default
-    start needs;
+    start needs; ``unless`` the option flags with which a recorded start got ready with that API
+    off all the same (kcompat's own API evaluation of its --runtime-config says it was off);
 ``probed``
     the emulated versions ``AllAlpha``/``AllBeta`` were started at.
 
@@ -58,13 +59,21 @@ def _line(run: dict) -> str:
     return _KLOG_PREFIX.sub("", lines[0]) if lines else ""
 
 
+#: an informer's ``failed to list *v1beta1.LeaseCandidate``: the API the binary waits for
+_WAITS_FOR = re.compile(r"failed to list \*([A-Za-z0-9]+\.[A-Za-z0-9]+)")
+
+
 def outcome(run: dict) -> dict:
-    """How a start ended, as the rules keep it."""
+    """How a start ended, as the rules keep it: exited with its fatal line, or the failing
+    /readyz checks, and the kinds its informers kept failing to list (``waitsFor``)."""
     out: dict = {"verdict": run["verdict"], "seconds": int(run["seconds"])}
     if run["verdict"] == "exited" and _line(run):
         out["line"] = _line(run)
     if run.get("failingChecks"):
         out["failing"] = list(run["failingChecks"])
+    waits = list(dict.fromkeys(m.group(1) for line in run.get("errorLines") or [] for m in _WAITS_FOR.finditer(line)))
+    if waits:
+        out["waitsFor"] = waits
     return out
 
 
@@ -107,6 +116,10 @@ def readiness_document(folder: Path) -> dict:
                          "outcome": outcome(confirm), "evidence": evidence})
         else:
             raise RefreshError(f"{path}: a finding of unknown kind {finding.get('kind')!r}")
+    for rule in apis:
+        unless = _ready_without(folder, rule, doc["runs"])
+        if unless:
+            rule["unless"] = unless
     probed = sorted({m.group(1) for r in doc["runs"] for m in [_PROBE.match(r.get("purpose", ""))] if m}, key=_version_key)
     return {
         "release": release,
@@ -116,6 +129,56 @@ def readiness_document(folder: Path) -> dict:
         "gates": sorted(gates, key=lambda g: (g["gates"], _version_key(g["emulated"]))),
         "apis": sorted(apis, key=lambda a: (a["groupVersion"], a["resource"] or "")),
     }
+
+
+def _ready_without(folder: Path, rule: dict, runs: list[dict]) -> list[list[list[str]]]:
+    """The option flags with which a recorded start got ready although its --runtime-config turns
+    the rule's API off (with --enable-priority-and-fairness=false, flowcontrol's APIs are not
+    needed): the rule does not hold with them. A ready start that turns the API off with the
+    default options would contradict the finding: refused."""
+    from kcompat.core.startup import OPTION_FLAG_NAMES, read_options
+
+    out: list[list[list[str]]] = []
+    for run in runs:
+        if run["verdict"] != "ready" or not any(f.startswith("--runtime-config=") for f in run["flags"]):
+            continue
+        served = _served(folder, run["flags"])
+        if served is None or served.serves(rule["groupVersion"], rule["resource"]):
+            continue
+        pairs = [(name, value) for name, _, value in (f[2:].partition("=") for f in run["flags"]) if name in OPTION_FLAG_NAMES]
+        options = [list(p) for p in read_options(pairs).flags]
+        if not options:
+            raise RefreshError(f"{folder.name}: run {run['id']} got ready with {rule['groupVersion']} {rule['resource'] or ''} off, "
+                               "which a finding says it needs: the recordings contradict each other")
+        if options not in out:
+            out.append(options)
+    return out
+
+
+def _served(folder: Path, flags: list[str]):  # -> ServedApis | None
+    """What kcompat serves with a recorded start's flags (the data being refreshed)."""
+    from kcompat.core.apis import evaluate_api_availability, gate_resolver
+    from kcompat.core.errors import KcompatError
+    from kcompat.core.readiness import served_apis
+    from kcompat.core.runtime_config import parse_runtime_config
+    from kcompat.core.startup import delegated_served
+    from kcompat.data.catalog import Catalog
+
+    given: dict[str, list[str]] = {}
+    for flag in flags:
+        name, _, value = flag[2:].partition("=")
+        given.setdefault(name, []).append(value)
+    catalog = Catalog(folder.parent.parent)
+    try:
+        availability = evaluate_api_availability(
+            folder.name[1:], given.get("emulated-version"), given.get("runtime-config"), min_compat=given.get("min-compatibility-version"),
+            api_data=catalog.api_data, compare_with_release=False,
+            gate_states=gate_resolver(lambda b: catalog.manifest_for(b)[0], given.get("feature-gates")),
+        )
+    except KcompatError:
+        return None
+    pairs = [(e.group_version, e.resource) for e in availability.served()]
+    return served_apis([*pairs, *delegated_served(parse_runtime_config(given.get("runtime-config")))])
 
 
 def refresh_startup(data_dir: Path, minors: list[int] | None = None) -> list[str]:
