@@ -40,7 +40,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
-from dashboard.components.hosting import MALLOC_ENV  # noqa: E402
+from dashboard.server import MALLOC_ENV  # noqa: E402
 from dashboard.components.upload import MAX_BYTES  # noqa: E402
 from kcompat.core.manifest import MAX_GATES  # noqa: E402
 from kcompat.cli.screenshots import start_server, stop_server  # noqa: E402
@@ -395,7 +395,7 @@ def main() -> int:
                         help="instead of Gates reruns and uploads, each session runs this many Check a cluster checks of "
                              "maximum-size inputs (the upload-alone step is kept)")
     parser.add_argument("--malloc-env", action=argparse.BooleanOptionalAction, default=True,
-                        help="start the server with the shipped malloc settings (hosting.MALLOC_ENV; default: yes)")
+                        help="start the server with the shipped malloc settings (dashboard.server.MALLOC_ENV; default: yes)")
     parser.add_argument("--cluster-files", action=argparse.BooleanOptionalAction, default=True,
                         help="with --cluster-checks, each session also uploads two maximum-size /metrics files once "
                              "and every check reads them (default: yes)")

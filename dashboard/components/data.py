@@ -30,7 +30,8 @@ from kcompat.answers.gates import gate_texts as answers_gate_texts, gates
 from kcompat.answers.queries import newest_release
 from kcompat.answers.timeline import TimelineAnswer, timeline as answers_timeline
 
-from . import hosting
+from dashboard.server import freeze_long_lived
+
 from .gates_view import GatesView, view_of
 from .state import Selection
 
@@ -44,7 +45,7 @@ def catalog() -> Catalog:
     cat = catalog_from_environment()
     cat.all()
     _ = cat.gate_info
-    hosting.freeze_long_lived()  # the catalog lives as long as the process: collections skip it
+    freeze_long_lived()  # the catalog lives as long as the process: collections skip it
     return cat
 
 

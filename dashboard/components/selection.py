@@ -19,7 +19,7 @@ import streamlit as st
 
 from kcompat.core.errors import KcompatError, shown
 
-from . import data, hosting
+from . import data
 from .state import (
     PARAM_KEYS,
     Resolved,
@@ -34,7 +34,6 @@ from .state import (
 )
 from .text import code, md
 
-hosting.harden_server()
 
 WIDGET = {
     "binary": "sel_binary",
