@@ -5,7 +5,7 @@ Starts the real server on 127.0.0.1 and drives sessions with Streamlit's own web
 (the BackMsg/ForwardMsg protobufs a browser sends; no browser, so 2 cores suffice):
 
 1. one session uploads a maximum-size manifest alone: the CPU time of the server and of the
-   upload worker processes it starts (dashboard/components/upload_worker.py) for that upload;
+   upload worker processes it starts (dashboard/uploads/worker.py) for that upload;
 2. ``--sessions`` sessions at once, each rerunning the Gates page ``--reruns`` times on varying
    selections (stopping at ``--max-seconds``), ``--uploads`` of them also uploading a different
    maximum-size manifest after their fifth rerun;
@@ -41,7 +41,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 from dashboard.server import MALLOC_ENV  # noqa: E402
-from dashboard.components.upload import MAX_BYTES  # noqa: E402
+from dashboard.uploads.custom_manifest import MAX_BYTES  # noqa: E402
 from kcompat.core.manifest import MAX_GATES  # noqa: E402
 from kcompat.cli.screenshots import start_server, stop_server  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Streamlit entry point: ``streamlit run dashboard/app.py`` (from the repository root).
 
 Installs the server customisations (:func:`dashboard.server.install`), then builds the navigation
-and the shared frame (selection bar) with :func:`dashboard.components.frame.run_app`; each page
+and the shared frame (selection bar) with :func:`dashboard.frame.page_frame.run_app`; each page
 lives in ``dashboard/app_pages/``.
 """
 
@@ -16,10 +16,10 @@ from dashboard.server import install  # noqa: E402
 
 install()  # every customisation of the Streamlit server, once per process (done already under kcompat serve)
 
-from dashboard.components.frame import run_app  # noqa: E402
+from dashboard.frame.page_frame import run_app  # noqa: E402
 
 if os.environ.get("KCOMPAT_RUN_TIMES"):  # benchmarks only: server-side time of each run (run_timing.py)
-    from dashboard.components.run_timing import timed_run  # noqa: E402
+    from dashboard.server.run_timing import timed_run  # noqa: E402
 
     timed_run(run_app, os.environ["KCOMPAT_RUN_TIMES"])
 else:

@@ -8,10 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import server
-from dashboard.components import data
-from dashboard.components.downloads import table_csv
-from dashboard.components.text import md, or_missing
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.tables.downloads import table_csv
+from dashboard.text import md, or_missing
+from dashboard.state.view_state import ViewState
 from dashboard.server.patch import streamlit_version
 
 view = ViewState("about")  # before the first table: its exports name the page's view

@@ -8,17 +8,17 @@ table is :func:`kcompat.answers.matrix.filtered`'s answer: the page and the CLI 
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.chart_export import chart_downloads
-from dashboard.components.charts import stage_counts_chart, transitions_chart
-from dashboard.components.downloads import table_csv
-from dashboard.components.gate_table import is_phone
-from dashboard.components.pages import open_gate
-from dashboard.components.stage_colors import STAGE_COLORS, STAGE_TEXT
-from dashboard.components.table_text import config_labels, table_as_text
-from dashboard.components.text import md
-from dashboard.components.text_width import column_px
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.charts.export import chart_downloads
+from dashboard.charts.specs import stage_counts_chart, transitions_chart
+from dashboard.tables.downloads import table_csv
+from dashboard.frame.chrome import is_phone
+from dashboard.frame.pages import open_gate
+from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_TEXT
+from dashboard.tables.table_text import config_labels, table_as_text
+from dashboard.text import md
+from dashboard.tables.text_width import column_px
+from dashboard.state.view_state import ViewState
 from kcompat.answers.matrix import filtered, matrix_filter
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError

@@ -86,7 +86,7 @@ def test_freezing_leaves_what_is_alive_out_of_later_collections(monkeypatch):
 def test_loading_the_catalog_freezes_it(monkeypatch):
     import gc
 
-    from dashboard.components import data
+    from dashboard import data
 
     monkeypatch.setattr(memory, "_frozen", False)
     monkeypatch.delenv("KCOMPAT_DATA_DIR", raising=False)

@@ -32,8 +32,8 @@ from kcompat.answers.timeline import TimelineAnswer, timeline as answers_timelin
 
 from dashboard.server import freeze_long_lived
 
-from .gates_view import GatesView, view_of
-from .state import Selection
+from dashboard.gates_view import GatesView, view_of
+from dashboard.state.selection import Selection
 
 
 

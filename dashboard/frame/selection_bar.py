@@ -19,8 +19,8 @@ import streamlit as st
 
 from kcompat.core.errors import KcompatError, shown
 
-from . import data
-from .state import (
+from dashboard import data
+from dashboard.state.selection import (
     PARAM_KEYS,
     Resolved,
     Selection,
@@ -32,7 +32,7 @@ from .state import (
     startup_errors,
     startup_hints,
 )
-from .text import code, md
+from dashboard.text import code, md
 
 
 WIDGET = {
