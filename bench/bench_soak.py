@@ -42,7 +42,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from dashboard.server import MALLOC_ENV  # noqa: E402
 from dashboard.uploads.custom_manifest import MAX_BYTES  # noqa: E402
-from kcompat.core.manifest import MAX_GATES  # noqa: E402
+from kcompat.core.registration import MAX_GATES  # noqa: E402
 from kcompat.cli.screenshots import start_server, stop_server  # noqa: E402
 
 SELECTIONS = [

@@ -1,6 +1,6 @@
 """Release matrix: gates x bundled releases, and what each release changed (for the release team).
 
-The filters build a :class:`~kcompat.core.history.MatrixFilter` with
+The filters build a :class:`~kcompat.core.matrix_filter.MatrixFilter` with
 :func:`kcompat.answers.matrix.matrix_filter`, as ``kcompat matrix`` does from its options, and the
 table is :func:`kcompat.answers.matrix.filtered`'s answer: the page and the CLI show the same rows.
 """
@@ -22,7 +22,8 @@ from dashboard.state.view_state import ViewState
 from kcompat.answers.matrix import filtered, matrix_filter
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
-from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS, MatrixFilter
+from kcompat.core.matrix import ALL_TRANSITION_KINDS
+from kcompat.core.matrix_filter import FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
 from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_document, matrix_rows
 

@@ -13,7 +13,8 @@ import altair as alt
 import pandas as pd
 
 from kcompat.answers.timeline import order as timeline_order
-from kcompat.core.history import ReleaseTransitions, Segment, TRANSITION_KINDS
+from kcompat.core.gate_history import Segment
+from kcompat.core.matrix import ReleaseTransitions, TRANSITION_KINDS
 from kcompat.core.placeholders import GateStart, is_placeholder
 from kcompat.core.versions import Version
 

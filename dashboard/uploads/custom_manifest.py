@@ -25,7 +25,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import MAX_SHOWN, cut, shown
-from kcompat.core.manifest import registration_for
+from kcompat.core.registration import registration_for
 from kcompat.core.versions import mm
 from dashboard.uploads.worker import MAX_BYTES, Cancelled, FifoLock, ask
 

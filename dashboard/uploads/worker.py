@@ -135,7 +135,8 @@ def answer(request: tuple) -> tuple:
     from kcompat.data.catalog import catalog_from_environment
     from kcompat.core.compat import parse_binary_version
     from kcompat.core.errors import KcompatError
-    from kcompat.core.manifest import Manifest, ManifestError, load_manifest_bytes, registration_for
+    from kcompat.core.manifest import Manifest
+    from kcompat.core.registration import ManifestError, load_manifest_bytes, registration_for
     from kcompat.core.versions import mm
 
     if request[0] == "inspect":

@@ -20,7 +20,8 @@ from dashboard.charts.specs import (
 )
 from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 from kcompat.answers.timeline import order as timeline_order
-from kcompat.core.history import TRANSITION_KINDS, gate_segments, listed_since, release_matrix, release_transitions, timeline_segments
+from kcompat.core.gate_history import gate_segments, timeline_segments
+from kcompat.core.matrix import TRANSITION_KINDS, listed_since, release_matrix, release_transitions
 from kcompat.core.placeholders import gate_starts
 from kcompat.core.stages import STAGE_ORDER, Stage
 from kcompat.data.catalog import DEFAULT_CATALOG

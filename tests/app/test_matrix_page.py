@@ -8,7 +8,7 @@ import pytest
 
 from conftest import current_page, open_app, rerun, texts
 from kcompat.data.catalog import DEFAULT_CATALOG
-from kcompat.core.history import TRANSITION_KINDS, release_matrix, release_transitions
+from kcompat.core.matrix import TRANSITION_KINDS, release_matrix, release_transitions
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.uploads import custom_manifest as upload
 from dashboard.state.selection import Selection
-from kcompat.core.manifest import MAX_GATES
+from kcompat.core.registration import MAX_GATES
 from tests.app.conftest import APP, TIMEOUT, plain
 
 SPEC = '  - {version: "1.30", default: false, lockToDefault: false, preRelease: Alpha}\n'

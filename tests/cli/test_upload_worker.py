@@ -9,7 +9,8 @@ import sys
 
 from kcompat.data.catalog import Catalog
 from kcompat.cli.main import main
-from kcompat.core.manifest import Manifest, load_manifest_bytes, registration_for
+from kcompat.core.manifest import Manifest
+from kcompat.core.registration import load_manifest_bytes, registration_for
 from kcompat.core.versions import parse_version, mm
 from kcompat.answers.gates import gates
 from dashboard.gates_view import view_of
