@@ -8,7 +8,7 @@ the same flags, built by :mod:`kcompat.documents.apis`; the storage tab shows wh
 resources whose answer differs from a real binary of the emulated release.
 
 The page's own flags live in the URL next to the shared selection, bound by the page's
-:class:`~dashboard.components.view_state.ViewState` under the keys of the first links:
+:class:`~dashboard.state.view_state.ViewState` under the keys of the first links:
 ``runtime_config`` (the flag value as typed), ``emulation_forward_compatible`` and
 ``runtime_config_emulation_forward_compatible`` (``true`` or absent), and
 ``enable_priority_and_fairness`` (``false`` or absent). The errors are kube-apiserver's whole
@@ -26,12 +26,12 @@ import pandas as pd
 import streamlit as st
 
 from kcompat.documents import formats
-from dashboard.components import data
-from dashboard.components.downloads import table_csv, table_exports
-from dashboard.components.selection import current
-from dashboard.components.table_text import config_labels, flag_column, table_as_text
-from dashboard.components.text import md
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.tables.downloads import table_csv, table_exports
+from dashboard.frame.selection_bar import current
+from dashboard.tables.table_text import config_labels, flag_column, table_as_text
+from dashboard.text import md
+from dashboard.state.view_state import ViewState
 from kcompat.answers.apis import apis, apis_startup, storage
 from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
@@ -265,7 +265,7 @@ def _api_config(emulated: str) -> dict:
 
 
 def _api_text(frame: pd.DataFrame, key: str, what: str, config: dict) -> None:
-    """The grid's rows as text (:mod:`dashboard.components.table_text`), the kind as row headers."""
+    """The grid's rows as text (:mod:`dashboard.tables.table_text`), the kind as row headers."""
     table_as_text(
         frame, f"table_text_{key}", f"{what}: {len(frame)} rows", labels=config_labels(config), words=SERVED_WORDS, row_header="kind"
     )

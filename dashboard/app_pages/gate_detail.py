@@ -1,6 +1,6 @@
 """Gate detail: spec history, state in every bundled release, description, owners, KEP.
 
-In the URL (the page's :class:`~dashboard.components.view_state.ViewState`): the gate (``gate``)
+In the URL (the page's :class:`~dashboard.state.view_state.ViewState`): the gate (``gate``)
 and the start of its history chart (``gate_from``)."""
 
 import re
@@ -8,16 +8,17 @@ import re
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.chart_export import chart_downloads, selection_caption
-from dashboard.components.charts import LABEL_CSS, default_x_start, timeline_chart
-from dashboard.components.selection import current
-from dashboard.components.state import GATE_PARAM
-from dashboard.components.downloads import table_csv
-from dashboard.components.gate_table import FLAG_WORDS, is_phone
-from dashboard.components.table_text import flag_column, table_as_text
-from dashboard.components.text import md
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.charts.export import chart_downloads, selection_caption
+from dashboard.charts.specs import LABEL_CSS, default_x_start, timeline_chart
+from dashboard.frame.selection_bar import current
+from dashboard.state.selection import GATE_PARAM
+from dashboard.tables.downloads import table_csv
+from dashboard.frame.chrome import is_phone
+from dashboard.tables.gate_table import FLAG_WORDS
+from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.text import md
+from dashboard.state.view_state import ViewState
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.gate import TABLES, change_rows, gate_document, release_rows, spec_rows
@@ -26,7 +27,7 @@ _SAFE_URL = re.compile(r"\Ahttps://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+\Z")
 
 sel = current()
 names = data.all_gate_names()
-#: The gate (``gate``, the key of the first links and of :func:`~dashboard.components.pages.open_gate`)
+#: The gate (``gate``, the key of the first links and of :func:`~dashboard.frame.pages.open_gate`)
 #: and the history chart's start (``gate_from``).
 view_state = ViewState("gate", url_keys={"name": GATE_PARAM})
 url_problems = st.container()

@@ -2,7 +2,7 @@
 
 The plan, its JSON and its Markdown export come from :mod:`kcompat.documents.plan`: the same as
 ``kcompat plan --from B@E --to T [--allow-multi-minor]``. The target is kept in the URL as ``to`` (the page's
-:class:`~dashboard.components.view_state.ViewState`, written even when it is the default: the
+:class:`~dashboard.state.view_state.ViewState`, written even when it is the default: the
 newest bundled release moves with the data).
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.downloads import table_csv
-from dashboard.components.selection import current
-from dashboard.components.table_text import TextTable, config_labels, table_as_text, tables_as_text
-from dashboard.components.text import code, md
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.tables.downloads import table_csv
+from dashboard.frame.selection_bar import current
+from dashboard.tables.table_text import TextTable, config_labels, table_as_text, tables_as_text
+from dashboard.text import code, md
+from dashboard.state.view_state import ViewState
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
 from kcompat.answers.plan import StepStartup, plan_for, plan_startups

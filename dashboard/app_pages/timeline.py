@@ -1,14 +1,14 @@
 """Timeline: every gate of the binary's manifest, its stages across releases.
 
 The filters, the order and the start release are kept in the URL (``timeline_stages``,
-``timeline_text``, ``timeline_sort``, ``timeline_from``; see components/view_state.py)."""
+``timeline_text``, ``timeline_sort``, ``timeline_from``; see state/view_state.py)."""
 
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.chart_export import chart_downloads, selection_caption
-from dashboard.components.charts import (
+from dashboard import data
+from dashboard.charts.export import chart_downloads, selection_caption
+from dashboard.charts.specs import (
     GATE_PICK,
     LABEL_CSS,
     ROWS_PER_BLOCK,
@@ -17,12 +17,12 @@ from dashboard.components.charts import (
     timeline_blocks,
     timeline_chart,
 )
-from dashboard.components.gate_table import is_phone
-from dashboard.components.pages import open_gate
-from dashboard.components.selection import current
-from dashboard.components.table_text import table_as_text
-from dashboard.components.text import plain
-from dashboard.components.view_state import ViewState
+from dashboard.frame.chrome import is_phone
+from dashboard.frame.pages import open_gate
+from dashboard.frame.selection_bar import current
+from dashboard.tables.table_text import table_as_text
+from dashboard.text import plain
+from dashboard.state.view_state import ViewState
 from kcompat.answers.timeline import SORTS, STAGE_NAMES
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as

@@ -18,7 +18,8 @@ from kcompat.answers.matrix import bundled_matrix
 from kcompat.answers.queries import newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.errors import KcompatError, quote_cut
-from kcompat.core.history import Segment, listed_since, timeline_segments
+from kcompat.core.gate_history import Segment, timeline_segments
+from kcompat.core.matrix import listed_since
 from kcompat.core.placeholders import GateStart, gate_starts
 from kcompat.core.stages import STAGE_ORDER
 from kcompat.core.versions import offset_minor, parse_version

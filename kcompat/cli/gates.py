@@ -19,7 +19,7 @@ from kcompat.answers.queries import newest_release
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
-from kcompat.core.manifest import registration_for
+from kcompat.core.registration import registration_for
 from kcompat.core.versions import mm
 from kcompat.data.catalog import Catalog
 from kcompat.data.files import load_manifest_files

@@ -15,7 +15,7 @@ What is shot:
   matter, so a link from any deployment gives the same picture.
 * ``--page KEY`` (repeatable) with ``--query 'binary=1.35&emulated=1.34'``: those pages with that
   query string (without ``--query``: the fixed selection below).
-* Neither: every page of :data:`dashboard.components.pages.PAGES` with the fixed selection.
+* Neither: every page of :data:`dashboard.frame.pages.PAGES` with the fixed selection.
 
 Every view is shot with the compact landing heading (``compact=1``, unless the link or query sets
 ``compact``) and the light theme (``--theme dark``: the dark one; ``embed_options`` in a link wins).
@@ -140,14 +140,15 @@ def _log_tail(proc: subprocess.Popen) -> str:
 
 
 def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None):
-    """Start ``streamlit run SCRIPT`` (default: the dashboard) on a free loopback port, headless,
+    """Start ``streamlit run SCRIPT`` (default: the dashboard; through ``python -m dashboard.server``,
+    as ``kcompat serve`` does, so the server customisations apply from the start) on a free loopback port, headless,
     without usage statistics, and wait until it is healthy. Returns ``(process, base_url)``; stop it
     with :func:`stop_server`. Run from the repository root so ``.streamlit/config.toml`` applies."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(extra_env or {}))
     log = tempfile.NamedTemporaryFile(prefix="kcompat-streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script or APP),
+        [sys.executable, "-m", "dashboard.server", "run", str(script or APP),
          "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=cwd or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -213,9 +214,9 @@ def wait_idle(page, timeout: float = 60_000, settle: int = 250) -> None:
 
 @functools.cache
 def page_keys() -> list[str]:
-    """The page keys of the dashboard (``dashboard.components.pages.PAGES``), the default page first.
+    """The page keys of the dashboard (``dashboard.frame.pages.PAGES``), the default page first.
     Asked of the app in a process of its own, as the server is: the library never imports the app."""
-    code = "from dashboard.components.pages import PAGES; print(*PAGES)"
+    code = "from dashboard.frame.pages import PAGES; print(*PAGES)"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     if done.returncode != 0:

@@ -4,7 +4,10 @@ As ``datasette serve`` or ``mlflow ui`` do: the command knows where its app is. 
 (``dashboard/app.py``) is found without importing it, and Streamlit runs in the folder whose
 ``.streamlit/config.toml`` holds the project's settings (headless, XSRF on, uploads capped, no
 telemetry, the themes): the checkout's root, or ``<prefix>/share/kcompat`` where ``pip install``
-puts it beside the data."""
+puts it beside the data. The server is Streamlit's own command line run as ``python -m
+dashboard.server``, which installs every server customisation before Streamlit starts
+(:func:`dashboard.server.install`). Without the dashboard extra (``pip install
+'kcompat[dashboard]'``) it says so and exits 2."""
 
 from __future__ import annotations
 
@@ -50,7 +53,8 @@ def serve_command(args: argparse.Namespace) -> list[str]:
     """The ``streamlit run`` command line that :func:`run_serve` replaces this process with."""
     if not 0 < args.port < 65536:
         raise KcompatError(f"--port must be 1-65535, not {args.port}")
-    command = [sys.executable, "-m", "streamlit", "run", str(app_path()), "--server.port", str(args.port)]
+    # Streamlit's own command line, with the server customisations installed first (dashboard.server)
+    command = [sys.executable, "-m", "dashboard.server", "run", str(app_path()), "--server.port", str(args.port)]
     if args.address:
         command += ["--server.address", args.address]
     return command + ["--browser.serverAddress", args.server_address]

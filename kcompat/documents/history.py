@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kcompat.core.history import Segment
+from kcompat.core.gate_history import Segment
 from kcompat.core.placeholders import GateStart
 from kcompat.core.versions import subtract_minor
 

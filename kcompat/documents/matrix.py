@@ -2,7 +2,7 @@
 
 Every bundled release's own manifest at its own version (emulated = release, default min
 compatibility), the transitions from one bundled release to the next and the removed gates, for
-the gates and releases a :class:`~kcompat.core.history.MatrixFilter` keeps (everything without
+the gates and releases a :class:`~kcompat.core.matrix_filter.MatrixFilter` keeps (everything without
 one)::
 
     {"releases": ["1.31", ...],
@@ -22,7 +22,9 @@ oldest bundled one) is compared with its previous bundled release, shown or not.
 from __future__ import annotations
 
 from kcompat.documents import formats
-from ..core.history import ALL_TRANSITION_KINDS, TRANSITION_KEYS, FilteredMatrix, GateStatus, ReleaseTransitions
+from ..core.gate_history import GateStatus
+from ..core.matrix import ALL_TRANSITION_KINDS, TRANSITION_KEYS, ReleaseTransitions
+from ..core.matrix_filter import FilteredMatrix
 from ..core.removals import GateLineage, RemovedGate
 
 __all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_document", "matrix_rows", "render"]

@@ -91,8 +91,9 @@ def test_gates_refused_shows_the_same_errors_and_hints():
 
 def test_gates_downloads_are_what_the_cli_prints():
     # the texts the page's "Download…" buttons produce when clicked (the page's own code path)
-    from dashboard.components import data, downloads
-    from dashboard.components.state import Selection
+    from dashboard import data
+    from dashboard.tables import downloads
+    from dashboard.state.selection import Selection
     from kcompat.data.catalog import DEFAULT_CATALOG
 
     sel = Selection("1.36", "1.33", None, "AllBeta=false")

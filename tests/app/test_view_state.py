@@ -5,8 +5,8 @@ and a value that is not an option is named and ignored."""
 import json
 
 from conftest import open_app, rerun, texts
-from dashboard.components import data
-from dashboard.components.charts import default_x_start
+from dashboard import data
+from dashboard.charts.specs import default_x_start
 from kcompat.core.versions import parse_version
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
@@ -119,7 +119,7 @@ def test_gate_detail_history_start_from_a_link():
 
 
 def _tabs_script():
-    from dashboard.components.view_state import ViewState
+    from dashboard.state.view_state import ViewState
 
     view = ViewState("demo")
     tab = view.segmented_control("tab", "Show", ("Specs", "Releases", "Chart"))

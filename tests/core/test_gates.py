@@ -6,7 +6,8 @@ import pytest
 
 from kcompat.core.compat import select_versions
 from kcompat.core.gates import evaluate_gates, spec_at
-from kcompat.core.manifest import Manifest, load_manifest_bytes
+from kcompat.core.manifest import Manifest
+from kcompat.core.registration import load_manifest_bytes
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
 

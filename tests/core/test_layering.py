@@ -176,9 +176,9 @@ ANSWERED = {
     ("kcompat.core.apis", "evaluate_api_availability"): "kcompat.answers.apis.apis",
     ("kcompat.core.storage", "storage_versions"): "kcompat.answers.apis.storage",
     ("kcompat.core.skew", "skew_policy"): "kcompat.answers.skew.skew",
-    ("kcompat.core.history", "gate_segments"): "kcompat.answers.gate.gate_detail",
-    ("kcompat.core.history", "spec_changes"): "kcompat.answers.gate.gate_detail",
-    ("kcompat.core.history", "timeline_segments"): "kcompat.answers.timeline.timeline",
+    ("kcompat.core.gate_history", "gate_segments"): "kcompat.answers.gate.gate_detail",
+    ("kcompat.core.gate_history", "spec_changes"): "kcompat.answers.gate.gate_detail",
+    ("kcompat.core.gate_history", "timeline_segments"): "kcompat.answers.timeline.timeline",
     ("kcompat.core.placeholders", "gate_starts"): "kcompat.answers.timeline.timeline",
 }
 

@@ -90,7 +90,8 @@ def test_dependency_that_cannot_be_enabled_is_said_so_whatever_the_message_says(
     cannot be enabled (read from the problem's values and the gate states, never its text)."""
     from kcompat.core.compat import select_versions
     from kcompat.core.gates import evaluate_gates
-    from kcompat.core.manifest import Manifest, load_manifest_bytes
+    from kcompat.core.manifest import Manifest
+    from kcompat.core.registration import load_manifest_bytes
 
     text = """
 - name: Dep

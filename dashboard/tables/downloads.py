@@ -22,12 +22,12 @@ from kcompat.documents import formats
 from kcompat.documents.exports import TABLE_FORMATS, header_line, table_text
 from kcompat.documents.gates import gates_text
 
-from . import data
-from .pages import PAGES, WITHOUT_SELECTION
-from .selection import current
-from .state import Selection, default_min_compat
-from .text import MISSING, md
-from .view_state import page_prefixes, page_view
+from dashboard import data
+from dashboard.frame.pages import PAGES, WITHOUT_SELECTION
+from dashboard.frame.selection_bar import current
+from dashboard.state.selection import Selection, default_min_compat
+from dashboard.text import MISSING, md
+from dashboard.state.view_state import page_prefixes, page_view
 
 FORMATS = {"csv": ("CSV", "csv"), "json": ("JSON", "json"), "markdown": ("Markdown", "md")}
 #: Widget key suffix of each export button after the table's own key.
@@ -241,6 +241,6 @@ def every_gate(sel: Selection, custom=None) -> None:
 def _deferred(cat, fmt: str, args, custom):
     if custom is None:
         return lambda: gates_text(gates(cat, *args), fmt)
-    from .upload import custom_download
+    from dashboard.uploads.custom_manifest import custom_download
 
     return lambda: custom_download(custom, fmt, args)

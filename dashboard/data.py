@@ -2,7 +2,7 @@
 
 The parsed catalog is loaded once per process (``st.cache_resource``; it is immutable). Every
 derived table is cached with ``st.cache_data``, keyed by the plain selection strings, and is
-computed by the answers and the core (:mod:`kcompat.answers`, :mod:`kcompat.core.history`); nothing here decides a version or gate rule.
+computed by the answers and the core (:mod:`kcompat.answers`, :mod:`kcompat.core.matrix`); nothing here decides a version or gate rule.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from kcompat.answers.changes import compare
 from kcompat.documents import changes as changes_doc
 from kcompat.answers.matrix import bundled_matrix, matrix as answers_matrix
 from kcompat.documents import matrix as matrix_doc
-from kcompat.core.history import ReleaseMatrix, ReleaseTransitions, release_transitions
+from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_transitions
 from kcompat.core.manifest import Manifest
 from kcompat.core.stages import STAGE_ORDER
 from kcompat.core.search import GateText
@@ -30,9 +30,10 @@ from kcompat.answers.gates import gate_texts as answers_gate_texts, gates
 from kcompat.answers.queries import newest_release
 from kcompat.answers.timeline import TimelineAnswer, timeline as answers_timeline
 
-from . import hosting
-from .gates_view import GatesView, view_of
-from .state import Selection
+from dashboard.server import freeze_long_lived
+
+from dashboard.gates_view import GatesView, view_of
+from dashboard.state.selection import Selection
 
 
 
@@ -44,7 +45,7 @@ def catalog() -> Catalog:
     cat = catalog_from_environment()
     cat.all()
     _ = cat.gate_info
-    hosting.freeze_long_lived()  # the catalog lives as long as the process: collections skip it
+    freeze_long_lived()  # the catalog lives as long as the process: collections skip it
     return cat
 
 

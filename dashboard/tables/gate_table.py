@@ -1,6 +1,6 @@
 """The effective gate table with its quick filters and row selection.
 
-The table is an Arrow table (see :class:`dashboard.components.gates_view.GatesView`); filtering uses
+The table is an Arrow table (see :class:`dashboard.gates_view.GatesView`); filtering uses
 ``pyarrow.compute`` so nothing is converted to pandas on a rerun.
 """
 
@@ -14,15 +14,16 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
-from . import data
-from .gates_view import GatesView
-from .downloads import every_gate, table_exports
-from .pages import open_gate
-from .stage_colors import STAGE_NAMES
-from .state import Selection
-from .table_text import flag_column, table_as_text
-from .text import plain
-from .view_state import ViewState
+from dashboard import data
+from dashboard.gates_view import GatesView
+from dashboard.tables.downloads import every_gate, table_exports
+from dashboard.frame.chrome import is_phone
+from dashboard.frame.pages import open_gate
+from dashboard.charts.stage_colors import STAGE_NAMES
+from dashboard.state.selection import Selection
+from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.text import plain
+from dashboard.state.view_state import ViewState
 
 #: The "show only" quick filters: value -> (column, wanted value). Within one column the chosen
 #: values are alternatives (on + off = either); different columns must all match.
@@ -125,19 +126,6 @@ def sort_table(table: pa.Table, sort: str) -> pa.Table:
 
 #: Column widths on a phone (px): gate, enabled and stage fit a 390 px screen beside the row picker.
 PHONE_WIDTHS = {"gate": 160, "enabled": 64, "stage": 92}
-
-
-def is_phone() -> bool:
-    """Whether the browser says it is a phone (``Mobi`` in its User-Agent, as MDN recommends).
-    Read once per session: reading the request headers costs more than a table rerun can spare."""
-    phone = st.session_state.get("_is_phone")
-    if phone is None:
-        try:
-            phone = "Mobi" in (st.context.headers.get("User-Agent") or "")
-        except Exception:  # noqa: BLE001 - no request (a test harness): not a phone
-            phone = False
-        st.session_state["_is_phone"] = phone
-    return phone
 
 
 #: Width of the gate column per character of the longest name, plus padding (the grid's 14 px

@@ -1,7 +1,7 @@
 """Altair chart specs as pure functions: data in, ``alt.Chart`` out (test them with ``.to_dict()``).
 
 Versions are drawn on a quantitative axis of minor numbers (Kubernetes 1.x), labelled ``1.x``,
-so 1.9 sorts before 1.10. Stage colours come from :mod:`dashboard.components.stage_colors`.
+so 1.9 sorts before 1.10. Stage colours come from :mod:`dashboard.charts.stage_colors`.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import altair as alt
 import pandas as pd
 
 from kcompat.answers.timeline import order as timeline_order
-from kcompat.core.history import ReleaseTransitions, Segment, TRANSITION_KINDS
+from kcompat.core.gate_history import Segment
+from kcompat.core.matrix import ReleaseTransitions, TRANSITION_KINDS
 from kcompat.core.placeholders import GateStart, is_placeholder
 from kcompat.core.versions import Version
 
-from .stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
+from dashboard.charts.stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 
 ROW_HEIGHT = 18
 #: Rows per timeline chart on the page: each block of rows has its own axis and legends, so that

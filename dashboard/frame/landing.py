@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .state import Selection
+from dashboard.state.selection import Selection
 
 KEP_4330 = "https://github.com/kubernetes/enhancements/tree/master/keps/sig-architecture/4330-compatibility-versions"
 FEATURE_GATES_DOC = "https://kubernetes.io/docs/reference/command-line-tools-reference/feature-gates/"
@@ -25,7 +25,7 @@ MORE_LABEL = "What --emulated-version does, and where to read more"
 def landing_intro(sel: Selection, landing: Selection, compact: bool = False) -> None:
     """Heading, one sentence on emulation and the links; ``landing`` is the default selection,
     named as such while it is the one shown. ``compact``: the heading on one small line and the
-    sentence and links in a closed expander (:mod:`dashboard.components.chrome` decides when)."""
+    sentence and links in a closed expander (:mod:`dashboard.frame.chrome` decides when)."""
     with st.container(key="kc-heading-compact" if compact else "kc-heading"):
         st.title(HEADING, anchor=False)
     intro = (

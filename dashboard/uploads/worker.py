@@ -21,7 +21,7 @@ Requests and answers are pickled tuples of plain values over the child's stdin a
   and, when the binary accepts them, the ``kcompat config`` document of the selection they give
 
 ``data`` is the file's bytes; the binary's registration rules apply (as ``kcompat gates
---manifest`` does). Run as ``python -m dashboard.components.upload_worker``.
+--manifest`` does). Run as ``python -m dashboard.uploads.worker``.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def ask(request: tuple, cancelled: Callable[[], bool] = lambda: False) -> tuple:
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     try:
         child = subprocess.Popen(
-            [sys.executable, "-m", "dashboard.components.upload_worker"],
+            [sys.executable, "-m", "dashboard.uploads.worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
         )
     except OSError as exc:
@@ -135,7 +135,8 @@ def answer(request: tuple) -> tuple:
     from kcompat.data.catalog import catalog_from_environment
     from kcompat.core.compat import parse_binary_version
     from kcompat.core.errors import KcompatError
-    from kcompat.core.manifest import Manifest, ManifestError, load_manifest_bytes, registration_for
+    from kcompat.core.manifest import Manifest
+    from kcompat.core.registration import ManifestError, load_manifest_bytes, registration_for
     from kcompat.core.versions import mm
 
     if request[0] == "inspect":

@@ -19,8 +19,8 @@ import streamlit as st
 
 from kcompat.core.errors import KcompatError, shown
 
-from . import data, hosting
-from .state import (
+from dashboard import data
+from dashboard.state.selection import (
     PARAM_KEYS,
     Resolved,
     Selection,
@@ -32,9 +32,8 @@ from .state import (
     startup_errors,
     startup_hints,
 )
-from .text import code, md
+from dashboard.text import code, md
 
-hosting.harden_server()
 
 WIDGET = {
     "binary": "sel_binary",

@@ -7,7 +7,7 @@ gate count or the problems; at most :data:`_PARSED_KEEP` rule sets) and its view
 kept process-wide, so other sessions never see it and it goes when the session ends.
 
 The file is parsed and evaluated in a short-lived process of its own
-(:mod:`dashboard.components.upload_worker`), never in the server: its millions of short-lived objects would
+(:mod:`dashboard.uploads.worker`), never in the server: its millions of short-lived objects would
 otherwise leave the server's heap fragmented (110 MB kept after a crowd of uploads had gone), and
 the child's CPU limit bounds what a hostile file can cost. A file is counted (gates, specs, YAML
 nodes) before it is fully parsed; libyaml's C loader parses the rest.
@@ -25,14 +25,14 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import MAX_SHOWN, cut, shown
-from kcompat.core.manifest import registration_for
+from kcompat.core.registration import registration_for
 from kcompat.core.versions import mm
-from dashboard.components.upload_worker import MAX_BYTES, Cancelled, FifoLock, ask
+from dashboard.uploads.worker import MAX_BYTES, Cancelled, FifoLock, ask
 
-from .data import keep_last
-from .gates_view import GatesView, view_of
-from .state import Selection
-from .text import md
+from dashboard.data import keep_last
+from dashboard.gates_view import GatesView, view_of
+from dashboard.state.selection import Selection
+from dashboard.text import md
 
 WIDGET = "custom_manifest_file"
 #: Results kept per session (one per registration rule set: 1.31, 1.33, 1.35).

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from . import chrome, data
-from .gate_table import is_phone
-from .landing import landing_intro
-from .pages import WITHOUT_SELECTION, all_pages, document_title, page_key
-from .selection import flag_messages, keep_selection, selection_bar, show_refusal
-from .state import GATE_PARAM, landing_selection
-from .view_state import drop_url_keys
-from .text import md
-from .upload import custom_manifest_in_use
+from dashboard.frame import chrome
+
+from dashboard import data
+from dashboard.frame.chrome import is_phone
+from dashboard.frame.landing import landing_intro
+from dashboard.frame.pages import WITHOUT_SELECTION, all_pages, document_title, page_key
+from dashboard.frame.selection_bar import flag_messages, keep_selection, selection_bar, show_refusal
+from dashboard.state.selection import GATE_PARAM, landing_selection
+from dashboard.state.view_state import drop_url_keys
+from dashboard.text import md
+from dashboard.uploads.custom_manifest import custom_manifest_in_use
 
 
 def run_app() -> None:

@@ -1,12 +1,12 @@
 """A page's own view state (search, filters, sort, start release, tab) kept in the URL.
 
-The shared selection lives in the URL (:mod:`dashboard.components.selection`); so does what each
+The shared selection lives in the URL (:mod:`dashboard.frame.selection_bar`); so does what each
 page's own controls show, so that a copied link opens the same view in a new tab. A
 :class:`ViewState` binds a page's widgets to query parameters named ``<prefix>_<name>``:
 
 .. code-block:: python
 
-    from dashboard.components.view_state import ViewState
+    from dashboard.state.view_state import ViewState
 
     view = ViewState("timeline")                  # URL keys timeline_stages, timeline_text, ...
     stages = view.multiselect("stages", "Stage", STAGE_NAMES, placeholder="all stages")  # -> list
@@ -62,9 +62,9 @@ Values that need more than a list of options:
 * ``follows_selection=True``: a URL value this page wrote itself that the options no longer
   offer (the selection above changed) is dropped without a warning.
 
-Only this module and :mod:`dashboard.components.selection` read or write ``st.query_params``
+Only this module and :mod:`dashboard.frame.selection_bar` read or write ``st.query_params``
 (a test greps the dashboard for it). :func:`page_view` gives the URL values of the current
-page's controls, for the header line of exports (:mod:`dashboard.components.downloads`).
+page's controls, for the header line of exports (:mod:`dashboard.tables.downloads`).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from kcompat.core.errors import repr_cut
 
-from .text import md
+from dashboard.text import md
 
 #: Longest free text kept from the URL (a search box).
 MAX_TEXT = 200
@@ -100,7 +100,7 @@ def _page_hash() -> str:
 
 def page_prefixes() -> tuple[str, ...]:
     """The prefixes of the :class:`ViewState` objects the current page has made in this session
-    (``("apis",)``); a page's first prefix is its key in :data:`dashboard.components.pages.PAGES`."""
+    (``("apis",)``); a page's first prefix is its key in :data:`dashboard.frame.pages.PAGES`."""
     return tuple(st.session_state.get(_PAGES, {}).get(_page_hash(), {}))
 
 

@@ -13,8 +13,8 @@ import streamlit as st
 import kcompat
 from kcompat.documents.exports import chart_png, chart_svg
 
-from . import data
-from .state import Selection
+from dashboard import data
+from dashboard.state.selection import Selection
 
 
 def selection_caption(sel: Selection, shown: str = "") -> str:

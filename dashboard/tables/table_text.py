@@ -24,7 +24,7 @@ from typing import Any
 import pyarrow as pa
 import streamlit as st
 
-from .text import MISSING
+from dashboard.text import MISSING
 
 LABEL = "Table as text"
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from .selection import current
-from .state import GATE_PARAM
+from dashboard.frame.selection_bar import current
+from dashboard.state.selection import GATE_PARAM
 
 PAGE_DIR = Path(__file__).resolve().parent.parent / "app_pages"
 
@@ -67,5 +67,5 @@ def all_pages() -> list[st.Page]:
 
 def open_gate(name: str) -> None:
     """Go to the gate detail page for ``name``, keeping the selection in the URL (the gate page's
-    :class:`~dashboard.components.view_state.ViewState` reads ``gate``)."""
+    :class:`~dashboard.state.view_state.ViewState` reads ``gate``)."""
     st.switch_page(page("gate"), query_params={**current().params(), GATE_PARAM: name})

@@ -1,5 +1,5 @@
 """The Gates page's data for one selection: :func:`kcompat.answers.gates.gates`' answer with its
-rows as an Arrow table. Built by the app's cached loaders (``components/data.py``) for the
+rows as an Arrow table. Built by the app's cached loaders (``data.py``) for the
 bundled gates, and from the upload worker's answer for an uploaded manifest."""
 
 from __future__ import annotations

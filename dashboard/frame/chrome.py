@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from .selection import WIDGET
-from .view_state import url_value
+from dashboard.frame.selection_bar import WIDGET
+from dashboard.state.view_state import url_value
 
 #: The URL flag of the compact heading: ``1`` compact, ``0`` full, absent: decided by the visit.
 COMPACT_PARAM = "compact"
@@ -146,3 +146,16 @@ def compact_heading(visits: int, phone: bool) -> tuple[bool, str | None]:
     if flag is not None:
         return flag, None
     return phone or visits > 1, problem
+
+
+def is_phone() -> bool:
+    """Whether the browser says it is a phone (``Mobi`` in its User-Agent, as MDN recommends).
+    Read once per session: reading the request headers costs more than a table rerun can spare."""
+    phone = st.session_state.get("_is_phone")
+    if phone is None:
+        try:
+            phone = "Mobi" in (st.context.headers.get("User-Agent") or "")
+        except Exception:  # noqa: BLE001 - no request (a test harness): not a phone
+            phone = False
+        st.session_state["_is_phone"] = phone
+    return phone
