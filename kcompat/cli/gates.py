@@ -86,6 +86,8 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
     elif answer.not_ready:
         summary += f" ({answer.component} starts but does not become ready)"
+    elif answer.component is not None and answer.readiness_recorded is None:
+        summary += f" ({answer.component}: no start of this release is recorded, its readiness is not checked)"
     hints = [h.line for h in answer.hints]
     formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints, shown(answer.not_ready))
     return status
