@@ -20,8 +20,10 @@ from kcompat.data.catalog import Catalog
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from kcompat.core.apis import ApiAvailability
+    from kcompat.core.compat import VersionSelection
     from kcompat.core.problems import Problem, Remedy
     from kcompat.core.readiness import ReadinessRules, ServedApis
+    from kcompat.core.runtime_config import RuntimeConfig
     from kcompat.core.startup import ApiserverOptions
 
 #: The three verdicts, as the documents write them.
@@ -66,6 +68,75 @@ def _flag_list(value: str | list[str] | tuple[str, ...] | None) -> list[str] | N
     return [value] if isinstance(value, str) else list(value) or None
 
 
+class _Apis:
+    """The API evaluations a start-up needs, each made once and only when asked for: with the
+    flags (the caller's own, when it has one) and a default start at the same versions."""
+
+    def __init__(self, catalog: Catalog, binary: str, flags: _Flags, given: ApiAvailability | None) -> None:
+        self.catalog, self.binary, self.flags = catalog, binary, flags
+        self.notes: list[Problem] = []
+        self._done: dict[bool, ApiAvailability | None] = {} if given is None else {True: given}
+
+    def evaluation(self, with_flags: bool) -> ApiAvailability | None:
+        if with_flags not in self._done:
+            self._done[with_flags] = self._evaluate(with_flags)
+        return self._done[with_flags]
+
+    def _evaluate(self, with_flags: bool) -> ApiAvailability | None:
+        """The API evaluation; None (with a note) when the release has no API data."""
+        from kcompat.answers.queries import api_gate_states
+        from kcompat.core.apis import evaluate_api_availability
+
+        f = self.flags
+        try:
+            return evaluate_api_availability(
+                self.binary, f.emulated, f.runtime_config if with_flags else None,
+                f.emulation_forward_compatible and with_flags, f.runtime_config_emulation_forward_compatible and with_flags,
+                min_compat=f.min_compat, api_data=self.catalog.api_data, compare_with_release=False,
+                gate_states=api_gate_states(self.catalog, f.feature_gates if with_flags else None),
+            )
+        except KcompatError as exc:
+            from kcompat.core.problems import Note
+
+            note = Note(f"--runtime-config and the APIs kube-apiserver needs are not checked: {exc}")
+            if note not in self.notes:
+                self.notes.append(note)
+            return None
+
+    def served(self, with_flags: bool) -> ServedApis:
+        """What it serves, with kube-aggregator's and apiextensions-apiserver's own groups (not in
+        the evaluation) as their merged resource configs give them."""
+        from kcompat.core.readiness import served_apis
+        from kcompat.core.startup import delegated_served
+
+        availability = self.evaluation(with_flags)
+        if availability is None:
+            return served_apis(())
+        pairs = [(e.group_version, e.resource) for e in availability.served()]
+        return served_apis([*pairs, *delegated_served(self.flags.config if with_flags else None)])
+
+    def kinds(self, group_version: str) -> tuple[str, ...]:
+        """The kinds of a group/version at the emulated version (those not removed by then)."""
+        availability = self.evaluation(False)
+        if availability is None:
+            return ()
+        return tuple(dict.fromkeys(e.kind for e in availability.entries
+                                   if e.group_version == group_version and e.reason.value != "removed-at-or-before-emulated-version"))
+
+
+@dataclass(frozen=True)
+class _Flags:
+    """The version, gate and API flags of one start-up, as given."""
+
+    emulated: str | list[str] | None
+    min_compat: str | list[str] | None
+    feature_gates: str | list[str] | None
+    runtime_config: list[str] | None
+    config: RuntimeConfig | None
+    emulation_forward_compatible: bool
+    runtime_config_emulation_forward_compatible: bool
+
+
 def apiserver_startup(
     catalog: Catalog,
     evaluation: GateEvaluation,
@@ -98,114 +169,40 @@ def apiserver_startup(
         from kcompat.core.runtime_config import parse_runtime_config
 
         config = parse_runtime_config(rc_values)
-    notes: list[Problem] = []
-    evaluations: dict[str, ApiAvailability | None] = {}
-
-    def evaluate(with_flags: bool) -> ApiAvailability | None:
-        key = "flags" if with_flags else "default"
-        if key not in evaluations:
-            if with_flags and apis is not None:
-                evaluations[key] = apis
-            else:
-                evaluations[key] = _api_evaluation(
-                    catalog, binary, emulated, min_compat, feature_gates if with_flags else None,
-                    rc_values if with_flags else None, emulation_forward_compatible and with_flags,
-                    runtime_config_emulation_forward_compatible and with_flags, notes,
-                )
-        return evaluations[key]
-
+    flags = _Flags(emulated, min_compat, feature_gates, rc_values, config, emulation_forward_compatible,
+                   runtime_config_emulation_forward_compatible)
+    api = _Apis(catalog, binary, flags, apis)
     checked = apis
     if checked is None and (rc_values or emulation_forward_compatible or runtime_config_emulation_forward_compatible):
-        checked = evaluate(True)
-    served_now = _served(checked, config) if checked is not None and config is not None else None
+        checked = api.evaluation(True)
     problems = startup_problems(
         selection, evaluation.problems, evaluation.flags_applied, gate_on,
-        checked.problems if checked is not None else None, config, options, served_now,
+        checked.problems if checked is not None else None, config, options,
+        api.served(True) if checked is not None and config is not None else None,
     )
     rules = _rules(catalog, selection)
     if not any(p.refuses for p in problems) and rules is not None:
-        problems = _with_readiness(problems, rules, selection.emulated, gate_on, config, feature_gates, evaluate, frozenset(options.flags))
-    if notes:
-        problems = (*problems, *notes)
+        from kcompat.core.readiness import readiness_problems
+
+        changed = config is not None or bool(feature_gates)
+        found = readiness_problems(
+            rules, selection.emulated, gate_on, (lambda: api.served(True)) if changed else None, lambda: api.served(False),
+            api.kinds, frozenset(options.flags),
+        )
+        problems = (*found, *problems)  # after the refusals (there are none), before the warnings
+    problems = (*problems, *api.notes)
     hints = _hints(problems, evaluation, config, rules, checked)
     return StartupAnswer(problems, hints, rules.recorded if rules is not None else None, checked)
 
 
-def _api_evaluation(
-    catalog: Catalog, binary: str, emulated: object, min_compat: object, feature_gates: str | list[str] | None,
-    runtime_config: list[str] | None, efc: bool, rcefc: bool, notes: list[Problem],
-) -> ApiAvailability | None:
-    """The API evaluation of the flags; None (with a note) when the release has no API data."""
-    from kcompat.answers.queries import api_gate_states
-    from kcompat.core.apis import evaluate_api_availability
-
-    try:
-        return evaluate_api_availability(
-            binary, emulated, runtime_config, efc, rcefc, min_compat=min_compat, api_data=catalog.api_data,  # type: ignore[arg-type]
-            compare_with_release=False, gate_states=api_gate_states(catalog, feature_gates),
-        )
-    except KcompatError as exc:
-        from kcompat.core.problems import Note
-
-        note = Note(f"--runtime-config and the APIs kube-apiserver needs are not checked: {exc}")
-        if note not in notes:
-            notes.append(note)
-        return None
-
-
-def _served(availability: ApiAvailability, config: object) -> ServedApis:
-    """What an API evaluation serves, with kube-aggregator's and apiextensions-apiserver's own
-    groups (not in the evaluation) as their merged resource configs give them."""
-    from kcompat.core.readiness import served_apis
-    from kcompat.core.startup import delegated_served
-
-    pairs = [(e.group_version, e.resource) for e in availability.served()]
-    return served_apis([*pairs, *delegated_served(config)])  # type: ignore[arg-type]
-
-
-def _rules(catalog: Catalog, selection: object) -> ReadinessRules | None:
+def _rules(catalog: Catalog, selection: VersionSelection) -> ReadinessRules | None:
     from kcompat.data.startup import readiness_rules
 
-    release = selection.rules.release  # type: ignore[attr-defined]
+    release = selection.rules.release
     return readiness_rules(catalog.data_dir, f"{release.major}.{release.minor}") if release is not None else None
 
 
-def _with_readiness(problems: tuple[Problem, ...], rules: ReadinessRules, emulated: object, gate_on: object,
-                    config: object, feature_gates: object, evaluate: object, options: frozenset[tuple[str, str]]) -> tuple[Problem, ...]:
-    """``problems`` with the readiness problems after the refusals (there are none) and before
-    the warnings."""
-    from kcompat.core.readiness import readiness_problems
-
-    changed = config is not None or bool(feature_gates)
-
-    def served() -> ServedApis:
-        availability = evaluate(True)  # type: ignore[operator]
-        return _served(availability, config) if availability is not None else _nothing()
-
-    def default_served() -> ServedApis:
-        availability = evaluate(False)  # type: ignore[operator]
-        return _served(availability, None) if availability is not None else _nothing()
-
-    def kinds(group_version: str) -> tuple[str, ...]:
-        availability = evaluate(False)  # type: ignore[operator]
-        if availability is None:
-            return ()
-        return tuple(dict.fromkeys(e.kind for e in availability.entries if e.group_version == group_version
-                                   and e.reason.value != "removed-at-or-before-emulated-version"))
-
-    found = readiness_problems(rules, emulated, gate_on, served if changed else None, default_served, kinds, options)  # type: ignore[arg-type]
-    if not found:
-        return problems
-    return (*found, *problems)
-
-
-def _nothing() -> ServedApis:
-    from kcompat.core.readiness import served_apis
-
-    return served_apis(())
-
-
-def _hints(problems: tuple[Problem, ...], evaluation: GateEvaluation, config: object, rules: ReadinessRules | None,
+def _hints(problems: tuple[Problem, ...], evaluation: GateEvaluation, config: RuntimeConfig | None, rules: ReadinessRules | None,
            apis: ApiAvailability | None) -> tuple[Remedy, ...]:
     """The remedies of the option refusals, the readiness problems and the API refusals (the gate
     refusals' remedies are the gates answer's)."""
@@ -213,7 +210,7 @@ def _hints(problems: tuple[Problem, ...], evaluation: GateEvaluation, config: ob
         return ()
     from kcompat.core.remedies.startup import StartupContext, startup_remedies
 
-    context = StartupContext(evaluation.by_name(), evaluation.selection.emulated, config, rules)  # type: ignore[arg-type]
+    context = StartupContext(evaluation.by_name(), evaluation.selection.emulated, config, rules)
     out = list(startup_remedies(problems, context))
     if apis is not None and any(p.refuses for p in apis.problems):
         from kcompat.core.remedies import api_remedies
