@@ -300,7 +300,7 @@ def after_api_enablement(minor: int, gate_on: GateOn, options: ApiserverOptions)
     ``validateUnknownVersionInteroperabilityProxyFlags`` (1.31+),
     ``validateNodeSelectorAuthorizationFeature`` (1.31-1.34), ``validateDRAControlPlaneControllerFeature``
     (1.31), ``validatePodCertificateRequestFeature`` (1.34), ``validateServiceAccountTokenSigningConfig``
-    (1.32+). From 1.35 the feature-feature pairs are the gates' dependencies (:mod:`.gates`)."""
+    (1.32+, :func:`signing_endpoint`). From 1.35 the feature-feature pairs are the gates' dependencies (:mod:`.gates`)."""
     out: list[Problem] = []
     if minor <= 32 and gate_on("UnknownVersionInteroperabilityProxy") and not gate_on("StorageVersionAPI"):
         out.append(_kinds().FeatureRequiresFeature("UnknownVersionInteroperabilityProxy", "StorageVersionAPI", "flag"))
@@ -315,16 +315,25 @@ def after_api_enablement(minor: int, gate_on: GateOn, options: ApiserverOptions)
         out.append(_kinds().FeatureRequiresFeature("DRAControlPlaneController", "DynamicResourceAllocation"))
     if minor == 34 and gate_on("PodCertificateRequest") and not gate_on("AuthorizeNodeWithSelectors"):
         out.append(_kinds().FeatureRequiresFeature("PodCertificateRequest", "AuthorizeNodeWithSelectors"))
+    return out + signing_endpoint(minor, gate_on, options)
+
+
+def signing_endpoint(minor: int, gate_on: GateOn, options: ApiserverOptions) -> list[Problem]:
+    """``validateServiceAccountTokenSigningConfig`` (pkg/controlplane/apiserver/options/validation.go,
+    1.32+): --service-account-signing-endpoint without a key file, with ExternalServiceAccountTokenSigner
+    on, and a socket name (1.32-1.33: a file path or ``@name``; 1.34+: an ``@name`` is checked)."""
     endpoint = options.service_account_signing_endpoint
-    if minor >= 32 and endpoint:
-        if options.service_account_signing_key_file or options.service_account_key_file:
-            out.append(_kinds().SigningEndpointWithKeyFiles())
-        if not gate_on("ExternalServiceAccountTokenSigner"):
-            out.append(_kinds().FlagRequiresFeature("service-account-signing-endpoint", "ExternalServiceAccountTokenSigner", "setting"))
-        if minor <= 33 and not re.fullmatch(_PATH_OR_SOCKET, endpoint, re.S):
-            out.append(_kinds().SigningEndpointInvalid(endpoint, path=True))
-        elif minor >= 34 and endpoint.startswith("@") and not re.fullmatch(_ABSTRACT_SOCKET, endpoint, re.S):
-            out.append(_kinds().SigningEndpointInvalid(endpoint, path=False))
+    out: list[Problem] = []
+    if minor < 32 or not endpoint:
+        return out
+    if options.service_account_signing_key_file or options.service_account_key_file:
+        out.append(_kinds().SigningEndpointWithKeyFiles())
+    if not gate_on("ExternalServiceAccountTokenSigner"):
+        out.append(_kinds().FlagRequiresFeature("service-account-signing-endpoint", "ExternalServiceAccountTokenSigner", "setting"))
+    if minor <= 33 and not re.fullmatch(_PATH_OR_SOCKET, endpoint, re.S):
+        out.append(_kinds().SigningEndpointInvalid(endpoint, path=True))
+    elif minor >= 34 and endpoint.startswith("@") and not re.fullmatch(_ABSTRACT_SOCKET, endpoint, re.S):
+        out.append(_kinds().SigningEndpointInvalid(endpoint, path=False))
     return out
 
 
@@ -394,7 +403,13 @@ def _delegated_enabled(runtime_config: RuntimeConfig | None, group: str, resourc
         return True
     from types import MappingProxyType
 
-    from .runtime_config import ApiRegistry, Origin, ResourceConfig, Setting, merge_runtime_config
+    from .runtime_config import (
+        ApiRegistry,
+        Origin,
+        ResourceConfig,
+        Setting,
+        merge_runtime_config,
+    )
 
     base = ResourceConfig()
     base.set_versions([(group, "v1"), (group, "v1beta1")], Setting(True, Origin.DEFAULT_STABLE))

@@ -5,6 +5,7 @@ as ``kcompat gates`` / ``kcompat apis`` for the same flags."""
 import json
 
 from conftest import open_app, plain, texts
+
 from kcompat.cli.main import main as kcompat
 
 

@@ -92,7 +92,7 @@ def test_the_loader_reads_a_rules_file_and_refuses_a_broken_one(tmp_path):
     (tmp_path / "startup" / "v1.34.json").write_text(json.dumps(DOCUMENT))
     assert readiness_rules(tmp_path, "1.34") == RULES
     (tmp_path / "startup" / "v1.33.json").write_text(json.dumps(DOCUMENT))
-    with pytest.raises(KcompatError, match="holds the rules of 1.34, not 1.33"):
+    with pytest.raises(KcompatError, match=r"holds the rules of 1\.34, not 1\.33"):
         readiness_rules(tmp_path, "1.33")
     (tmp_path / "startup" / "v1.32.json").write_text('{"release": "1.32", "gates": [{"gates": 3}]}')
     with pytest.raises(KcompatError, match="malformed readiness rules"):

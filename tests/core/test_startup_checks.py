@@ -16,8 +16,8 @@ from kcompat.core.problems import (
     PriorityAndFairnessConflict,
     RemedyKind,
 )
-from kcompat.core.startup import OPTION_FLAGS, priority_and_fairness, read_options
 from kcompat.core.runtime_config import parse_runtime_config
+from kcompat.core.startup import OPTION_FLAGS, priority_and_fairness, read_options
 
 APF = "--runtime-config={}=false conflicts with --enable-priority-and-fairness=true"
 
@@ -232,7 +232,7 @@ def test_the_1_31_alpha_rule_comes_last_in_its_aggregate(catalog):
 
 
 def test_a_bad_boolean_is_pflags_refusal():
-    with pytest.raises(KcompatError, match='invalid argument "maybe" for "--enable-priority-and-fairness" flag: strconv.ParseBool'):
+    with pytest.raises(KcompatError, match=r'invalid argument "maybe" for "--enable-priority-and-fairness" flag: strconv\.ParseBool'):
         read_options([("enable-priority-and-fairness", "maybe")])
     assert read_options([("enable-priority-and-fairness", "F")]).enable_priority_and_fairness is False
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
@@ -42,7 +42,7 @@ def _version_key(name: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", name))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _document(path: Path) -> dict:
     return json.loads(path.read_text())
 
@@ -99,7 +99,7 @@ def harness_fault(record: dict) -> str | None:
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def registered(release: str) -> frozenset[str]:
     """The gates the recorded patch release registers (data/oracle/<release>/gates.json)."""
     path = ORACLE / release / "gates.json"
