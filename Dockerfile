@@ -19,7 +19,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     # where browsers should reach the app (printed at start; Streamlit looks nothing up)
     SERVER_ADDRESS=localhost \
     # multi-megabyte inputs allocated by mmap and handed back when freed, in at most two malloc
-    # arenas (dashboard/components/hosting.py MALLOC_ENV; docs/hosting.md has the figures)
+    # arenas (dashboard/server/memory.py MALLOC_ENV; docs/hosting.md has the figures)
     MALLOC_MMAP_THRESHOLD_=131072 \
     MALLOC_ARENA_MAX=2
 

@@ -8,7 +8,7 @@ baseline), with the ratio.
 
 Two times per rerun: the browser's (the change until the page is idle again: the script run, the
 websocket messages and the browser's rendering) and the server's (the script run alone, from its
-first line to its last, written by ``dashboard/components/run_timing.py`` when ``KCOMPAT_RUN_TIMES`` is set).
+first line to its last, written by ``dashboard/server/run_timing.py`` when ``KCOMPAT_RUN_TIMES`` is set).
 The goal is a server-side p95 with 20 sessions within 3x the p95 of one session alone.
 
     python bench/bench_many_users.py [--sessions 20] [--rounds 5] [--check]

@@ -5,7 +5,7 @@ Starts the real server on 127.0.0.1 and drives sessions with Streamlit's own web
 (the BackMsg/ForwardMsg protobufs a browser sends; no browser, so 2 cores suffice):
 
 1. one session uploads a maximum-size manifest alone: the CPU time of the server and of the
-   upload worker processes it starts (dashboard/components/upload_worker.py) for that upload;
+   upload worker processes it starts (dashboard/uploads/worker.py) for that upload;
 2. ``--sessions`` sessions at once, each rerunning the Gates page ``--reruns`` times on varying
    selections (stopping at ``--max-seconds``), ``--uploads`` of them also uploading a different
    maximum-size manifest after their fifth rerun;
@@ -40,9 +40,9 @@ from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
-from dashboard.components.hosting import MALLOC_ENV  # noqa: E402
-from dashboard.components.upload import MAX_BYTES  # noqa: E402
-from kcompat.core.manifest import MAX_GATES  # noqa: E402
+from dashboard.server import MALLOC_ENV  # noqa: E402
+from dashboard.uploads.custom_manifest import MAX_BYTES  # noqa: E402
+from kcompat.core.registration import MAX_GATES  # noqa: E402
 from kcompat.cli.screenshots import start_server, stop_server  # noqa: E402
 
 SELECTIONS = [
@@ -395,7 +395,7 @@ def main() -> int:
                         help="instead of Gates reruns and uploads, each session runs this many Check a cluster checks of "
                              "maximum-size inputs (the upload-alone step is kept)")
     parser.add_argument("--malloc-env", action=argparse.BooleanOptionalAction, default=True,
-                        help="start the server with the shipped malloc settings (hosting.MALLOC_ENV; default: yes)")
+                        help="start the server with the shipped malloc settings (dashboard.server.MALLOC_ENV; default: yes)")
     parser.add_argument("--cluster-files", action=argparse.BooleanOptionalAction, default=True,
                         help="with --cluster-checks, each session also uploads two maximum-size /metrics files once "
                              "and every check reads them (default: yes)")

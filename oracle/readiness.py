@@ -71,6 +71,30 @@ OPTION_CASES: dict[str, tuple[list[str], list[str], list[str]]] = {
     "all-alpha": (["--feature-gates=AllAlpha=true"], [], []),
     "all-beta": (["--feature-gates=AllBeta=true"], [], []),
     "multi-cidr-lowest": (["--emulated-version={low}", "--feature-gates=MultiCIDRServiceAllocator=true"], ["MultiCIDRServiceAllocator"], []),
+    # the other option checks that read the gates (kcompat/core/startup.py): a flag that needs a gate
+    # on, a feature-feature pair checked outside the dependency map, a range size the gates decide
+    "peer-ca-file-without-uvip": (["--peer-ca-file=/nonexistent/peer-ca.crt", "--feature-gates=UnknownVersionInteroperabilityProxy=false"],
+                                  ["UnknownVersionInteroperabilityProxy"], []),
+    "peer-advertise-without-uvip": (["--peer-advertise-ip=127.0.0.1", "--peer-advertise-port=6443",
+                                     "--feature-gates=UnknownVersionInteroperabilityProxy=false"], ["UnknownVersionInteroperabilityProxy"], []),
+    "authentication-config-gate-off-lowest": (["--emulated-version={low}", "--authentication-config=/nonexistent/authn.yaml",
+                                               "--feature-gates=StructuredAuthenticationConfiguration=false"],
+                                              ["StructuredAuthenticationConfiguration"], []),
+    "authorization-config-gate-off-lowest": (["--emulated-version={low}", "--authorization-config=/nonexistent/authz.yaml",
+                                              "--feature-gates=StructuredAuthorizationConfiguration=false"],
+                                             ["StructuredAuthorizationConfiguration"], []),
+    "uid-headers-gate-off-lowest": (["--emulated-version={low}", "--requestheader-uid-headers=X-Remote-Uid",
+                                     "--feature-gates=RemoteRequestHeaderUID=false"], ["RemoteRequestHeaderUID"], []),
+    "uid-headers-without-standard": (["--requestheader-uid-headers=X-Custom-Uid"], ["RemoteRequestHeaderUID"], []),
+    "signing-key-and-endpoint": (["--service-account-signing-endpoint=@kcompat-signer"], ["ExternalServiceAccountTokenSigner"], []),
+    "token-node-binding-without-validation-lowest": (["--emulated-version={low}",
+                                                      "--feature-gates=ServiceAccountTokenNodeBinding=true,ServiceAccountTokenNodeBindingValidation=false"],
+                                                     ["ServiceAccountTokenNodeBinding", "ServiceAccountTokenNodeBindingValidation"], []),
+    "dra-control-plane-controller-without-dra": (["--feature-gates=DRAControlPlaneController=true,DynamicResourceAllocation=false"],
+                                                 ["DRAControlPlaneController", "DynamicResourceAllocation"], []),
+    "cloud-provider-gce": (["--cloud-provider=gce"], ["DisableCloudProviders"], []),
+    "service-cluster-ip-range-large-lowest": (["--emulated-version={low}", "--service-cluster-ip-range=10.0.0.0/8"],
+                                              ["MultiCIDRServiceAllocator", "DisableAllocatorDualWrite"], []),
 }
 
 

@@ -6,11 +6,11 @@ PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 # the distribution was called "dashboard" before it became "kcompat": drop a stale copy
 .venv/bin/python -m pip uninstall -q -y dashboard >/dev/null 2>&1 || true
-.venv/bin/python -m pip install -q -e .
+.venv/bin/python -m pip install -q -e '.[dashboard]'  # the CLI and the dashboard extra (Streamlit, pandas, Altair)
 # bytecode once, so every later `kcompat` call starts fast even where PYTHONDONTWRITEBYTECODE is set
 .venv/bin/python -m compileall -q kcompat dashboard >/dev/null
 # Multi-megabyte inputs (Check a cluster pastes and files) are allocated by mmap and handed back
-# when freed, in at most two malloc arenas (dashboard/components/hosting.py MALLOC_ENV)
+# when freed, in at most two malloc arenas (dashboard/server/memory.py MALLOC_ENV)
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 # kcompat serve: Streamlit with .streamlit/config.toml (no file watcher, address lookups or client
 # error details); PORT, and SERVER_ADDRESS: the host name visitors use (printed; never looked up).

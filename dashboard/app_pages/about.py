@@ -7,10 +7,12 @@ import re
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.downloads import table_csv
-from dashboard.components.text import md, or_missing
-from dashboard.components.view_state import ViewState
+from dashboard import server
+from dashboard import data
+from dashboard.tables.downloads import table_csv
+from dashboard.text import md, or_missing
+from dashboard.state.view_state import ViewState
+from dashboard.server.patch import streamlit_version
 
 view = ViewState("about")  # before the first table: its exports name the page's view
 url_problems = st.container()  # a URL value of this page that is not an option, named (as on every page)
@@ -60,6 +62,17 @@ if broken:
         st.error(f"{md(release)}: {md(problem)}", icon=":material/error:")
 else:
     st.success("Every bundled release loads.", icon=":material/check:")
+
+# The server's customisations of Streamlit (dashboard/server): one that could not apply to the
+# installed Streamlit is named here, as in the server's log.
+patches = server.report()
+missing = [p for p in patches if not p.applied]
+for patch in missing:
+    st.warning(f"Server customisation not applied: {md(patch.name)} ({md(patch.detail)}).", icon=":material/warning:")
+st.caption(
+    f"Server: Streamlit {md(streamlit_version())}; "
+    + (f"{len(patches) - len(missing)} of {len(patches)} customisations apply." if missing else f"all {len(patches)} customisations apply.")
+)
 
 
 @st.cache_data(show_spinner=False)

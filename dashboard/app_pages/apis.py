@@ -2,20 +2,22 @@
 ``--runtime-config`` and the two forward-compatibility flags; storage versions and version skew.
 
 The answers are :mod:`kcompat.answers.apis`' (what ``kcompat apis`` and ``kcompat storage`` ask)
-and the core's skew policy (:mod:`kcompat.core.skew`); the table and the downloads are what ``kcompat apis`` prints for
+and :mod:`kcompat.answers.skew`' (``kcompat skew``); the table and the downloads are what ``kcompat apis`` prints for
 the same flags, built by :mod:`kcompat.documents.apis`; the storage tab shows what
 ``kcompat storage`` prints (:mod:`kcompat.documents.storage`). The page leads with the
 resources whose answer differs from a real binary of the emulated release.
 
 The page's own flags live in the URL next to the shared selection, bound by the page's
-:class:`~dashboard.components.view_state.ViewState` under the keys of the first links:
+:class:`~dashboard.state.view_state.ViewState` under the keys of the first links:
 ``runtime_config`` (the flag value as typed), ``emulation_forward_compatible`` and
-``runtime_config_emulation_forward_compatible`` (``true`` or absent).
+``runtime_config_emulation_forward_compatible`` (``true`` or absent), and
+``enable_priority_and_fairness`` (``false`` or absent). The errors are kube-apiserver's whole
+start-up (:func:`kcompat.answers.apis.apis_startup`): its option checks beside the API ones, and
+an amber state when it would start but not become ready.
 """
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 from types import SimpleNamespace
 from urllib.parse import parse_qsl, urlencode
@@ -24,24 +26,28 @@ import pandas as pd
 import streamlit as st
 
 from kcompat.documents import formats
-from dashboard.components import data
-from dashboard.components.downloads import table_csv, table_exports
-from dashboard.components.selection import current
-from dashboard.components.table_text import config_labels, flag_column, table_as_text
-from dashboard.components.text import md
-from dashboard.components.view_state import ViewState
-from kcompat.answers.apis import apis, storage
+from dashboard import data
+from dashboard.tables.downloads import table_csv, table_exports
+from dashboard.frame.selection_bar import current
+from dashboard.tables.table_text import config_labels, flag_column, table_as_text
+from dashboard.text import md
+from dashboard.state.view_state import ViewState
+from kcompat.answers.apis import apis, apis_startup, storage
+from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
+from kcompat.core.startup import read_options
 from kcompat.core.errors import KcompatError
-from kcompat.core.hints import api_hints
-from kcompat.core.skew import skew_policy
+from kcompat.core.remedies import api_remedies
 from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
+from kcompat.documents.commands import same_as
+from kcompat.documents.skew import ROW_COLUMNS as SKEW_COLUMNS, skew_rows
 from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
+APF = "enable_priority_and_fairness"
 #: The flags' controls (widget keys ``apis_<name>``) and their URL keys, kept from the first links.
-URL_KEYS = {"runtime_config": RC, "efc": EFC, "rcefc": RCEFC}
+URL_KEYS = {"runtime_config": RC, "efc": EFC, "rcefc": RCEFC, "apf": APF}
 #: The core group ("") in the group filter and its URL value (no real group has this name).
 CORE = "core"
 
@@ -55,10 +61,14 @@ class ApiFlags:
     runtime_config: str = ""
     emulation_forward_compatible: bool = False
     runtime_config_emulation_forward_compatible: bool = False
+    #: --enable-priority-and-fairness (on by default): kube-apiserver's check of --runtime-config reads it
+    priority_and_fairness: bool = True
 
     def params(self) -> dict[str, str]:
         """The query parameters reproducing these flags (defaults left out)."""
         out = {}
+        if not self.priority_and_fairness:
+            out[APF] = "false"
         if self.runtime_config:
             out[RC] = self.runtime_config
         if self.emulation_forward_compatible:
@@ -102,7 +112,14 @@ def flag_controls(state: ViewState) -> ApiFlags:
             help="`--runtime-config-emulation-forward-compatible=true` (1.33+, only while emulating an older version): "
             "APIs enabled explicitly by `--runtime-config` are served even when introduced after the emulated version.",
         )
-    return ApiFlags(rc, efc, rcefc)
+        apf = state.toggle(
+            "apf",
+            "--enable-priority-and-fairness",
+            default=True,
+            help="`--enable-priority-and-fairness` (on by default): while it is on, kube-apiserver refuses a `--runtime-config` "
+            "that turns off flowcontrol.apiserver.k8s.io/v1 (`api/all=false`, `api/ga=false`, or the group/version itself).",
+        )
+    return ApiFlags(rc, efc, rcefc, apf)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,6 +161,10 @@ def _apis_view(query: str) -> dict:
             runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
         )
         diff = result.compared_with_binary()
+        # kube-apiserver's whole start-up with these flags: its option checks and whether it becomes ready
+        options = read_options([("enable-priority-and-fairness", values[APF])] if values.get(APF) else [])
+        startup = apis_startup(data.catalog(), result, values["emulated"], values["min_compat"] or None,
+                               values.get("feature_gates") or None, options)
     except KcompatError as exc:
         return {"failure": str(exc)}
     rows = api_rows(result)
@@ -153,10 +174,14 @@ def _apis_view(query: str) -> dict:
         failure=None,
         binary=str(result.binary),
         emulated=str(result.emulated),
-        errors=result.errors,
-        warnings=result.warnings,
+        errors=startup.errors,
+        not_ready=startup.not_ready,
+        warnings=startup.warnings,
         # the remedies beside the errors (and the alpha-under-emulation warning), as kcompat apis prints them
-        hints=tuple(h.text for h in api_hints(result) if h.error not in result.selection.errors),
+        hints=tuple(dict.fromkeys(
+            [h.text for h in startup.hints if result.selection is None or h.problem not in result.selection.problems]
+            + [h.text for h in api_remedies(result) if result.selection is None or h.problem not in result.selection.problems]
+        )),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),
         release_known=all(e.served_by_release is not None for e in result.entries),
@@ -166,7 +191,7 @@ def _apis_view(query: str) -> dict:
         default_lists=f"{result.default_enablement_release} ({result.default_enablement_source})",
         default_lists_exact=result.default_enablement_exact,
         csv=formats.rows_to_csv(rows, TABLE_COLUMNS),
-        json=formats.to_json(apis_document(result)),
+        json=formats.to_json(apis_document(result, startup)),
         markdown=formats.rows_to_markdown(rows, TABLE_COLUMNS),
     )
 
@@ -183,33 +208,18 @@ def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tup
 
 @st.cache_data(show_spinner=False, max_entries=128)
 def _skew(binary: str, emulated: str, min_compat: str) -> tuple[str, pd.DataFrame]:
-    """(min compatibility used, component ranges)."""
-    policy = skew_policy(binary, emulated, min_compat or None)
-    rows = []
-    for aware in policy.emulation_aware:
-        classic = policy.classic_for(aware.component)
-        rows.append(
-            {
-                "component": aware.component,
-                "emulation-aware range": str(aware),
-                "emulation-aware rule": aware.rule if aware.documented else f"{aware.rule} [not a documented rule]",
-                "classic range": str(classic),
-                "classic rule": classic.rule,
-            }
-        )
-    columns = ["component", "emulation-aware range", "emulation-aware rule", "classic range", "classic rule"]
-    return str(policy.min_compat), pd.DataFrame(rows, columns=columns)
+    """(min compatibility used, component ranges): the rows of ``kcompat skew``."""
+    policy = skew(binary, emulated, min_compat or None)
+    return str(policy.min_compat), pd.DataFrame(skew_rows(policy), columns=list(SKEW_COLUMNS))
 
 
 def cli_command(binary: str, emulated: str, flags: ApiFlags, fmt: str = "json") -> str:
-    argv = ["kcompat", "apis", "--binary", binary, "--emulated", emulated]
-    if flags.runtime_config:
-        argv += ["--runtime-config", flags.runtime_config]
-    if flags.emulation_forward_compatible:
-        argv.append("--emulation-forward-compatible")
-    if flags.runtime_config_emulation_forward_compatible:
-        argv.append("--runtime-config-emulation-forward-compatible")
-    return shlex.join(argv + ["--format", fmt])
+    return same_as(
+        "apis", binary=binary, emulated=emulated, runtime_config=flags.runtime_config,
+        emulation_forward_compatible=flags.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=flags.runtime_config_emulation_forward_compatible,
+        enable_priority_and_fairness=None if flags.priority_and_fairness else "false", format=fmt,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,7 +265,7 @@ def _api_config(emulated: str) -> dict:
 
 
 def _api_text(frame: pd.DataFrame, key: str, what: str, config: dict) -> None:
-    """The grid's rows as text (:mod:`dashboard.components.table_text`), the kind as row headers."""
+    """The grid's rows as text (:mod:`dashboard.tables.table_text`), the kind as row headers."""
     table_as_text(
         frame, f"table_text_{key}", f"{what}: {len(frame)} rows", labels=config_labels(config), words=SERVED_WORDS, row_header="kind"
     )
@@ -302,6 +312,10 @@ if view.errors:
         "kube-apiserver would refuse to start with these flags (`kcompat apis` exits with status 2); "
         "the tables show what the rest of the flags give."
     )
+elif view.not_ready:
+    lines = ["**kube-apiserver would start but not become ready** with these flags (`kcompat apis` exits with status 3):",
+             *(f"- {md(reason)}" for reason in view.not_ready)]
+    st.warning("\n".join(lines), icon=":material/hourglass_disabled:")
 for warning in view.warnings:
     st.warning(md(warning), icon=":material/warning:")
 
@@ -478,8 +492,7 @@ with tab_storage:
         help="This table: what `kcompat storage --format csv` prints.", as_is=True,
     )
     st.caption("Same as the command line:")
-    storage_argv = ["kcompat", "storage", "--binary", sel.binary_version, "--emulated", view.emulated]
-    st.code(shlex.join(storage_argv + (["--min-compat", mc] if mc else []) + ["--format", "json"]), language=None)
+    st.code(same_as("storage", binary=sel.binary_version, emulated=view.emulated, min_compat=mc, format="json"), language=None)
 
 with tab_skew:
     skew_mc, skew = _skew(sel.binary, view.emulated, sel.min_compat or "")
@@ -491,4 +504,9 @@ with tab_skew:
     skew_what = f"Versions other components may run against a {sel.binary} apiserver emulating {view.emulated}"
     st.dataframe(skew, key="apis_skew", hide_index=True, alt=skew_what)
     table_as_text(skew, "table_text_apis_skew", f"{skew_what}: {len(skew)} rows")
-    table_csv(skew.to_dict("records"), skew.columns, file_name=f"skew-{sel.binary}-emulating-{view.emulated}.csv", key="apis_skew_csv")
+    table_csv(
+        skew.to_dict("records"), skew.columns, file_name=f"skew-{sel.binary}-emulating-{view.emulated}.csv", key="apis_skew_csv",
+        help="This table: what `kcompat skew --format csv` prints.",
+    )
+    st.caption("Same as the command line:")
+    st.code(same_as("skew", binary=sel.binary, emulated=view.emulated, min_compat=sel.min_compat, format="csv"), language=None)

@@ -5,23 +5,23 @@ Every table is the ``kcompat changes --format json`` document for the same input
 and ``--feature-gates`` (applied to both sides).
 """
 
-import shlex
 
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.downloads import table_csv
-from dashboard.components.gate_table import is_phone
-from dashboard.components.pages import open_gate
-from dashboard.components.selection import current
-from dashboard.components.state import binary_choices
-from dashboard.components.table_text import flag_column, table_as_text
-from dashboard.components.text import code, md
-from dashboard.components.text_width import column_px
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.tables.downloads import table_csv
+from dashboard.frame.chrome import is_phone
+from dashboard.frame.pages import open_gate
+from dashboard.frame.selection_bar import current
+from dashboard.state.selection import binary_choices
+from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.text import code, md
+from dashboard.tables.text_width import column_px
+from dashboard.state.view_state import ViewState
 from kcompat.core.diffs import side_label
 from kcompat.core.versions import mm, parse_version
+from kcompat.documents.commands import same_as
 from kcompat.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
 
 MAX_MESSAGES = 20
@@ -40,12 +40,10 @@ usable = data.summary().usable
 
 
 def command(against: str) -> str:
-    args = ["kcompat", "changes", "--binary", sel.binary_version, "--emulated", sel.emulated]
-    if sel.min_compat:
-        args += ["--min-compat", sel.min_compat]
-    if sel.feature_gates:
-        args += ["--feature-gates", sel.feature_gates]
-    return shlex.join([*args, "--against", against])
+    return same_as(
+        "changes", binary=sel.binary_version, emulated=sel.emulated, min_compat=sel.min_compat, feature_gates=sel.feature_gates,
+        against=against,
+    )
 
 
 def _stage(side: dict) -> str:

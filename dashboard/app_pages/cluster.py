@@ -19,22 +19,24 @@ import pandas as pd
 import streamlit as st
 
 from kcompat.documents import formats
-from dashboard.components import data
-from dashboard.components.downloads import data_source, table_exports
-from dashboard.components.pages import page
-from dashboard.components.selection import SAVED, current, write_url
-from dashboard.components.state import Selection, missing_data, startup_errors
-from dashboard.components.table_text import flag_column, table_as_text
-from dashboard.components.text import code, md
-from dashboard.components.upload import run_worker
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.tables.downloads import data_source, table_exports
+from dashboard.frame.pages import page
+from dashboard.frame.selection_bar import SAVED, current, write_url
+from dashboard.state.selection import Selection, missing_data, startup_errors
+from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.text import code, md
+from dashboard.uploads.custom_manifest import run_worker
+from dashboard.state.view_state import ViewState
 from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
 from kcompat.documents.gates import GATE_COLUMNS
-from kcompat.answers.config import config_document, config_for_inspection
-from kcompat.answers.inspect import DISAGREE_HEADERS, REFUSED_VERSION, Input, disagree_rows, exit_status
+from kcompat.answers.config import config
+from kcompat.answers.inspect import Input
+from kcompat.documents.config import config_document
+from kcompat.documents.inspect import DISAGREE_HEADERS, REFUSED_VERSION, disagree_rows
 
-#: The session's last answer: (digest of the inputs, document).
+#: The session's last answer: (digest of the inputs, (inspect document, config document or None)).
 _LAST_CHECK = "_cluster_last_check"
 PASTES = (
     ("cluster_paste_cmdline", "Command line, static pod manifest, kubeadm or kind config",
@@ -96,9 +98,10 @@ def collect_inputs() -> tuple[list[Input], list[str]]:
     return inputs, problems
 
 
-def checked_document(inputs: list[Input]) -> dict:
-    """The inspect document of ``inputs``, from the upload worker, kept for this session's
-    reruns (a tab switch, a download) while the inputs stay the same."""
+def checked_document(inputs: list[Input]) -> tuple[dict, dict | None]:
+    """The inspect document of ``inputs`` and the config document of the selection they give
+    (None when the binary refuses it), from the upload worker, kept for this session's reruns (a
+    tab switch, a download) while the inputs stay the same."""
     digest = hashlib.sha256()
     for given in inputs:
         name, content = given[0], given[1]
@@ -112,7 +115,7 @@ def checked_document(inputs: list[Input]) -> dict:
     st.session_state.pop(_LAST_CHECK, None)  # one document per session, never two
     kind, value = run_worker(("inspect", tuple(inputs)))
     if kind != "document":
-        value = {"valid": False, "errors": list(value), "warnings": [], "observed": None}
+        value = ({"valid": False, "errors": list(value), "warnings": [], "observed": None}, None)
     st.session_state[_LAST_CHECK] = (key, value)
     return value
 
@@ -215,6 +218,17 @@ def show_refusal(document: dict) -> None:
     read = [f"{item['file']}: {item['kind'] or 'not read'}" for item in document.get("inputs", [])]
     if read:
         st.caption("Read: " + md("; ".join(read)))
+
+
+def show_not_ready(document: dict) -> None:
+    """The amber state of inputs kube-apiserver starts with but never becomes ready (kcompat
+    inspect exits with status 3): the reasons, then the remedies."""
+    if not document.get("notReady"):
+        return
+    lines = [f"**{md(document['startup'][0].upper() + document['startup'][1:])}**:", *(f"- {md(r)}" for r in shown(document["notReady"]))]
+    st.warning("\n".join(lines), icon=":material/hourglass_disabled:")
+    for hint in document.get("hints", [])[:MAX_SHOWN]:
+        st.info(md(hint_text(hint)), icon=":material/lightbulb:")
 
 
 def hint_text(hint: dict) -> str:
@@ -320,18 +334,19 @@ if upload_problems:
     for problem in upload_problems:
         st.error(md(problem), icon=":material/error:")
 elif inputs:
-    document = checked_document(inputs)
+    document, inspected_config = checked_document(inputs)
     follow_selection(document, inputs)
-    if exit_status(document) == 2:
+    if not document["valid"]:
         show_refusal(document)
         if document.get("binary"):
             show_selection(document)
     else:
+        show_not_ready(document)
         show_version_disagreements(document)
         show_disagreements(document)
         show_selection(document)
         st.subheader("Config for this selection")
-        show_snippets(config_for_inspection(data.catalog(), document))
+        show_snippets(inspected_config or {"valid": False, "errors": ["no config for these inputs"]})
         show_prediction(document)
         st.download_button(
             "Download the inspect document (JSON)", formats.to_json(document), file_name="kcompat-inspect.json",
@@ -342,7 +357,7 @@ else:
     st.subheader("Config for the selection above")
     st.caption("The flags that give the selection chosen above, for each control-plane component that takes them.")
     show_snippets(
-        config_document(data.catalog(), sel.binary_version, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None)
+        config_document(config(data.catalog(), sel.binary_version, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None))
     )
 
 with url_problems:

@@ -1,6 +1,6 @@
 """Gate detail: spec history, state in every bundled release, description, owners, KEP.
 
-In the URL (the page's :class:`~dashboard.components.view_state.ViewState`): the gate (``gate``)
+In the URL (the page's :class:`~dashboard.state.view_state.ViewState`): the gate (``gate``)
 and the start of its history chart (``gate_from``)."""
 
 import re
@@ -8,23 +8,26 @@ import re
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.chart_export import chart_downloads, selection_caption
-from dashboard.components.charts import LABEL_CSS, default_x_start, gate_start, timeline_chart
-from dashboard.components.selection import current
-from dashboard.components.state import GATE_PARAM
-from dashboard.components.downloads import table_csv
-from dashboard.components.gate_table import FLAG_WORDS, is_phone
-from dashboard.components.table_text import flag_column, table_as_text
-from dashboard.components.text import MISSING, md, on_off
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.charts.export import chart_downloads, selection_caption
+from dashboard.charts.specs import LABEL_CSS, default_x_start, timeline_chart
+from dashboard.frame.selection_bar import current
+from dashboard.state.selection import GATE_PARAM
+from dashboard.tables.downloads import table_csv
+from dashboard.frame.chrome import is_phone
+from dashboard.tables.gate_table import FLAG_WORDS
+from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.text import md
+from dashboard.state.view_state import ViewState
 from kcompat.core.versions import parse_version
+from kcompat.documents.commands import same_as
+from kcompat.documents.gate import TABLES, change_rows, gate_document, release_rows, spec_rows
 
 _SAFE_URL = re.compile(r"\Ahttps://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+\Z")
 
 sel = current()
 names = data.all_gate_names()
-#: The gate (``gate``, the key of the first links and of :func:`~dashboard.components.pages.open_gate`)
+#: The gate (``gate``, the key of the first links and of :func:`~dashboard.frame.pages.open_gate`)
 #: and the history chart's start (``gate_from``).
 view_state = ViewState("gate", url_keys={"name": GATE_PARAM})
 url_problems = st.container()
@@ -46,8 +49,8 @@ if gate is None:
     st.info("Pick a feature gate, or select a row on the Gates, What changes or Timeline page.", icon=":material/touch_app:")
     st.stop()
 
-detail = data.gate_detail(sel.binary, gate)
-view = data.gates_view(sel)
+detail = data.gate_detail(gate, sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates)
+document = gate_document(detail)
 
 st.subheader(md(gate), anchor=False)
 if detail.origin == "client-go":
@@ -86,13 +89,13 @@ with right:
         st.caption("Depends on")
         st.text(", ".join(detail.dependencies))
 
-r = view.row(gate)
+r = detail.state
 if r is not None:
     c = st.columns(4)
-    c[0].metric(f"Enabled at {view.emulated}", "on" if r["enabled"] else "off", help="With this selection (defaults + --feature-gates).")
-    c[1].metric(f"Stage at {view.emulated}", r["stage"], help="Stage of the spec in effect at the emulated version.")
-    c[2].metric(f"Stage in {sel.binary}", r["binary_stage"], help="Stage in the binary's own release.")
-    c[3].metric("Locked", "yes" if r["locked"] else "no", help="Locked to its default at the emulated version.")
+    c[0].metric(f"Enabled at {detail.emulated}", "on" if r.enabled else "off", help="With this selection (defaults + --feature-gates).")
+    c[1].metric(f"Stage at {detail.emulated}", r.stage, help="Stage of the spec in effect at the emulated version.")
+    c[2].metric(f"Stage in {sel.binary}", r.binary_stage, help="Stage in the binary's own release.")
+    c[3].metric("Locked", "yes" if r.locked else "no", help="Locked to its default at the emulated version.")
 else:
     st.info(f"The {sel.binary} binary does not register {md(gate)}; the history below comes from the releases that list it.")
 
@@ -100,18 +103,7 @@ st.markdown(f"**Spec history in the {sel.binary} binary's manifest**")
 if detail.specs is None:
     st.caption(f"Not in the {sel.binary} manifest.")
 else:
-    specs = pd.DataFrame(
-        [
-            {
-                "version": str(s.version),
-                "stage": s.stage.value,
-                "default": s.default,
-                "locked": s.lock_to_default,
-                "min compatibility": str(s.min_compatibility_version) if s.min_compatibility_version else MISSING,
-            }
-            for s in detail.specs
-        ]
-    )
+    specs = pd.DataFrame(spec_rows(document), columns=list(TABLES["specs"][0]))
     spec_words = {"default": FLAG_WORDS["default"], "locked": FLAG_WORDS["locked"]}
     specs_what = f"Spec history of {gate} in the {sel.binary} binary's manifest"
     st.dataframe(
@@ -132,8 +124,7 @@ else:
     if detail.segments:
         binary = parse_version(sel.binary)
         # releases before the gate's first real spec predate it (its first spec dated to 0.0/1.0)
-        listed = next((parse_version(ri.release) for ri, status in detail.releases if status is not None), None)
-        real = gate_start(gate, detail.specs or (), binary, listed, parse_version(data.catalog().usable_releases()[0]))
+        real = detail.start
         real_start = {gate: real} if real is not None else {}
         starts = list(range(max(binary.minor - 20, 0), binary.minor))
         x_start = view_state.select_slider(
@@ -146,7 +137,7 @@ else:
             help="Left end of the chart's axis; earlier history is drawn from this edge (the tooltip keeps the real start).",
         )
         chart = timeline_chart(
-            detail.segments, binary, parse_version(view.emulated), x_start=x_start, compact=is_phone(), starts=real_start
+            detail.segments, binary, parse_version(detail.emulated), x_start=x_start, compact=is_phone(), starts=real_start
         )
         st.html(LABEL_CSS)
         st.altair_chart(chart, key="detail_timeline")
@@ -156,7 +147,7 @@ else:
         )
         chart_downloads(
             chart,
-            f"gate-{gate}-{binary}-emulating-{view.emulated}",
+            f"gate-{gate}-{binary}-emulating-{detail.emulated}",
             "detail_export",
             title=f"{gate} in the {sel.binary} binary's manifest",
             caption=selection_caption(sel),
@@ -166,20 +157,7 @@ else:
             view_state.show_problems()  # the chart start's
 
 st.markdown("**State in every bundled release** (each release's own manifest at its own version)")
-states = pd.DataFrame(
-    [
-        {
-            "release": ri.release,
-            "data": "exact" if (ri.client_go_status in ("exact", "release") if detail.origin == "client-go" else ri.exact) else "reconstructed",
-            "listed": status is not None,
-            "stage": status.stage.value if status is not None else MISSING,
-            "default": on_off(status.default if status is not None else None),
-            "locked": ("yes" if status.locked else "no") if status is not None else MISSING,
-            "provenance": ri.status_text,
-        }
-        for ri, status in detail.releases
-    ]
-)
+states = pd.DataFrame(release_rows(document), columns=list(TABLES["releases"][0]))
 LISTED_WORDS = ("yes", "no")
 states_what = f"{gate} in every bundled release"
 st.dataframe(
@@ -203,20 +181,7 @@ st.markdown(
     + (", and the bundled releases for a removal)" if any(c.kind == "removed" for c in detail.changes) else ")")
 )
 kep = info.kep if info is not None and info.kep and _SAFE_URL.match(info.kep) else None
-changes = pd.DataFrame(
-    [
-        {
-            "release": str(c.release) + (" (placeholder)" if c.placeholder else ""),
-            "change": c.kind,
-            "before": c.before,
-            "after": c.after,
-            "what": c.text(),
-            "KEP": kep,
-        }
-        for c in detail.changes
-    ],
-    columns=["release", "change", "before", "after", "what", "KEP"],
-)
+changes = pd.DataFrame([{**row, "KEP": kep} for row in change_rows(document)], columns=[*TABLES["changes"][0], "KEP"])
 if changes.empty:
     st.caption("No spec in the data.")
 else:
@@ -239,3 +204,10 @@ else:
         changes.to_dict("records"), changes.columns, f"gate-{gate}-changes.csv", "detail_changes_csv",
         help="The changes above as CSV.",
     )
+
+st.caption("Same as the command line:")
+st.code(
+    same_as("gate", gate, binary=sel.binary_version, emulated=sel.emulated, min_compat=sel.min_compat,
+            feature_gates=sel.feature_gates, format="json"),
+    language=None,  # no syntax colours: they fail contrast
+)

@@ -17,12 +17,12 @@ import shlex
 import pandas as pd
 import streamlit as st
 
-from dashboard.components.downloads import data_source, table_exports
-from dashboard.components.selection import current
-from dashboard.components.table_text import table_as_text
-from dashboard.components.text import md
-from dashboard.components.upload import run_worker
-from dashboard.components.view_state import ViewState
+from dashboard.tables.downloads import data_source, table_exports
+from dashboard.frame.selection_bar import current
+from dashboard.tables.table_text import table_as_text
+from dashboard.text import md
+from dashboard.uploads.custom_manifest import run_worker
+from dashboard.state.view_state import ViewState
 from kcompat.core.errors import KcompatError, echo, shown
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.scan import MAX_SCAN_BYTES

@@ -1,6 +1,6 @@
 """Release matrix: gates x bundled releases, and what each release changed (for the release team).
 
-The filters build a :class:`~kcompat.core.history.MatrixFilter` with
+The filters build a :class:`~kcompat.core.matrix_filter.MatrixFilter` with
 :func:`kcompat.answers.matrix.matrix_filter`, as ``kcompat matrix`` does from its options, and the
 table is :func:`kcompat.answers.matrix.filtered`'s answer: the page and the CLI show the same rows.
 """
@@ -8,21 +8,22 @@ table is :func:`kcompat.answers.matrix.filtered`'s answer: the page and the CLI 
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.chart_export import chart_downloads
-from dashboard.components.charts import stage_counts_chart, transitions_chart
-from dashboard.components.downloads import table_csv
-from dashboard.components.pages import open_gate
-from dashboard.components.stage_colors import STAGE_COLORS, STAGE_TEXT
-from dashboard.components.table_text import config_labels, table_as_text
-from dashboard.components.text import md
-from dashboard.components.text_width import column_px
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.charts.export import chart_downloads
+from dashboard.charts.specs import stage_counts_chart, transitions_chart
+from dashboard.tables.downloads import table_csv
+from dashboard.frame.pages import open_gate
+from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_TEXT
+from dashboard.tables.table_text import config_labels, table_as_text
+from dashboard.text import md
+from dashboard.tables.text_width import column_px
+from dashboard.state.view_state import ViewState
 from kcompat.answers.matrix import filtered, matrix_filter, release_provenance
 from kcompat.answers.removable import removal_choices
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
-from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS, MatrixFilter
+from kcompat.core.matrix import ALL_TRANSITION_KINDS
+from kcompat.core.matrix_filter import FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
 from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_columns, matrix_document, matrix_rows, release_header
 

@@ -2,27 +2,27 @@
 
 The plan, its JSON and its Markdown export come from :mod:`kcompat.documents.plan`: the same as
 ``kcompat plan --from B@E --to T [--allow-multi-minor]``. The target is kept in the URL as ``to`` (the page's
-:class:`~dashboard.components.view_state.ViewState`, written even when it is the default: the
+:class:`~dashboard.state.view_state.ViewState`, written even when it is the default: the
 newest bundled release moves with the data).
 """
 
 from __future__ import annotations
 
-import shlex
 
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.downloads import table_csv
-from dashboard.components.selection import current
-from dashboard.components.table_text import TextTable, config_labels, table_as_text, tables_as_text
-from dashboard.components.text import code, md
-from dashboard.components.view_state import ViewState
+from dashboard import data
+from dashboard.tables.downloads import table_csv
+from dashboard.frame.selection_bar import current
+from dashboard.tables.table_text import TextTable, config_labels, table_as_text, tables_as_text
+from dashboard.text import code, md
+from dashboard.state.view_state import ViewState
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
-from kcompat.answers.plan import plan_for
-from kcompat.documents.plan import plan_command, plan_markdown
+from kcompat.answers.plan import StepStartup, plan_for, plan_startups
+from kcompat.documents.commands import same_as
+from kcompat.documents.plan import plan_markdown
 from kcompat.core.versions import parse_version
 
 TO = "to"
@@ -67,13 +67,30 @@ def target_reader(binary: str, options: tuple[str, ...]):
 
 
 @st.cache_data(show_spinner="Planning the upgrade…", max_entries=64)
-def _plan(start: str, target: str, jumps: bool = False) -> tuple[UpgradePlan, str] | str:
-    """(plan, Markdown) for ``kcompat plan --from <start> --to <target>``, or why there is none."""
+def _plan(start: str, target: str, jumps: bool = False, feature_gates: str = "") -> tuple[UpgradePlan, str, dict[int, StepStartup]] | str:
+    """(plan, Markdown, kube-apiserver's start-up by step number) for ``kcompat plan --from <start>
+    --to <target> [--feature-gates ...]``, or why there is none."""
     try:
-        plan = plan_for(data.catalog(), start, target, jumps)
+        plan = plan_for(data.catalog(), start, target, jumps, feature_gates or None)
+        startups = plan_startups(data.catalog(), plan, feature_gates or None)
     except KcompatError as exc:
         return str(exc)
-    return plan, plan_markdown(plan)
+    return plan, plan_markdown(plan, startups=startups), {s.number: s for s in startups}
+
+
+def _show_startup(startup: StepStartup | None) -> None:
+    """A point of the plan kube-apiserver would refuse, or start but not become ready at, with the
+    selection's --feature-gates kept through the upgrade (red / amber, with the remedies)."""
+    if startup is None or startup.verdict == "starts":
+        return
+    head = f"kube-apiserver {md(startup.binary)} emulating {md(startup.emulated)} with these --feature-gates"
+    if startup.verdict == "refuses":
+        st.error("  \n".join([f"**{head} would refuse to start**:", *(code("error: " + e) for e in startup.errors)]), icon=":material/block:")
+    else:
+        st.warning("\n".join([f"**{head} would start but not become ready**:", *(f"- {md(r)}" for r in startup.not_ready)]),
+                   icon=":material/hourglass_disabled:")
+    for hint in startup.hints:
+        st.info(md(hint), icon=":material/lightbulb:")
 
 
 def _skew_ok(step: PlanStep) -> bool:
@@ -102,7 +119,7 @@ def _overview(plan: UpgradePlan) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def _show_step(step: PlanStep, stem: str) -> None:
+def _show_step(step: PlanStep, stem: str, startup: StepStartup | None = None) -> None:
     label, icon, color = KIND_LABELS.get(step.kind, (step.kind, ":material/circle:", "gray"))
     n = step.number
     with st.container(border=True, key=f"plan_step_{n}"):
@@ -122,6 +139,7 @@ def _show_step(step: PlanStep, stem: str) -> None:
             f"Flags after this step: binary {code(after.binary)}, {code(after.flags())}, min compatibility {code(after.min_compat)}"
         )
         st.markdown("Order:  \n" + "  \n".join(f"{i}\\. {md(o)}" for i, o in enumerate(step.order, 1)))
+        _show_startup(startup)
         for error in step.errors:
             st.error(md(error), icon=":material/block:")
         on, off = len(step.gates_turned_on), len(step.gates_turned_off)
@@ -233,17 +251,22 @@ heading.subheader(
 )
 with url_problems:
     plan_view.show_problems()
-if sel.min_compat is not None or sel.feature_gates:
+if sel.min_compat is not None:
     st.caption(
-        "The plan uses the default min compatibility version at every step and the gates' defaults: "
-        "the selection's min compatibility and --feature-gates are not applied here."
+        "The plan uses the default min compatibility version at every step: the selection's min compatibility is not applied here."
+    )
+if sel.feature_gates:
+    st.caption(
+        "The selection's --feature-gates are kept through the upgrade: each step shows the gates with them, and whether "
+        "kube-apiserver would start and become ready with them (`kcompat plan --feature-gates`)."
     )
 
-result = _plan(start, target, jumps)
+result = _plan(start, target, jumps, sel.feature_gates)
 if isinstance(result, str):
     st.error(f"No plan: {md(result)}", icon=":material/error:")
     st.stop()
-plan, markdown = result
+plan, markdown, startups = result
+_show_startup(startups.get(0))
 
 for note in plan.notes:
     st.info(md(note), icon=":material/info:")
@@ -259,7 +282,7 @@ with st.container(horizontal=True, vertical_alignment="center"):
         icon=":material/download:",
         help="The whole plan as a Markdown document: what `kcompat plan --format markdown` prints.",
     )
-    st.code(shlex.join(plan_command(start, target, jumps)), language=None, width="content")  # no syntax colours: they fail contrast
+    st.code(same_as("plan", from_=start, to=target, allow_multi_minor=jumps, feature_gates=sel.feature_gates), language=None, width="content")  # no syntax colours: they fail contrast
 
 if plan.steps:
     with st.container(horizontal=True):
@@ -289,4 +312,4 @@ if plan.steps:
         help="This table as CSV (`kcompat plan` writes JSON or Markdown only: the columns are the table's).",
     )
     for step in plan.steps:
-        _show_step(step, stem)
+        _show_step(step, stem, startups.get(step.number))

@@ -1,71 +1,36 @@
 """Timeline: every gate of the binary's manifest, its stages across releases.
 
 The filters, the order and the start release are kept in the URL (``timeline_stages``,
-``timeline_text``, ``timeline_sort``, ``timeline_from``; see components/view_state.py)."""
+``timeline_text``, ``timeline_sort``, ``timeline_from``; see state/view_state.py)."""
 
 import pandas as pd
 import streamlit as st
 
-from dashboard.components import data
-from dashboard.components.chart_export import chart_downloads, selection_caption, vega_lite_spec
-from dashboard.components.charts import (
+from dashboard import data
+from dashboard.charts.export import chart_downloads, selection_caption, vega_lite_spec
+from dashboard.charts.specs import (
     GATE_PICK,
     LABEL_CSS,
     ROWS_PER_BLOCK,
-    SORTS,
     default_x_start,
-    gate_starts,
-    listed_since,
     timeline_block_specs,
     timeline_blocks,
     timeline_chart,
-    timeline_order,
 )
-from dashboard.components.gate_table import is_phone, plain
-from dashboard.components.pages import open_gate
-from dashboard.components.selection import current
-from dashboard.components.stage_colors import STAGE_NAMES
-from dashboard.components.table_text import table_as_text
-from dashboard.components.view_state import ViewState
-from kcompat.core.search import MATCH_KINDS, search_matches
-from kcompat.core.versions import parse_version, subtract_minor
-
-def history_rows(segments, order: list[str], stage_at: dict[str, str]) -> list[dict]:
-    """The rows the chart draws, as text: per gate (in the chart's order) its stage at the emulated
-    version and its stretches ("Beta, default on, 1.28–1.30"; "locked" when locked to its default)."""
-    stretches: dict[str, list[str]] = {name: [] for name in order}
-    for s in segments:
-        if s.gate in stretches:
-            last = subtract_minor(s.end, 1)
-            span = f"{s.start}" if last <= s.start else f"{s.start}–{last}"
-            lock = ", locked" if s.locked else ""
-            stretches[s.gate].append(f"{s.stage.value}, default {'on' if s.default else 'off'}{lock}, {span}")
-    return [{"gate": name, "stage": plain(stage_at.get(name, "")), "history": "; ".join(stretches[name])} for name in order]
-
-
-
-def match_counts(matched: dict[str, str], order) -> str:
-    """Where the search found the gates shown: "2 by name, 2 by description"."""
-    shown = [matched[g] for g in order if g in matched]
-    return ", ".join(f"{shown.count(kind)} by {kind}" for kind in MATCH_KINDS if kind in shown) or "none found"
-
-
-def with_matches(frame: pd.DataFrame, matched: dict[str, str] | None) -> pd.DataFrame:
-    """The rows as text, with where the search found each gate (``matched``) after a search."""
-    if matched is not None:
-        frame["matched"] = [matched.get(g, "") for g in frame["gate"]]
-    return frame
+from dashboard.frame.chrome import is_phone
+from dashboard.frame.pages import open_gate
+from dashboard.frame.selection_bar import current
+from dashboard.tables.table_text import table_as_text
+from dashboard.text import plain
+from dashboard.state.view_state import ViewState
+from kcompat.answers.timeline import SORTS, STAGE_NAMES
+from kcompat.core.versions import parse_version
+from kcompat.documents.commands import same_as
+from kcompat.documents.timeline import match_counts, row_columns, timeline_rows
 
 
 sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)
-segments = data.timeline(sel.binary)
-releases = data.catalog().usable_releases()
-oldest = parse_version(releases[0])
-# Releases before a gate's first real spec (its first spec dated to a placeholder 0.0/1.0) predate it.
-real_starts = gate_starts(data.catalog().manifest(sel.binary).features, binary, listed_since(data.matrix()), oldest)
-view = data.gates_view(sel)
-stage_at = view.stage_at()
 state = ViewState("timeline")
 
 title = f"Stage history of the {sel.binary} binary's gates"
@@ -97,27 +62,24 @@ sort = state.selectbox(
     "sort", "Order", SORTS, target=c_sort, help="Row order: by first version, by name, or by stage at the emulated version."
 )
 
-needle = (text or "").strip().lower()
-matched = search_matches(text, stage_at, data.gate_texts()) if needle else None
-found = set(matched) if matched is not None else set(stage_at)
-keep = {name for name, stage in stage_at.items() if (not stages or stage in stages) and name in found}
-shown = tuple(s for s in segments if s.gate in keep)
+answer = data.timeline(sel.binary_version, sel.emulated, sel.min_compat, tuple(stages), text or "", sort)
+oldest = parse_version(answer.oldest)
+shown, real_starts = answer.segments, answer.starts
 starts = list(range(max(binary.minor - 20, 0), binary.minor))
 x_start = state.select_slider(
     "from",
     "From release",
     starts,
     # the axis fits the rows shown, from the oldest bundled release at the earliest
-    default=default_x_start(shown or segments, binary, floor=oldest.minor, starts=real_starts),
+    default=default_x_start(shown, binary, floor=oldest.minor, starts=real_starts),
     target=c_from,
     format_func=lambda m: f"1.{m}",
     help=f"Left end of the axis (by default the oldest bundled release, {oldest}, or where the rows shown begin if "
     "later); earlier history is drawn from this edge (the tooltip keeps the real start).",
 )
 state.show_problems()
-order = timeline_order(shown, sort, stage_at)
-st.caption(f"{len(order)} of {len(stage_at)} gates" + (f" ({match_counts(matched, order)})" if matched is not None else ""))
-
+order = [r.gate for r in answer.rows]
+st.caption(f"{len(order)} of {answer.total} gates" + (f" ({match_counts(answer)})" if answer.search else ""))
 if shown:
     generation = st.session_state.setdefault("_timeline_generation", 0)
     st.html(LABEL_CSS)
@@ -136,17 +98,17 @@ if shown:
                 selection_mode=[GATE_PICK],
             )
             picked = picked or ((event or {}).get("selection") or {}).get(GATE_PICK) or []
-    filters = [f"stage {', '.join(map(plain, stages))}" if stages else "", f"search {text.strip()!r}" if needle else ""]
+    filters = [f"stage {', '.join(map(plain, stages))}" if stages else "", f"search {answer.search!r}" if answer.search else ""]
     chart_downloads(
         spec,
         f"timeline-{binary}-emulating-{emulated}",
         "timeline_export",
         title=title,
-        caption=selection_caption(sel, f"{len(order)} of {len(stage_at)} gates" + "".join(f"; {f}" for f in filters if f)),
+        caption=selection_caption(sel, f"{len(order)} of {answer.total} gates" + "".join(f"; {f}" for f in filters if f)),
         releases=(sel.binary,),
     )
     table_as_text(
-        lambda: with_matches(pd.DataFrame(history_rows(shown, order, stage_at), columns=["gate", "stage", "history"]), matched),
+        lambda: pd.DataFrame(timeline_rows(answer), columns=list(row_columns(answer))),
         "table_text_timeline",
         f"{title}: {len(order)} rows",
         labels={"stage": f"stage at {sel.emulated}", "history": "stages, release by release"},
@@ -156,3 +118,10 @@ if shown:
         open_gate(str(picked[0]["gate"]))
 else:
     st.info("No gate matches the filters.")
+
+st.caption("Same as the command line (the rows of the table as text):")
+st.code(
+    same_as("timeline", binary=sel.binary_version, emulated=sel.emulated, min_compat=sel.min_compat, stage=list(stages),
+            search=answer.search, sort=sort if sort != SORTS[0] else None, format="csv"),
+    language=None,  # no syntax colours: they fail contrast
+)

@@ -13,6 +13,11 @@ from kcompat.core.storage import StorageVersions, storage_versions
 from kcompat.core.errors import KcompatError
 from kcompat.data.catalog import Catalog
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.answers.startup import StartupAnswer
+    from kcompat.core.startup import ApiserverOptions
+
 
 def apis(
     catalog: Catalog,
@@ -39,6 +44,29 @@ def apis(
     )
 
 
+def apis_startup(
+    catalog: Catalog,
+    result: ApiAvailability,
+    emulated: str | list[str] | None = None,
+    min_compat: str | list[str] | None = None,
+    feature_gates: str | list[str] | None = None,
+    options: ApiserverOptions | None = None,
+) -> StartupAnswer:
+    """kube-apiserver's whole start-up with the flags of ``result`` (:func:`apis`' answer): its
+    refusals in the binary's order (the option checks beside the API ones), whether it becomes
+    ready, and the remedies (:func:`kcompat.answers.startup.apiserver_startup`)."""
+    from kcompat.answers.gates import gate_evaluation
+    from kcompat.answers.startup import apiserver_startup
+
+    binary = str(result.binary)
+    evaluation = gate_evaluation(catalog, binary, emulated, min_compat or None, feature_gates or None)
+    return apiserver_startup(
+        catalog, evaluation, binary, emulated=emulated, min_compat=min_compat or None, feature_gates=feature_gates or None,
+        runtime_config=list(result.runtime_config) or None, emulation_forward_compatible=result.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=result.runtime_config_emulation_forward_compatible, options=options, apis=result,
+    )
+
+
 def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_compat: str | None = None) -> StorageVersions:
     """The storage version of each built-in resource of ``binary`` at (emulated, min compat), the
     flags read as the binary reads them: a flag it does not have (--min-compatibility-version
@@ -47,7 +75,7 @@ def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_comp
     version = parse_binary_version(binary)
     selection = select_versions(version, emulated or None, min_compat or None)
     stored = storage_versions(version, selection.emulated, selection.min_compat, api_data=catalog.api_data, gate_states=api_gate_states(catalog))
-    return replace(stored, errors=selection.errors, versions_refused=selection.flags_rejected)
+    return replace(stored.with_refusals(selection.problems), versions_refused=selection.flags_rejected)
 
 
 def compare_apis(result: ApiAvailability, against: str = "release") -> ApiComparison:

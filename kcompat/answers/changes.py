@@ -14,7 +14,6 @@ from kcompat.core.errors import KcompatError, cut
 from kcompat.core.gates import evaluate_gates
 from kcompat.core.versions import Version, mm, parse_version
 from kcompat.data.catalog import Catalog
-from kcompat.documents import formats
 
 
 def _side(
@@ -48,7 +47,7 @@ def parse_against_side(text: str) -> tuple[Version, Version | None]:
         emulated = mm(parse_version(match.group(2))) if match.group(2) else None
     except KcompatError:
         raise KcompatError(
-            f"--against {formats.cell_text(text)[:60]!r} is not native, release, a release VERSION or VERSION@EMULATED"
+            f"--against {text[:60]!r} is not native, release, a release VERSION or VERSION@EMULATED"
         ) from None
     return binary, emulated
 

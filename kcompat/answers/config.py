@@ -1,6 +1,7 @@
-"""The ``kcompat config`` document: the flags that give a selection, for every control-plane
-component that takes them, as a command line, a kubeadm v1beta4 ``ClusterConfiguration``
-patch, a kind config and kubeadm static pod patches. The inspect readers read each back.
+"""The config question, the reverse of inspect: the flags that give a selection, for every
+control-plane component that takes them. ``kcompat config`` and the Check a cluster page ask
+:func:`config`; :mod:`kcompat.documents.config` writes the answer as command lines, a kubeadm
+v1beta4 ``ClusterConfiguration`` patch, a kind config and kubeadm static pod patches.
 
 ``--emulated-version`` and ``--feature-gates`` are registered by kube-apiserver,
 kube-controller-manager and kube-scheduler through component-base ``compatibility/registry.go``
@@ -11,17 +12,15 @@ kube-apiserver's only (apiserver ``APIEnablementOptions``). The kubelet takes no
 from __future__ import annotations
 
 import re
-import shlex
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from dataclasses import dataclass
 
-import yaml
-
-from kcompat.data.catalog import Catalog
-from ..core.runtime_config import parse_runtime_config
-from ..core.compat import parse_binary_version
-from ..core.errors import KcompatError
-from ..core.hints import api_hints, hints_for
-from ..core.inspect.model import (
+from kcompat.answers.gates import gate_evaluation
+from kcompat.answers.inspect import Inspection
+from kcompat.answers.queries import gate_lineage
+from kcompat.core.compat import parse_binary_version
+from kcompat.core.errors import KcompatError
+from kcompat.core.flags import parse_go_bool
+from kcompat.core.inspect.model import (
     CONTROL_PLANE,
     EMULATED,
     FEATURE_GATES,
@@ -30,44 +29,59 @@ from ..core.inspect.model import (
     RUNTIME_CONFIG,
     RUNTIME_FORWARD_COMPAT,
 )
-from kcompat.documents.gates import hint_dict
-from ..core.versions import Version, mm
-from kcompat.answers.gates import gate_evaluation
-from kcompat.answers.queries import gate_lineage
+from kcompat.core.problems import Remedy
+from kcompat.core.remedies import gate_remedies
+from kcompat.core.runtime_config import parse_runtime_config
+from kcompat.core.versions import Version, mm
+from kcompat.data.catalog import Catalog
 
-if TYPE_CHECKING:  # (answers.inspect imports the API engine; the document types exist for the type checker only)
-    from kcompat.answers.inspect import InspectDocument
-    from kcompat.documents.gates import HintDict
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.core.startup import ApiserverOptions
 
-KUBEADM_FIELDS = {"kube-apiserver": "apiServer", "kube-controller-manager": "controllerManager", "kube-scheduler": "scheduler"}
-SNIPPETS = ("cmdline", "kubeadm", "kind", "static-pod")
-
-#: The snippets of a config document: three texts and the static pod patches by file name.
-ConfigSnippets = TypedDict("ConfigSnippets", {"cmdline": str, "kubeadm": str, "kind": str, "static-pod": dict[str, str]})
+#: (flag, value) pairs of one component, in the order the flags are applied
+Flags = tuple[tuple[str, str], ...]
 
 
-class ConfigDocument(TypedDict):
-    """The ``kcompat config --format json`` document: the flags and snippets of a selection the
-    binary accepts (``components``, ``snippets``), else its refusal (``hints``, no ``features``)."""
+@dataclass(frozen=True)
+class ConfigAnswer:
+    """The flags of a selection the binary accepts (``flags``), else its refusal (``errors`` and
+    the remedies in ``hints``)."""
 
+    #: the binary as given (refused) or its release ("1.36")
     binary: str | None
-    emulated: str | None
-    minCompatibility: str | None
-    valid: bool
-    errors: list[str]
-    warnings: list[str]
-    hints: NotRequired[list[HintDict]]
-    features: NotRequired[list[object]]
-    components: NotRequired[dict[str, list[str]]]
-    snippets: NotRequired[ConfigSnippets]
+    emulated: str | None = None
+    min_compat: str | None = None
+    errors: tuple[str, ...] = ()
+    hints: tuple[Remedy, ...] = ()
+    warnings: tuple[str, ...] = ()
+    #: (component, its flags) for every control-plane component, in CONTROL_PLANE order
+    flags: tuple[tuple[str, Flags], ...] = ()
+    #: the --feature-gates values and the --runtime-config items, as kind's config lists them
+    gate_values: tuple[tuple[str, bool], ...] = ()
+    runtime_items: tuple[tuple[str, str], ...] = ()
+    #: the release tag a snippet may pin (``kubernetesVersion``, the kind node image), if any
+    tag: str | None = None
+    #: why kube-apiserver would start with these flags but never become ready: then no flags are
+    #: given (a config that leaves the control plane unready is not handed out), the remedies are
+    not_ready: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def verdict(self) -> str:
+        return "refuses" if self.errors else "not-ready" if self.not_ready else "starts"
 
 
 def component_flags(
     component: str, emulated: str | None, min_compat: str | None, feature_gates: str, runtime_config: str,
-    forward_compatible: tuple[str, ...] = (),
-) -> list[tuple[str, str]]:
+    forward_compatible: tuple[str, ...] = (), apiserver_flags: Flags = (),
+) -> Flags:
     """(flag, value) pairs one component needs, in the order the flags are applied (SPEC §2.6);
-    ``forward_compatible``: the kube-apiserver forward-compatibility flags set to true."""
+    ``forward_compatible``: the kube-apiserver forward-compatibility flags set to true;
+    ``apiserver_flags``: the options of :data:`EMITTED_OPTIONS` given (--enable-priority-and-fairness)."""
     pairs = []
     if emulated:
         pairs.append((EMULATED, emulated))
@@ -79,66 +93,8 @@ def component_flags(
         pairs.append((RUNTIME_CONFIG, runtime_config))
     if component == "kube-apiserver":
         pairs.extend((flag, "true") for flag in forward_compatible)
-    return pairs
-
-
-class _Dumper(yaml.SafeDumper):  # type: ignore[misc]  # PyYAML ships no types
-    """Multi-line strings (kind's kubeadmConfigPatches) as ``|`` blocks, as people write them."""
-
-
-def _str(dumper: Any, value: str) -> Any:
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|" if "\n" in value else None)
-
-
-_Dumper.add_representer(str, _str)
-
-
-def _dump(document: object) -> str:
-    text: str = yaml.dump(document, Dumper=_Dumper, sort_keys=False, default_flow_style=False, width=10_000)
-    return text
-
-
-def kubeadm_patch(flags: dict[str, list[tuple[str, str]]], kubernetes_version: str | None) -> str:
-    doc: dict[str, object] = {"apiVersion": "kubeadm.k8s.io/v1beta4", "kind": "ClusterConfiguration"}
-    if kubernetes_version:
-        doc["kubernetesVersion"] = kubernetes_version
-    for component, pairs in flags.items():
-        if pairs:
-            doc[KUBEADM_FIELDS[component]] = {"extraArgs": [{"name": n, "value": v} for n, v in pairs]}
-    return _dump(doc)
-
-
-def kind_config(flags: dict[str, list[tuple[str, str]]], gate_values: dict[str, bool], runtime_items: dict[str, str], kubernetes_version: str | None) -> str:
-    doc: dict[str, object] = {"kind": "Cluster", "apiVersion": "kind.x-k8s.io/v1alpha4"}
-    if gate_values:
-        doc["featureGates"] = dict(gate_values)
-    if runtime_items:
-        doc["runtimeConfig"] = dict(runtime_items)
-    node: dict[str, str] = {"role": "control-plane"}
-    if kubernetes_version:
-        node["image"] = f"kindest/node:{kubernetes_version}"
-    doc["nodes"] = [node]
-    patch: dict[str, object] = {"kind": "ClusterConfiguration"}
-    for component, pairs in flags.items():
-        if pairs:
-            patch[KUBEADM_FIELDS[component]] = {"extraArgs": [{"name": n, "value": v} for n, v in pairs]}
-    if len(patch) > 1:
-        doc["kubeadmConfigPatches"] = [_dump(patch)]
-    header = (
-        "# kind applies kubeadmConfigPatches as merge patches: an extraArgs list replaces kind's own,\n"
-        "# so the patch repeats every flag (featureGates above also reach the kubelet).\n"
-    )
-    return header + _dump(doc)
-
-
-def static_pod_patch(component: str, pairs: list[tuple[str, str]]) -> str:
-    ops = [{"op": "add", "path": "/spec/containers/0/command/-", "value": f"--{n}={v}"} for n, v in pairs]
-    header = (
-        f"# target: {component}0+json.yaml\n"
-        f"# kubeadm --patches file for /etc/kubernetes/manifests/{component}.yaml; it appends the flags,\n"
-        "# so use it on a manifest that does not set them already.\n"
-    )
-    return header + _dump(ops)
+        pairs.extend(apiserver_flags)
+    return tuple(pairs)
 
 
 #: The pre-releases Kubernetes tags (and kind publishes node images for).
@@ -160,7 +116,7 @@ def release_tag(version: Version) -> str | None:
     return tag
 
 
-def config_document(
+def config(
     catalog: Catalog,
     binary: str,
     emulated: str | None = None,
@@ -169,38 +125,37 @@ def config_document(
     runtime_config: str | None = None,
     emulation_forward_compatible: bool = False,
     runtime_config_emulation_forward_compatible: bool = False,
-) -> ConfigDocument:
-    """Flags and config snippets for a selection the binary accepts; otherwise the rejection (with
-    the remedies in ``hints``). The kube-apiserver flags are checked as it checks them at start-up."""
+    options: ApiserverOptions | None = None,
+) -> ConfigAnswer:
+    """The flags of a selection the binary accepts; otherwise the refusal (with the remedies). The
+    kube-apiserver flags are checked as it checks them at start-up, and whether it becomes ready
+    (:func:`kcompat.answers.startup.apiserver_startup`): a selection it would start with but never
+    get ready is answered with the reasons and the remedies, and no flags."""
     try:
         evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates)
         runtime = parse_runtime_config(runtime_config) if runtime_config else None
     except KcompatError as exc:
-        return _rejected(binary, [str(exc)])
+        return ConfigAnswer(binary, errors=(str(exc),))
     sel = evaluation.selection
     if not evaluation.valid:
-        hints = [hint_dict(h) for h in hints_for(evaluation, lambda: gate_lineage(catalog))]
-        return _rejected(binary, list(evaluation.errors), str(sel.emulated), str(sel.min_compat), hints)
+        hints = gate_remedies(evaluation, lambda: gate_lineage(catalog))
+        return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), evaluation.errors, hints)
     forward = tuple(
         flag for flag, on in ((FORWARD_COMPAT, emulation_forward_compatible), (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on
     )
-    if runtime_config or forward:
-        # kube-apiserver's start-up check of --runtime-config and the forward-compatibility flags
-        # (as kcompat apis and inspect run it): no snippet for flags it would refuse
-        from ..core.apis import evaluate_api_availability
+    from kcompat.answers.startup import apiserver_startup
 
-        try:
-            apis = evaluate_api_availability(
-                binary, emulated, runtime_config, emulation_forward_compatible, runtime_config_emulation_forward_compatible,
-                min_compat=min_compat, api_data=catalog.api_data, compare_with_release=False,
-            )
-        except KcompatError:
-            apis = None  # no API data for this release: the value was parsed above, nothing more to check
-        if apis is not None and apis.errors:
-            return _rejected(binary, list(apis.errors), str(sel.emulated), str(sel.min_compat), [hint_dict(h) for h in api_hints(apis)])
-    gate_values = dict(evaluation.flags.values)
-    gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values.items())
-    runtime_items = {}
+    startup = apiserver_startup(
+        catalog, evaluation, binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates, runtime_config=runtime_config,
+        emulation_forward_compatible=emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible, options=options,
+    )
+    if startup.errors or startup.not_ready:
+        return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), startup.errors, startup.hints,
+                            startup.warnings, not_ready=startup.not_ready)
+    gate_values = tuple(evaluation.flags.values.items())
+    gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values)
+    runtime_items: dict[str, str] = {}
     for item in (runtime_config or "").split(","):
         if item.strip():
             key, _, value = item.partition("=")
@@ -208,62 +163,62 @@ def config_document(
     runtime_text = ",".join(f"{k}={v}" if v else k for k, v in runtime_items.items())
     emu_text = str(sel.emulated) if emulated else None
     mc_text = str(sel.min_compat) if min_compat else None
-    flags = {c: component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward) for c in CONTROL_PLANE}
     version = parse_binary_version(binary)
-    exact = release_tag(version)
-    return {
-        "binary": str(mm(version)),
-        "emulated": str(sel.emulated),
-        "minCompatibility": str(sel.min_compat),
-        "valid": True,
-        "errors": [],
-        "warnings": list(evaluation.warnings) + (list(runtime.notes) if runtime is not None else []),
-        "components": {c: [f"--{n}={v}" for n, v in pairs] for c, pairs in flags.items()},
-        "snippets": {
-            "cmdline": "\n".join(shlex.join([c] + [f"--{n}={v}" for n, v in pairs]) for c, pairs in flags.items()) + "\n",
-            "kubeadm": kubeadm_patch(flags, exact),
-            "kind": kind_config(flags, gate_values, runtime_items, exact),
-            "static-pod": {f"{c}0+json.yaml": static_pod_patch(c, pairs) for c, pairs in flags.items() if pairs},
-        },
-    }
-
-
-def _rejected(
-    binary: str | None, errors: list[str], emulated: str | None = None, min_compat: str | None = None, hints: list[HintDict] | None = None
-) -> ConfigDocument:
-    """The refusal: the binary's errors and their remedies (the keys of ``kcompat gates``' refusal)."""
-    return {
-        "binary": binary, "emulated": emulated, "minCompatibility": min_compat, "valid": False,
-        "errors": errors, "warnings": [], "hints": hints or [], "features": [],
-    }
-
-
-def config_for_inspection(catalog: Catalog, document: InspectDocument) -> ConfigDocument:
-    """The config document for the selection a ``kcompat inspect`` document found: the flags
-    that were set (emulated when emulating, min compatibility when not the default)."""
-    sources = document["sources"]
-    gates = document["gates"]
-    binary = gates["binary"] if gates is not None else None
-    if binary is None:
-        return _rejected(None, ["the inspect document names no binary"])
-    emulating = document["emulated"] != document["binary"]
-    min_compat = None if sources.get("minCompatibility", "default").startswith("default") else document["minCompatibility"]
-    return config_document(
-        catalog,
-        binary,
-        document["emulated"] if emulating else None,
-        min_compat,
-        document["featureGates"] or None,
-        document["runtimeConfig"] or None,
-        _last_bool(document.get("emulationForwardCompatible")),
-        _last_bool(document.get("runtimeConfigEmulationForwardCompatible")),
+    return ConfigAnswer(
+        binary=str(mm(version)),
+        emulated=str(sel.emulated),
+        min_compat=str(sel.min_compat),
+        warnings=evaluation.warnings + (runtime.notes if runtime is not None else ()),
+        flags=tuple(
+            (c, component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward, _emitted(options)))
+            for c in CONTROL_PLANE
+        ),
+        gate_values=gate_values,
+        runtime_items=tuple(runtime_items.items()),
+        tag=release_tag(version),
     )
 
 
-def _last_bool(values: str | None) -> bool:
-    """A pflag boolean read from an inspect document's comma-joined values: the last one wins."""
-    from ..core.flags import parse_go_bool
+def config_for_inspection(catalog: Catalog, inspection: Inspection) -> ConfigAnswer:
+    """The config for the selection an inspection found: the flags that were set (emulated when
+    emulating, min compatibility when not the default)."""
+    combined, gates = inspection.combined, inspection.gates
+    if combined is None or gates is None or gates.binary is None:
+        return ConfigAnswer(None, errors=("the inspection names no binary",))
+    emulating = gates.emulated != inspection.binary
+    min_compat = None if combined.sources.get("minCompatibility", "default").startswith("default") else gates.min_compat
+    return config(
+        catalog,
+        gates.binary,
+        gates.emulated if emulating else None,
+        min_compat,
+        ",".join(combined.feature_gates) or None,
+        ",".join(combined.runtime_config) or None,
+        _last_bool(combined.emulation_forward_compatible),
+        _last_bool(combined.runtime_config_emulation_forward_compatible),
+        _options(combined.apiserver_flags),
+    )
 
-    if not values:
-        return False
-    return bool(parse_go_bool(values.split(",")[-1]))
+
+#: The option flags a config writes (the others are read by the start-up checks only: the files
+#: and addresses of a cluster are not a compatibility setting).
+EMITTED_OPTIONS = ("enable-priority-and-fairness",)
+
+
+def _emitted(options: ApiserverOptions | None) -> Flags:
+    return tuple((n, v) for n, v in (options.flags if options is not None else ()) if n in EMITTED_OPTIONS)
+
+
+def _options(pairs: tuple[tuple[str, str], ...]) -> ApiserverOptions | None:
+    """The options an inspection read (None when one cannot be read: its refusal is the inspection's)."""
+    from kcompat.core.startup import read_options
+
+    try:
+        return read_options(pairs)
+    except KcompatError:
+        return None
+
+
+def _last_bool(values: tuple[str, ...]) -> bool:
+    """A pflag boolean read from an inspection's values: the last one wins."""
+    return bool(values) and bool(parse_go_bool(values[-1]))

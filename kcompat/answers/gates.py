@@ -18,16 +18,18 @@ from types import MappingProxyType
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
-from kcompat.core.hints import Hint, hints_for
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
-from kcompat.core.versions import mm, parse_version
+from kcompat.core.versions import Version, mm, parse_version
 from kcompat.data.catalog import Catalog
 
 from kcompat.answers.queries import gate_lineage
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from kcompat.answers.startup import StartupAnswer
+    from kcompat.core.problems import Remedy
+    from kcompat.core.startup import ApiserverOptions
     from kcompat.core.removals import GateLineage
     from kcompat.core.search import GateText
 
@@ -71,7 +73,7 @@ class GatesAnswer:
     #: the errors of the --feature-gates value (then no flag is applied)
     flag_errors: tuple[str, ...]
     warnings: tuple[str, ...]
-    hints: tuple[Hint, ...]
+    hints: tuple[Remedy, ...]
     rows: tuple[GateRow, ...]
     #: the binary refuses --emulated-version or --min-compatibility-version: ``emulated`` and
     #: ``min_compat`` are then the defaults the gate keeps, not an answer
@@ -79,11 +81,23 @@ class GatesAnswer:
     #: after a search (:func:`search`): (gate, where the query found it: name, KEP, abbreviation or
     #: description) for every gate kept, in row order; None without a search
     matched: tuple[tuple[str, str], ...] | None = None
+    #: the component whose start-up was checked beyond the gates ("kube-apiserver":
+    #: kcompat.answers.startup), None for the gates alone (another component, a manifest)
+    component: str | None = None
+    #: why it starts but does not become ready (kcompat.core.readiness), when it starts
+    not_ready: tuple[str, ...] = ()
+    #: the patch release whose recorded starts gave the readiness rules; None: not recorded
+    readiness_recorded: str | None = None
 
     @property
     def valid(self) -> bool:
         """Whether the binary would start with this input."""
         return not self.errors
+
+    @property
+    def verdict(self) -> str:
+        """"refuses", "not-ready" (starts but does not become ready) or "starts"."""
+        return "refuses" if self.errors else "not-ready" if self.not_ready else "starts"
 
     @property
     def flags_applied(self) -> bool:
@@ -127,15 +141,31 @@ def gate_evaluation(
     replaced; without ``binary`` no range rule applies and ``emulated`` is required."""
     binary_version = parse_binary_version(binary) if binary else None
     note = None
+    build = None
     if manifest is None:
         if binary_version is None:
             raise KcompatError("a binary version is required unless a manifest is given")
         manifest, note = catalog.manifest_for(binary_version)
+        build = _build(catalog, binary_version)
     selection = select_versions(binary_version, emulated, min_compat)
-    evaluation = evaluate_gates(manifest, selection, feature_gates)
+    evaluation = evaluate_gates(manifest, selection, feature_gates, build=build)
     if note:
-        evaluation = dataclasses.replace(evaluation, warnings=(note, *evaluation.warnings))
+        from kcompat.core.problems import Note
+
+        evaluation = dataclasses.replace(evaluation, problems=(Note(note), *evaluation.problems))
     return evaluation
+
+
+def _build(catalog: Catalog, binary: Version) -> Version | None:
+    """The patch release a plain release's data is read from ("1.35" -> v1.35.8), None when the
+    binary names its patch or the data names none."""
+    if len(binary.components) >= 3:
+        return None
+    try:
+        patch = catalog.info(f"{binary.major}.{binary.minor}").patch
+    except KcompatError:
+        return None
+    return parse_binary_version(patch) if patch else None
 
 
 def gates(
@@ -145,13 +175,45 @@ def gates(
     min_compat: FlagValue = None,
     feature_gates: FlagValue = None,
     manifest: Manifest | None = None,
+    *,
+    component: str | None = "kube-apiserver",
+    runtime_config: FlagValue = None,
+    emulation_forward_compatible: bool = False,
+    runtime_config_emulation_forward_compatible: bool = False,
+    options: ApiserverOptions | None = None,
 ) -> GatesAnswer:
     """Every gate of ``binary`` at the selected versions after ``--feature-gates`` (on ``manifest``
     instead of the bundled gates, if given), compared with the binary without emulation. Input the
     binary refuses is answered (``errors``, with ``hints``); input no binary could take (a
-    malformed version, a release without data) raises :class:`KcompatError`."""
+    malformed version, a release without data) raises :class:`KcompatError`.
+
+    For kube-apiserver (``component``; not for a manifest) the answer is its whole start-up
+    (:func:`kcompat.answers.startup.apiserver_startup`): ``--runtime-config``, the
+    forward-compatibility flags and the ``options`` its checks read, and whether it becomes ready."""
     evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates or None, manifest)
-    return answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None)
+    answer = answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None)
+    if component != "kube-apiserver" or manifest is not None or binary is None:
+        return answer
+    from kcompat.answers.startup import apiserver_startup
+
+    startup = apiserver_startup(
+        catalog, evaluation, binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates or None,
+        runtime_config=runtime_config or None, emulation_forward_compatible=emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible, options=options,
+    )
+    return with_startup(answer, startup)
+
+
+def with_startup(answer: GatesAnswer, startup: StartupAnswer) -> GatesAnswer:
+    """The gates answer with kube-apiserver's whole start-up: its refusals (the gate ones
+    included, in the binary's order), the readiness problems, every warning, and the remedies of
+    both (each problem explained once)."""
+    known = {h.error for h in answer.hints}
+    hints = answer.hints + tuple(h for h in startup.hints if h.error not in known)
+    return dataclasses.replace(
+        answer, errors=startup.errors, warnings=startup.warnings, hints=hints, component="kube-apiserver",
+        not_ready=startup.not_ready, readiness_recorded=startup.readiness_recorded,
+    )
 
 
 def answer_of(
@@ -193,10 +255,19 @@ def answer_of(
         errors=evaluation.errors,
         flag_errors=evaluation.flag_errors,
         warnings=evaluation.warnings,
-        hints=hints_for(evaluation, lineage),
+        hints=_remedies(evaluation, lineage),
         rows=tuple(rows),
         versions_refused=sel.flags_rejected,
     )
+
+
+def _remedies(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None) -> tuple[Remedy, ...]:
+    """The remedies beside the refusals (none to compute, nothing imported, when it has none)."""
+    if evaluation.valid:
+        return ()
+    from kcompat.core.remedies import gate_remedies
+
+    return gate_remedies(evaluation, lineage)
 
 
 def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:

@@ -1,140 +1,91 @@
-"""The ``kcompat inspect`` document: what the inputs say, the engine's answer for it, and how
-``/metrics`` compares. The CLI prints it and the Check a cluster page shows it.
+"""The inspect question: what the inputs say about one control-plane component, the engine's answer
+for it, and how ``/metrics`` compares. ``kcompat inspect`` and the Check a cluster page ask
+:func:`inspect`; :mod:`kcompat.documents.inspect` writes the answer as the JSON document and text.
 
 Every check the binary runs at start-up is applied to what was read: the version ranges, the
-``--feature-gates`` value (gates, locks, dependencies) and, for kube-apiserver, the
-``--runtime-config`` value with the forward-compatibility flags (the same evaluation as
-``kcompat apis``). A refusal is reported with the binary's own line (``errors``), "this
-<component> would exit at start-up" (``startup``) and the remedies (``hints``).
-
-Exit status (:func:`exit_status`): 0 when everything agrees, 1 when the cluster disagrees with
-the prediction (``/metrics``, or a ``/version`` emulation or min compatibility other than the
-flags give: ``versionDisagreements``), 2 when the input is unusable or the binary would refuse it.
+``--feature-gates`` value (gates, locks, dependencies) and, for kube-apiserver, its whole
+start-up as ``kcompat gates`` answers it (:mod:`kcompat.answers.startup`: ``--runtime-config``
+with the forward-compatibility flags, the options its checks read, and whether it becomes
+ready). A refusal is reported with the binary's own lines (``refusals``) and the remedies
+(``hints``); a start that would not become ready with its reasons (``not_ready``); input that
+cannot be used at all is ``unusable``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NotRequired, TypedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 
+from kcompat.answers.gates import GatesAnswer, answer_of, gate_evaluation
+from kcompat.answers.queries import gate_lineage
+from kcompat.core.compat import parse_binary_version
+from kcompat.core.errors import KcompatError, echo
+from kcompat.core.flags import parse_go_bool
+from kcompat.core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
+from kcompat.core.inspect.messages import pflag_error, pflag_remedy
+from kcompat.core.inspect.model import FLAGS, MAX_INPUT_BYTES, FlagParseError, Reading
+from kcompat.core.gates import GateEvaluation
+from kcompat.core.problems import FlagSyntaxRefused, Remedy, RemedyKind
+from kcompat.core.versions import Version, mm
 from kcompat.data.catalog import Catalog
-from ..core.compat import parse_binary_version
-from ..core.errors import MESSAGE_LIMIT, KcompatError, echo
-from ..core.flags import parse_go_bool
-from ..core.hints import api_hints
-from ..core.runtime_config import parse_runtime_config
-from ..core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
-from ..core.inspect.messages import pflag_error, pflag_remedy
-from ..core.inspect.model import FLAGS, MAX_INPUT_BYTES, FlagParseError
-from kcompat.documents.gates import gates_document, hint_dict
-from ..core.versions import Version, mm
-from kcompat.answers.gates import answer_of, gate_evaluation
-from kcompat.answers.queries import api_gate_states, gate_lineage
-
-if TYPE_CHECKING:  # the document types of kcompat.documents exist for the type checker only
-    from kcompat.documents.gates import GatesDocument, HintDict
-
-#: What the selection shows for a version the binary refuses (no version is the answer).
-REFUSED_VERSION = "none (the binary refuses the version flags)"
-#: The keys of a disagreement in the JSON document (a contract: unchanged) ...
-DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
-#: ... and the headers of its table (``kcompat inspect``'s text formats, the Check a cluster page
-#: and its downloads): words, not JSON keys; the stage on /metrics and the predicted one side by side.
-DISAGREE_HEADERS = ("name", "predicted", "observed", "observed stage", "predicted stage", "likely")
 
 
-def disagree_rows(disagree: Sequence[Mapping[str, object]]) -> list[dict[str, object]]:
-    """The disagreements as table rows with :data:`DISAGREE_HEADERS` (``stage`` is the observed one)."""
-    return [{header: d[key] for header, key in zip(DISAGREE_HEADERS, DISAGREE_COLUMNS, strict=True)} for d in disagree]
+@dataclass(frozen=True)
+class InputRead:
+    """One input and what it was read as (None: it could not be read)."""
 
-
-class DisagreementDict(TypedDict):
-    name: str
-    predicted: bool
-    observed: bool
-    stage: str
-    predictedStage: str
-    likely: str
-    where: str
-
-
-class ObservedDocument(TypedDict):
-    """How ``/metrics`` compares with the prediction."""
-
-    gates: int
-    agree: int
-    disagree: list[DisagreementDict]
-    unknown: list[str]
-    missing: list[str]
-
-
-class InputDict(TypedDict):
     file: str
-    #: what the input was read as; None when it could not be read
     kind: str | None
 
 
-class InspectDocument(TypedDict):
-    """The ``kcompat inspect --format json`` document (the module docstring says what it holds)."""
+@dataclass(frozen=True)
+class Inspection:
+    """The answer for a set of inputs. Plain values (it is sent from the upload worker to the page)."""
 
-    component: str | None
-    binary: str | None
-    #: None when no input gives them, or when the binary refuses the version flags
-    emulated: str | None
-    minCompatibility: str | None
-    #: where each part of the selection came from
-    sources: dict[str, str]
-    featureGates: str
-    runtimeConfig: str
-    emulationForwardCompatible: NotRequired[str]
-    runtimeConfigEmulationForwardCompatible: NotRequired[str]
-    valid: bool
-    startup: str | None
-    errors: list[str]
-    hints: list[HintDict]
-    warnings: list[str]
-    versionDisagreements: list[str]
-    inputs: list[InputDict]
-    gates: GatesDocument | None
-    observed: ObservedDocument | None
+    inputs: tuple[InputRead, ...]
+    #: what the inputs say together; None when they could not be combined
+    combined: Combined | None = None
+    #: the binary's release ("1.36"); None when the inputs name none that can be used
+    binary: str | None = None
+    #: the gates with the selection read; None when no gate could be evaluated
+    gates: GatesAnswer | None = None
+    #: the binary's own lines: it would exit at start-up with them
+    refusals: tuple[str, ...] = ()
+    #: why the input cannot be used (unreadable, contradictory, nothing to compare)
+    unusable: tuple[str, ...] = ()
+    hints: tuple[Remedy, ...] = ()
+    warnings: tuple[str, ...] = ()
+    #: /metrics against the prediction; None without /metrics (or when the binary refuses the input)
+    comparison: Comparison | None = None
+    #: why this kube-apiserver would start but not become ready (kcompat.answers.startup)
+    not_ready: tuple[str, ...] = ()
 
+    @property
+    def component(self) -> str | None:
+        return self.combined.component if self.combined is not None else None
 
-def observed_document(comparison: Comparison) -> ObservedDocument:
-    return {
-        "gates": comparison.gates,
-        "agree": comparison.agree,
-        "disagree": [
-            {
-                "name": d.name,
-                "predicted": d.predicted,
-                "observed": d.observed,
-                "stage": d.stage,
-                "predictedStage": d.predicted_stage,
-                "likely": d.likely,
-                "where": d.where,
-            }
-            for d in comparison.disagree
-        ],
-        "unknown": list(comparison.unknown),
-        "missing": list(comparison.missing),
-    }
+    @property
+    def errors(self) -> tuple[str, ...]:
+        return self.refusals + self.unusable
 
+    @property
+    def valid(self) -> bool:
+        return not self.errors
 
-def _empty(inputs: list[InputDict], errors: list[str], warnings: list[str] | None = None) -> InspectDocument:
-    return _echoed({
-        "component": None, "binary": None, "emulated": None, "minCompatibility": None, "sources": {},
-        "featureGates": "", "runtimeConfig": "", "valid": False, "startup": None, "errors": errors, "hints": [],
-        "warnings": warnings or [], "versionDisagreements": [], "inputs": inputs, "gates": None, "observed": None,
-    })
+    @property
+    def startup(self) -> str | None:
+        """What the refusals (or the readiness problems) mean, when there are any."""
+        if self.refusals and self.gates is not None:
+            return f"this {self.component} would exit at start-up"
+        if self.not_ready:
+            return f"this {self.component} would start but not become ready"
+        return None
 
-
-def _echoed(document: InspectDocument) -> InspectDocument:
-    """Every error and warning cut to MESSAGE_LIMIT characters with control and bidirectional
-    characters written as escapes: input text never makes a message long, multi-line or styled."""
-    document["errors"] = [echo(m, MESSAGE_LIMIT) for m in document["errors"]]
-    document["warnings"] = [echo(m, MESSAGE_LIMIT) for m in document["warnings"]]
-    document["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in document["sources"].items()}
-    return document
+    @property
+    def disagrees(self) -> bool:
+        """The cluster differs from the prediction (``/metrics``, or ``/version`` against the flags)."""
+        disagreements = self.combined.disagreements if self.combined is not None else ()
+        return bool((self.comparison is not None and self.comparison.disagree) or disagreements)
 
 
 def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
@@ -148,52 +99,43 @@ def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
     return value
 
 
-def _apiserver_checks(catalog: Catalog, combined: Combined, errors: list[str], warnings: list[str], hints: list[HintDict]) -> None:
-    """kube-apiserver's start-up checks of --runtime-config and the forward-compatibility flags
-    (the evaluation of ``kcompat apis``): refusals join ``errors``, with their remedies."""
-    from ..core.apis import evaluate_api_availability
+def _apiserver_startup(catalog: Catalog, combined: Combined, evaluation: GateEvaluation, gates: GatesAnswer) -> tuple[GatesAnswer, list[str]]:
+    """kube-apiserver's whole start-up with what was read (the answer of ``kcompat gates`` with the
+    same flags): the gates answer with its refusals, readiness, warnings and remedies, and the
+    flags kcompat could not read (they refuse start-up as they are)."""
+    from kcompat.answers.gates import with_startup
+    from kcompat.answers.startup import apiserver_startup
+    from kcompat.core.startup import read_options
 
-    efc = _bool_flag("emulation-forward-compatible", combined.emulation_forward_compatible, errors)
-    rcefc = _bool_flag("runtime-config-emulation-forward-compatible", combined.runtime_config_emulation_forward_compatible, errors)
+    unreadable: list[str] = []
+    efc = _bool_flag("emulation-forward-compatible", combined.emulation_forward_compatible, unreadable)
+    rcefc = _bool_flag("runtime-config-emulation-forward-compatible", combined.runtime_config_emulation_forward_compatible, unreadable)
     try:
-        result = evaluate_api_availability(
-            combined.binary, list(combined.emulated) or None, list(combined.runtime_config), efc, rcefc,
-            min_compat=list(combined.min_compat) or None, api_data=catalog.api_data, compare_with_release=False,
-            gate_states=api_gate_states(catalog, list(combined.feature_gates) or None),
-        )
+        options = read_options(combined.apiserver_flags)
     except KcompatError as exc:
-        if not combined.runtime_config:
-            return  # nothing of the API data is needed for flags that were not given
-        try:
-            parse_runtime_config(list(combined.runtime_config))
-        except KcompatError as bad:
-            errors.append(f"--runtime-config: {bad}")
-        else:
-            warnings.append(f"--runtime-config not checked against the served APIs: {exc}")
-        return
-    for error in result.errors:
-        if error not in errors:
-            errors.append(error)
-    seen = {h["error"] for h in hints}
-    for hint in api_hints(result):
-        if hint.error not in seen:
-            hints.append(hint_dict(hint))
-            seen.add(hint.error)
-    for warning in result.warnings:
-        if warning.startswith("alpha api enabled") and warning not in warnings:
-            warnings.append(warning)
+        unreadable.append(str(exc))
+        options = None
+    try:
+        startup = apiserver_startup(
+            catalog, evaluation, combined.binary, emulated=list(combined.emulated) or None, min_compat=list(combined.min_compat) or None,
+            feature_gates=list(combined.feature_gates) or None, runtime_config=list(combined.runtime_config) or None,
+            emulation_forward_compatible=efc, runtime_config_emulation_forward_compatible=rcefc, options=options,
+        )
+    except KcompatError as exc:  # a --runtime-config value no binary could take (too long...)
+        return gates, [*unreadable, f"--runtime-config: {exc}"]
+    return with_startup(gates, startup), unreadable
 
 
 #: One input: its name and content, and optionally the endpoint it was given as ("/version" or
-#: "/metrics": a paste box of the page, an answer of kubectl get --raw), which its content must be.
+#: "/metrics": a paste box of the page, an answer read with --live), which its content must be.
 Input = tuple[str, bytes | str] | tuple[str, bytes | str, str | None]
 
 
-def inspect_document(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPUT_BYTES) -> InspectDocument:
-    """Read every input (all problems are collected), combine, answer, compare."""
-    readings = []
+def _read(inputs: Sequence[Input], max_bytes: int) -> tuple[list[Reading], list[str], tuple[InputRead, ...]]:
+    """(readings, problems, what each input was read as): every input is read, all problems kept."""
+    readings: list[Reading] = []
     problems: list[str] = []
-    described: list[InputDict] = []
+    described: list[InputRead] = []
     for given in inputs:
         name, data = given[0], given[1]
         expected = given[2] if len(given) > 2 else None
@@ -201,95 +143,89 @@ def inspect_document(catalog: Catalog, inputs: Sequence[Input], max_bytes: int =
             reading = read_input(data, name, max_bytes, expected)
         except InspectError as exc:
             problems += exc.problems
-            described.append({"file": name, "kind": None})
+            described.append(InputRead(name, None))
             continue
         except KcompatError as exc:  # the YAML reader's messages already name the file
             problems.append(str(exc))
-            described.append({"file": name, "kind": None})
+            described.append(InputRead(name, None))
             continue
         readings.append(reading)
-        described.append({"file": name, "kind": reading.kind})
+        described.append(InputRead(name, reading.kind))
     if not inputs:
         problems.append("no input given")
+    return readings, problems, tuple(described)
+
+
+def inspect(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPUT_BYTES) -> Inspection:
+    """Read every input (all problems are collected), combine, answer, compare."""
+    readings, problems, described = _read(inputs, max_bytes)
     if problems:
-        return _empty(described, problems)
+        return Inspection(described, unusable=tuple(problems))
     try:
         combined = combine_readings(readings)
     except KcompatError as exc:
-        return _empty(described, list(getattr(exc, "problems", (str(exc),))))
+        return Inspection(described, unusable=tuple(getattr(exc, "problems", (str(exc),))))
     try:
         evaluation = gate_evaluation(catalog, combined.binary, list(combined.emulated) or None,
                                      list(combined.min_compat) or None, list(combined.feature_gates) or None)
     except KcompatError as exc:
-        doc = _empty(described, [f"{combined.sources['binary']}: {exc}"], list(combined.warnings))
-        doc["component"], doc["binary"] = combined.component, str(mm(parse_binary_version(combined.binary)))
-        doc["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in combined.sources.items()}
-        return doc
-    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None))
-    # the flag parser runs first: a word it refuses stops the binary before any other check
-    errors = [pflag_error(e) for e in combined.refused] + list(evaluation.errors)
-    hints = [flag_syntax_hint(e) for e in combined.refused] + list(gates["hints"])
-    warnings = list(combined.warnings) + list(evaluation.warnings)
+        return Inspection(
+            described, combined, str(mm(parse_binary_version(combined.binary))),
+            unusable=(f"{combined.sources['binary']}: {exc}",), warnings=combined.warnings,
+        )
+    gates = answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None)
+    unreadable: list[str] = []
     if combined.component == "kube-apiserver":
-        _apiserver_checks(catalog, combined, errors, warnings, hints)
-    sel = evaluation.selection
-    binary = parse_binary_version(combined.binary)
-    document: InspectDocument = {
-        "component": combined.component,
-        "binary": str(mm(binary)),
-        # version flags the binary refuses give no versions: the ones the gate keeps are no answer
-        "emulated": None if sel.flags_rejected else str(sel.emulated),
-        "minCompatibility": None if sel.flags_rejected else str(sel.min_compat),
-        "sources": dict(combined.sources),
-        "featureGates": ",".join(combined.feature_gates),
-        "runtimeConfig": ",".join(combined.runtime_config),
-        "emulationForwardCompatible": ",".join(combined.emulation_forward_compatible),
-        "runtimeConfigEmulationForwardCompatible": ",".join(combined.runtime_config_emulation_forward_compatible),
-        "valid": not errors,
-        "startup": f"this {combined.component} would exit at start-up" if errors else None,
-        "errors": errors,
-        "hints": hints,
-        "warnings": warnings,
-        "versionDisagreements": list(combined.disagreements),
-        "inputs": described,
-        "gates": gates,
-        "observed": None,
-    }
+        gates, unreadable = _apiserver_startup(catalog, combined, evaluation, gates)
+    # the flag parser runs first: a word it refuses stops the binary before any other check
+    errors = [pflag_error(e) for e in combined.refused] + unreadable + list(gates.errors)
+    hints = [flag_syntax_remedy(e) for e in combined.refused] + list(gates.hints)
+    warnings = list(combined.warnings) + list(gates.warnings)
+    binary = mm(parse_binary_version(combined.binary))
+    unusable: list[str] = []
+    comparison = None
     if combined.observed is not None and not errors:
         comparison = compare_observed(evaluation, combined.observed)
-        document["observed"] = observed_document(comparison)
-        if comparison.disagree and combined.sources["emulated"].startswith("default"):
-            better = emulation_that_agrees(catalog, combined, binary)
-            if better is not None:
-                document["warnings"].append(
-                    f"/metrics agrees exactly with --emulated-version={better}: the binary likely runs with that flag, "
-                    "which the inputs do not show (a 1.32 /version does not report it; add the command line or manifest)"
-                )
-        if comparison.missing:
-            missing = len(comparison.missing)
-            lacking = f"{missing:,} gate{'' if missing == 1 else 's'}"
-            document["warnings"].append(
-                f"the /metrics given lacks {lacking} the prediction puts there (first: {', '.join(comparison.missing[:5])}): "
-                "a partial /metrics, or a build without them"
-            )
+        warnings += _metrics_warnings(catalog, combined, binary, comparison)
         if comparison.gates and not comparison.agree and not comparison.disagree:
             # not "all 0 agree": nothing was compared (exit 2, not a green 0)
-            document["errors"].append(
+            unusable.append(
                 f"nothing to compare: none of the {comparison.gates:,} gates on /metrics is one kcompat knows for "
-                f"{document['binary']} (first: {echo(comparison.unknown[0])}): not this binary's /metrics?"
+                f"{binary} (first: {echo(comparison.unknown[0])}): not this binary's /metrics?"
             )
-            document["valid"] = False
-    return _echoed(document)
+    return Inspection(described, combined, str(binary), gates, tuple(errors), tuple(unusable), tuple(hints), tuple(warnings), comparison,
+                      not_ready=gates.not_ready if not errors else ())
 
 
-def flag_syntax_hint(error: FlagParseError) -> HintDict:
+def _metrics_warnings(catalog: Catalog, combined: Combined, binary: Version, comparison: Comparison) -> list[str]:
+    """What /metrics suggests beyond the disagreements: the emulated version it agrees with when no
+    input names one, and the gates it lacks."""
+    out = []
+    if comparison.disagree and combined.sources["emulated"].startswith("default"):
+        better = emulation_that_agrees(catalog, combined, binary)
+        if better is not None:
+            out.append(
+                f"/metrics agrees exactly with --emulated-version={better}: the binary likely runs with that flag, "
+                "which the inputs do not show (a 1.32 /version does not report it; add the command line or manifest)"
+            )
+    if comparison.missing:
+        missing = len(comparison.missing)
+        lacking = f"{missing:,} gate{'' if missing == 1 else 's'}"
+        out.append(
+            f"the /metrics given lacks {lacking} the prediction puts there (first: {', '.join(comparison.missing[:5])}): "
+            "a partial /metrics, or a build without them"
+        )
+    return out
+
+
+def flag_syntax_remedy(error: FlagParseError) -> Remedy:
     """The remedy beside the flag parser's error: where the word is, and what to write."""
-    return {"kind": "flag-syntax", "error": pflag_error(error), "gate": None, "text": pflag_remedy(error, FLAGS), "names": [error.word]}
+    return Remedy(RemedyKind.FLAG_SYNTAX, FlagSyntaxRefused(error.word, pflag_error(error)), pflag_remedy(error, FLAGS), (error.word,))
 
 
 def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version) -> str | None:
     """The other emulated version, if any, whose prediction agrees with every known gate on /metrics."""
-    from ..core.compat import allowed_versions
+    from kcompat.core.compat import allowed_versions
 
     for option in reversed(allowed_versions(binary).emulated):
         emulated = option.emulated
@@ -300,34 +236,3 @@ def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version)
         if evaluation.valid and combined.observed is not None and not compare_observed(evaluation, combined.observed).disagree:
             return emulated
     return None
-
-
-def exit_status(document: InspectDocument) -> int:
-    if not document["valid"]:
-        return 2
-    observed = document.get("observed")
-    return 1 if (observed and observed["disagree"]) or document.get("versionDisagreements") else 0
-
-
-def summary_lines(document: InspectDocument) -> list[str]:
-    """The selection found and where each part came from, one line each."""
-    lines = []
-    fields: dict[str, object] = dict(document)
-    for key, label in (("component", "component"), ("binary", "binary"), ("emulated", "emulated"),
-                       ("minCompatibility", "min compatibility"), ("featureGates", "--feature-gates"),
-                       ("runtimeConfig", "--runtime-config"), ("emulationForwardCompatible", "--emulation-forward-compatible"),
-                       ("runtimeConfigEmulationForwardCompatible", "--runtime-config-emulation-forward-compatible")):
-        value = fields.get(key)
-        if value in (None, "") and key not in document["sources"]:
-            continue
-        if value is None and key in ("emulated", "minCompatibility"):
-            value = REFUSED_VERSION
-        source = document["sources"].get(key)
-        lines.append(f"{label}: {value}" + (f"  ({source})" if source else ""))
-    observed = document.get("observed")
-    if observed:
-        lines.append(
-            f"/metrics: {observed['gates']} gates, {observed['agree']} agree, {len(observed['disagree'])} disagree, "
-            f"{len(observed['unknown'])} unknown to kcompat"
-        )
-    return lines

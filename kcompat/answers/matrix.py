@@ -1,6 +1,6 @@
 """The release matrix: every bundled gate in every bundled release, and the gates removed on
 the way; asked the same way by ``kcompat matrix`` and the Release matrix page (serialised by
-:mod:`kcompat.documents.matrix`), filtered by the same :class:`~kcompat.core.history.MatrixFilter`."""
+:mod:`kcompat.documents.matrix`), filtered by the same :class:`~kcompat.core.matrix_filter.MatrixFilter`."""
 
 from __future__ import annotations
 
@@ -8,17 +8,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError, quote_cut
-from kcompat.core.history import (
-    FilteredMatrix,
-    MatrixFilter,
-    ReleaseMatrix,
-    filter_matrix,
-    parse_origin,
-    parse_release,
-    parse_stage,
-    parse_transition,
-    release_matrix,
-)
+from kcompat.core.matrix import ReleaseMatrix, release_matrix
+from kcompat.core.matrix_filter import FilteredMatrix, MatrixFilter, filter_matrix, parse_origin, parse_release, parse_stage, parse_transition
 from kcompat.core.removals import GateLineage
 from kcompat.core.search import MAX_QUERY_LENGTH, GateText
 from kcompat.data.catalog import Catalog

@@ -3,15 +3,24 @@ by :mod:`kcompat.documents.plan`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from kcompat.answers.queries import bundled_release, gate_lineage
 from kcompat.core.errors import KcompatError
-from kcompat.core.plan import UpgradePlan, parse_plan_endpoint, plan_upgrade
+from kcompat.core.plan import Point, UpgradePlan, parse_plan_endpoint, plan_upgrade
 from kcompat.data.catalog import Catalog
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.core.startup import ApiserverOptions
 
-def plan_for(catalog: Catalog, start: str, target: str, allow_jumps: bool = False) -> UpgradePlan:
+
+def plan_for(
+    catalog: Catalog, start: str, target: str, allow_jumps: bool = False, feature_gates: str | list[str] | None = None
+) -> UpgradePlan:
     """``kcompat plan --from <start> --to <target>``: endpoints parsed, both checked against the
-    bundled releases, then planned."""
+    bundled releases, then planned (the gates of each point with ``feature_gates``, the flag the
+    control plane keeps through the upgrade)."""
     binary, emulated = parse_plan_endpoint(start)
     target_binary, target_emulated = parse_plan_endpoint(target)
     if target_emulated is not None:
@@ -20,5 +29,50 @@ def plan_for(catalog: Catalog, start: str, target: str, allow_jumps: bool = Fals
     bundled_release(catalog, target_binary, "the target binary")
     return plan_upgrade(
         binary, emulated, target_binary, catalog.manifest, catalog.api_data,
-        allow_jumps=allow_jumps, lineage=gate_lineage(catalog),
+        allow_jumps=allow_jumps, lineage=gate_lineage(catalog), feature_gates=feature_gates or None,
     )
+
+
+@dataclass(frozen=True)
+class StepStartup:
+    """kube-apiserver's start-up at one point of a plan with the flags kept through it: step
+    ``number`` (0: where the plan starts), its verdict ("starts", "refuses", "not-ready"), the
+    binary's refusals, why it would not become ready, and the remedies (lines)."""
+
+    number: int
+    binary: str
+    emulated: str
+    verdict: str
+    errors: tuple[str, ...] = ()
+    not_ready: tuple[str, ...] = ()
+    hints: tuple[str, ...] = ()
+
+
+def plan_startups(
+    catalog: Catalog,
+    plan: UpgradePlan,
+    feature_gates: str | list[str] | None = None,
+    runtime_config: str | list[str] | None = None,
+    options: ApiserverOptions | None = None,
+) -> tuple[StepStartup, ...]:
+    """kube-apiserver's start-up at the start of ``plan`` and after each control-plane step, with
+    the same ``--feature-gates``, ``--runtime-config`` and options throughout: a step it would
+    refuse, or start but never get ready with, is flagged (kcompat.answers.startup)."""
+    from kcompat.answers.gates import gate_evaluation
+    from kcompat.answers.startup import apiserver_startup
+
+    seen: dict[tuple[str, str], StepStartup] = {}
+
+    def at(number: int, point: Point) -> StepStartup:
+        key = (str(point.binary), str(point.emulated))
+        if key not in seen:
+            binary, emulated = key
+            evaluation = gate_evaluation(catalog, binary, emulated, None, feature_gates or None)
+            startup = apiserver_startup(catalog, evaluation, binary, emulated=emulated, feature_gates=feature_gates or None,
+                                        runtime_config=runtime_config or None, options=options)
+            seen[key] = StepStartup(number, binary, emulated, startup.verdict, startup.errors, startup.not_ready,
+                                    tuple(h.line for h in startup.hints))
+        found = seen[key]
+        return found if found.number == number else StepStartup(number, *key, found.verdict, found.errors, found.not_ready, found.hints)
+
+    return (at(0, plan.start), *(at(step.number, step.after) for step in plan.steps if step.kind != "nodes"))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from kcompat.answers.apis import apis
 from kcompat.answers.queries import newest_release
 from kcompat.core.errors import KcompatError
-from kcompat.core.hints import api_hints
+from kcompat.core.remedies import api_remedies
 from kcompat.core.scan import MAX_SCAN_OBJECTS, ManifestReading, ScanAnswer, ScanInput, check_objects, read_manifests
 from kcompat.data.catalog import Catalog
 from kcompat.data.lifecycle import api_lifecycle
@@ -83,7 +83,7 @@ def scan(
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
         errors=result.errors,
         warnings=result.warnings,
-        hints=tuple(api_hints(result)),
+        hints=api_remedies(result),
         inputs=(*unread, *described),
         checks=checks,
     )

@@ -1,21 +1,23 @@
 """``kcompat apis``: built-in REST resources a kube-apiserver binary serves at an emulated version.
 
 The document is built by :mod:`kcompat.documents.apis` (its docstring gives the JSON keys).
-Exit status 0 when the flags are valid, 2 when kube-apiserver would refuse to start (the
-errors say why) or the input is not usable at all.
+Exit status OK when the flags are valid, REFUSED when kube-apiserver would refuse to start (the
+errors say why: its option checks beside the API ones) or the input is not usable at all,
+NOT_READY when it would start but not become ready.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from kcompat.documents import formats
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
 
 
-def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binary", help="kube-apiserver binary version, e.g. 1.33 or v1.33.2 (default: the newest bundled release)")
     parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
@@ -42,19 +44,19 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the API table even when kube-apiserver would refuse the flags (JSON always has it)")
-    from kcompat.cli.cmdline import add_command_line_argument
+    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
 
+    add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)
 
 
-def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     # imported here: building the parser for another subcommand does not load the engine
-    from kcompat.answers.apis import apis, compare_apis
+    from kcompat.answers.apis import apis, apis_startup, compare_apis
     from kcompat.answers.queries import newest_release
-    from kcompat.data.catalog import catalog_for
+    from kcompat.cli.cmdline import apiserver_options, exit_status
     from kcompat.documents.apis import api_rows, apis_document, rejected_apis_document, table_columns
 
-    catalog = catalog_for(data_dir)
     against, only = getattr(args, "against", "release"), bool(getattr(args, "only_differences", False))
     binary = args.binary
     default_binary = binary is None
@@ -72,16 +74,17 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
         )
         comparison = compare_apis(result, against)
+        startup = apis_startup(catalog, result, args.emulated, args.min_compat, args.feature_gates, apiserver_options(args))
     except KcompatError as exc:
         if args.format != "json":
-            print(f"kcompat: error: {exc}", file=sys.stderr)
-            return 2
+            raise
         sys.stdout.write(formats.to_json(rejected_apis_document(binary, str(exc), against, only)))
-        return 2
+        return ExitStatus.REFUSED
+    document = apis_document(result, comparison, only, startup)
     if args.format == "json":
-        sys.stdout.write(formats.to_json(apis_document(result, comparison, only)))
+        sys.stdout.write(formats.to_json(document))
     else:
-        if result.valid or getattr(args, "show_defaults", False):
+        if document["valid"] or getattr(args, "show_defaults", False):
             sys.stdout.write(formats.render_rows(args.format, api_rows(result, comparison, only), table_columns(comparison)))
         differing = sum(comparison.differs(e) for e in result.entries)
         which = " (the newest bundled release: --binary picks another)" if default_binary else ""
@@ -92,8 +95,8 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
         summary = formats.selection_summary(f"{result.binary}{which}", result.emulated, refused=refused) + ("" if refused else answer)
-        from kcompat.core.hints import api_hints
-
-        hints = [h.line for h in api_hints(result)]
-        formats.report_problems(summary, result.warnings, result.errors, sys.stderr, hints)
-    return 0 if result.valid else 2
+        if startup.not_ready:
+            summary += "; kube-apiserver starts but does not become ready"
+        hints = [f"{h['gate']}: {h['text']}" if h["kind"] == "unknown-gate" else h["text"] for h in document["hints"]]
+        formats.report_problems(summary, startup.warnings, startup.errors, sys.stderr, hints, startup.not_ready)
+    return exit_status(not startup.errors, bool(startup.not_ready))

@@ -1,8 +1,9 @@
 """``kcompat changes``: what differs between a binary at an emulated version and another side.
 
 Prints the document of :mod:`kcompat.documents.changes` (the What changes page shows the same).
-Exit status 0 when both sides accept the input, 2 when the input is rejected or a side refuses
-the ``--feature-gates`` value (the document still lists the differences, that side at its defaults).
+Exit status OK when both sides accept the input, REFUSED when the input is rejected or a side
+refuses the ``--feature-gates`` value (the document still lists the differences, that side at its
+defaults).
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli.contract import ExitStatus
+from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
 
@@ -22,7 +25,7 @@ AGAINST_HELP = (
 )
 
 
-def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Gates whose state differs between 'here' (the binary at --emulated, --min-compat) and 'there' (--against), "
         "with the same --feature-gates applied to both; 'behaviour' says whether the feature really behaves differently."
@@ -35,7 +38,7 @@ def add_changes_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
 
 
-def run_changes(args: argparse.Namespace, catalog) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.changes import compare
     from kcompat.documents.changes import changes_document, render, summary
 
@@ -44,4 +47,4 @@ def run_changes(args: argparse.Namespace, catalog) -> int:
     sys.stdout.write(render(document, args.format))
     if args.format != "json":
         formats.report_problems(summary(document), document["warnings"], document["errors"], sys.stderr)
-    return 2 if document["errors"] else 0
+    return ExitStatus.of(not document["errors"])

@@ -14,6 +14,19 @@ import sys
 
 from kcompat.core.errors import KcompatError, cut
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.cli.contract import ExitStatus
+    from kcompat.core.startup import ApiserverOptions
+
+def exit_status(valid: bool, not_ready: bool = False) -> ExitStatus:
+    """REFUSED when the binary refuses the input, NOT_READY when kube-apiserver starts with it but
+    does not become ready, else OK."""
+    from kcompat.cli.contract import ExitStatus
+
+    return ExitStatus.REFUSED if not valid else ExitStatus.NOT_READY if not_ready else ExitStatus.OK
+
+
 #: pasted flag -> the subcommand's option (its argparse ``dest``)
 _DESTS = {
     "emulated-version": "emulated",
@@ -32,17 +45,45 @@ def add_command_line_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+class _OptionFlag(argparse.Action):
+    """One of kube-apiserver's option flags (kcompat.core.startup.OPTION_FLAGS): kept as
+    ``(flag, value)`` pairs in ``apiserver_flags``, in the order given, as the pasted ones are."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        name = str(option_string).removeprefix("--")
+        namespace.apiserver_flags = [*(getattr(namespace, "apiserver_flags", None) or []), (name, values)]
+
+
+def add_apiserver_option_arguments(parser: argparse.ArgumentParser) -> None:
+    """kube-apiserver's flags that its start-up checks read, beside the version, gate and API flags
+    (also read from a pasted command line)."""
+    from kcompat.core.startup import OPTION_FLAGS
+
+    group = parser.add_argument_group("kube-apiserver options its start-up checks read")
+    for flag in OPTION_FLAGS:
+        extra = {"nargs": "?", "const": "true", "metavar": "true|false"} if flag.kind == "bool" else {"metavar": "VALUE"}
+        group.add_argument(f"--{flag.name}", dest="apiserver_flags", action=_OptionFlag, default=None, help=flag.help, **extra)  # type: ignore[arg-type]
+
+
+def apiserver_options(args: argparse.Namespace) -> ApiserverOptions:
+    """The option flags given (before ``--`` or pasted after it), read as kube-apiserver reads them."""
+    from kcompat.core.startup import read_options
+
+    return read_options(getattr(args, "apiserver_flags", None) or ())
+
+
 def apply_command_line(args: argparse.Namespace, command: str) -> None:
     """Move the pasted line's flags into ``args`` (in place); a clear error for anything else."""
     words = list(getattr(args, "command_line", None) or [])
     if not words:
         return
     from kcompat.core.inspect.cmdline import component_of, flags_from_args
-    from kcompat.core.inspect.model import Where
+    from kcompat.core.inspect.model import APISERVER_ONLY, Where
 
     component = component_of(words[0])
     if component is not None:
         words = words[1:]
+        args.pasted_component = component
     elif not words[0].startswith("-"):
         raise KcompatError(
             f"kcompat {command} takes no argument {cut(words[0])!r}; paste a command line after --: "
@@ -56,7 +97,12 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
         raise KcompatError(f"{error.where}: {pflag_error(error)}")
     ignored = []
     for name, fact in flag_set.flags:
-        dest = _DESTS[name]
+        if component not in (None, "kube-apiserver") and name in APISERVER_ONLY:
+            raise KcompatError(f"unknown flag: --{name} ({component} has no such flag: it is kube-apiserver's)")
+        dest = _DESTS.get(name, "apiserver_flags")  # the others: the options kube-apiserver's checks read
+        if dest == "apiserver_flags" and hasattr(args, dest):
+            args.apiserver_flags = [*(args.apiserver_flags or []), (name, fact.value)]
+            continue
         if not hasattr(args, dest):
             ignored.append(f"--{name}")
             continue

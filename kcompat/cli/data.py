@@ -1,4 +1,6 @@
-"""``kcompat data compile`` and ``kcompat --version`` (the bundled releases and the bundle's state)."""
+"""``kcompat data``: ``refresh`` rebuilds data/ from Kubernetes git checkouts (:mod:`kcompat.refresh`)
+and ``compile`` rebuilds the compiled bundle; and ``kcompat --version`` (the bundled releases and
+the bundle's state)."""
 
 from __future__ import annotations
 
@@ -7,16 +9,32 @@ import sys
 from pathlib import Path
 
 from kcompat import DATA_DIR
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError, cut
 from kcompat.data.bundle import BUNDLE_NAME
+from kcompat.data.catalog import Catalog
 
 
-def add_compile_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", metavar="DIR", type=Path, default=DATA_DIR, help=f"data folder to compile (default: {DATA_DIR})")
-    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when the bundle is missing or stale")
+def register(parser: argparse.ArgumentParser) -> None:
+    data_sub = parser.add_subparsers(dest="data_command", required=True, parser_class=type(parser))
+    from kcompat.refresh import add_refresh_arguments
+
+    add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from Kubernetes git checkouts"))
+    compile_parser = data_sub.add_parser("compile", help="rebuild data/bundle.json, the precomputed form of the YAML data")
+    compile_parser.add_argument("--data", metavar="DIR", type=Path, default=DATA_DIR, help=f"data folder to compile (default: {DATA_DIR})")
+    compile_parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when the bundle is missing or stale")
 
 
-def run_compile(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    """The data commands write data/ (or ``--out``, ``--data``): the catalog of the answers is not theirs."""
+    if args.data_command == "compile":
+        return _compile(args)
+    from kcompat.refresh import run_refresh
+
+    return ExitStatus(run_refresh(args))
+
+
+def _compile(args: argparse.Namespace) -> ExitStatus:
     from kcompat.refresh.compile import bundle_text, compile_bundle, write_bundle
 
     data_dir = Path(args.data)
@@ -24,7 +42,7 @@ def run_compile(args: argparse.Namespace) -> int:
         text = bundle_text(compile_bundle(data_dir))
     except KcompatError as exc:
         print(f"kcompat data compile: {cut(exc, 2000)}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     path = data_dir / BUNDLE_NAME
     if args.check:
         try:
@@ -33,30 +51,29 @@ def run_compile(args: argparse.Namespace) -> int:
             current = None
         if current != text:
             print(f"{path}: missing or stale; run `kcompat data compile`", file=sys.stderr)
-            return 1
+            return ExitStatus.DIFFERS
         print(f"{path}: up to date")
-        return 0
+        return ExitStatus.OK
     try:
         write_bundle(data_dir, text)  # the file keeps its mode; a full disk is named (refresh.staging)
     except KcompatError as exc:
         print(f"kcompat data compile: {cut(exc, 2000)}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     print(f"wrote {path}")
-    return 0
+    return ExitStatus.OK
 
 
-def version_text() -> str:
-    """``kcompat --version``: the package version, then the bundled releases and the bundle's state."""
+def version_text(catalog: Catalog) -> str:
+    """``kcompat --version``: the package version, then the catalog's releases and the bundle's state."""
     from kcompat import __version__
-    from kcompat.data.catalog import DEFAULT_CATALOG
 
     lines = [f"kcompat {__version__}"]
     try:
-        releases = DEFAULT_CATALOG.releases
+        releases = catalog.releases
         lines.append("bundled releases: " + ", ".join(f"{r.release} ({f'v{r.patch}' if r.patch else r.status})" for r in releases))
-        bundle = DEFAULT_CATALOG.bundle
+        bundle = catalog.bundle
         fresh = bundle is not None and bundle.fresh(*bundle.hashes)
-        lines.append(f"data: {DEFAULT_CATALOG.data_dir} ({'compiled bundle up to date' if fresh else 'YAML read directly: bundle missing or stale'})")
+        lines.append(f"data: {catalog.data_dir} ({'compiled bundle up to date' if fresh else 'YAML read directly: bundle missing or stale'})")
     except KcompatError as exc:
         lines.append(f"bundled releases: cannot be read ({cut(exc, 300)})")
     return "\n".join(lines) + "\n"

@@ -1,28 +1,54 @@
 """``kcompat gates``: the effective feature gates of a binary at an emulated version.
 
 Asks :func:`kcompat.answers.gates.gates` (what the Gates page asks with the same selection) and
-prints :mod:`kcompat.documents.gates`' texts. Exit status 0 when the binary accepts the input,
-2 when it would refuse it (the errors say why) or the input is not usable at all.
+prints :mod:`kcompat.documents.gates`' texts. Exit status OK when the binary accepts the input,
+REFUSED when it would refuse it (the errors say why) or the input is not usable at all, NOT_READY
+when kube-apiserver would start but not become ready (the reasons say why). Unless a pasted
+command line names another component, the answer is kube-apiserver's whole start-up
+(:func:`kcompat.answers.startup.apiserver_startup`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from kcompat.answers.gates import gates, search
 from kcompat.answers.queries import newest_release
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
-from kcompat.core.manifest import registration_for
-from kcompat.data.files import load_manifest_files
+from kcompat.core.registration import registration_for
 from kcompat.core.versions import mm
 from kcompat.data.catalog import Catalog
+from kcompat.data.files import load_manifest_files
 from kcompat.documents import formats
 from kcompat.documents.gates import gates_document, gates_text, rejected_document
 
 
-def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
+    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
+    parser.add_argument("--feature-gates", action="append", help="--feature-gates value, e.g. 'AllAlpha=true,Foo=false'")
+    parser.add_argument("--runtime-config", action="append", help="kube-apiserver's --runtime-config value (its start-up checks; repeatable)")
+    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set kube-apiserver's --emulation-forward-compatible=true (1.33+)")
+    parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
+                        help="set kube-apiserver's --runtime-config-emulation-forward-compatible=true (1.33+)")
+    parser.add_argument("--manifest", type=Path, help="a versioned_feature_list.yaml replacing the bundled data")
+    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    parser.add_argument("--search", metavar="TEXT",
+                        help="only the gates TEXT finds: part of the name, an abbreviation (DRA), a KEP number (4381, KEP-4381) or description words")
+    parser.add_argument("--show-defaults", action="store_true",
+                        help="print the gate table even when the binary would refuse the input (JSON always has it)")
+    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
+
+    add_apiserver_option_arguments(parser)
+    add_command_line_argument(parser)
+
+
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     manifest = None
     binary = args.binary
     if args.manifest is not None:
@@ -31,24 +57,37 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
         manifest = load_manifest_files([args.manifest], registration=registration_for(release))
     if binary is None and manifest is None:
         binary = newest_release(catalog)
+    from kcompat.cli.cmdline import apiserver_options, exit_status
+
     try:
-        answer = gates(catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest)
+        answer = gates(
+            catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest,
+            component=getattr(args, "pasted_component", None) or "kube-apiserver",
+            runtime_config=args.runtime_config, emulation_forward_compatible=bool(args.emulation_forward_compatible),
+            runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
+            options=apiserver_options(args),
+        )
     except KcompatError as exc:
         if args.format != "json":
             raise
         sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)])))
-        return 2
+        return ExitStatus.REFUSED
     every = len(answer.rows)
     if args.search is not None:
         answer = search(catalog, answer, args.search)
+    status = exit_status(answer.valid, bool(answer.not_ready))
     if args.format == "json":  # every error and warning, each cut (text output shows the first 20)
         sys.stdout.write(formats.to_json(gates_document(answer)))
-        return 0 if answer.valid else 2
+        return status
     if answer.valid or args.show_defaults:
         sys.stdout.write(gates_text(answer, args.format))
     summary = formats.selection_summary(answer.binary or "-", answer.emulated, answer.min_compat, answer.versions_refused)
     if not answer.valid and not args.show_defaults:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
+    elif answer.not_ready:
+        summary += f" ({answer.component} starts but does not become ready)"
+    elif answer.component is not None and answer.readiness_recorded is None:
+        summary += f" ({answer.component}: no start of this release is recorded, its readiness is not checked)"
     hints = [h.line for h in answer.hints]
-    formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints)
-    return 0 if answer.valid else 2
+    formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints, shown(answer.not_ready))
+    return status

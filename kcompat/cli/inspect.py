@@ -1,8 +1,8 @@
-"""``kcompat inspect`` (what a cluster says, the prediction, the disagreements) and
-``kcompat config`` (the flags and config snippets for a selection).
+"""``kcompat inspect``: what a cluster says, the prediction, the disagreements.
 
-``inspect`` exits 0 when everything agrees, 1 when the cluster disagrees with the prediction,
-2 when the input is unusable. ``--live`` reads ``/version`` and ``/metrics`` from the API server
+Exit status OK when everything agrees, DIFFERS when the cluster disagrees with the prediction, NOT_READY when kube-apiserver would
+start but not become ready,
+REFUSED when the binary would refuse the input or the input is unusable. ``--live`` reads ``/version`` and ``/metrics`` from the API server
 of a kubeconfig context (:mod:`kcompat.data.live`: bounded in size and time).
 """
 
@@ -12,17 +12,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from kcompat.documents import formats
-from kcompat.data.catalog import Catalog
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
 
 # The documents (and YAML, the API data) are imported when a command runs, not when the parser
 # is built: ``kcompat gates`` does not pay for them.
 MAX_FILE_BYTES = 32 * 1024 * 1024  # kcompat.core.inspect.model.MAX_INPUT_BYTES
-CONFIG_FORMATS = ("cmdline", "kubeadm", "kind", "static-pod", "json")  # answers.config.SNIPPETS + json
 
 
-def add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
                         help="ps line / command line, static pod manifest, kubeadm or kind config, /version JSON, /metrics text")
     parser.add_argument("--live", action="store_true", help="also read /version and /metrics from the API server of a kubeconfig context")
@@ -43,21 +43,6 @@ def _seconds(text: str) -> float:
     if not 0 < value <= 3600:
         raise argparse.ArgumentTypeError(f"expected seconds between 0 and 3600, got {echo(text)}")
     return value
-
-
-def add_config_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", required=True, help="binary version, e.g. 1.36 or v1.36.2")
-    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value")
-    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (binaries 1.35+)")
-    parser.add_argument("--feature-gates", help="--feature-gates value, e.g. 'Foo=true,Bar=false'")
-    parser.add_argument("--runtime-config", help="--runtime-config value (kube-apiserver)")
-    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (kube-apiserver 1.33+)")
-    parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
-                        help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
-    parser.add_argument("--format", choices=CONFIG_FORMATS, default="cmdline")
-    from kcompat.cli.cmdline import add_command_line_argument
-
-    add_command_line_argument(parser)
 
 
 class _Unusable(Exception):
@@ -102,8 +87,9 @@ def _live_inputs(args: argparse.Namespace) -> list[tuple[str, bytes, str]]:
         raise _Unusable(str(exc)) from None
 
 
-def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
-    from kcompat.answers.inspect import exit_status, inspect_document
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    from kcompat.answers.inspect import inspect
+    from kcompat.documents.inspect import inspect_document
 
     try:
         inputs = _inputs(args)
@@ -111,14 +97,20 @@ def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
         if args.format == "json":
             sys.stdout.write(formats.to_json({"valid": False, "errors": [str(exc)]}))
         print(f"kcompat: error: {printable(exc)}", file=sys.stderr)
-        return 2
-    document = inspect_document(catalog, inputs)
-    status = exit_status(document)
+        return ExitStatus.REFUSED
+    inspection = inspect(catalog, inputs)
+    document = inspect_document(inspection)
+    status = (
+        ExitStatus.REFUSED if not inspection.valid
+        else ExitStatus.NOT_READY if inspection.not_ready
+        else ExitStatus.DIFFERS if inspection.disagrees
+        else ExitStatus.OK
+    )
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:
         sys.stdout.write(render_inspect(document, args.format, getattr(args, "show_defaults", False)))
-    if args.format != "json" or status == 2:
+    if args.format != "json" or status is ExitStatus.REFUSED:
         for error in shown(document["errors"]):  # at most 20, then "… and N more" (JSON keeps them all)
             print(f"error: {printable(error)}", file=sys.stderr)
         for hint in document.get("hints", [])[:MAX_SHOWN]:
@@ -136,7 +128,7 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
     where from, the disagreements, then every gate (not for a refused input, unless
     ``show_defaults``)."""
     from kcompat.documents.gates import GATE_COLUMNS
-    from kcompat.answers.inspect import DISAGREE_HEADERS, disagree_rows, summary_lines
+    from kcompat.documents.inspect import DISAGREE_HEADERS, disagree_rows, summary_lines
 
     markdown = fmt == "markdown"
     heading = "## " if markdown else "# "
@@ -146,6 +138,13 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
         out.append(f"{heading}Refused: {startup}\n" if startup else f"{heading}Cannot use the input\n")
         for error in shown(document["errors"]):
             out.append(f"- error: {formats.md_escape(error)}" if markdown else f"error: {printable(error)}")
+        for hint in document.get("hints", [])[:MAX_SHOWN]:
+            out.append(f"- fix: {formats.md_escape(hint_line(hint))}" if markdown else f"fix: {printable(hint_line(hint))}")
+        out.append("")
+    elif document.get("notReady"):
+        out.append(f"{heading}Not ready: {document.get('startup')}\n")
+        for reason in shown(document["notReady"]):
+            out.append(f"- not ready: {formats.md_escape(reason)}" if markdown else f"not ready: {printable(reason)}")
         for hint in document.get("hints", [])[:MAX_SHOWN]:
             out.append(f"- fix: {formats.md_escape(hint_line(hint))}" if markdown else f"fix: {printable(hint_line(hint))}")
         out.append("")
@@ -175,28 +174,3 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
         out.append(f"\n{heading}Predicted gates\n")
         out.append(formats.render_rows(fmt, document["gates"]["features"], GATE_COLUMNS).rstrip("\n"))
     return "\n".join(out) + "\n"
-
-
-def run_config(args: argparse.Namespace, catalog: Catalog) -> int:
-    from kcompat.answers.config import config_document
-
-    document = config_document(
-        catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
-        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible,
-    )
-    if args.format == "json":
-        sys.stdout.write(formats.to_json(document))
-        return 0 if document["valid"] else 2
-    if not document["valid"]:
-        for error in document["errors"]:
-            print(f"kcompat: error: {error}", file=sys.stderr)
-        for hint in document.get("hints", []):
-            print(f"hint: {hint_line(hint)}", file=sys.stderr)
-        return 2
-    snippet = document["snippets"][args.format]
-    if isinstance(snippet, dict):
-        snippet = "".join(f"--- # {name}\n{text}" for name, text in snippet.items())
-    sys.stdout.write(snippet)
-    for warning in document["warnings"]:
-        print(f"warning: {warning}", file=sys.stderr)
-    return 0

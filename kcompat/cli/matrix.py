@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli.contract import ExitStatus
+from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
 
-def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
         choices=formats.FORMATS,
@@ -48,7 +50,7 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
     columns.add_argument("--since", metavar="RELEASE", help="show this release and the newer ones (e.g. 1.35)")
 
 
-def run_matrix(args: argparse.Namespace, catalog) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter, release_provenance
     from kcompat.answers.queries import gate_lineage
     from kcompat.documents.matrix import matrix_document, removable_rule_text, render
@@ -73,4 +75,4 @@ def run_matrix(args: argparse.Namespace, catalog) -> int:
         removable = document["removable"]
         print(f"# {len(removable['gates'])} gates removable in {removable['release']}", file=sys.stderr)
         print(removable_rule_text(document), file=sys.stderr)
-    return 0
+    return ExitStatus.OK

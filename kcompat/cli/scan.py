@@ -15,7 +15,9 @@ import stat
 import sys
 from pathlib import Path
 
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError, cut, shown
+from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
 #: Files read from the directories given (sorted, depth first), and bytes of all inputs together.
@@ -26,7 +28,7 @@ MAX_SCAN_DEPTH = 16
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
-def add_scan_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "paths", nargs="+", metavar="FILE|DIR|-",
         help="manifests: YAML (any number of documents, rendered Helm output, kind: List) or JSON files; a directory's "
@@ -125,7 +127,7 @@ def _walk(root: Path) -> tuple[list[Path], list[tuple[str, str]]]:
     return sorted(found, key=lambda p: str(p)), notes
 
 
-def run_scan(args: argparse.Namespace, catalog) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.scan import scan
     from kcompat.core.scan import ScanInput
     from kcompat.documents.scan import scan_text, summary_line
@@ -143,4 +145,4 @@ def run_scan(args: argparse.Namespace, catalog) -> int:
         hints = [h.line for h in answer.hints]
         errors = shown([*answer.errors, *answer.problems])
         formats.report_problems(summary_line(answer), shown(answer.warnings), errors, sys.stderr, hints)
-    return answer.exit_status
+    return ExitStatus(answer.exit_status)

@@ -15,7 +15,7 @@ What is shot:
   matter, so a link from any deployment gives the same picture.
 * ``--page KEY`` (repeatable) with ``--query 'binary=1.35&emulated=1.34'``: those pages with that
   query string (without ``--query``: the fixed selection below).
-* Neither: every page of :data:`dashboard.components.pages.PAGES` with the fixed selection.
+* Neither: every page of :data:`dashboard.frame.pages.PAGES` with the fixed selection.
 
 Every view is shot with the compact landing heading (``compact=1``, unless the link or query sets
 ``compact``) and the light theme (``--theme dark``: the dark one; ``embed_options`` in a link wins).
@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.util
 import os
 import shutil
 import socket
@@ -54,7 +55,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
-from kcompat.core.errors import cut
+from kcompat.cli.contract import ExitStatus
+from kcompat.core.errors import KcompatError, cut
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.data.catalog import Catalog
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "dashboard" / "app.py"
@@ -134,14 +140,15 @@ def _log_tail(proc: subprocess.Popen) -> str:
 
 
 def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None):
-    """Start ``streamlit run SCRIPT`` (default: the dashboard) on a free loopback port, headless,
+    """Start ``streamlit run SCRIPT`` (default: the dashboard; through ``python -m dashboard.server``,
+    as ``kcompat serve`` does, so the server customisations apply from the start) on a free loopback port, headless,
     without usage statistics, and wait until it is healthy. Returns ``(process, base_url)``; stop it
     with :func:`stop_server`. Run from the repository root so ``.streamlit/config.toml`` applies."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(extra_env or {}))
     log = tempfile.NamedTemporaryFile(prefix="kcompat-streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(script or APP),
+        [sys.executable, "-m", "dashboard.server", "run", str(script or APP),
          "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=cwd or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -205,9 +212,9 @@ def wait_idle(page, timeout: float = 60_000, settle: int = 250) -> None:
 
 @functools.cache
 def page_keys() -> list[str]:
-    """The page keys of the dashboard (``dashboard.components.pages.PAGES``), the default page first.
+    """The page keys of the dashboard (``dashboard.frame.pages.PAGES``), the default page first.
     Asked of the app in a process of its own, as the server is: the library never imports the app."""
-    code = "from dashboard.components.pages import PAGES; print(*PAGES)"
+    code = "from dashboard.frame.pages import PAGES; print(*PAGES)"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
     if done.returncode != 0:
@@ -370,7 +377,7 @@ def _shoot(browser, server: str, shots: list[Shot], out: Path, theme: str, phone
 # kcompat screenshots
 
 
-def add_screenshot_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+def register(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"), help="output directory (default: docs/screenshots)")
     parser.add_argument(
         "--url", action="append", dest="links", metavar="LINK",
@@ -468,9 +475,16 @@ def _answers(url: str) -> None:
         raise RuntimeError(f"no dashboard answers at {cut(url)} ({cut(getattr(exc, 'reason', exc), 200)})") from None
 
 
-def run_screenshots(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, catalog: Catalog | None = None) -> ExitStatus:
+    """Take the screenshots asked for (the catalog is the server's own: it reads the data itself)."""
     from kcompat.core.errors import MESSAGE_LIMIT
 
+    missing = [name for name in ("playwright", "streamlit") if importlib.util.find_spec(name) is None]
+    if missing:
+        raise KcompatError(
+            f"kcompat screenshots needs {' and '.join(missing)}: pip install 'kcompat[screenshots]' "
+            "(and Debian's chromium: apt-get install chromium)"
+        )
     try:
         links = getattr(args, "links", None)
         pages = getattr(args, "pages", None)
@@ -492,24 +506,24 @@ def run_screenshots(args: argparse.Namespace) -> int:
         )
     except (RuntimeError, ValueError, OSError) as exc:
         print(f"kcompat: error: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     except Exception as exc:  # noqa: BLE001 - Playwright's own errors (page crashed, timeout)
         print(f"kcompat: error: screenshots failed: {type(exc).__name__}: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)
-        return 2
+        return ExitStatus.REFUSED
     for path in written:
         print(path)
-    return 0
+    return ExitStatus.OK
 
 
 def main(out_dir: str | Path | None = None) -> int:
     """``python -m kcompat.cli.screenshots [--out DIR] ...``, or ``main(out_dir)`` from Python."""
     from kcompat.cli.signals import Stopped, signals_as_interrupts
 
-    parser = add_screenshot_arguments(argparse.ArgumentParser(prog="kcompat screenshots", description=__doc__.split("\n")[0]))
+    parser = register(argparse.ArgumentParser(prog="kcompat screenshots", description=(__doc__ or "").split("\n")[0]))
     args = parser.parse_args(["--out", str(out_dir)] if out_dir is not None else None)
     try:
         with signals_as_interrupts():  # SIGTERM stops the server it started, as Ctrl-C does
-            return run_screenshots(args)
+            return run(args)
     except Stopped as exc:
         print(f"kcompat: error: stopped by {exc.name}", file=sys.stderr)
         return exc.exit_status

@@ -4,7 +4,10 @@ As ``datasette serve`` or ``mlflow ui`` do: the command knows where its app is. 
 (``dashboard/app.py``) is found without importing it, and Streamlit runs in the folder whose
 ``.streamlit/config.toml`` holds the project's settings (headless, XSRF on, uploads capped, no
 telemetry, the themes): the checkout's root, or ``<prefix>/share/kcompat`` where ``pip install``
-puts it beside the data."""
+puts it beside the data. The server is Streamlit's own command line run as ``python -m
+dashboard.server``, which installs every server customisation before Streamlit starts
+(:func:`dashboard.server.install`). Without the dashboard extra (``pip install
+'kcompat[dashboard]'``) it says so and exits 2."""
 
 from __future__ import annotations
 
@@ -15,7 +18,9 @@ import sys
 from pathlib import Path
 
 from kcompat import DATA_DIR
+from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError
+from kcompat.data.catalog import Catalog
 
 
 def app_path() -> Path:
@@ -34,7 +39,7 @@ def settings_home() -> Path:
     return home
 
 
-def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=os.environ.get("PORT", "8501"), help="port to listen on (default: $PORT or 8501)")
     parser.add_argument("--address", help="address to listen on, e.g. 0.0.0.0 in a container (default: Streamlit's, every interface)")
     parser.add_argument(
@@ -48,17 +53,20 @@ def serve_command(args: argparse.Namespace) -> list[str]:
     """The ``streamlit run`` command line that :func:`run_serve` replaces this process with."""
     if not 0 < args.port < 65536:
         raise KcompatError(f"--port must be 1-65535, not {args.port}")
-    command = [sys.executable, "-m", "streamlit", "run", str(app_path()), "--server.port", str(args.port)]
+    # Streamlit's own command line, with the server customisations installed first (dashboard.server)
+    command = [sys.executable, "-m", "dashboard.server", "run", str(app_path()), "--server.port", str(args.port)]
     if args.address:
         command += ["--server.address", args.address]
     return command + ["--browser.serverAddress", args.server_address]
 
 
-def run_serve(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    """Replace this process with the Streamlit server (the catalog is the server's own: it reads
+    the data directory, or ``$KCOMPAT_DATA_DIR``, itself)."""
     if importlib.util.find_spec("streamlit") is None:
-        raise KcompatError("kcompat serve needs Streamlit: pip install kcompat installs it")
+        raise KcompatError("kcompat serve needs the dashboard: pip install 'kcompat[dashboard]' (Streamlit, pandas, Altair)")
     command = serve_command(args)
     os.chdir(settings_home())
     sys.stdout.flush()
     os.execv(command[0], command)  # the server is this process (signals, exit status: as in a container)
-    return 0  # not reached
+    return ExitStatus.OK  # not reached

@@ -43,7 +43,19 @@ from .compat import ReleaseRules, VersionSelection, parse_binary_version, select
 from .errors import KcompatError
 from .gates import evaluate_gates
 from .manifest import Manifest
-from .versions import Version, mm
+from .problems import (
+    AlphaApiWhileEmulating,
+    ApiResourceIntroducedLater,
+    ApiVersionIntroducedLater,
+    ForwardCompatSameVersion,
+    Note,
+    Problem,
+    UnknownFlag,
+    Verdict,
+    messages,
+    unique,
+)
+from .versions import Version, major_minor, mm
 from .api_versions import compare_kube_aware_versions, is_alpha_version, versions_by_priority
 from .runtime_config import (
     GV,
@@ -61,6 +73,9 @@ from .runtime_config import (
     validate_runtime_config,
     widen_for_forward_compatibility,
 )
+
+#: The release that adds ``--emulation-forward-compatible`` and ``--runtime-config-emulation-forward-compatible``.
+FORWARD_COMPAT_FLAGS_SINCE = major_minor(1, 33)
 
 # ---------------------------------------------------------------------------------------------
 # Removal and introduced rules (apiserver ``pkg/server/deleted_kinds.go``, SPEC §6.4-§6.5).
@@ -150,8 +165,8 @@ class ApiAvailability:
 
     binary: Version
     emulated: Version
-    errors: tuple[str, ...]
-    warnings: tuple[str, ...]
+    #: what kube-apiserver says about the flags (errors and warnings, typed, in order) and the notes
+    problems: tuple[Problem, ...]
     entries: tuple[ApiEntry, ...]
     default_enablement_release: Version
     default_enablement_source: str
@@ -165,8 +180,16 @@ class ApiAvailability:
     selection: VersionSelection | None = field(default=None, compare=False, repr=False)
 
     @property
+    def errors(self) -> tuple[str, ...]:
+        return messages(self.problems, Verdict.REFUSES)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return messages(self.problems, Verdict.WARNS)
+
+    @property
     def valid(self) -> bool:
-        return not self.errors
+        return not any(p.refuses for p in self.problems)
 
     @property
     def default_enablement_exact(self) -> bool:
@@ -256,21 +279,21 @@ def evaluate_api_availability(
     config = parse_runtime_config(rc_values)
     emu = selection.emulated
 
-    errors: list[str] = list(selection.errors)
-    warnings: list[str] = []
+    errors: list[Problem] = list(selection.problems)
+    warnings: list[Problem] = []
     if choice.warning:
-        warnings.append(choice.warning)
+        warnings.append(Note(choice.warning))
         warnings.extend(_new_group_versions_note(api, choice.enablement, api_data))
-    warnings.extend(config.notes)
+    warnings.extend(Note(n) for n in config.notes)
     efc, rcefc = _forward_compat_flags(rules, selection, emulation_forward_compatible, runtime_config_emulation_forward_compatible, errors)
-    errors.extend(validate_runtime_config(config, registry, rules.unknown_api_groups_as_group_versions))
+    errors.extend(validate_runtime_config(config, registry, rules.unknown_api_groups_as_group_versions, rules.api_all_false_noun))
 
     merged, merge_errors, merge_notes = merge_runtime_config(default_config(choice.enablement), config, registry)
     errors.extend(merge_errors)
-    warnings.extend(merge_notes)
+    warnings.extend(Note(n) for n in merge_notes)
     if efc:
         merged, widen_notes = widen_for_forward_compatibility(merged, config, registry)
-        warnings.extend(widen_notes)
+        warnings.extend(Note(n) for n in widen_notes)
 
     listed = {split_group_version(gv) for gv in choice.enablement.listed_group_versions()}
     gate_on = _gate_lookup(gate_states, binary_version, selection, api, warnings)
@@ -279,13 +302,12 @@ def evaluate_api_availability(
     entries = tuple(_entry_for(s, emu, binary_version, choice.enablement) for s in states)
     if compare_with_release:
         release_served, release_warnings = _served_by_release(binary_version, emu, rc_values, entries, api_data, gate_states)
-        warnings.extend(release_warnings)
+        warnings.extend(Note(w) for w in release_warnings)
         entries = tuple(replace(e, served_by_release=release_served(e)) for e in entries)
     return ApiAvailability(
         binary=binary_version,
         emulated=emu,
-        errors=tuple(dict.fromkeys(errors)),
-        warnings=tuple(dict.fromkeys(warnings)),
+        problems=(*unique(errors), *unique(warnings)),
         entries=entries,
         default_enablement_release=choice.enablement.release,
         default_enablement_source=choice.enablement.source_id,
@@ -330,19 +352,19 @@ def gate_resolver(manifest_for: Callable[[Version], Manifest], feature_gates: st
 
 
 def _gate_lookup(
-    resolver: GateResolver | None, binary: Version, selection: VersionSelection, api: ApiRelease, warnings: list[str]
+    resolver: GateResolver | None, binary: Version, selection: VersionSelection, api: ApiRelease, warnings: list[Problem]
 ) -> Callable[[str], bool] | None:
     """Whether each storage gate is on, or None when unknown (no resolver, or refused flags)."""
     gated = sorted({k.storage_gate for k in api.kinds() if k.storage_gate})
     if not gated:
         return None
     if resolver is None:
-        warnings.append(f"feature-gated REST storage not checked (gates {', '.join(gated)}): no gate states given")
+        warnings.append(Note(f"feature-gated REST storage not checked (gates {', '.join(gated)}): no gate states given"))
         return None
     try:
         states = resolver(binary, selection.emulated, selection.min_compat)
     except KcompatError as exc:
-        warnings.append(f"feature-gated REST storage not checked: the gates cannot be evaluated ({exc})")
+        warnings.append(Note(f"feature-gated REST storage not checked: the gates cannot be evaluated ({exc})"))
         return None
     return lambda gate: bool(states.get(gate, False))
 
@@ -388,19 +410,19 @@ def compare_with_binary(availability: ApiAvailability) -> ApiDiff:
 
 
 def _forward_compat_flags(
-    rules: ReleaseRules, selection: VersionSelection, efc: bool, rcefc: bool, errors: list[str]
+    rules: ReleaseRules, selection: VersionSelection, efc: bool, rcefc: bool, errors: list[Problem]
 ) -> tuple[bool, bool]:
     """Which forward-compatibility flags take effect; rejections go to ``errors``."""
     flags = (("emulation-forward-compatible", "EmulationForwardCompatible", efc), ("runtime-config-emulation-forward-compatible", "RuntimeConfigEmulationForwardCompatible", rcefc))
     if not rules.has_forward_compat_flags:
         for flag, _, on in flags:
             if on:
-                errors.append(f"unknown flag: --{flag} (a {rules.release} binary has no such flag; it exists from 1.33)")
+                errors.append(UnknownFlag(flag, rules.release, FORWARD_COMPAT_FLAGS_SINCE))
         return False, False
     if selection.binary is not None and selection.emulated == mm(selection.binary):
-        for _, name, on in flags:
+        for flag, name, on in flags:
             if on:
-                errors.append(f"ServerRunOptions.{name} cannot be set to true if the emulation version is the same as the binary version")
+                errors.append(ForwardCompatSameVersion(flag, name))
         return False, False
     return efc, rcefc
 
@@ -415,7 +437,7 @@ def _filter_kinds(
     rules: ReleaseRules,
     efc: bool,
     rcefc: bool,
-    errors: list[str],
+    errors: list[Problem],
     gate_on: Callable[[str], bool] | None = None,
 ) -> list[_KindState]:
     """Storage, removal filter, then introduced filter per group (lowest priority first)."""
@@ -462,7 +484,7 @@ def _apply_introduced_rule(
     rules: ReleaseRules,
     efc: bool,
     rcefc: bool,
-    errors: list[str],
+    errors: list[Problem],
 ) -> None:
     """``removeUnintroducedKinds`` (1.33+; 1.31/1.32 simply drop later kinds)."""
     lower_enabled: dict[str, str] = {}
@@ -492,29 +514,23 @@ def _apply_introduced_rule(
             else:
                 keep = False
                 if config.resource_explicitly_enabled(gvr):
-                    errors.append(
-                        f"cannot enable resource {group}/{version}, Resource={kind.resource} in runtime-config because it is introduced at "
-                        f"{mm(introduced)} after the current version {mm(emu)}. Consider setting --runtime-config-emulation-forward-compatible=true"
-                    )
+                    errors.append(ApiResourceIntroducedLater(group, version, resource, mm(introduced), mm(emu)))
             state.introduced_ok = keep
             if keep:
                 kept_any = True
                 if not is_alpha_version(version):
                     lower_enabled[resource] = group_version_text(group, version)
         if not kept_any and rules.has_forward_compat_flags and config.version_explicitly_enabled((group, version)):
-            errors.append(
-                f"cannot enable version {group_version_text(group, version)} in runtime-config because all the resources have been "
-                f"introduced after the current version {mm(emu)}. Consider setting --runtime-config-emulation-forward-compatible=true"
-            )
+            errors.append(ApiVersionIntroducedLater(group_version_text(group, version), mm(emu)))
 
 
 def _alpha_while_emulating_warnings(
     api: ApiRelease, config: ResourceConfig, binary: Version, emu: Version, rules: ReleaseRules
-) -> list[str]:
+) -> list[Problem]:
     """1.34+ ``ApplyTo``: an explicitly enabled alpha group/version or resource while binary != emu."""
     if not rules.warns_alpha_while_emulating or mm(binary) == mm(emu):
         return []
-    out = []
+    out: list[Problem] = []
     binary_text = _binary_text(binary)
     for gv in api.group_versions:
         if gv.group in NON_REST_GROUPS or "alpha" not in gv.version:
@@ -522,10 +538,7 @@ def _alpha_while_emulating_warnings(
         key = (gv.group, gv.version)
         resource_on = any(on and r[:2] == key for r, on in config.explicit_resources.items())
         if config.version_explicitly_enabled(key) or resource_on:
-            out.append(
-                f"alpha api enabled with emulated version {mm(emu)} instead of the binary's version {binary_text}, "
-                f"this is unsupported, proceed at your own risk: api={gv.name}"
-            )
+            out.append(AlphaApiWhileEmulating(gv.name, mm(emu), binary_text))
     return out
 
 
@@ -536,7 +549,7 @@ def _binary_text(binary: Version) -> str:
     return str(Version((binary.major, binary.minor, 0), binary.semver, binary.pre_release, binary.build_metadata))
 
 
-def _new_group_versions_note(api: ApiRelease, used: DefaultEnablement, api_data: ApiData) -> list[str]:
+def _new_group_versions_note(api: ApiRelease, used: DefaultEnablement, api_data: ApiData) -> list[Problem]:
     try:
         previous = api_data.api_release(used.release)
     except KcompatError:
@@ -545,7 +558,7 @@ def _new_group_versions_note(api: ApiRelease, used: DefaultEnablement, api_data:
     new = [gv.name for gv in api.group_versions if (gv.group, gv.version) not in old and gv.group not in NON_REST_GROUPS]
     if not new:
         return []
-    return [f"group/versions new in {api.release} without a default in the {used.release} list (shown as not served): {', '.join(new)}"]
+    return [Note(f"group/versions new in {api.release} without a default in the {used.release} list (shown as not served): {', '.join(new)}")]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,12 @@ from .errors import KcompatError, cut, quote_cut, repr_cut
 from .flags import go_trim_space
 from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero, with_pre_release
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    # the problem kinds are imported where one is found: a selection the binary accepts
+    # (``kcompat gates`` on valid flags) needs none of them
+    from .problems import Problem
+
 FIRST_EMULATION_RELEASE = major_minor(1, 31)
 KUBE_COMPONENT = "kube"
 
@@ -63,6 +69,13 @@ class ReleaseRules:
         """1.36+ ``APIEnablementOptions.Validate`` names unknown group/versions, sorted and once each
         (``sets.List``); before, the bare groups in the flag map's (random) order."""
         return self._at_least(36)
+
+    @property
+    def api_all_false_noun(self) -> str:
+        """What ``APIEnablementOptions.Validate`` calls a lone ``--runtime-config=api/all=false``:
+        "invalid key with only ..." up to 1.35, "invalid runtime-config with only ..." from 1.36
+        (apiserver@v0.31-v0.35 and v0.36+ ``pkg/server/options/api_enablement.go``)."""
+        return "runtime-config" if self._at_least(36) else "key"
 
     @property
     def warns_alpha_while_emulating(self) -> bool:
@@ -124,13 +137,16 @@ class ReleaseRules:
             return subtract_minor(self.binary, 1)
         return vmax(subtract_minor(emulated, 1), self.floor)
 
-    def validate(self, emulated: Version, min_compat: Version) -> list[str]:
-        """Range checks run at startup (component-base ``Validate``), in their order."""
+    def validate(self, emulated: Version, min_compat: Version) -> list[Problem]:
+        """Range checks run at startup (component-base ``Validate``), in their order. (Each kind of
+        problem is imported where it is found: a selection the binary accepts needs none.)"""
+        problems: list[Problem] = []
         if self.binary is None:
             if min_compat > emulated:
-                return [f"minCompatibilityVersion version {min_compat} is not between [0.0, {emulated}]"]
-            return []
-        errors = []
+                from .problems import MinCompatOutOfRange
+
+                problems.append(MinCompatOutOfRange(min_compat, major_minor(0, 0), emulated, None, emulated))
+            return problems
         top = with_patch_zero(self.binary)
         if self.uses_floors:
             emu_low, mc_low, mc_high = self.floor, self.floor, emulated
@@ -138,15 +154,18 @@ class ReleaseRules:
             emu_low = subtract_minor(self.binary, 1)
             mc_low = mc_high = subtract_minor(self.binary, 1)
         if emulated > top or emulated < emu_low:
-            errors.append(f"emulation version {emulated} is not between [{emu_low}, {top}]")
+            from .problems import EmulationOutOfRange
+
+            problems.append(EmulationOutOfRange(emulated, emu_low, top, self.binary))
         if min_compat > mc_high or min_compat < mc_low:
-            errors.append(f"minCompatibilityVersion version {min_compat} is not between [{mc_low}, {mc_high}]")
+            from .problems import MinCompatOutOfRange
+
+            problems.append(MinCompatOutOfRange(min_compat, mc_low, mc_high, self.binary, emulated))
         if self.release == FIRST_EMULATION_RELEASE and emulated != mm(self.binary):
-            shown = with_pre_release(emulated, self.binary.pre_release)
-            errors.append(
-                f"emulation version needs to be equal to binary version({mm(self.binary)}) in compatibility-version alpha, got {shown}"
-            )
-        return errors
+            from .problems import EmulationMustEqualBinary
+
+            problems.append(EmulationMustEqualBinary(self.binary, with_pre_release(emulated, self.binary.pre_release)))
+        return problems
 
 
 def rules_for(binary: Version | None) -> ReleaseRules:
@@ -224,8 +243,14 @@ class VersionSelection:
     rules: ReleaseRules
     emulated: Version
     min_compat: Version
-    errors: tuple[str, ...] = ()
+    #: what the binary says about the version flags (a flag it cannot read, a range)
+    problems: tuple[Problem, ...] = ()
     flags_rejected: bool = False
+
+    @property
+    def errors(self) -> tuple[str, ...]:
+        """The binary's refusals of the version flags, as it prints them."""
+        return tuple(p.message for p in self.problems if p.refuses)
 
     @property
     def binary(self) -> Version | None:
@@ -294,13 +319,9 @@ def _select_versions(binary_key: BinaryKey | None, emulated: FlagKey, min_compat
         raise KcompatError("without a binary version, an emulated version is required")
     default_emu = mm(binary) if binary is not None else major_minor(0, 0)
     default_mc = rules.default_min_compat(None)
-    try:
-        emu = parse_version_flag(emulated, "emulated-version") if emulated else None
-        if min_compat and not rules.has_min_compat_flag:
-            raise KcompatError("unknown flag: --min-compatibility-version")
-        mc = parse_version_flag(min_compat, "min-compatibility-version") if min_compat else None
-    except KcompatError as exc:
-        return VersionSelection(rules, default_emu, default_mc, (str(exc),), flags_rejected=True)
+    emu, mc, rejected = _read_version_flags(rules, emulated, min_compat)
+    if rejected is not None:
+        return VersionSelection(rules, default_emu, default_mc, (rejected,), flags_rejected=True)
     if emu is None:
         emu, mc_now = default_emu, default_mc
     else:
@@ -308,6 +329,32 @@ def _select_versions(binary_key: BinaryKey | None, emulated: FlagKey, min_compat
     if mc is not None:
         mc_now = mc
     return VersionSelection(rules, emu, mc_now, tuple(rules.validate(emu, mc_now)))
+
+
+def _read_version_flags(
+    rules: ReleaseRules, emulated: FlagKey, min_compat: FlagKey
+) -> tuple[Version | None, Version | None, Problem | None]:
+    """(emulated, min compat, None) as the flags give them (None: not given), or the problem of
+    the first flag the binary cannot read, in the order it reads them."""
+    try:
+        emu = parse_version_flag(emulated, "emulated-version") if emulated else None
+    except KcompatError as exc:
+        return None, None, _rejected("emulated-version", str(exc))
+    if min_compat and not rules.has_min_compat_flag:
+        from .problems import UnknownFlag
+
+        return None, None, UnknownFlag("min-compatibility-version")
+    try:
+        mc = parse_version_flag(min_compat, "min-compatibility-version") if min_compat else None
+    except KcompatError as exc:
+        return None, None, _rejected("min-compatibility-version", str(exc))
+    return emu, mc, None
+
+
+def _rejected(flag: str, words: str) -> Problem:
+    from .problems import FlagValueRejected
+
+    return FlagValueRejected(flag, words)
 
 
 @dataclass(frozen=True)

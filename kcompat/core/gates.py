@@ -2,7 +2,9 @@
 
 ``spec_at`` answers "which spec applies at (emulated, min compat)"; ``evaluate_gates``
 applies a ``--feature-gates`` value the way component-base ``unsafeSetFromMap`` does and
-returns every gate's state, with the errors and warnings the binary would print.
+returns every gate's state, with the errors and warnings the binary would print (typed
+:mod:`.problems`, each kind imported where it is found: an evaluation the binary accepts
+without a word, ``kcompat gates`` on valid flags, imports none of them).
 """
 
 from __future__ import annotations
@@ -12,22 +14,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .compat import VersionSelection
-from .errors import KcompatError, cut
+from .errors import KcompatError
 from .flags import FeatureGateFlags, parse_feature_gates
 from .manifest import GateState, Manifest, PickIndex, spec_at  # noqa: F401 - spec_at is part of this module's API
 from .stages import Stage
+from .versions import Version
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from .problems import Problem
 
 
 @dataclass(frozen=True)
 class GateEvaluation:
-    """Every gate of a binary at the selected versions after ``--feature-gates``, with the errors
-    and warnings the binary would print."""
+    """Every gate of a binary at the selected versions after ``--feature-gates``, with what the
+    binary would say about its flags (``problems``: its errors and warnings, typed)."""
 
     selection: VersionSelection
     gates: tuple[GateState, ...]
     meta: tuple[GateState, ...]
-    errors: tuple[str, ...]
-    warnings: tuple[str, ...]
+    problems: tuple[Problem, ...]
     flags: FeatureGateFlags
     #: gates registered from k8s.io/client-go (``Feature.origin``); the others are the binary's own
     client_go: frozenset[str] = frozenset()
@@ -39,17 +45,31 @@ class GateEvaluation:
         return "client-go" if name in self.client_go else "kube"
 
     @property
+    def errors(self) -> tuple[str, ...]:
+        """The binary's refusals, as it prints them."""
+        return tuple(p.message for p in self.problems if p.refuses)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(p.message for p in self.problems if p.warns)
+
+    @property
     def valid(self) -> bool:
-        return not self.errors
+        return not any(p.refuses for p in self.problems)
 
     @property
     def flags_applied(self) -> bool:
         """False when the binary would refuse the --feature-gates value (nothing applied)."""
-        return not self.flag_errors
+        return not self.flag_problems
+
+    @property
+    def flag_problems(self) -> tuple[Problem, ...]:
+        """The refusals of the --feature-gates value (not of the version flags)."""
+        return tuple(p for p in self.problems if p.refuses and p not in self.selection.problems)
 
     @property
     def flag_errors(self) -> tuple[str, ...]:
-        return tuple(e for e in self.errors if e not in self.selection.errors)
+        return tuple(p.message for p in self.flag_problems)
 
     def by_name(self) -> dict[str, GateState]:
         return {g.name: g for g in self.gates}
@@ -72,8 +92,29 @@ def compared_state(gate: GateState) -> tuple[bool, Stage, bool]:
     return (gate.enabled, gate.stage, gate.locked)
 
 
-def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gates: str | list[str] | None = None) -> GateEvaluation:
-    """Every gate of the binary's manifest at the selected versions, after ``--feature-gates``."""
+def warns_alpha(selection: VersionSelection, build: Version | None = None) -> bool:
+    """Whether the binary warns about the Alpha gates it has on (1.34+ component-base
+    ``compatibility/registry.go`` ``componentGlobalsRegistry.Validate``): when its version is
+    ``GreaterThan`` the emulation version (major.minor.0). So a patch release warns at its own
+    minor too (v1.34.12 > 1.34.0), a x.y.0 or a pre-release (v1.38.0-beta.0 < 1.38.0) does not.
+    ``build`` is the binary's own version when the selection names only its release (the patch
+    the data is read from); without one, a plain release is taken as x.y.0."""
+    rules = selection.rules
+    binary = build if build is not None else selection.binary
+    if not rules.warns_alpha_while_emulating or binary is None:
+        return False
+    if selection.is_emulating:
+        return True
+    emulated = Version((selection.emulated.major, selection.emulated.minor, 0), True)
+    parts = (*binary.components, 0, 0)[:3]
+    return Version(parts, True, binary.pre_release) > emulated
+
+
+def evaluate_gates(
+    manifest: Manifest, selection: VersionSelection, feature_gates: str | list[str] | None = None, *, build: Version | None = None
+) -> GateEvaluation:
+    """Every gate of the binary's manifest at the selected versions, after ``--feature-gates``
+    (``build``: the binary's own version when the selection names a release, see :func:`warns_alpha`)."""
     rules = selection.rules
     emulated = selection.emulated
     emu = (emulated.major, emulated.minor)
@@ -81,8 +122,8 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
     if rules.gates_use_min_compat:
         min_compat = selection.min_compat
         mc = (min_compat.major, min_compat.minor)
-    errors: list[str] = list(selection.errors)
-    warnings: list[str] = []
+    errors: list[Problem] = list(selection.problems)
+    warnings: list[Problem] = []
 
     flags = _NO_FLAGS
     if feature_gates and not selection.flags_rejected:
@@ -90,7 +131,9 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
             flags = parse_feature_gates(feature_gates)
         except KcompatError as exc:
             # a malformed value aborts flag processing: startup validation never runs
-            errors = [str(exc)]
+            from .problems import FlagValueRejected
+
+            errors = [FlagValueRejected("feature-gates", str(exc))]
 
     # the unset state of every gate at (emu, mc): prebuilt per spec, so this is one pick per gate
     index = manifest.pick_index
@@ -98,15 +141,15 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
     named = flags.values
     if not named:
         # nothing to apply: the unset table is the answer (the meta-gates off, as registered)
-        flag_errors = []
+        flag_errors: list[Problem] = []
         if rules.has_dependencies and manifest.has_dependencies:
             flag_errors = _dependency_errors(manifest, gates, {})
         if flag_errors:
-            errors = list(dict.fromkeys(flag_errors))
-        elif index.alpha_on and rules.warns_alpha_while_emulating and selection.is_emulating:
+            errors = list(_unique(flag_errors))
+        elif index.alpha_on and warns_alpha(selection, build):
             # unset, a gate is enabled in Alpha only in a spec that is Alpha and on by default
             _warn_alpha(sorted(g.name for g in (gates[i] for i in index.alpha_on) if g.stage is Stage.ALPHA and g.enabled), warnings)
-        return GateEvaluation(selection, tuple(gates), _META_UNSET, tuple(errors), tuple(warnings), flags, manifest.client_go_names, manifest)
+        return GateEvaluation(selection, tuple(gates), _META_UNSET, (*errors, *warnings), flags, manifest.client_go_names, manifest)
 
     resolved: dict[str, bool] = {}
     sources: dict[str, str] = {}
@@ -116,7 +159,7 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
     if flag_errors:
         # Set() fails before startup validation runs: only the --feature-gates errors are printed
         resolved, sources = {}, {}
-        errors = list(dict.fromkeys(flag_errors))
+        errors = list(_unique(flag_errors))
     final = tuple(
         g._replace(enabled=resolved.get(g.name, g.default), explicit=g.name in named, source=sources.get(g.name, "default"))
         if (g.name in named or g.name in sources) else g
@@ -126,18 +169,23 @@ def evaluate_gates(manifest: Manifest, selection: VersionSelection, feature_gate
         m._replace(enabled=resolved.get(name, False), explicit=name in named, source=sources.get(name, "default"))
         for name, m in _META_STATES.items()
     )
-    if not flag_errors and rules.warns_alpha_while_emulating and selection.is_emulating:
+    if not flag_errors and warns_alpha(selection, build):
         _warn_alpha(sorted(g.name for g in final + meta if g.stage is Stage.ALPHA and g.enabled), warnings)
-    return GateEvaluation(selection, final, meta, tuple(errors), tuple(warnings), flags, manifest.client_go_names, manifest)
+    return GateEvaluation(selection, final, meta, (*errors, *warnings), flags, manifest.client_go_names, manifest)
 
 
-def _warn_alpha(alpha_on: list[str], warnings: list[str]) -> None:
-    """1.34+ warns when a binary that emulates an older release has Alpha gates on."""
+def _unique(problems: list[Problem]) -> tuple[Problem, ...]:
+    from .problems import unique
+
+    return unique(problems)
+
+
+def _warn_alpha(alpha_on: list[str], warnings: list[Problem]) -> None:
+    """1.34+ warns when a binary newer than its emulation version has Alpha gates on (:func:`warns_alpha`)."""
     if alpha_on:
-        warnings.append(
-            "component has alpha features enabled in emulated version, this is unsupported: "
-            f"features=[{' '.join(alpha_on)}]"
-        )
+        from .problems import AlphaGatesWhileEmulating
+
+        warnings.append(AlphaGatesWhileEmulating(tuple(alpha_on)))
 
 
 def _unset_states(index: PickIndex, emu: tuple[int, int], mc: tuple[int, int] | None) -> list[GateState]:
@@ -175,40 +223,35 @@ def _apply_flags(
     selection: VersionSelection,
     resolved: dict[str, bool],
     sources: dict[str, str],
-    warnings: list[str],
-) -> list[str]:
+    warnings: list[Problem],
+) -> list[Problem]:
     """``unsafeSetFromMap``: every problem is reported (Go stops at the first unknown gate)."""
     if not values:
         return []
-    errors: list[str] = []
+    from .problems import LockedGate, PreAlphaGate, RetiringGateSet, UnknownGate
+
+    errors: list[Problem] = []
     spec_by_name = {g.name: g for g in gates}
     meta_values: dict[str, bool] = {}
-    mc_suffix = (
-        f", min compatibility version {selection.min_compat}" if selection.rules.prealpha_error_names_min_compat else ""
-    )
+    min_compat = selection.min_compat if selection.rules.prealpha_error_names_min_compat else None
     for key, value in values.items():
         spec = _META_STATES.get(key) or spec_by_name.get(key)
         if spec is None:
-            errors.append(f"unrecognized feature gate: {cut(key)}")
+            errors.append(UnknownGate(key))
             continue
-        word = "true" if value else "false"
         if spec.locked and spec.default != value:
-            errors.append(
-                f"cannot set feature gate {key} to {word}, feature is locked to {'true' if spec.default else 'false'}"
-            )
+            errors.append(LockedGate(key, value, spec.default))
             continue
         if key in _META_STATES:
             meta_values[key] = value
             continue
         if spec.stage is Stage.PRE_ALPHA:
-            errors.append(
-                f"cannot set feature gate {key} to {word}, feature is PreAlpha at emulated version {selection.emulated_display}{mc_suffix}"
-            )
+            errors.append(PreAlphaGate(key, value, selection.emulated_display, min_compat))
             continue
         resolved[key] = value
         sources[key] = "flag"
         if spec.stage in (Stage.DEPRECATED, Stage.GA):
-            warnings.append(_setting_warning(spec.stage, key, word, selection.rules.structured_gate_warnings))
+            warnings.append(RetiringGateSet(key, value, spec.stage, selection.rules.structured_gate_warnings))
     for meta_name, value in meta_values.items():
         target = Stage.ALPHA if meta_name == "AllAlpha" else Stage.BETA
         for g in gates:
@@ -220,23 +263,15 @@ def _apply_flags(
     return errors
 
 
-def _setting_warning(stage: Stage, key: str, word: str, structured: bool) -> str:
-    """The warning logged when a GA or Deprecated gate is set (its wording changed in 1.36)."""
-    kind = "GA" if stage is Stage.GA else "deprecated"
-    if structured:
-        return f"Warning: setting {kind} feature gate. It will be removed in a future release. featureGate={key} value={word}"
-    return f"Setting {kind} feature gate {key}={word}. It will be removed in a future release."
-
-
-def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dict[str, bool]) -> list[str]:
+def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dict[str, bool]) -> list[Problem]:
     """Runtime dependency check (1.35+, SPEC §5.6): every enabled gate needs its dependencies on."""
-    errors: list[str] = []
+    errors: list[Problem] = []
     if not resolved:  # nothing set: every gate has its default
         for i, name, deps in manifest.dependents:
             if gates[i].default:
-                off = [gates[d].name for d in deps if not gates[d].default]
+                off = tuple(gates[d].name for d in deps if not gates[d].default)
                 if off:
-                    errors.append(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
+                    errors.append(_dependency_disabled(name, off))
         return errors
 
     def enabled(i: int) -> bool:
@@ -246,7 +281,13 @@ def _dependency_errors(manifest: Manifest, gates: list[GateState], resolved: dic
 
     for i, name, deps in manifest.dependents:
         if enabled(i):
-            off = [gates[d].name for d in deps if not enabled(d)]
+            off = tuple(gates[d].name for d in deps if not enabled(d))
             if off:
-                errors.append(f"{name} is enabled, but depends on features that are disabled: [{' '.join(off)}]")
+                errors.append(_dependency_disabled(name, off))
     return errors
+
+
+def _dependency_disabled(name: str, off: tuple[str, ...]) -> Problem:
+    from .problems import DependencyDisabled
+
+    return DependencyDisabled(name, off)

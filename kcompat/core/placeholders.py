@@ -4,7 +4,7 @@ can say so without importing the release history (a fast ``kcompat gates``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .manifest import Feature, FeatureSpec
@@ -89,3 +89,26 @@ def real_history_start(
     if oldest is not None and since == mm(oldest):
         return GateStart(gate, placeholder, since, f"{since}, the oldest bundled release, lists it (the gate may be older)")
     return GateStart(gate, placeholder, since, f"the first bundled release that lists it is {since}")
+
+
+def gate_start(
+    name: str, specs: Sequence[FeatureSpec], binary: Version, listed: Version | None, oldest: Version | None
+) -> GateStart | None:
+    """Where the history of gate ``name`` of a ``binary`` manifest starts, if its first spec is dated
+    to a placeholder; ``listed``: the first bundled release that lists it (a gate the binary lists
+    exists at the binary's release at the latest)."""
+    since = min(listed, mm(binary), key=lambda v: (v.major, v.minor)) if listed is not None else mm(binary)
+    return real_history_start(name, specs, since, oldest)
+
+
+def gate_starts(
+    features: Iterable[Feature], binary: Version, listed: Mapping[str, Version], oldest: Version | None
+) -> dict[str, GateStart]:
+    """Gate -> where its own history starts (:func:`gate_start`), for the gates of a ``binary``
+    manifest whose first spec is dated to a placeholder."""
+    out = {}
+    for f in features:
+        start = gate_start(f.name, f.specs, binary, listed.get(f.name), oldest)
+        if start is not None:
+            out[f.name] = start
+    return out

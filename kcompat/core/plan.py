@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .apis import evaluate_api_availability, gate_resolver
@@ -363,9 +363,11 @@ def plan_upgrade(
     *,
     allow_jumps: bool = False,
     lineage: GateLineage | None = None,
+    feature_gates: str | list[str] | None = None,
 ) -> UpgradePlan:
     """The stepwise path and what each step changes. ``manifest_for(release)`` gives a release's
-    gates, ``api_data`` the releases' built-in APIs; ``lineage`` (the bundled releases' gate lineage) describes gates a binary removed."""
+    gates, ``api_data`` the releases' built-in APIs; ``lineage`` (the bundled releases' gate lineage) describes gates a binary removed;
+    ``feature_gates`` the --feature-gates value kept through the upgrade (a point whose binary refuses it shows its defaults)."""
     start_binary, target_binary = mm(start_binary), mm(target_binary)
     if target_binary < start_binary:
         raise KcompatError(f"the target binary {target_binary} is older than the current binary {start_binary}")
@@ -377,10 +379,17 @@ def plan_upgrade(
 
     def gates_at(p: Point) -> dict[str, GateState]:
         release = f"{p.binary.major}.{p.binary.minor}"
-        ev = evaluate_gates(manifest_for(release), select_versions(p.binary, str(p.emulated)))
+        ev = evaluate_gates(manifest_for(release), select_versions(p.binary, str(p.emulated)), feature_gates)
         return ev.by_name()
 
-    resolver = gate_resolver(lambda b: manifest_for(f"{b.major}.{b.minor}"))
+    base_resolver = gate_resolver(lambda b: manifest_for(f"{b.major}.{b.minor}"), feature_gates)
+
+    def resolver(binary: Version, emulated: Version, min_compat: Version) -> Mapping[str, bool]:
+        """The gate states with the flags, or the defaults where this binary refuses them."""
+        try:
+            return base_resolver(binary, emulated, min_compat)
+        except KcompatError:
+            return gate_resolver(lambda b: manifest_for(f"{b.major}.{b.minor}"))(binary, emulated, min_compat)
 
     def apis_at(p: Point) -> set[str]:
         av = evaluate_api_availability(p.binary, p.emulated, api_data=api_data, compare_with_release=False, gate_states=resolver)

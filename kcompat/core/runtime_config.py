@@ -17,8 +17,18 @@ from .apis_data import (
     DefaultEnablement,
     group_version_text,
 )
-from .errors import KcompatError, cut, quote_cut
+from .errors import KcompatError
 from .flags import go_trim_space, parse_go_bool
+from .problems import (
+    GroupVersionNotRegistered,
+    OnlyApiAllFalse,
+    Problem,
+    RuntimeConfigInvalidBool,
+    RuntimeConfigInvalidKey,
+    RuntimeConfigInvalidLevel,
+    RuntimeConfigResourceNotLowercase,
+    UnknownApiGroups,
+)
 from .api_versions import is_alpha_version, versions_by_priority
 
 MAX_RUNTIME_CONFIG_LENGTH = 100_000
@@ -162,25 +172,28 @@ def _parse_group_version(text: str) -> GV:
     return group, version
 
 
-def validate_runtime_config(config: RuntimeConfig, registry: ApiRegistry, group_versions: bool = True) -> list[str]:
-    """``APIEnablementOptions.Validate`` (startup): only ``api/all=false``; keys with other than
-    two or three path segments; groups no registry knows, named as sorted unique group/versions
-    (1.36+, ``group_versions``) or as bare groups in the order given (before)."""
+def validate_runtime_config(
+    config: RuntimeConfig, registry: ApiRegistry, group_versions: bool = True, noun: str = "runtime-config"
+) -> list[Problem]:
+    """``APIEnablementOptions.Validate`` (startup): only ``api/all=false`` ("invalid ``noun`` with
+    only ..."); keys with other than two or three path segments; groups no registry knows, named
+    as sorted unique group/versions (1.36+, ``group_versions``) or as bare groups in the order
+    given (before)."""
     if config.get(API_ALL) == "false" and len(config.items) == 1:
-        return [f"invalid runtime-config with only {API_ALL}=false"]
+        return [OnlyApiAllFalse(API_ALL, noun)]
     groups: list[tuple[str, str]] = []
     for key in config.keys():
         if key in LEVEL_KEYS:
             continue
         tokens = key.split("/")
         if len(tokens) not in (2, 3):
-            return [f"runtime-config invalid key {cut(key)}"]
+            return [RuntimeConfigInvalidKey(key)]
         group, version = _parse_group_version(tokens[0] + "/" + tokens[1])
         groups.append((group, version))
     unknown = [(g, v) for g, v in groups if not registry.is_group_registered(g) and g not in DELEGATED_GROUPS]
     if unknown:
         names = sorted({f"{g}/{v}" if g else v for g, v in unknown}) if group_versions else [g for g, _ in unknown]
-        return [f"unknown api groups {cut(','.join(names), 200)}"]
+        return [UnknownApiGroups(tuple(names))]
     return []
 
 
@@ -275,7 +288,7 @@ def _item_text(key: str, value: str) -> str:
 
 
 def _version_and_resource_preferences(
-    config: RuntimeConfig, registry: ApiRegistry, errors: list[str], notes: list[str] | None
+    config: RuntimeConfig, registry: ApiRegistry, errors: list[Problem], notes: list[str] | None
 ) -> list[_Preference]:
     """The group/version and group/version/resource items of ``applyVersionAndResourcePreferences``."""
     prefs = []
@@ -290,28 +303,26 @@ def _version_and_resource_preferences(
         if not registry.is_group_registered(group):
             if group in DELEGATED_GROUPS:
                 if version not in DELEGATED_GROUPS[group]:
-                    errors.append(f"group version {cut(group_version_text(group, version))} that has not been registered")
+                    errors.append(GroupVersionNotRegistered(group_version_text(group, version)))
                 elif notes is not None:
                     notes.append(f"--runtime-config {key} is applied by the {'apiextensions-apiserver' if group.startswith('apiextensions') else 'kube-aggregator'}; not modelled here")
             continue
         if not registry.is_version_registered(group, version):
-            errors.append(f"group version {cut(group_version_text(group, version))} that has not been registered")
+            errors.append(GroupVersionNotRegistered(group_version_text(group, version)))
             continue
         if value == "":
             enabled = True
         else:
             parsed = parse_go_bool(value)
             if parsed is None:
-                errors.append(f"invalid value of {cut(key)}: {cut(value)}, err: strconv.ParseBool: parsing {quote_cut(value)}: invalid syntax")
+                errors.append(RuntimeConfigInvalidBool(key, value))
                 continue
             enabled = parsed
         resource = None
         if len(tokens) == 3:
             resource = tokens[2]
             if resource.lower() != resource:
-                errors.append(
-                    f"invalid key {cut(key)}: group/version/resource and resource is always lowercase plural, not {quote_cut(resource)}"
-                )
+                errors.append(RuntimeConfigResourceNotLowercase(key, resource))
                 continue
         prefs.append(_Preference(key, _item_text(key, value), enabled, gv, resource))
     return prefs
@@ -332,18 +343,18 @@ def _apply_preferences(target: ResourceConfig, prefs: list[_Preference]) -> None
 
 def merge_runtime_config(
     base: ResourceConfig, config: RuntimeConfig, registry: ApiRegistry
-) -> tuple[ResourceConfig, list[str], list[str]]:
+) -> tuple[ResourceConfig, list[Problem], list[str]]:
     """``MergeAPIResourceConfigs``: the level keys in the order all, ga, beta, alpha (values must
     be exactly ``true``/``false``), then group/version, then group/version/resource items.
     Returns (config, errors, notes); a bad item is reported and skipped (Go stops at the first)."""
-    errors: list[str] = []
+    errors: list[Problem] = []
     notes: list[str] = []
     for key in LEVEL_KEYS:
         value = config.get(key)
         if value is None:
             continue
         if value not in ("true", "false"):
-            errors.append(f"invalid value {key}={cut(value)}")
+            errors.append(RuntimeConfigInvalidLevel(key, value))
             continue
         base.set_matching_versions(_LEVEL_PATTERNS[key], Setting(value == "true", Origin.RUNTIME_CONFIG, f"{key}={value}"))
     prefs = _version_and_resource_preferences(config, registry, errors, notes)

@@ -36,7 +36,7 @@ from .api_versions import versions_by_priority
 from .apis import ApiAvailability, ApiEntry, Reason
 from .apis_data import ApiRelease, group_version_text
 from .errors import KcompatError, cut, echo
-from .hints import Hint
+from .problems import Remedy
 from .inspect.model import Lines
 from .safe_yaml import read_yaml_documents
 from .text_input import decode_input
@@ -491,7 +491,7 @@ class ScanAnswer:
     #: the binary's own errors for the selection (it would refuse to start)
     errors: tuple[str, ...]
     warnings: tuple[str, ...]
-    hints: tuple[Hint, ...]
+    hints: tuple[Remedy, ...]
     inputs: tuple[ScanInput, ...]
     checks: tuple[ObjectCheck, ...]
 

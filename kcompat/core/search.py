@@ -1,6 +1,7 @@
 """Finding gates by what people type: part of the name, words of the description, a KEP number,
 an abbreviation (``DRA`` finds DynamicResourceAllocation, ``dynamic resource allocation`` finds
-the DRA* gates). Case-insensitive; pure (the descriptions and KEP links come from the caller).
+the DRA* gates). Case-insensitive; pure (the descriptions and KEP links come from the caller). And the other way
+round: the names closest to a mistyped one (:func:`closest_names`).
 
 Names are read as their CamelCase words (:func:`name_words`: DRAAdminAccess = DRA, Admin,
 Access; EtcdRangeStream = Etcd, Range, Stream), descriptions as their words, each split the same
@@ -142,3 +143,28 @@ def search_matches(query: str, names: Iterable[str], texts: Mapping[str, GateTex
 def search_gates(query: str, names: Iterable[str], texts: Mapping[str, GateText] | None = None) -> tuple[str, ...]:
     """The names ``query`` finds, in the order given."""
     return tuple(search_matches(query, names, texts))
+
+
+#: Names longer than this get no suggestions (no gate name is near it; difflib is quadratic).
+MAX_SUGGESTED_NAME_LENGTH = 128
+MAX_SUGGESTIONS = 3
+SIMILARITY_CUTOFF = 0.75
+
+
+def closest_names(name: str, known: Iterable[str], limit: int = MAX_SUGGESTIONS) -> tuple[str, ...]:
+    """The known names closest to a mistyped ``name``, best first ("did you mean ...?"); () when
+    none is close. A name equal but for case is the only suggestion."""
+    if not name or len(name) > MAX_SUGGESTED_NAME_LENGTH:
+        return ()
+    known = tuple(known)
+    folded = name.casefold()
+    same_case = tuple(k for k in known if k.casefold() == folded and k != name)
+    if same_case:
+        return same_case[:limit]
+    by_folded: dict[str, str] = {}
+    for k in known:
+        by_folded.setdefault(k.casefold(), k)
+    import difflib  # only when a name is unknown: kcompat gates starts without it
+
+    matches = difflib.get_close_matches(folded, list(by_folded), n=limit, cutoff=SIMILARITY_CUTOFF)
+    return tuple(by_folded[m] for m in matches)

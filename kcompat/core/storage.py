@@ -48,6 +48,7 @@ from .runtime_config import NON_REST_GROUPS
 from .apis_data import ApiData, ApiKind, ApiRelease, group_version_text
 from .compat import rules_for
 from .errors import KcompatError
+from .problems import Note, Problem, Verdict, messages
 from .versions import Version, major_minor, mm, parse_version
 
 ZERO = major_minor(0, 0)
@@ -105,14 +106,27 @@ class StorageVersions:
     min_compat: Version
     rule: StorageRule
     choices: tuple[StorageChoice, ...]
-    errors: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
+    #: the binary's refusals of the versions, and the notes on the data used
+    problems: tuple[Problem, ...] = ()
     #: the binary refuses the version flags: ``emulated``/``min_compat`` are its defaults, not an answer
     versions_refused: bool = False
 
     @property
+    def errors(self) -> tuple[str, ...]:
+        return messages(self.problems, Verdict.REFUSES)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return messages(self.problems, Verdict.WARNS)
+
+    @property
     def valid(self) -> bool:
-        return not self.errors
+        return not any(p.refuses for p in self.problems)
+
+    def with_refusals(self, refusals: tuple[Problem, ...]) -> StorageVersions:
+        """The same answer with ``refusals`` instead of its own (the version flags as the binary
+        read them), its notes kept."""
+        return replace(self, problems=(*refusals, *(p for p in self.problems if not p.refuses)))
 
     def choice(self, group: str, kind: str) -> StorageChoice | None:
         for c in self.choices:
@@ -178,7 +192,7 @@ def storage_versions(
 ) -> StorageVersions:
     """Storage version of every REST resource of the groups the binary has storage for, at
     (emulated, min compat). ``emulated`` defaults to the binary's release, ``min_compat`` to
-    the value the binary derives from it (SPEC §2.2). Range problems come back as ``errors``;
+    the value the binary derives from it (SPEC §2.2). Range problems come back in ``problems``;
     ``served`` says whether the resource is served at (binary, emulated) with the default
     ``--runtime-config``."""
     binary_version = parse_version(binary) if isinstance(binary, str) else binary
@@ -246,7 +260,7 @@ def storage_versions(
                 f"stored as the {target[0] or 'core'} {target[1]} resource (cohabiting resources): {why}", c.served,
             )
         final.append(_without_foreign_version(c, api, emu))
-    return StorageVersions(binary_version, emu, mc, rule, tuple(final), tuple(rules.validate(emu, mc)), tuple(warnings))
+    return StorageVersions(binary_version, emu, mc, rule, tuple(final), (*rules.validate(emu, mc), *(Note(w) for w in warnings)))
 
 
 def _without_foreign_version(choice: StorageChoice, api: ApiRelease, emu: Version) -> StorageChoice:

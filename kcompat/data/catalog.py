@@ -15,7 +15,8 @@ from types import MappingProxyType
 from kcompat import DATA_DIR  # data/ of the checkout, or of the installed package
 from kcompat.core.errors import KcompatError
 from kcompat.core.keps import kep_link
-from kcompat.core.manifest import Manifest, registration_for
+from kcompat.core.manifest import Manifest
+from kcompat.core.registration import registration_for
 from kcompat.core.versions import Version, parse_version
 
 from .files import load_manifest_files, read_data_file
@@ -206,7 +207,7 @@ def _apply_patch(base: Manifest, level: PatchLevel, registration: str) -> Manife
     """``base`` with the gates of ``level`` replaced, added or removed, checked as the binary would."""
     from dataclasses import replace
 
-    from kcompat.core.manifest import check_manifest_dependencies, merge_features, parse_manifest
+    from kcompat.core.registration import check_manifest_dependencies, merge_features, parse_manifest
 
     source = f"patch {level.name} ({level.kubernetes})"
     items = [{k: _thawed(v) for k, v in g.items() if k != "origin"} for g in level.gates]

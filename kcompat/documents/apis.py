@@ -3,7 +3,7 @@ emulated version, and whether a real binary of the emulated release serves each 
 
 JSON document (exactly these keys)::
 
-    {"binary", "emulated", "valid", "errors", "warnings", "hints", "against", "onlyDifferences",
+    {"binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "against", "onlyDifferences",
      "apis": [{"group", "version", "kind", "resource", "subresources", "stage", "served",
                "servedByRelease", ["servedByBinary",] "reason"}]}
 
@@ -17,17 +17,25 @@ k8s.io/client-go typed client uses; ``servedByRelease`` is whether a real binary
 ``emulated`` (its own version, the same ``--runtime-config``) serves the entry, null when that
 release has no bundled data. ``hints`` are the remedies beside the errors (and beside the
 alpha-under-emulation warning), each ``{"kind", "error", "gate", "text", "names"}`` as in
-``kcompat gates`` (:func:`kcompat.core.hints.api_hints`). Both the CLI and the APIs page build their output here.
+``kcompat gates`` (:func:`kcompat.core.remedies.api_remedies`). With kube-apiserver's whole
+start-up (:func:`kcompat.answers.apis.apis_startup`), ``errors`` are its refusals in its order
+(the option checks, such as --enable-priority-and-fairness against --runtime-config, beside the
+API ones), ``verdict`` "starts", "refuses" or "not-ready" and ``notReady`` why it would not
+become ready. Both the CLI and the APIs page build their output here.
 """
 
 from __future__ import annotations
 
 from ..core.api_comparison import ApiComparison
 from ..core.apis import ApiAvailability, ApiEntry
-from ..core.hints import api_hints
+from ..core.remedies import api_remedies
 from .gates import hint_dict
 
-DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "hints", "against", "onlyDifferences", "apis")
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from ..answers.startup import StartupAnswer
+
+DOCUMENT_KEYS = ("binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "against", "onlyDifferences", "apis")
 API_KEYS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
 TABLE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
 #: ``kcompat apis --against native``: the same binary at its own version instead of a real release
@@ -69,16 +77,24 @@ def _item(entry: ApiEntry) -> dict:
     }
 
 
-def apis_document(result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False) -> dict:
+def apis_document(
+    result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False, startup: StartupAnswer | None = None,
+) -> dict:
     """The JSON contract of ``kcompat apis`` (``comparison``: :func:`kcompat.answers.apis.compare_apis`;
-    none = against a real release)."""
+    none = against a real release; with kube-apiserver's whole start-up when ``startup`` is given)."""
+    hints = api_remedies(result)
+    if startup is not None:
+        known = {h.error for h in startup.hints}
+        hints = startup.hints + tuple(h for h in hints if h.error not in known)
     return {
         "binary": str(result.binary),
         "emulated": str(result.emulated),
-        "valid": result.valid,
-        "errors": list(result.errors),
-        "warnings": list(result.warnings),
-        "hints": [hint_dict(h) for h in api_hints(result)],
+        "valid": result.valid if startup is None else not startup.errors,
+        "verdict": ("starts" if result.valid else "refuses") if startup is None else startup.verdict,
+        "errors": list(result.errors if startup is None else startup.errors),
+        "notReady": [] if startup is None else list(startup.not_ready),
+        "warnings": list(result.warnings if startup is None else startup.warnings),
+        "hints": [hint_dict(h) for h in hints],
         "against": comparison.against if comparison is not None else "release",
         "onlyDifferences": only_differences,
         "apis": [api_item(e, comparison) for e in _entries(result, comparison, only_differences)],
@@ -88,8 +104,8 @@ def apis_document(result: ApiAvailability, comparison: ApiComparison | None = No
 def rejected_apis_document(binary: str | None, message: str, against: str = "release", only_differences: bool = False) -> dict:
     """The document when the input is not usable at all (no evaluation happened)."""
     return {
-        "binary": binary, "emulated": None, "valid": False, "errors": [message], "warnings": [], "hints": [],
-        "against": against, "onlyDifferences": only_differences, "apis": [],
+        "binary": binary, "emulated": None, "valid": False, "verdict": "refuses", "errors": [message], "notReady": [], "warnings": [],
+        "hints": [], "against": against, "onlyDifferences": only_differences, "apis": [],
     }
 
 

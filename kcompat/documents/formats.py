@@ -16,6 +16,16 @@ from kcompat.core.errors import printable
 _JSON_RAW_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
 
 FORMATS = ("table", "json", "csv", "markdown")
+#: What a table cell shows for "no value" in the tables of the pages and their texts (never
+#: ``None`` or an empty string).
+MISSING = "—"
+#: Plain words for code terms in tables and labels; the code term stays in the data and in JSON.
+PLAIN = {"PreAlpha": "not yet introduced"}
+
+
+def plain(term: str) -> str:
+    """A code term in plain words (``PreAlpha`` -> "not yet introduced"), other terms as they are."""
+    return PLAIN.get(term, term)
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -96,13 +106,18 @@ def selection_summary(binary: object, emulated: object, min_compat: object | Non
     return text if min_compat is None else f"{text}, min compatibility {min_compat}"
 
 
-def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = ()) -> None:
-    """The lines a text-format command prints on stderr beside its table (hints after the errors)."""
+def report_problems(
+    summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = (), not_ready: Sequence[str] = ()
+) -> None:
+    """The lines a text-format command prints on stderr beside its table (hints after the errors
+    and the reasons it would not become ready)."""
     print(f"# {printable(summary)}", file=stream)
     for warning in warnings:
         print(f"warning: {printable(warning)}", file=stream)
     for error in errors:
         print(f"error: {printable(error)}", file=stream)
+    for reason in not_ready:
+        print(f"not ready: {printable(reason)}", file=stream)
     for hint in hints:
         print(f"hint: {printable(hint)}", file=stream)
 

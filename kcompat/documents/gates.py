@@ -1,15 +1,10 @@
 """The ``kcompat gates`` document, table rows and texts (the Gates page downloads the same texts),
-written from the typed :class:`~kcompat.answers.gates.GatesAnswer`.
-
-``documents`` builds on the core only: the answer is read through the :class:`GatesResult`
-protocol it satisfies."""
+written from the typed :class:`~kcompat.answers.gates.GatesAnswer`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+from kcompat.answers.gates import GateRow, GatesAnswer
 from kcompat.core.errors import MESSAGE_LIMIT, cut
-from kcompat.core.hints import Hint
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 #: The columns added while emulating: the stage in the binary's own release and whether stage,
@@ -19,61 +14,13 @@ EMULATION_COLUMNS = ("stage in binary", "changed")
 MATCH_COLUMN = "matched"
 
 
-#: The types below are for the type checker only (``typing`` is not imported on the CLI's path);
-#: at run time the documents are plain dicts.
+#: The document types are for the type checker only (``typing`` is not imported on the CLI's
+#: path); at run time the documents are plain dicts.
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
-    from typing import NotRequired, Protocol, TypedDict
+    from typing import NotRequired, TypedDict
 
-    class GateResultRow(Protocol):
-        """One gate of an answer (:class:`kcompat.answers.gates.GateRow`)."""
-
-        @property
-        def name(self) -> str: ...
-        @property
-        def enabled(self) -> bool: ...
-        @property
-        def stage(self) -> str: ...
-        @property
-        def default(self) -> bool: ...
-        @property
-        def locked(self) -> bool: ...
-        @property
-        def explicit(self) -> bool: ...
-        @property
-        def origin(self) -> str: ...
-        @property
-        def history_from(self) -> str | None: ...
-        @property
-        def binary_stage(self) -> str | None: ...
-        @property
-        def changed(self) -> bool: ...
-
-
-    class GatesResult(Protocol):
-        """What the document is written from (:class:`kcompat.answers.gates.GatesAnswer`)."""
-
-        @property
-        def binary(self) -> str | None: ...
-        @property
-        def emulated(self) -> str: ...
-        @property
-        def min_compat(self) -> str: ...
-        @property
-        def valid(self) -> bool: ...
-        @property
-        def errors(self) -> tuple[str, ...]: ...
-        @property
-        def warnings(self) -> tuple[str, ...]: ...
-        @property
-        def hints(self) -> tuple[Hint, ...]: ...
-        @property
-        def rows(self) -> Sequence[GateResultRow]: ...
-        @property
-        def is_emulating(self) -> bool: ...
-        @property
-        def matched(self) -> tuple[tuple[str, str], ...] | None: ...
-
+    from kcompat.core.problems import Remedy
 
     class GateRowDict(TypedDict):
         name: str
@@ -83,14 +30,12 @@ if TYPE_CHECKING:
         locked: bool
         explicit: bool
 
-
     class FeatureDict(GateRowDict):
         origin: str
         historyFrom: str | None
         binaryStage: str | None
         changed: bool
         matched: NotRequired[str]
-
 
     class HintDict(TypedDict):
         kind: str
@@ -99,25 +44,28 @@ if TYPE_CHECKING:
         text: str
         names: list[str]
 
-
     class GatesDocument(TypedDict):
         binary: str | None
         emulated: str | None
         minCompatibility: str | None
         valid: bool
+        verdict: str
+        component: str | None
         errors: list[str]
+        notReady: list[str]
+        readinessRecorded: str | None
         warnings: list[str]
         hints: list[HintDict]
         features: list[FeatureDict]
 
 
-def gate_columns(answer: GatesResult) -> tuple[str, ...]:
+def gate_columns(answer: GatesAnswer) -> tuple[str, ...]:
     """The table columns of ``kcompat gates`` for ``answer``: :data:`GATE_COLUMNS`, then
     :data:`EMULATION_COLUMNS` while emulating and :data:`MATCH_COLUMN` after a search."""
     return GATE_COLUMNS + (EMULATION_COLUMNS if answer.is_emulating else ()) + ((MATCH_COLUMN,) if answer.matched is not None else ())
 
 
-def gate_rows(answer: GatesResult) -> list[dict[str, object]]:
+def gate_rows(answer: GatesAnswer) -> list[dict[str, object]]:
     """The table rows of ``kcompat gates`` (:func:`gate_columns`; the JSON's features carry every key)."""
     matched = dict(answer.matched or ())
     return [
@@ -129,33 +77,42 @@ def gate_rows(answer: GatesResult) -> list[dict[str, object]]:
     ]
 
 
-def hint_dict(hint: Hint) -> HintDict:
-    return {"kind": hint.kind, "error": hint.error, "gate": hint.gate, "text": hint.text, "names": list(hint.names)}
+def hint_dict(hint: Remedy) -> HintDict:
+    return {"kind": str(hint.kind), "error": hint.error, "gate": hint.gate, "text": hint.text, "names": list(hint.names)}
 
 
-def gates_document(answer: GatesResult) -> GatesDocument:
-    """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
+def gates_document(answer: GatesAnswer) -> GatesDocument:
+    """``{"binary", "emulated", "minCompatibility", "valid", "verdict", "component", "errors",
+    "notReady", "readinessRecorded", "warnings", "hints", "features"}``.
 
-    ``hints`` (see :mod:`kcompat.core.hints`) explain some errors; ``errors`` keep the binary's
+    ``hints`` (see :mod:`kcompat.core.remedies`) explain some errors; ``errors`` keep the binary's
     text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
-    Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it
-    from), ``historyFrom``: where its specs start, ``binaryStage``: its stage in the binary's own
-    release (null without a binary), ``changed``: whether its stage, default or lock differ from
-    that release, and after ``--search`` ``matched``: where the query found it."""
+    ``verdict`` is "starts", "refuses" or "not-ready" (starts but does not become ready: the
+    reasons in ``notReady``); ``component`` the component whose start-up was checked beyond its
+    gates (kube-apiserver), ``readinessRecorded`` the release whose recorded starts gave the
+    readiness rules (null: not recorded). Each feature row carries ``origin``: "kube" or
+    "client-go" (where the binary registers it from), ``historyFrom``: where its specs start,
+    ``binaryStage``: its stage in the binary's own release (null without a binary), ``changed``:
+    whether its stage, default or lock differ from that release, and after ``--search``
+    ``matched``: where the query found it."""
     matched = dict(answer.matched) if answer.matched is not None else None
     return {
         "binary": answer.binary,
         "emulated": answer.emulated,
         "minCompatibility": answer.min_compat,
         "valid": answer.valid,
+        "verdict": answer.verdict,
+        "component": answer.component,
         "errors": [cut(e, MESSAGE_LIMIT) for e in answer.errors],
+        "notReady": [cut(e, MESSAGE_LIMIT) for e in answer.not_ready],
+        "readinessRecorded": answer.readiness_recorded,
         "warnings": [cut(w, MESSAGE_LIMIT) for w in answer.warnings],
         "hints": [hint_dict(h) for h in answer.hints],
         "features": [_feature(r, matched) for r in answer.rows],
     }
 
 
-def _feature(r: GateResultRow, matched: dict[str, str] | None) -> FeatureDict:
+def _feature(r: GateRow, matched: dict[str, str] | None) -> FeatureDict:
     feature: FeatureDict = {
         "name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked,
         "explicit": r.explicit, "origin": r.origin, "historyFrom": r.history_from, "binaryStage": r.binary_stage,
@@ -166,7 +123,7 @@ def _feature(r: GateResultRow, matched: dict[str, str] | None) -> FeatureDict:
     return feature
 
 
-def gates_text(answer: GatesResult, fmt: str) -> str:
+def gates_text(answer: GatesAnswer, fmt: str) -> str:
     """What ``kcompat gates --format <fmt>`` prints on stdout for ``answer`` (json, csv, markdown
     or table; the table formats only print the rows, the summary goes to stderr)."""
     from kcompat.documents import formats
@@ -185,7 +142,11 @@ def rejected_document(binary: str | None, errors: list[str]) -> GatesDocument:
         "emulated": None,
         "minCompatibility": None,
         "valid": False,
+        "verdict": "refuses",
+        "component": None,
         "errors": errors,
+        "notReady": [],
+        "readinessRecorded": None,
         "warnings": [],
         "hints": [],
         "features": [],

@@ -2,7 +2,7 @@
 
 Every bundled release's own manifest at its own version (emulated = release, default min
 compatibility), the transitions from one bundled release to the next and the removed gates, for
-the gates and releases a :class:`~kcompat.core.history.MatrixFilter` keeps (everything without
+the gates and releases a :class:`~kcompat.core.matrix_filter.MatrixFilter` keeps (everything without
 one)::
 
     {"releases": ["1.31", ...], "releaseData": {"1.31": "exact", "1.34": "reconstructed", "1.38": "development"},
@@ -29,7 +29,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kcompat.documents import formats
-from ..core.history import ALL_TRANSITION_KINDS, TRANSITION_KEYS, FilteredMatrix, GateStatus, ReleaseTransitions
+from ..core.gate_history import GateStatus
+from ..core.matrix import ALL_TRANSITION_KINDS, TRANSITION_KEYS, ReleaseTransitions
+from ..core.matrix_filter import FilteredMatrix
 from ..core.removable import RULE, SOURCES, RemovableGates
 from ..core.removals import GateLineage, RemovedGate
 

@@ -17,18 +17,32 @@ from __future__ import annotations
 
 from kcompat.core.plan import Point, UpgradePlan
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.answers.plan import StepStartup
 
-def plan_command(start: str, target: str, allow_jumps: bool = False) -> list[str]:
-    """The ``kcompat plan`` argument list for these inputs."""
-    return ["kcompat", "plan", "--from", start, "--to", target, *(["--allow-multi-minor"] if allow_jumps else [])]
+
+def startup_line(startup: StepStartup) -> list[str]:
+    """kube-apiserver's start-up at a point of the plan, as Markdown lines (a verdict, the reasons, the fixes)."""
+    head = f"kube-apiserver {startup.binary} emulating {startup.emulated} with these flags"
+    if startup.verdict == "refuses":
+        return [f"**REFUSES TO START**: {head} exits at start-up:", *[f"- error: {e}" for e in startup.errors],
+                *[f"- fix: {h}" for h in startup.hints]]
+    if startup.verdict == "not-ready":
+        return [f"**STARTS BUT DOES NOT BECOME READY**: {head}:", *[f"- not ready: {e}" for e in startup.not_ready],
+                *[f"- fix: {h}" for h in startup.hints]]
+    return [f"Start-up: {head} starts and becomes ready."]
 
 
-def plan_markdown(plan: UpgradePlan, limit: int = 40) -> str:
-    """The plan as a Markdown document (what the page exports)."""
+def plan_markdown(plan: UpgradePlan, limit: int = 40, startups: tuple[StepStartup, ...] = ()) -> str:
+    """The plan as a Markdown document (what the page exports); ``startups`` (kcompat.answers.plan.plan_startups)
+    flag the points kube-apiserver would refuse or not become ready at with the flags kept through the upgrade."""
+    by_step = {s.number: s for s in startups}
     lines = [
         f"# Upgrade plan: {plan.start.binary} (emulating {plan.start.emulated}) -> {plan.target}",
         "",
         *[f"> {n}" for n in plan.notes],
+        *(["", *startup_line(by_step[0])] if 0 in by_step and by_step[0].verdict != "starts" else []),
     ]
     for step in plan.steps:
         lines += [
@@ -37,6 +51,7 @@ def plan_markdown(plan: UpgradePlan, limit: int = 40) -> str:
             "",
             f"{'Supported' if step.supported else 'NOT SUPPORTED'}: {step.why}",
             "",
+            *([*startup_line(by_step[step.number]), ""] if step.number in by_step else []),
             f"Flags after this step: binary {step.after.binary}, {step.after.flags()}, min compatibility {step.after.min_compat}",
             "",
             "Order:",
@@ -69,13 +84,23 @@ def _point_document(p: Point) -> dict:
     return {"binary": str(p.binary), "emulated": str(p.emulated), "minCompatibility": str(p.min_compat)}
 
 
-def plan_document(plan: UpgradePlan) -> dict:
-    """The JSON contract of ``kcompat plan --format json``."""
+def _startup_document(startup: StepStartup | None) -> dict | None:
+    if startup is None:
+        return None
+    return {"verdict": startup.verdict, "errors": list(startup.errors), "notReady": list(startup.not_ready), "hints": list(startup.hints)}
+
+
+def plan_document(plan: UpgradePlan, startups: tuple[StepStartup, ...] = ()) -> dict:
+    """The JSON contract of ``kcompat plan --format json``; with ``startups``, ``startup`` (where it
+    starts) and each control-plane step's ``startup``: kube-apiserver's verdict with the flags kept
+    through the upgrade ({"verdict", "errors", "notReady", "hints"}; null for a kubelet step)."""
+    by_step = {s.number: s for s in startups}
     return {
         "from": _point_document(plan.start),
         "to": str(plan.target),
         "allowJumps": plan.allow_jumps,
         "supported": plan.supported,
+        "startup": _startup_document(by_step.get(0)),
         "notes": list(plan.notes),
         "steps": [
             {
@@ -101,6 +126,7 @@ def plan_document(plan: UpgradePlan) -> dict:
                      "classicAllowed": c.classic_allowed, "classicOk": c.classic_ok}
                     for c in s.skew_checks
                 ],
+                "startup": _startup_document(by_step.get(s.number)),
             }
             for s in plan.steps
         ],

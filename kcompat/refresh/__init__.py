@@ -107,7 +107,9 @@ def run_refresh(args: argparse.Namespace) -> int:
                 if not minors:
                     raise RefreshError(f"--oracle: no recordings in {out / 'oracle'} (v1.N.P/gates.json, made by oracle/record.py): "
                                        "nothing to refresh from; --out names the data folder that holds them")
-                written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors)
+                from .startup import refresh_startup
+
+                written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
             if kubernetes_repo is not None:
                 reports.append(refresh_features(kubernetes_repo, out, releases))
             if api_repo is not None:

@@ -10,7 +10,8 @@ from pathlib import Path
 import yaml
 
 from ..core.errors import KcompatError
-from ..core.manifest import Feature, check_manifest_dependencies, load_manifest_bytes, merge_features
+from ..core.manifest import Feature
+from ..core.registration import check_manifest_dependencies, load_manifest_bytes, merge_features
 from .gosource import (
     MAX_GO_SOURCE_CHARS,
     client_go_features,

@@ -63,9 +63,9 @@ def app():
 
 @pytest.fixture
 def csv_downloads(monkeypatch):
-    """The texts of the pages' table CSV buttons (``components.downloads.table_csv``) by widget
+    """The texts of the pages' table CSV buttons (``dashboard.tables.downloads.table_csv``) by widget
     key, as a click would produce them; the buttons are still drawn."""
-    from dashboard.components import downloads
+    from dashboard.tables import downloads
 
     texts: dict[str, str] = {}
     original = downloads.table_csv
@@ -87,10 +87,10 @@ def open_export(at: AppTest, key: str) -> AppTest:
 
 @pytest.fixture
 def exports(monkeypatch):
-    """The exports the pages' dialogs drew (``components.downloads.TableExport``, by the table's
+    """The exports the pages' dialogs drew (``dashboard.tables.downloads.TableExport``, by the table's
     button key, see :func:`open_export`): ``exports[key].text(fmt)`` is the file a click on that
     format's button gives; the buttons are still drawn."""
-    from dashboard.components import downloads
+    from dashboard.tables import downloads
 
     drawn: dict = {}
     original = downloads.export_buttons

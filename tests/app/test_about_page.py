@@ -7,7 +7,7 @@ import streamlit as st
 
 from conftest import ROOT, current_page, open_app, plain, texts
 from kcompat.data.catalog import DATA_DIR_ENV
-from dashboard.components import data
+from dashboard import data
 
 
 def test_bundled_releases_and_their_status(catalog):

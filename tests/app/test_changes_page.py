@@ -180,7 +180,7 @@ def test_a_side_picked_for_another_selection_follows_the_new_one_silently():
 
 def test_every_column_is_as_wide_as_its_longest_text():
     """No cut "why" or gate name (the browser test measures the drawn text: tests/e2e/test_e2e_table_fit.py)."""
-    from dashboard.components.text_width import column_px
+    from dashboard.tables.text_width import column_px
 
     at = open_app("changes", binary="1.36", emulated="1.33", changes_release_show="all differences")
     grid = next(d for d in at.dataframe if d.key.startswith("changes_release_table"))

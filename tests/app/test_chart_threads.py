@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 from streamlit.elements import vega_charts
 
-from dashboard.components.chart_export import vega_lite_spec
-from dashboard.components.charts import stage_counts_chart
+from dashboard.charts.export import vega_lite_spec
+from dashboard.charts.specs import stage_counts_chart
 
 ROUNDS = 60
 

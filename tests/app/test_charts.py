@@ -1,8 +1,8 @@
-"""Chart specs (dashboard.components.charts) asserted through Altair's ``to_dict()``."""
+"""Chart specs (dashboard.charts.specs) asserted through Altair's ``to_dict()``."""
 
 import pytest
 
-from dashboard.components.charts import (
+from dashboard.charts.specs import (
     GATE_PICK,
     LABEL_SIZE,
     PREDATES,
@@ -10,19 +10,19 @@ from dashboard.components.charts import (
     ROWS_PER_BLOCK,
     STAGE_LEGEND,
     default_x_start,
-    gate_starts,
-    listed_since,
     predates_frame,
     segment_frame,
     stage_counts_chart,
     timeline_block_specs,
     timeline_blocks,
     timeline_chart,
-    timeline_order,
     transitions_chart,
 )
-from dashboard.components.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
-from kcompat.core.history import TRANSITION_KINDS, gate_segments, release_matrix, release_transitions, timeline_segments
+from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
+from kcompat.answers.timeline import order as timeline_order
+from kcompat.core.gate_history import gate_segments, timeline_segments
+from kcompat.core.matrix import TRANSITION_KINDS, listed_since, release_matrix, release_transitions
+from kcompat.core.placeholders import gate_starts
 from kcompat.core.stages import STAGE_ORDER, Stage
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.core.versions import parse_version as V
@@ -222,8 +222,8 @@ def test_gate_labels_follow_the_width_on_the_page_at_a_legible_size(spec):
 
 
 def test_export_caption_names_the_selection_and_the_datas_provenance(catalog):
-    from dashboard.components.chart_export import provenance, selection_caption
-    from dashboard.components.state import Selection
+    from dashboard.charts.export import provenance, selection_caption
+    from dashboard.state.selection import Selection
 
     assert selection_caption(Selection("1.36", "1.33", "1.32", "AllBeta=false"), "8 of 230 gates") == (
         "A 1.36 binary emulating 1.33 with --min-compatibility-version=1.32, --feature-gates=AllBeta=false; 8 of 230 gates"

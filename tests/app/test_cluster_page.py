@@ -14,8 +14,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
 
 from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
-from kcompat.answers.config import config_document  # noqa: E402
-from kcompat.answers.inspect import disagree_rows, inspect_document  # noqa: E402
+from kcompat.answers.config import config  # noqa: E402
+from kcompat.answers.inspect import inspect  # noqa: E402
+from kcompat.documents.config import config_document  # noqa: E402
+from kcompat.documents.inspect import disagree_rows, inspect_document  # noqa: E402
 
 
 def paste(at, cmdline="", version="", metrics=""):
@@ -37,9 +39,9 @@ def inputs():
 def test_disagreement_first_and_same_as_cli(inputs):
     cmdline, version, metrics = inputs
     at = paste(open_app("cluster"), *inputs)
-    cli = inspect_document(DEFAULT_CATALOG, [
+    cli = inspect_document(inspect(DEFAULT_CATALOG, [
         ("pasted input", cmdline), ("pasted /version", version), ("pasted /metrics", metrics),
-    ])
+    ]))
     [error] = at.error
     assert plain(error.value) == f"1 of {cli['observed']['gates']} gates on /metrics disagree with the prediction."
     # the first table on the page is the disagreements, as kcompat inspect lists them
@@ -51,9 +53,9 @@ def test_disagreement_first_and_same_as_cli(inputs):
     gates = next(d.value for d in at.dataframe if list(d.value.columns) == ["name", "enabled", "stage", "default", "locked", "explicit"])
     assert gates.to_dict("records") == [{k: f[k] for k in gates.columns} for f in cli["gates"]["features"]]
     # config snippets: kcompat config for the selection found
-    config = config_document(DEFAULT_CATALOG, "v1.32.0", "1.31")
+    snippets = config_document(config(DEFAULT_CATALOG, "v1.32.0", "1.31"))["snippets"]
     shown = [c.value.rstrip("\n") for c in at.code][:3]
-    assert shown == [config["snippets"][k].rstrip("\n") for k in ("cmdline", "kubeadm", "kind")]
+    assert shown == [snippets[k].rstrip("\n") for k in ("cmdline", "kubeadm", "kind")]
 
 
 def test_agreement(inputs):
@@ -81,8 +83,8 @@ def test_unusable_input_is_named(inputs):
 
 def test_without_inputs_config_for_the_selection_bar():
     at = open_app("cluster", binary="1.36", emulated="1.34")
-    config = config_document(DEFAULT_CATALOG, "1.36", "1.34")
-    assert at.code[0].value.rstrip("\n") == config["snippets"]["cmdline"].rstrip("\n")
+    snippets = config_document(config(DEFAULT_CATALOG, "1.36", "1.34"))["snippets"]
+    assert at.code[0].value.rstrip("\n") == snippets["cmdline"].rstrip("\n")
     assert "kube-scheduler --emulated-version=1.34" in at.code[0].value
 
 

@@ -5,7 +5,7 @@ a message; a sample also runs through the real app (AppTest) without an exceptio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dashboard.components.state import missing_data, resolve_selection, startup_errors
+from dashboard.state.selection import missing_data, resolve_selection, startup_errors
 from kcompat.core.compat import parse_binary_version, select_versions
 
 USABLE = ("1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")

@@ -162,7 +162,7 @@ def test_download_is_what_the_cli_prints(catalog, capsys, fmt, flags):
 
 
 def test_the_gate_column_fits_the_longest_name(at_133):
-    from dashboard.components.gate_table import gate_column_width
+    from dashboard.tables.gate_table import gate_column_width
 
     longest = max(map(len, table(at_133)["gate"]))
     gate = json.loads(at_133.dataframe[0].proto.columns)["gate"]

@@ -5,8 +5,8 @@ titles of every page."""
 import pytest
 
 from conftest import open_app, texts
-from dashboard.components.landing import COMPATIBILITY_DOC, FEATURE_GATES_DOC, KEP_4330
-from dashboard.components.pages import PAGES, WITHOUT_SELECTION, document_title
+from dashboard.frame.landing import COMPATIBILITY_DOC, FEATURE_GATES_DOC, KEP_4330
+from dashboard.frame.pages import PAGES, WITHOUT_SELECTION, document_title
 
 
 def test_heading_sentence_and_links():

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import current_page, open_app, rerun, texts
 from kcompat.data.catalog import DEFAULT_CATALOG
-from kcompat.core.history import TRANSITION_KINDS, release_matrix, release_transitions
+from kcompat.core.matrix import TRANSITION_KINDS, release_matrix, release_transitions
 
 
 @pytest.fixture(scope="module")
@@ -296,7 +296,7 @@ def test_origin_and_from_release_write_the_url():
 
 def test_columns_are_as_wide_as_their_longest_cell_and_no_answer_is_a_message():
     """The widths (the browser test measures the drawn text: tests/e2e/test_e2e_table_fit.py)."""
-    from dashboard.components.text_width import column_px
+    from dashboard.tables.text_width import column_px
 
     at = open_app("matrix", matrix_transition="1.35:toGA")
     shown = table(at)

@@ -96,8 +96,9 @@ def test_gates_refused_shows_the_same_errors_and_hints():
 
 def test_gates_downloads_are_what_the_cli_prints():
     # the texts the page's "Download…" buttons produce when clicked (the page's own code path)
-    from dashboard.components import data, downloads
-    from dashboard.components.state import Selection
+    from dashboard import data
+    from dashboard.tables import downloads
+    from dashboard.state.selection import Selection
     from kcompat.data.catalog import DEFAULT_CATALOG
 
     sel = Selection("1.36", "1.33", None, "AllBeta=false")
@@ -191,6 +192,62 @@ def test_storage(params, argv):
     shown = frame_with(at, STORAGE_COLUMNS).to_dict("records")
     assert shown == document["resources"]
     assert any(r["storageVersion"] for r in shown)
+
+
+def test_skew():
+    at = open_app("apis", **EMULATING)
+    rows = list(csv.DictReader(io.StringIO(kcompat("skew", "--binary", "1.36", "--emulated", "1.33", "--format", "csv"))))
+    shown = frame_with(at, ["component", "emulation-aware range", "emulation-aware rule", "classic range", "classic rule"])
+    assert shown.to_dict("records") == rows and len(rows) == 7
+
+
+# --- gate detail and timeline -------------------------------------------------------------------
+
+
+def test_gate_detail():
+    """``kcompat gate JobManagedBy --binary 1.36 --emulated 1.33 --format json`` is the Gate detail page."""
+    from kcompat.documents.gate import TABLES, change_rows, release_rows, spec_rows
+
+    at = open_app("gate_detail", **EMULATING, gate="JobManagedBy")
+    document = kcompat_json("gate", "JobManagedBy", *EMULATING_ARGS)
+    assert frame_with(at, TABLES["specs"][0]).to_dict("records") == spec_rows(document)
+    assert frame_with(at, TABLES["releases"][0]).to_dict("records") == release_rows(document)
+    changes = frame_with(at, [*TABLES["changes"][0], "KEP"]).drop(columns="KEP")
+    assert changes.to_dict("records") == change_rows(document)
+    state = document["state"]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics == {
+        "Enabled at 1.33": "on" if state["enabled"] else "off", "Stage at 1.33": state["stage"],
+        "Stage in 1.36": state["binaryStage"], "Locked": "yes" if state["locked"] else "no",
+    }
+    assert (document["binary"], document["emulated"], state["stage"], state["binaryStage"]) == ("1.36", "1.33", "Beta", "GA")
+    assert at.subheader[0].value == "JobManagedBy" and document["description"] in [t.value for t in at.text]
+    # the command line the page shows is the one asked here
+    assert at.code[-1].value == "kcompat gate JobManagedBy " + " ".join(EMULATING_ARGS) + " --format json"
+
+
+def test_timeline():
+    """``kcompat timeline --binary 1.36 --format csv`` is the Timeline page's rows (its table as text)."""
+    from test_table_text_pages import open_text, text_tables
+
+    at = open_text(open_app("timeline", binary="1.36"))
+    (table,) = text_tables(at)
+    rows = list(csv.reader(io.StringIO(kcompat("timeline", "--binary", "1.36", "--format", "csv"))))
+    assert rows[0] == ["gate", "stage", "history"] and table["headers"] == ["gate", "stage at 1.36", "stages, release by release"]
+    assert table["rows"] == rows[1:] and len(rows) > 200
+    assert at.code[-1].value == "kcompat timeline --binary 1.36 --emulated 1.36 --format csv"
+
+
+def test_timeline_filtered():
+    from test_table_text_pages import open_text, text_tables
+
+    at = open_text(open_app("timeline", **EMULATING, timeline_stages="PreAlpha", timeline_text="DRA", timeline_sort="name"))
+    (table,) = text_tables(at)
+    argv = ["--binary", "1.36", "--emulated", "1.33", "--stage", "PreAlpha", "--search", "DRA", "--sort", "name"]
+    document = kcompat_json("timeline", *argv)
+    assert [r[0] for r in table["rows"]] == [r["gate"] for r in document["rows"]] != []
+    assert {r[1] for r in table["rows"]} == {"not yet introduced"}
+    assert at.code[-1].value == "kcompat timeline " + " ".join(argv) + " --format csv"
 
 
 # --- changes ------------------------------------------------------------------------------------

@@ -119,14 +119,15 @@ def test_min_compatibility_follows_the_flags_not_version_on_the_page():
     """The manifest's --emulated-version=1.34 with a /version of a 1.36 binary not emulating: the
     page answers for 1.34 with its default min compatibility 1.33 (as kcompat inspect does), shows
     the two /version disagreements, and no start-up refusal."""
-    from kcompat.answers.inspect import inspect_document
+    from kcompat.answers.inspect import inspect
     from kcompat.data.catalog import DEFAULT_CATALOG
+    from kcompat.documents.inspect import inspect_document
 
     text, version = (SAMPLES / "kube-apiserver.yaml").read_text(), (SAMPLES / "version-1.36.2.json").read_text()
     at = open_app("cluster")
     at.text_area(key="cluster_paste_version").input(version)
     at = check(at, text)
-    cli = inspect_document(DEFAULT_CATALOG, [("pasted input", text), ("pasted /version", version)])
+    cli = inspect_document(inspect(DEFAULT_CATALOG, [("pasted input", text), ("pasted /version", version)]))
     assert (cli["emulated"], cli["minCompatibility"], cli["valid"]) == ("1.34", "1.33", True)
     errors = texts(at.error)
     assert not any("exit at start-up" in e or "is not between" in e for e in errors), errors

@@ -1,4 +1,4 @@
-"""dashboard/components/run_timing.py: the server-side run times a benchmark asks for with KCOMPAT_RUN_TIMES."""
+"""dashboard/server/run_timing.py: the server-side run times a benchmark asks for with KCOMPAT_RUN_TIMES."""
 
 import json
 import os
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.components.run_timing import timed_run
+from dashboard.server.run_timing import timed_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,7 +43,7 @@ def test_the_app_records_its_runs_only_when_asked(tmp_path, monkeypatch):
 
 
 def test_the_app_does_not_import_the_timing_module_by_default():
-    code = "import sys; import dashboard.components.frame; print('dashboard.components.run_timing' in sys.modules)"
+    code = "import sys; import dashboard.frame.page_frame; print('dashboard.server.run_timing' in sys.modules)"
     env = {k: v for k, v in os.environ.items() if k != "KCOMPAT_RUN_TIMES"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     assert done.stdout.strip() == "False"

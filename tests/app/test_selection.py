@@ -216,8 +216,8 @@ def test_pages_without_the_selection_keep_it_in_the_url(page):
 
 
 def test_what_else_a_binary_change_changed_is_said():
-    from dashboard.components.selection import adjustment_notes
-    from dashboard.components.state import Selection, after_change
+    from dashboard.frame.selection_bar import adjustment_notes
+    from dashboard.state.selection import Selection, after_change
 
     old = Selection("1.36", "1.33")
     new = after_change(old, "binary", "1.37")

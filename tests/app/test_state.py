@@ -2,7 +2,7 @@
 
 import pytest
 
-from dashboard.components.state import (
+from dashboard.state.selection import (
     PARAM_KEYS,
     Selection,
     after_change,
@@ -12,7 +12,7 @@ from dashboard.components.state import (
     resolve_selection,
     startup_errors,
 )
-from dashboard.components.text import code, md
+from dashboard.text import code, md
 from kcompat.core.compat import allowed_versions
 from kcompat.core.versions import parse_version
 

@@ -143,7 +143,7 @@ def test_an_uploaded_manifest_is_named_as_the_source(exports):
 
     from streamlit.testing.v1 import AppTest
 
-    from dashboard.components import upload
+    from dashboard.uploads import custom_manifest as upload
 
     manifest = b"".join(
         f'- name: Mine{i}\n  versionedSpecs:\n  - {{version: "1.30", default: false, lockToDefault: false, preRelease: Beta}}\n'.encode()

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, open_app, rerun
-from dashboard.components.table_text import LABEL
-from dashboard.components.text import MISSING
+from dashboard.tables.table_text import LABEL
+from dashboard.text import MISSING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 

@@ -6,7 +6,7 @@ import json
 from streamlit import dataframe_util
 
 from conftest import current_page, open_app, rerun, texts
-from dashboard.components.charts import GATE_PICK, LABEL_CSS, PREDATES, ROWS_PER_BLOCK, STAGE_LEGEND
+from dashboard.charts.specs import GATE_PICK, LABEL_CSS, PREDATES, ROWS_PER_BLOCK, STAGE_LEGEND
 from kcompat.answers.gates import gate_evaluation
 
 

@@ -9,9 +9,9 @@ import time
 
 from streamlit.testing.v1 import AppTest
 
-from dashboard.components import upload
-from dashboard.components.state import Selection
-from kcompat.core.manifest import MAX_GATES
+from dashboard.uploads import custom_manifest as upload
+from dashboard.state.selection import Selection
+from kcompat.core.registration import MAX_GATES
 from tests.app.conftest import APP, TIMEOUT, plain
 
 SPEC = '  - {version: "1.30", default: false, lockToDefault: false, preRelease: Alpha}\n'

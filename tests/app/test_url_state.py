@@ -1,5 +1,5 @@
 """One URL-state mechanism: every page keeps its own view in the URL through
-``dashboard.components.view_state.ViewState`` (the selection through ``selection.py``). A link with
+``dashboard.state.view_state.ViewState`` (the selection through ``selection.py``). A link with
 a full set of a page's keys opens that view, and the keys survive a rerun and a trip through the
 navigation menu (which drops the query string) to another page and back."""
 
@@ -13,7 +13,7 @@ from conftest import ROOT, open_app, rerun, texts
 SEL = {"binary": "1.36", "emulated": "1.33"}
 
 #: The modules that may read or write ``st.query_params``.
-URL_MODULES = {"dashboard/components/view_state.py", "dashboard/components/selection.py"}
+URL_MODULES = {"dashboard/state/view_state.py", "dashboard/frame/selection_bar.py"}
 _QUERY_PARAMS = re.compile(r"\bst\.query_params\b|\bquery_params\s*\[")
 
 

@@ -5,8 +5,8 @@ and a value that is not an option is named and ignored."""
 import json
 
 from conftest import open_app, rerun, texts
-from dashboard.components import data
-from dashboard.components.charts import default_x_start
+from dashboard import data
+from dashboard.charts.specs import default_x_start
 from kcompat.core.versions import parse_version
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
@@ -85,7 +85,10 @@ def test_timeline_view_from_a_link():
 def test_timeline_axis_fits_the_rows_shown():
     # Gates not introduced yet at 1.33 all begin after it: the axis starts where they begin.
     at = open_app("timeline", **SEL, timeline_stages="PreAlpha")
-    shown = [s for s in data.timeline("1.36") if s.gate in set(timeline_spec(at)["layer"][0]["encoding"]["y"]["sort"])]
+    from kcompat.answers.timeline import timeline
+
+    every = timeline(data.catalog(), "1.36").segments
+    shown = [s for s in every if s.gate in set(timeline_spec(at)["layer"][0]["encoding"]["y"]["sort"])]
     first = min(s.start.minor for s in shown)
     assert first >= 33
     assert at.select_slider(key="timeline_from").value == default_x_start(shown, parse_version("1.36")) == min(first, 35)
@@ -116,7 +119,7 @@ def test_gate_detail_history_start_from_a_link():
 
 
 def _tabs_script():
-    from dashboard.components.view_state import ViewState
+    from dashboard.state.view_state import ViewState
 
     view = ViewState("demo")
     tab = view.segmented_control("tab", "Show", ("Specs", "Releases", "Chart"))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kcompat.cli.main import main
 
-KEYS = ["binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"]
+KEYS = ["binary", "emulated", "minCompatibility", "valid", "verdict", "component", "errors", "notReady", "readinessRecorded", "warnings", "hints", "features"]
 FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom", "binaryStage", "changed"]
 
 
@@ -118,10 +118,36 @@ def test_script_started_without_stdout_ends_with_a_message_not_a_traceback():
     assert proc.returncode == 2 and proc.stderr.startswith("kcompat: error: ") and "Traceback" not in proc.stderr
 
 
-def test_script_keeps_the_normal_exit_for_atexit_handlers():
-    code = "import atexit; atexit.register(print, 'atexit ran'); " + SCRIPT
+def test_script_runs_the_atexit_handlers_the_command_registers():
+    # a handler registered while the command runs (by a library it imports, say) runs before the
+    # script's own quick end, which is registered before the command starts
+    code = (
+        "import atexit, kcompat.cli.versions as v; real = v.run; "
+        "v.run = lambda args, catalog: (atexit.register(print, 'atexit ran'), real(args, catalog))[1]; " + SCRIPT
+    )
     proc = subprocess.run([sys.executable, "-c", code, "versions", "--binary", "1.36"], capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and proc.stdout.startswith("binary 1.36") and proc.stdout.endswith("atexit ran\n")
+
+
+def test_a_read_only_command_ends_without_the_teardown():
+    # an object freed only by the interpreter's teardown says so; after gates nothing is torn down,
+    # after an argument error (argparse exits itself) the normal exit runs
+    code = "class Witness:\n    def __del__(self): print('torn down')\nwitness = Witness()\n" + SCRIPT
+    proc = subprocess.run([sys.executable, "-c", code, "gates", "--binary", "1.36", "--format", "csv"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout.startswith("name,") and "torn down" not in proc.stdout
+    proc = subprocess.run([sys.executable, "-c", code, "gates", "--bogus"], capture_output=True, text=True, check=False)
+    assert proc.returncode == 2 and proc.stdout == "torn down\n"
+
+
+def test_nothing_on_the_scripts_import_path_registers_an_atexit_handler():
+    # such a handler would be registered before the quick end, so it would run after it: never
+    code = (
+        "import atexit, sys; seen = []; register = atexit.register; "
+        "atexit.register = lambda f, *a, **k: (seen.append(getattr(f, '__qualname__', f)), register(f, *a, **k))[1]; "
+        "import kcompat.cli.main; print(seen)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout == "[]\n"
 
 
 def test_a_gates_call_builds_the_parser_of_gates_alone():

@@ -1,22 +1,20 @@
 """kcompat apis: the JSON contract, formats and exit codes."""
 
-import argparse
 import csv
 import io
 import json
 
 import pytest
 
-from kcompat.cli.apis import add_apis_arguments, run_apis
+from kcompat.cli.main import main
+from kcompat.data.catalog import catalog_for
 
-DOCUMENT_KEYS = ["binary", "emulated", "valid", "errors", "warnings", "hints", "against", "onlyDifferences", "apis"]
+DOCUMENT_KEYS = ["binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "against", "onlyDifferences", "apis"]
 API_KEYS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
 
 
 def run(capsys, *argv, data_dir=None):
-    parser = argparse.ArgumentParser()
-    add_apis_arguments(parser)
-    code = run_apis(parser.parse_args(list(argv)), data_dir=data_dir)
+    code = main(["apis", *argv], catalog_for(data_dir))
     out = capsys.readouterr()
     return code, out.out, out.err
 
@@ -81,13 +79,15 @@ def test_table_markdown_and_csv(capsys):
 
 def test_errors_go_to_stderr_for_tables(capsys):
     code, _, err = run(capsys, "--binary", "1.33", "--runtime-config", "api/all=false")
-    assert code == 2 and "error: invalid runtime-config with only api/all=false" in err
+    assert code == 2 and "error: invalid key with only api/all=false" in err
 
 
 def test_repeated_runtime_config_values_accumulate(capsys):
     code, out, _ = run(capsys, "--binary", "1.33", "--runtime-config", "api/all=false", "--runtime-config", "apps/v1=true", "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and {(a["group"], a["version"]) for a in doc["apis"] if a["served"]} == {("apps", "v1")}
+    assert {(a["group"], a["version"]) for a in doc["apis"] if a["served"]} == {("apps", "v1")}
+    # kube-apiserver itself refuses that: API Priority and Fairness needs flowcontrol v1 (its option check)
+    assert code == 2 and doc["errors"] == ["--runtime-config=api/all=false conflicts with --enable-priority-and-fairness=true"]
 
 
 def test_wired_into_kcompat(capsys):

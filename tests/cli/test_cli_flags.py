@@ -64,10 +64,19 @@ def test_pasted_runtime_config_and_forward_compatibility_for_apis(capsys):
     assert status == 0 and json.loads(out)["valid"]
 
 
-def test_a_flag_gates_does_not_evaluate_is_noted_not_dropped_silently(capsys):
+def test_gates_answers_for_the_whole_pasted_kube_apiserver_line(capsys):
+    """kube-apiserver's start-up: --runtime-config is checked as kcompat apis checks it."""
     status, _, err = run(capsys, "gates", "--binary", "1.33", "--", "kube-apiserver", "--runtime-config=resource.k8s.io/v1beta1=true")
-    assert status == 0
-    assert "note: --runtime-config in the pasted command line does not change what kcompat gates answers" in err
+    assert status == 0 and "error" not in err
+    status, _, err = run(capsys, "gates", "--binary", "1.33", "--", "kube-apiserver", "--emulated-version=1.31",
+                         "--runtime-config=resource.k8s.io/v1beta1=true")
+    assert status == 2 and "error: cannot enable version resource.k8s.io/v1beta1 in runtime-config" in err
+
+
+def test_a_kube_apiserver_flag_on_another_components_line_is_pflags_refusal(capsys):
+    status, _, err = run(capsys, "gates", "--binary", "1.33", "--", "kube-controller-manager", "--runtime-config=apps/v1=true")
+    assert status == 2
+    assert "kcompat: error: unknown flag: --runtime-config (kube-controller-manager has no such flag: it is kube-apiserver's)" in err
 
 
 def test_config_reads_a_pasted_line(capsys):

@@ -17,7 +17,8 @@ from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E
 from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
 from kcompat.cli.main import main as kcompat  # noqa: E402
 from kcompat.core.inspect import combine_readings, read_input  # noqa: E402
-from kcompat.answers.config import config_document  # noqa: E402
+from kcompat.answers.config import config  # noqa: E402
+from kcompat.documents.config import config_document  # noqa: E402
 
 
 def run(capsys, *argv):
@@ -179,7 +180,7 @@ CASES = [
 
 @pytest.mark.parametrize("binary,emulated,min_compat,gates,runtime", CASES)
 def test_config_round_trip(binary, emulated, min_compat, gates, runtime):
-    doc = config_document(DEFAULT_CATALOG, binary, emulated, min_compat, gates, runtime)
+    doc = config_document(config(DEFAULT_CATALOG, binary, emulated, min_compat, gates, runtime))
     assert doc["valid"], doc["errors"]
     snippets = doc["snippets"]
     version = json.dumps({"gitVersion": f"v{binary.lstrip('v')}" + (".0" if binary.count(".") == 1 else "")})
@@ -223,9 +224,10 @@ def test_config_cli(capsys):
 
 
 def test_config_formats_match_the_document():
-    from kcompat.cli.inspect import CONFIG_FORMATS, MAX_FILE_BYTES
+    from kcompat.cli.config import FORMATS as CONFIG_FORMATS
+    from kcompat.cli.inspect import MAX_FILE_BYTES
     from kcompat.core.inspect.model import MAX_INPUT_BYTES
-    from kcompat.answers.config import SNIPPETS
+    from kcompat.documents.config import SNIPPETS
 
     assert CONFIG_FORMATS == SNIPPETS + ("json",) and MAX_FILE_BYTES == MAX_INPUT_BYTES
 

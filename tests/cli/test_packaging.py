@@ -61,9 +61,10 @@ print(json.dumps({"imported": imported, "missing": missing, "loaded": loaded}))
 OTHER_DEPENDENCIES = {"yaml", "pandas", "altair", "vl_convert", "pyarrow", "playwright"}
 
 
-def test_pip_install_gives_both_commands_and_the_data(tmp_path):
-    """`pip install .` into a fresh venv (no dependencies: the compiled bundle needs none for
-    these commands). Built from a copy, so no build/ or egg-info lands in the checkout."""
+def test_pip_install_gives_the_cli_alone_with_both_commands_and_the_data(tmp_path):
+    """`pip install .` into a fresh venv: the CLI and its one dependency (PyYAML), no Streamlit,
+    pandas, Altair or vl-convert (the dashboard extra), and the commands that need an extra say
+    which. Built from a copy, so no build/ or egg-info lands in the checkout."""
     source = tmp_path / "src"
     source.mkdir()
     shutil.copy(ROOT / "pyproject.toml", source)
@@ -75,7 +76,7 @@ def test_pip_install_gives_both_commands_and_the_data(tmp_path):
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     bin_dir = env_dir / "bin"
-    done = subprocess.run([bin_dir / "python", "-m", "pip", "install", "-q", "--no-deps", str(source)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([bin_dir / "python", "-m", "pip", "install", "-q", str(source)], capture_output=True, text=True, timeout=300)
     if done.returncode != 0 and ("No matching distribution" in done.stderr or "Could not find a version" in done.stderr):
         pytest.skip(f"no package index to build with: {done.stderr[-300:]}")
     assert done.returncode == 0, done.stderr
@@ -95,3 +96,15 @@ def test_pip_install_gives_both_commands_and_the_data(tmp_path):
                            capture_output=True, text=True, cwd=tmp_path)
     assert gates.returncode == 0, gates.stderr
     assert '"emulated": "1.33"' in gates.stdout
+    # what pip installed: the CLI and PyYAML; the front ends' dependencies only with their extras
+    installed = subprocess.run([bin_dir / "python", "-m", "pip", "list", "--format", "json"], capture_output=True, text=True, check=True)
+    names = {d["name"].lower() for d in json.loads(installed.stdout)}
+    assert "pyyaml" in names and not names & {"streamlit", "pandas", "altair", "vl-convert-python", "playwright", "numpy"}, names
+    requires = subprocess.run([bin_dir / "python", "-c", "import importlib.metadata as m; print('\\n'.join(m.requires('kcompat')))"],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+    assert [r for r in requires if "extra ==" not in r] == ["PyYAML<7,>=6.0"]
+    assert any(r.startswith("streamlit") and 'extra == "dashboard"' in r for r in requires)
+    assert any(r.startswith("playwright") and 'extra == "screenshots"' in r for r in requires)
+    for command, extra in (("serve", "kcompat[dashboard]"), ("screenshots", "kcompat[screenshots]")):
+        done = subprocess.run([bin_dir / "kcompat", command], capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 2 and f"pip install '{extra}'" in done.stderr and "Traceback" not in done.stderr, done.stderr

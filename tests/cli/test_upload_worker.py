@@ -9,11 +9,12 @@ import sys
 
 from kcompat.data.catalog import Catalog
 from kcompat.cli.main import main
-from kcompat.core.manifest import Manifest, load_manifest_bytes, registration_for
+from kcompat.core.manifest import Manifest
+from kcompat.core.registration import load_manifest_bytes, registration_for
 from kcompat.core.versions import parse_version, mm
 from kcompat.answers.gates import gates
-from dashboard.components.gates_view import view_of
-from dashboard.components.upload_worker import ask
+from dashboard.gates_view import view_of
+from dashboard.uploads.worker import ask
 
 CATALOG = Catalog()
 # the real 1.35 manifest, as a distribution would upload its own copy
@@ -57,9 +58,9 @@ def test_problems_come_back_named_and_a_failing_worker_is_a_problem_not_a_traceb
 
 
 def test_the_worker_limits_its_own_cpu():
-    code = "import resource, dashboard.components.upload_worker as w; w.limit_cpu(); print(*resource.getrlimit(resource.RLIMIT_CPU))"
+    code = "import resource, dashboard.uploads.worker as w; w.limit_cpu(); print(*resource.getrlimit(resource.RLIMIT_CPU))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    from dashboard.components.upload_worker import CPU_SECONDS
+    from dashboard.uploads.worker import CPU_SECONDS
 
     assert done.stdout.split() == [str(CPU_SECONDS), str(CPU_SECONDS + 1)]
 
@@ -71,7 +72,7 @@ def test_the_work_lock_is_first_come_first_served():
     import threading
     import time
 
-    from dashboard.components.upload_worker import FifoLock
+    from dashboard.uploads.worker import FifoLock
 
     lock, order, started = FifoLock(), [], []
     lock.acquire()  # a long request holds it while the others queue in a known order
@@ -99,7 +100,7 @@ def test_the_work_lock_is_first_come_first_served():
 def test_a_cancelled_waiter_leaves_the_queue_without_running():
     import threading
 
-    from dashboard.components.upload_worker import Cancelled, FifoLock
+    from dashboard.uploads.worker import Cancelled, FifoLock
 
     lock, gone = FifoLock(), threading.Event()
     lock.acquire()
@@ -130,7 +131,7 @@ def test_a_cancelled_request_kills_its_worker():
 
     import pytest
 
-    from dashboard.components.upload_worker import Cancelled
+    from dashboard.uploads.worker import Cancelled
 
     pids_before = set(os.listdir("/proc"))
     asked = threading.Event()
@@ -157,7 +158,7 @@ def test_a_cancelled_request_kills_its_worker():
             continue
         parent = int(stat.rsplit(b")", 1)[1].split()[1])
         if parent == os.getpid():
-            assert b"dashboard.components.upload_worker" not in cmdline
+            assert b"dashboard.uploads.worker" not in cmdline
 
 
 def test_the_worker_answers_an_inspect_request_as_the_cli_does(capsys):
@@ -169,11 +170,14 @@ def test_the_worker_answers_an_inspect_request_as_the_cli_does(capsys):
     from inspect_samples import SAMPLES
 
     inputs = (("ps", (SAMPLES / "ps-kube-apiserver-1.32.txt").read_text()), ("v", (SAMPLES / "version-1.32.0.json").read_bytes()))
-    kind, document = ask(("inspect", inputs))
+    kind, (document, config) = ask(("inspect", inputs))
     assert kind == "document"
     main(["inspect", str(SAMPLES / "ps-kube-apiserver-1.32.txt"), str(SAMPLES / "version-1.32.0.json"), "--format", "json"])
     cli = json.loads(capsys.readouterr().out)
     assert (document["binary"], document["emulated"], document["gates"]) == (cli["binary"], cli["emulated"], cli["gates"])
+    # and the config of the selection found, as kcompat config prints it
+    main(["config", "--binary", "v1.32.0", "--emulated", "1.31", "--format", "json"])
+    assert config == json.loads(capsys.readouterr().out)
 
 
 def test_a_session_asking_again_at_once_cannot_pass_a_waiting_one():
@@ -184,7 +188,7 @@ def test_a_session_asking_again_at_once_cannot_pass_a_waiting_one():
     import threading
     import time
 
-    from dashboard.components.upload_worker import FifoLock
+    from dashboard.uploads.worker import FifoLock
 
     for _ in range(5):
         lock, order = FifoLock(), []

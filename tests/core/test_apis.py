@@ -206,7 +206,7 @@ def test_api_legacy_is_dropped():
 @pytest.mark.parametrize(
     "runtime_config, message",
     [
-        ("api/all=false", "invalid runtime-config with only api/all=false"),
+        ("api/all=false", "invalid key with only api/all=false"),  # "invalid runtime-config with only" from 1.36
         ("apps/v1/deployments/scale=false", "runtime-config invalid key apps/v1/deployments/scale"),
         ("apiall=false", "runtime-config invalid key apiall"),
         ("foo.example.com/v1=true,bar/v1=true", "unknown api groups foo.example.com,bar"),
@@ -225,6 +225,13 @@ def test_api_legacy_is_dropped():
 def test_every_runtime_config_error_message(runtime_config, message):
     result = apis("1.33", "1.31", runtime_config)
     assert not result.valid and result.errors == (message,)
+
+
+def test_a_lone_api_all_false_is_named_as_each_release_names_it():
+    """apiserver ``APIEnablementOptions.Validate``: "invalid key with only ..." up to 1.35 (recorded
+    on v1.34.12), "invalid runtime-config with only ..." from 1.36."""
+    for binary, noun in (("1.31", "key"), ("1.35", "key"), ("1.36", "runtime-config"), ("1.38", "runtime-config")):
+        assert apis(binary, binary, "api/all=false").errors == (f"invalid {noun} with only api/all=false",), binary
 
 
 def test_only_api_all_false_is_fine_with_anything_else():

@@ -26,8 +26,8 @@ def test_svg_export_contains_the_text_as_text():
 
 import re  # noqa: E402
 
-from dashboard.components.charts import CLICK_HINT, default_x_start, timeline_chart  # noqa: E402
-from kcompat.core.history import timeline_segments  # noqa: E402
+from dashboard.charts.specs import CLICK_HINT, default_x_start, timeline_chart  # noqa: E402
+from kcompat.core.gate_history import timeline_segments  # noqa: E402
 from kcompat.core.versions import parse_version as V  # noqa: E402
 from kcompat.documents.exports import EXPORT_WIDTH, export_spec  # noqa: E402
 

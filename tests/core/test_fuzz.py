@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from kcompat.core.compat import parse_version_flag, select_versions
 from kcompat.core.errors import KcompatError
 from kcompat.core.flags import parse_feature_gates
-from kcompat.core.manifest import load_manifest_bytes
+from kcompat.core.registration import load_manifest_bytes
 from kcompat.core.versions import parse_version
 
 SETTINGS = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

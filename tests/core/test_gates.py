@@ -6,7 +6,8 @@ import pytest
 
 from kcompat.core.compat import select_versions
 from kcompat.core.gates import evaluate_gates, spec_at
-from kcompat.core.manifest import Manifest, load_manifest_bytes
+from kcompat.core.manifest import Manifest
+from kcompat.core.registration import load_manifest_bytes
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
 
@@ -172,8 +173,23 @@ def test_alpha_while_emulating_warning_from_1_34(gates):
     (warning,) = ev.warnings
     assert warning.startswith("component has alpha features enabled in emulated version, this is unsupported: features=[")
     assert "AllAlpha" in warning and "JobManagedBy" in warning
-    assert gates("1.34", flags="AllAlpha=true").warnings == ()  # not emulating
-    assert gates("1.34.2", "1.34", flags="AllAlpha=true").warnings == ()  # compared by major.minor
+    assert gates("1.34.0", flags="AllAlpha=true").warnings == ()  # v1.34.0 is not above 1.34.0
+    # the binary's version against the emulation version 1.34.0 (component-base GreaterThan): a patch
+    # release warns at its own minor too, as v1.34.4 was seen to
+    (own,) = gates("1.34.2", "1.34", flags="AllAlpha=true").warnings
+    assert own.startswith("component has alpha features enabled in emulated version") and "AllAlpha" in own
+
+
+def test_the_alpha_warning_compares_the_patch_a_plain_release_stands_for(catalog):
+    """``--binary 1.35`` is v1.35.8 (its data's patch): it warns at 1.35 with an Alpha gate on;
+    v1.35.0 and the pre-release v1.38.0-beta.0 (below 1.38.0) do not."""
+    from kcompat.answers.gates import gate_evaluation
+
+    assert gate_evaluation(catalog, "1.35", None, None, "StorageVersionAPI=true").warnings == (
+        "component has alpha features enabled in emulated version, this is unsupported: features=[StorageVersionAPI]",
+    )
+    assert gate_evaluation(catalog, "1.35.0", None, None, "StorageVersionAPI=true").warnings == ()
+    assert gate_evaluation(catalog, "1.38", None, None, "StorageVersionAPI=true").warnings == ()
 
 
 @pytest.mark.parametrize("flags", ["JobManagedBy=false,AllAlpha=true", "AllAlpha=true,JobManagedBy=false"])

@@ -1,17 +1,11 @@
-"""Stage history across releases (kcompat.core.history) on the bundled data."""
+"""Stage history across releases (kcompat.core.gate_history, matrix, matrix_filter) on the bundled data."""
 
 import pytest
 
-from kcompat.core.history import (
-    TRANSITION_KINDS,
-    GateStatus,
-    gate_segments,
-    release_matrix,
-    release_transitions,
-    status_at_release,
-    timeline_segments,
-)
-from kcompat.core.manifest import parse_manifest
+from kcompat.core.gate_history import GateStatus, gate_segments, status_at_release, timeline_segments
+
+from kcompat.core.matrix import TRANSITION_KINDS, release_matrix, release_transitions
+from kcompat.core.registration import parse_manifest
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
 
@@ -161,7 +155,8 @@ def test_every_transition_kind_equals_an_independent_reading_of_the_release_tabl
 
 def test_spec_changes_on_real_data(catalog):
     """Issue 19: what each release changed for one gate, and the removal from the lineage."""
-    from kcompat.core.history import introduced_text, placeholder_start, spec_changes
+    from kcompat.core.gate_history import spec_changes
+    from kcompat.core.placeholders import introduced_text, placeholder_start
     from kcompat.answers.queries import gate_lineage
 
     feature = catalog.manifest("1.34").by_name["AllowServiceLBStatusOnNonLB"]
@@ -221,7 +216,7 @@ def test_default_flipped_and_locked_equal_an_independent_reading_of_the_release_
 
 
 def test_counts_default_to_the_stage_moves_and_name_every_kind_on_request(matrix):
-    from kcompat.core.history import ALL_TRANSITION_KINDS
+    from kcompat.core.matrix import ALL_TRANSITION_KINDS
 
     t = _by_release(matrix)["1.35"]
     assert list(t.counts()) == list(TRANSITION_KINDS)  # the chart's kinds
@@ -233,7 +228,7 @@ def _names(answer):
 
 
 def test_filter_by_a_transition_is_exactly_its_gates(matrix):
-    from kcompat.core.history import MatrixFilter, Transition, filter_matrix
+    from kcompat.core.matrix_filter import MatrixFilter, Transition, filter_matrix
 
     t = _by_release(matrix)
     answer = filter_matrix(matrix, MatrixFilter(changed=(Transition("1.35", "to GA"),)))
@@ -247,7 +242,7 @@ def test_filter_by_a_transition_is_exactly_its_gates(matrix):
 
 
 def test_filter_stage_origin_search_changed_only_and_columns(matrix):
-    from kcompat.core.history import MatrixFilter, filter_matrix
+    from kcompat.core.matrix_filter import MatrixFilter, filter_matrix
     from kcompat.core.search import GateText
 
     beta_1_33 = filter_matrix(matrix, MatrixFilter(stages=(Stage.BETA,), stage_release="1.33"))
@@ -272,7 +267,7 @@ def test_filter_stage_origin_search_changed_only_and_columns(matrix):
 
 def test_parsing_a_filter_names_the_bad_value(matrix):
     from kcompat.core.errors import KcompatError
-    from kcompat.core.history import MatrixFilter, Transition, filter_matrix, parse_origin, parse_stage, parse_transition
+    from kcompat.core.matrix_filter import MatrixFilter, Transition, filter_matrix, parse_origin, parse_stage, parse_transition
 
     releases = matrix.releases
     assert parse_transition("1.35:toga", releases) == Transition("1.35", "to GA")

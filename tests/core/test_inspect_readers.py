@@ -37,7 +37,12 @@ def test_ps_line_skips_header_and_grep():
     reading = read("ps-kube-apiserver-1.32.txt")
     [flag_set] = reading.flag_sets
     assert flag_set.component == "kube-apiserver" and flag_set.where.line == 2
-    assert flags(reading) == {"emulated-version": "1.31", "runtime-config": ""}
+    assert flags(reading) == {
+        "emulated-version": "1.31", "runtime-config": "",
+        # the flags kube-apiserver's start-up checks read (kcompat.core.startup.OPTION_FLAGS)
+        "service-account-issuer": "https://kubernetes.default.svc.cluster.local", "service-account-key-file": "/etc/kubernetes/pki/sa.pub",
+        "service-account-signing-key-file": "/etc/kubernetes/pki/sa.key", "service-cluster-ip-range": "10.96.0.0/16",
+    }
 
 
 def test_command_line_both_flag_forms_and_continuations():
@@ -70,7 +75,11 @@ def test_kubelet_is_refused_with_a_reason():
 def test_static_pod_manifest():
     reading = read("kube-apiserver.yaml")
     assert [f.value for f in reading.binary] == ["v1.36.2"]
-    assert flags(reading) == {"emulated-version": "1.34", "feature-gates": "MutatingAdmissionPolicy=true"}
+    assert flags(reading) == {
+        "emulated-version": "1.34", "feature-gates": "MutatingAdmissionPolicy=true",
+        "service-account-issuer": "https://kubernetes.default.svc.cluster.local", "service-account-key-file": "/etc/kubernetes/pki/sa.pub",
+        "service-account-signing-key-file": "/etc/kubernetes/pki/sa.key", "service-cluster-ip-range": "10.96.0.0/12",
+    }
     [emulated] = reading.flag_sets[0].facts("emulated-version")
     assert str(emulated.where) == "kube-apiserver.yaml line 19"
 

@@ -4,7 +4,7 @@
 import pytest
 
 from kcompat.core.errors import KcompatError
-from kcompat.core.manifest import FULL, INCREASING, SORTED, ManifestError, load_manifest_bytes, registration_for
+from kcompat.core.registration import FULL, INCREASING, SORTED, ManifestError, load_manifest_bytes, registration_for
 from kcompat.core.stages import Stage
 
 

@@ -31,7 +31,7 @@ from kcompat.cli.screenshots import (  # noqa: F401  (re-exported for the tests)
 #: Browser context options: a 1440x900 screen, and the 390x844 phone of `kcompat screenshots --phone`.
 DESKTOP = {"viewport": VIEWPORT}
 
-#: The page keys (dashboard.components.pages.PAGES), the default page first.
+#: The page keys (dashboard.frame.pages.PAGES), the default page first.
 PAGES = page_keys()
 
 #: The selection the tests open every page with.

@@ -240,7 +240,7 @@ def _put_files(url: str, client: Client, files: list[tuple[str, bytes]]) -> list
 
 
 def test_one_session_cannot_hold_more_than_its_upload_budget(open_server):
-    from dashboard.components.hosting import MAX_SESSION_FILES, MAX_SESSION_UPLOAD_BYTES
+    from dashboard.server.patches import MAX_SESSION_FILES, MAX_SESSION_UPLOAD_BYTES
 
     client = Client(open_server)
     try:

@@ -69,15 +69,15 @@ def test_screenshot_size_and_fixed_selection(server_url, browser, tmp_path):
 def test_cli_entry_points(server_url, tmp_path, capsys):
     """``kcompat screenshots --out DIR --page about --server URL``: launches its own chromium (in a
     thread: the session's Playwright owns this thread's event loop)."""
-    parser = screenshots.add_screenshot_arguments(argparse.ArgumentParser())
+    parser = screenshots.register(argparse.ArgumentParser())
     args = parser.parse_args(["--out", str(tmp_path), "--page", "about", "--server", server_url])
     with ThreadPoolExecutor(1) as pool:
-        assert pool.submit(screenshots.run_screenshots, args).result(timeout=120) == 0
+        assert pool.submit(screenshots.run, args).result(timeout=120) == 0
     assert (tmp_path / "about.png").is_file()
     assert capsys.readouterr().out.strip() == str(tmp_path / "about.png")
 
     bad = parser.parse_args(["--out", str(tmp_path), "--page", "nope", "--server", server_url])
-    assert screenshots.run_screenshots(bad) == 2
+    assert screenshots.run(bad) == 2
     assert "unknown page" in capsys.readouterr().err
 
 
@@ -86,9 +86,9 @@ MATRIX_VIEW = "/matrix?binary=1.35&matrix_transition=1.35:toGA"
 
 def cli(*argv: str) -> int:
     """``kcompat screenshots ARGV`` in a thread of its own (it launches its own chromium)."""
-    parser = screenshots.add_screenshot_arguments(argparse.ArgumentParser())
+    parser = screenshots.register(argparse.ArgumentParser())
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(screenshots.run_screenshots, parser.parse_args(list(argv))).result(timeout=300)
+        return pool.submit(screenshots.run, parser.parse_args(list(argv))).result(timeout=300)
 
 
 def test_a_view_link_gives_the_same_pixels_whatever_its_host(server_url, browser, tmp_path, capsys):

@@ -13,7 +13,7 @@ from e2e_support import DESKTOP, PHONE, wait_idle
 pytestmark = pytest.mark.e2e
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
-ROW_HEIGHT = 18  # dashboard.components.charts.ROW_HEIGHT (the tests do not import the app)
+ROW_HEIGHT = 18  # dashboard.charts.specs.ROW_HEIGHT (the tests do not import the app)
 
 #: Per chart (top to bottom): its gate-name labels and release labels with their positions in the
 #: viewport, its legends' positions, its own box, and the gates its bars belong to.

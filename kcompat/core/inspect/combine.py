@@ -19,6 +19,7 @@ from .model import (
     FORWARD_COMPAT,
     KUBELET,
     MIN_COMPAT,
+    OPTION_FLAGS,
     RUNTIME_CONFIG,
     RUNTIME_FORWARD_COMPAT,
     Fact,
@@ -54,6 +55,9 @@ class Combined:
     #: written (pflag booleans; the last one given wins), () when absent
     emulation_forward_compatible: tuple[str, ...] = ()
     runtime_config_emulation_forward_compatible: tuple[str, ...] = ()
+    #: kube-apiserver's flags its start-up checks read (kcompat.core.startup.OPTION_FLAGS), as
+    #: ``(flag, value)`` pairs in the order given
+    apiserver_flags: tuple[tuple[str, str], ...] = ()
     #: where ``/version`` reports an emulation or min compatibility that the flags read do not give:
     #: the running binary disagrees with its configuration (the answer follows the flags)
     disagreements: tuple[str, ...] = ()
@@ -244,6 +248,7 @@ def combine_readings(readings: list[Reading]) -> Combined:
         ("runtimeConfig", RUNTIME_CONFIG),
         ("emulationForwardCompatible", FORWARD_COMPAT),
         ("runtimeConfigEmulationForwardCompatible", RUNTIME_FORWARD_COMPAT),
+        *((name, name) for name in OPTION_FLAGS),
     ):
         if name in flags:
             sources[key] = _describe(flags[name], None)
@@ -267,6 +272,7 @@ def combine_readings(readings: list[Reading]) -> Combined:
         warnings=tuple(warnings),
         emulation_forward_compatible=tuple(f.value for f in flags.get(FORWARD_COMPAT, [])),
         runtime_config_emulation_forward_compatible=tuple(f.value for f in flags.get(RUNTIME_FORWARD_COMPAT, [])),
+        apiserver_flags=tuple((name, f.value) for name in OPTION_FLAGS for f in flags.get(name, [])),
         disagreements=tuple(disagreements),
         refused=tuple(e for s in component_sets for e in s.refused),
     )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ECHO_LIMIT, KcompatError, cut
 from ..text_input import decode_input
+from ..startup import BOOL_OPTION_FLAGS, OPTION_FLAG_NAMES
 
 #: The control-plane binaries that take ``--emulated-version`` (the component registry's
 #: ``kube`` component, SPEC §2.4); the kubelet takes ``--feature-gates`` but no emulation flags.
@@ -28,11 +29,14 @@ FEATURE_GATES = "feature-gates"
 RUNTIME_CONFIG = "runtime-config"
 FORWARD_COMPAT = "emulation-forward-compatible"
 RUNTIME_FORWARD_COMPAT = "runtime-config-emulation-forward-compatible"
-FLAGS = (EMULATED, MIN_COMPAT, FEATURE_GATES, RUNTIME_CONFIG, FORWARD_COMPAT, RUNTIME_FORWARD_COMPAT)
+#: kube-apiserver's flags that its start-up checks read (kcompat.core.startup.OPTION_FLAGS)
+OPTION_FLAGS = tuple(sorted(OPTION_FLAG_NAMES))
+FLAGS = (EMULATED, MIN_COMPAT, FEATURE_GATES, RUNTIME_CONFIG, FORWARD_COMPAT, RUNTIME_FORWARD_COMPAT, *OPTION_FLAGS)
 #: Boolean flags: pflag takes ``--flag`` alone as true and never reads the next word as their value.
-BOOL_FLAGS = frozenset({FORWARD_COMPAT, RUNTIME_FORWARD_COMPAT})
-#: Flags only kube-apiserver has (apiserver ``ServerRunOptions`` / ``APIEnablementOptions``).
-APISERVER_ONLY = frozenset({RUNTIME_CONFIG, FORWARD_COMPAT, RUNTIME_FORWARD_COMPAT})
+BOOL_FLAGS = frozenset({FORWARD_COMPAT, RUNTIME_FORWARD_COMPAT, *BOOL_OPTION_FLAGS})
+#: Flags only kube-apiserver has (apiserver ``ServerRunOptions`` / ``APIEnablementOptions``, and
+#: the options its start-up checks read).
+APISERVER_ONLY = frozenset({RUNTIME_CONFIG, FORWARD_COMPAT, RUNTIME_FORWARD_COMPAT, *OPTION_FLAGS})
 
 #: Inputs larger than this are refused (a kube-apiserver's whole /metrics is a few MB).
 MAX_INPUT_BYTES = 32 * 1024 * 1024

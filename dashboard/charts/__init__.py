@@ -1,0 +1,1 @@
+"""Altair chart specs as pure functions, the stage colours they use, and their PNG/SVG export."""

@@ -1,0 +1,103 @@
+"""The janitor: looks after the sessions Streamlit forgets (see :mod:`dashboard.server`).
+
+It reads Streamlit's runtime internals, checked twice: their classes when it is installed (before
+the server runs), their instances on its first look at the running server; when one is missing it
+stops and says so (:func:`dashboard.server.record`)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+from typing import Any
+
+from .memory import trim_heap
+from .patch import Patch, PatchResult
+
+JANITOR_INTERVAL = 5.0
+NAME = "closed sessions' memory returned"
+
+
+class Janitor:
+    def __init__(self) -> None:
+        self.seen: int | None = None
+        self.known: dict[str, Any] = {}  # session id -> (Active)SessionInfo live or stored at the last look
+
+    def tick(self) -> bool:
+        """One look; False when the running server lacks what the janitor reads (it then stops)."""
+        from streamlit.runtime import Runtime
+
+        if not Runtime.exists():
+            return True
+        runtime: Any = Runtime.instance()
+        if type(runtime) is not Runtime:
+            return True  # a stand-in (AppTest's mock runtime), no server's sessions: nothing to look after
+        manager = getattr(runtime, "_session_mgr", None)
+        storage = getattr(getattr(manager, "_session_storage", None), "_cache", None)
+        if manager is None or storage is None or not hasattr(storage, "expire") or not hasattr(storage, "_data"):
+            return False
+        storage.expire()  # Streamlit expires stored sessions only when another one is stored
+        stored = dict(storage._data)  # noqa: SLF001
+        active = {info.session.id: info for info in manager.list_active_sessions()}
+        # A session that is neither live nor stored any more was dropped by Streamlit (expired or
+        # evicted) without AppSession.shutdown(), which is what removes its uploaded files from the
+        # runtime-wide upload manager: call it. Sessions seen live at the last look count too, so
+        # one that disconnected and expired in between is not missed.
+        known = {**active, **stored}
+        gone = [info for sid, info in self.known.items() if sid not in known]
+        self.known = known
+        loop = runtime._get_async_objs().eventloop  # noqa: SLF001
+        for info in gone:
+            loop.call_soon_threadsafe(info.session.shutdown)
+        count = len(active) + len(stored)
+        if self.seen is not None and count < self.seen:
+            time.sleep(0.5)  # let the shutdowns run on the event loop first
+            gc.collect()
+            trim_heap()
+        self.seen = count
+        return True
+
+
+def _look_after_sessions() -> None:
+    janitor = Janitor()
+    while True:
+        time.sleep(JANITOR_INTERVAL)
+        try:
+            if janitor.tick():
+                continue
+            why = "the running server has no session storage the janitor can read (Runtime._session_mgr._session_storage._cache)"
+        except Exception as exc:  # noqa: BLE001 - another Streamlit layout: stop looking, and say so
+            why = f"{type(exc).__name__}: {exc}"
+        from dashboard.server import record
+
+        record(PatchResult(NAME, False, why))
+        return
+
+
+_started = False
+
+
+def _start() -> str:
+    global _started  # noqa: PLW0603
+    if not _started:
+        _started = True
+        threading.Thread(target=_look_after_sessions, name="kcompat-janitor", daemon=True).start()
+    return f"every {JANITOR_INTERVAL:g} s: expired sessions shut down, then one collection and malloc_trim"
+
+
+def started() -> bool:
+    return _started
+
+
+JANITOR = Patch(
+    NAME,
+    (
+        "streamlit.runtime:Runtime.exists",
+        "streamlit.runtime:Runtime.instance",
+        "streamlit.runtime:Runtime._get_async_objs",
+        "streamlit.runtime.app_session:AppSession.shutdown",
+        "streamlit.runtime.websocket_session_manager:WebsocketSessionManager.list_active_sessions",
+        "streamlit.runtime.caching.ttl_cache:TTLCache.expire",
+    ),
+    _start,
+)

@@ -1,0 +1,220 @@
+"""Will this kube-apiserver start, and will it become ready? One answer for ``kcompat gates``,
+``apis``, ``inspect``, ``config``, ``plan`` and the dashboard's selection.
+
+:func:`apiserver_startup` puts together the gate evaluation (:mod:`kcompat.answers.gates`), the
+API evaluation of ``--runtime-config`` (:mod:`kcompat.core.apis`), the option checks
+(:mod:`kcompat.core.startup`) and the recorded readiness rules (:mod:`kcompat.core.readiness`,
+``data/startup``). Its verdict is one of three: it **starts**, it **refuses** to start (the
+binary's own lines), or it **starts but does not become ready** (kcompat's line with what the
+recorded start of the real binary did), each with remedies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kcompat.core.errors import KcompatError
+from kcompat.core.gates import GateEvaluation
+from kcompat.data.catalog import Catalog
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.core.apis import ApiAvailability
+    from kcompat.core.compat import VersionSelection
+    from kcompat.core.problems import Problem, Remedy
+    from kcompat.core.readiness import ReadinessRules, ServedApis
+    from kcompat.core.runtime_config import RuntimeConfig
+    from kcompat.core.startup import ApiserverOptions
+
+#: The three verdicts, as the documents write them.
+STARTS, REFUSES, NOT_READY = "starts", "refuses", "not-ready"
+COMPONENT = "kube-apiserver"
+
+
+@dataclass(frozen=True)
+class StartupAnswer:
+    """What a kube-apiserver does with these flags. Plain values (pickled to the upload worker)."""
+
+    #: every problem, refusals (of the phase the binary stops at) first, then the readiness
+    #: problems (none when it refuses), then warnings and notes
+    problems: tuple[Problem, ...] = ()
+    hints: tuple[Remedy, ...] = ()
+    #: the patch release whose recorded starts gave the readiness rules ("v1.34.12"); None: no
+    #: start of this release was recorded, its readiness is not known
+    readiness_recorded: str | None = None
+    #: the API evaluation of the flags, when one was made (kcompat apis shows it)
+    apis: ApiAvailability | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def errors(self) -> tuple[str, ...]:
+        return tuple(p.message for p in self.problems if p.refuses)
+
+    @property
+    def not_ready(self) -> tuple[str, ...]:
+        return tuple(p.message for p in self.problems if p.not_ready)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return tuple(p.message for p in self.problems if p.warns)
+
+    @property
+    def verdict(self) -> str:
+        return REFUSES if self.errors else NOT_READY if self.not_ready else STARTS
+
+
+def _flag_list(value: str | list[str] | tuple[str, ...] | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [value] if isinstance(value, str) else list(value) or None
+
+
+class _Apis:
+    """The API evaluations a start-up needs, each made once and only when asked for: with the
+    flags (the caller's own, when it has one) and a default start at the same versions."""
+
+    def __init__(self, catalog: Catalog, binary: str, flags: _Flags, given: ApiAvailability | None) -> None:
+        self.catalog, self.binary, self.flags = catalog, binary, flags
+        self.notes: list[Problem] = []
+        self._done: dict[bool, ApiAvailability | None] = {} if given is None else {True: given}
+
+    def evaluation(self, with_flags: bool) -> ApiAvailability | None:
+        if with_flags not in self._done:
+            self._done[with_flags] = self._evaluate(with_flags)
+        return self._done[with_flags]
+
+    def _evaluate(self, with_flags: bool) -> ApiAvailability | None:
+        """The API evaluation; None (with a note) when the release has no API data."""
+        from kcompat.answers.queries import api_gate_states
+        from kcompat.core.apis import evaluate_api_availability
+
+        f = self.flags
+        try:
+            return evaluate_api_availability(
+                self.binary, f.emulated, f.runtime_config if with_flags else None,
+                f.emulation_forward_compatible and with_flags, f.runtime_config_emulation_forward_compatible and with_flags,
+                min_compat=f.min_compat, api_data=self.catalog.api_data, compare_with_release=False,
+                gate_states=api_gate_states(self.catalog, f.feature_gates if with_flags else None),
+            )
+        except KcompatError as exc:
+            from kcompat.core.problems import Note
+
+            note = Note(f"--runtime-config and the APIs kube-apiserver needs are not checked: {exc}")
+            if note not in self.notes:
+                self.notes.append(note)
+            return None
+
+    def served(self, with_flags: bool) -> ServedApis:
+        """What it serves, with kube-aggregator's and apiextensions-apiserver's own groups (not in
+        the evaluation) as their merged resource configs give them."""
+        from kcompat.core.readiness import served_apis
+        from kcompat.core.startup import delegated_served
+
+        availability = self.evaluation(with_flags)
+        if availability is None:
+            return served_apis(())
+        pairs = [(e.group_version, e.resource) for e in availability.served()]
+        return served_apis([*pairs, *delegated_served(self.flags.config if with_flags else None)])
+
+    def kinds(self, group_version: str) -> tuple[str, ...]:
+        """The kinds of a group/version at the emulated version (those not removed by then)."""
+        availability = self.evaluation(False)
+        if availability is None:
+            return ()
+        return tuple(dict.fromkeys(e.kind for e in availability.entries
+                                   if e.group_version == group_version and e.reason.value != "removed-at-or-before-emulated-version"))
+
+
+@dataclass(frozen=True)
+class _Flags:
+    """The version, gate and API flags of one start-up, as given."""
+
+    emulated: str | list[str] | None
+    min_compat: str | list[str] | None
+    feature_gates: str | list[str] | None
+    runtime_config: list[str] | None
+    config: RuntimeConfig | None
+    emulation_forward_compatible: bool
+    runtime_config_emulation_forward_compatible: bool
+
+
+def apiserver_startup(
+    catalog: Catalog,
+    evaluation: GateEvaluation,
+    binary: str,
+    *,
+    emulated: str | list[str] | None = None,
+    min_compat: str | list[str] | None = None,
+    feature_gates: str | list[str] | None = None,
+    runtime_config: str | list[str] | None = None,
+    emulation_forward_compatible: bool = False,
+    runtime_config_emulation_forward_compatible: bool = False,
+    options: ApiserverOptions | None = None,
+    apis: ApiAvailability | None = None,
+) -> StartupAnswer:
+    """kube-apiserver's start-up with these flags, on the gate ``evaluation`` of the same flags.
+    ``apis`` is the API evaluation of the same flags when the caller has one (kcompat apis)."""
+    from kcompat.core.startup import DEFAULT_OPTIONS, startup_problems
+
+    options = options or DEFAULT_OPTIONS
+    selection = evaluation.selection
+    states = evaluation.by_name()
+
+    def gate_on(name: str) -> bool:
+        state = states.get(name)
+        return bool(state is not None and state.enabled)
+
+    rc_values = _flag_list(runtime_config)
+    config = None
+    if rc_values:
+        from kcompat.core.runtime_config import parse_runtime_config
+
+        config = parse_runtime_config(rc_values)
+    flags = _Flags(emulated, min_compat, feature_gates, rc_values, config, emulation_forward_compatible,
+                   runtime_config_emulation_forward_compatible)
+    api = _Apis(catalog, binary, flags, apis)
+    checked = apis
+    if checked is None and (rc_values or emulation_forward_compatible or runtime_config_emulation_forward_compatible):
+        checked = api.evaluation(True)
+    problems = startup_problems(
+        selection, evaluation.problems, evaluation.flags_applied, gate_on,
+        checked.problems if checked is not None else None, config, options,
+        api.served(True) if checked is not None and config is not None else None,
+    )
+    rules = _rules(catalog, selection)
+    if not any(p.refuses for p in problems) and rules is not None:
+        from kcompat.core.readiness import readiness_problems
+
+        changed = config is not None or bool(feature_gates)
+        found = readiness_problems(
+            rules, selection.emulated, gate_on, (lambda: api.served(True)) if changed else None, lambda: api.served(False),
+            api.kinds, frozenset(options.flags),
+        )
+        problems = (*found, *problems)  # after the refusals (there are none), before the warnings
+    problems = (*problems, *api.notes)
+    hints = _hints(problems, evaluation, config, rules, checked)
+    return StartupAnswer(problems, hints, rules.recorded if rules is not None else None, checked)
+
+
+def _rules(catalog: Catalog, selection: VersionSelection) -> ReadinessRules | None:
+    from kcompat.data.startup import readiness_rules
+
+    release = selection.rules.release
+    return readiness_rules(catalog.data_dir, f"{release.major}.{release.minor}") if release is not None else None
+
+
+def _hints(problems: tuple[Problem, ...], evaluation: GateEvaluation, config: RuntimeConfig | None, rules: ReadinessRules | None,
+           apis: ApiAvailability | None) -> tuple[Remedy, ...]:
+    """The remedies of the option refusals, the readiness problems and the API refusals (the gate
+    refusals' remedies are the gates answer's)."""
+    if not any(p.refuses or p.not_ready for p in problems):
+        return ()
+    from kcompat.core.remedies.startup import StartupContext, startup_remedies
+
+    context = StartupContext(evaluation.by_name(), evaluation.selection.emulated, config, rules)
+    out = list(startup_remedies(problems, context))
+    if apis is not None and any(p.refuses for p in apis.problems):
+        from kcompat.core.remedies import api_remedies
+
+        shown = {p.message for p in problems}
+        out += [r for r in api_remedies(apis) if r.error in shown and r.error not in {h.error for h in out}]
+    return tuple(out)

@@ -1,0 +1,66 @@
+"""``kcompat config``: the flags of a selection for every control-plane component, as a command
+line, a kubeadm or kind config, static pod patches or the JSON document
+(:func:`kcompat.answers.config.config`, written by :mod:`kcompat.documents.config`). Exit status
+OK when the binary accepts the selection, REFUSED with its errors and remedies when not,
+NOT_READY (no snippet, the reasons and remedies) when kube-apiserver would start with it but never
+become ready: a config that leaves the control plane unready is not handed out."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kcompat.cli.contract import ExitStatus
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
+
+#: The --format choices: documents.config.SNIPPETS + json (here: building the parser loads no YAML).
+FORMATS = ("cmdline", "kubeadm", "kind", "static-pod", "json")
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--binary", required=True, help="binary version, e.g. 1.36 or v1.36.2")
+    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value")
+    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (binaries 1.35+)")
+    parser.add_argument("--feature-gates", help="--feature-gates value, e.g. 'Foo=true,Bar=false'")
+    parser.add_argument("--runtime-config", help="--runtime-config value (kube-apiserver)")
+    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (kube-apiserver 1.33+)")
+    parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
+                        help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
+    parser.add_argument("--format", choices=FORMATS, default="cmdline")
+    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
+
+    add_apiserver_option_arguments(parser)
+    add_command_line_argument(parser)
+
+
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    from kcompat.answers.config import config
+    from kcompat.documents.config import config_document
+
+    from kcompat.cli.cmdline import apiserver_options, exit_status
+
+    answer = config(
+        catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
+        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible, apiserver_options(args),
+    )
+    document = config_document(answer)
+    status = exit_status(answer.valid, bool(answer.not_ready))
+    if args.format == "json":
+        sys.stdout.write(formats.to_json(document))
+        return status
+    if status is not ExitStatus.OK:  # refused, or kube-apiserver would never become ready: no snippet is handed out
+        for error in answer.errors:
+            print(f"kcompat: error: {error}", file=sys.stderr)
+        for reason in answer.not_ready:
+            print(f"kcompat: not ready: {reason} (no config is written for it)", file=sys.stderr)
+        for hint in answer.hints:
+            print(f"hint: {hint.line}", file=sys.stderr)
+        return status
+    snippet = document["snippets"][args.format]  # type: ignore[literal-required]  # one of SNIPPETS: --format's choices
+    if isinstance(snippet, dict):
+        snippet = "".join(f"--- # {name}\n{text}" for name, text in snippet.items())
+    sys.stdout.write(snippet)
+    for warning in document["warnings"]:
+        print(f"warning: {warning}", file=sys.stderr)
+    return ExitStatus.OK

@@ -1,0 +1,38 @@
+"""``kcompat gate NAME``: one feature gate for a selection, as the Gate detail page shows it: its
+state, its specs in the binary's manifest, its state in every bundled release and what each
+release changed (:func:`kcompat.answers.gate.gate_detail`, written by
+:mod:`kcompat.documents.gate`). A name no bundled release lists is refused with the closest names."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kcompat.cli.contract import ExitStatus
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
+
+#: The tables of the text formats (kcompat.documents.gate.TABLES; here so the parser loads nothing).
+TABLES = ("specs", "releases", "changes")
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", metavar="NAME", help="the feature gate, e.g. JobManagedBy (case-sensitive; a removed gate too)")
+    parser.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
+    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
+    parser.add_argument("--feature-gates", action="append", help="--feature-gates value: the gate's state with it")
+    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    parser.add_argument(
+        "--table", choices=TABLES,
+        help="print this table alone (table, markdown); CSV holds one table: this one, the releases when none is named",
+    )
+
+
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    from kcompat.answers.gate import gate_detail
+    from kcompat.documents.gate import gate_document, gate_text
+
+    detail = gate_detail(catalog, args.name, args.binary, args.emulated, args.min_compat, args.feature_gates)
+    sys.stdout.write(gate_text(gate_document(detail), args.format, args.table))
+    return ExitStatus.OK

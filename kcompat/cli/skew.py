@@ -1,0 +1,28 @@
+"""``kcompat skew``: the versions other components may run against a kube-apiserver binary at an
+emulated version and min compatibility, by the classic policy and by KEP-4330's rules
+(:func:`kcompat.answers.skew.skew`, written by :mod:`kcompat.documents.skew`; the APIs page's
+"Version skew" tab). The rules need no data: any binary version is answered."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kcompat.cli.contract import ExitStatus
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.36")
+    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (default: derived from the emulated version)")
+    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+
+
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    from kcompat.answers.skew import skew
+    from kcompat.documents.skew import skew_text
+
+    sys.stdout.write(skew_text(skew(args.binary, args.emulated, args.min_compat), args.format))
+    return ExitStatus.OK

@@ -1,0 +1,38 @@
+"""``kcompat timeline``: every gate of a binary's manifest and its stages across releases, the rows
+of the Timeline page (:func:`kcompat.answers.timeline.timeline`, written by
+:mod:`kcompat.documents.timeline`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kcompat.cli.contract import ExitStatus
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
+
+#: The row orders and stages (kcompat.answers.timeline.SORTS, STAGE_NAMES: here so the parser loads nothing).
+SORTS = ("introduced", "name", "stage at emulated")
+STAGES = ("PreAlpha", "Alpha", "Beta", "GA", "Deprecated")
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
+    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
+    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
+    parser.add_argument("--stage", action="append", choices=STAGES, help="only gates at this stage at the emulated version (repeatable)")
+    parser.add_argument("--search", metavar="TEXT", help="only the gates TEXT finds: part of the name, an abbreviation, a KEP number or description words")
+    parser.add_argument("--sort", choices=SORTS, default=SORTS[0], help="row order (default: by first version)")
+    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+
+
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    from kcompat.answers.timeline import timeline
+    from kcompat.documents.timeline import match_counts, timeline_text
+
+    answer = timeline(catalog, args.binary, args.emulated, args.min_compat, stages=args.stage or (), search=args.search, sort=args.sort)
+    sys.stdout.write(timeline_text(answer, args.format))
+    if args.format != "json":
+        found = f" ({match_counts(answer)})" if answer.search else ""
+        print(f"# binary {answer.binary}, emulated {answer.emulated}: {len(answer.rows)} of {answer.total} gates{found}", file=sys.stderr)
+    return ExitStatus.OK

@@ -1,0 +1,40 @@
+"""``kcompat versions``: the ``--emulated-version`` and ``--min-compatibility-version`` values a
+binary accepts (:func:`kcompat.answers.versions.versions`; the pages' version pickers use the
+same ranges)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kcompat.answers.versions import versions
+from kcompat.cli.contract import ExitStatus
+from kcompat.data.catalog import Catalog
+from kcompat.documents import formats
+from kcompat.documents.versions import versions_document
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--format", choices=("table", "json"), default="table")
+
+
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    answer = versions(catalog, args.binary)
+    info = versions_document(answer.allowed, answer.bundled, answer.warnings)
+    if args.format == "json":
+        sys.stdout.write(formats.to_json(info))
+        return ExitStatus.OK
+    low, high = info["emulatedRange"]
+    for warning in info["warnings"]:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"binary {info['binary']} (release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
+    print(f"--emulated-version: {low}..{high} (default {info['defaultEmulated']})")
+    flag = "yes" if info["minCompatibilityFlag"] else "no (fixed to the default)"
+    print(f"--min-compatibility-version flag: {flag}")
+    rows = [
+        {"emulated": e["emulated"], "default min compat": e["defaultMinCompatibility"], "allowed min compat": ", ".join(e["minCompatibility"])}
+        for e in info["emulated"]
+    ]
+    sys.stdout.write(formats.rows_to_table(rows, ["emulated", "default min compat", "allowed min compat"]))
+    return ExitStatus.OK

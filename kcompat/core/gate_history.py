@@ -1,0 +1,175 @@
+"""One gate's history in one manifest (a binary's ``versionedSpecs``): which stage, default and
+lock it had from which release to which (:func:`gate_segments`, :func:`timeline_segments`), and
+what each spec changed from the one before it (:func:`spec_changes`).
+
+A release ``V`` is read as a ``V`` binary that does not emulate: emulated ``V``, min compatibility
+``V - 1`` (SPEC §2.2, §3.3), so compatibility-gated specs start one release after their
+``minCompatibilityVersion``. Pure functions over manifests (no I/O, no UI).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .manifest import Feature, FeatureSpec, Manifest, spec_at
+from .placeholders import is_placeholder
+from .stages import Stage
+from .versions import Version, major_minor, mm, offset_minor, subtract_minor
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from .removals import RemovedGate
+
+@dataclass(frozen=True)
+class GateStatus:
+    """Stage, default and lock of a gate at one version."""
+
+    stage: Stage
+    default: bool
+    locked: bool
+
+    @classmethod
+    def of(cls, spec: FeatureSpec) -> GateStatus:
+        return cls(spec.stage, spec.default, spec.lock_to_default)
+
+    @property
+    def available(self) -> bool:
+        return self.stage is not Stage.PRE_ALPHA
+
+    def __str__(self) -> str:
+        """``Beta (on)``, ``GA (on, locked)``, ``PreAlpha``."""
+        if not self.available:
+            return self.stage.value
+        extra = "on" if self.default else "off"
+        if self.locked:
+            extra += ", locked"
+        return f"{self.stage.value} ({extra})"
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One stretch of a gate's history: ``status`` holds from ``start`` (inclusive) to ``end``
+    (exclusive). ``start`` is the spec's version as written (``0.0`` for gates registered without
+    versions, ``1.0`` for gates older than versioning)."""
+
+    gate: str
+    start: Version
+    end: Version
+    status: GateStatus
+
+    @property
+    def stage(self) -> Stage:
+        return self.status.stage
+
+    @property
+    def default(self) -> bool:
+        return self.status.default
+
+    @property
+    def locked(self) -> bool:
+        return self.status.locked
+
+
+def _key(v: Version) -> tuple[int, int]:
+    return (v.major, v.minor)
+
+
+def status_at_release(feature: Feature, release: Version, use_min_compat: bool) -> GateStatus:
+    """The gate in a ``release`` binary that does not emulate (emulated = release, min compat =
+    release - 1)."""
+    release = mm(release)
+    return GateStatus.of(spec_at(feature, release, subtract_minor(release, 1), use_min_compat))
+
+
+def gate_segments(feature: Feature, until: Version, use_min_compat: bool = True) -> tuple[Segment, ...]:
+    """The history of one gate up to ``until`` (exclusive), one segment per distinct status.
+
+    Breakpoints are the spec versions and, for compatibility-gated specs, the release after their
+    min compatibility version (the first release whose default min compatibility meets it)."""
+    until = mm(until)
+    points = {_key(s.version) for s in feature.specs}
+    if use_min_compat:
+        points |= {_key(offset_minor(s.effective_min_compatibility, 1)) for s in feature.specs if s.effective_min_compatibility}
+    ordered = [major_minor(*p) for p in sorted(points) if p < _key(until)]
+    segments: list[Segment] = []
+    for i, point in enumerate(ordered):
+        status = status_at_release(feature, point, use_min_compat)
+        end = ordered[i + 1] if i + 1 < len(ordered) else until
+        if not status.available:
+            continue
+        if segments and segments[-1].status == status and _key(segments[-1].end) == _key(point):
+            segments[-1] = Segment(feature.name, segments[-1].start, end, status)
+        else:
+            segments.append(Segment(feature.name, point, end, status))
+    return tuple(segments)
+
+
+def timeline_segments(manifest: Manifest, until: Version, use_min_compat: bool = True) -> tuple[Segment, ...]:
+    """Every gate's history from one manifest, gates in name order, segments in time order."""
+    out: list[Segment] = []
+    for feature in manifest.features:
+        out.extend(gate_segments(feature, until, use_min_compat))
+    return tuple(out)
+
+
+def introduced(feature: Feature) -> Version:
+    """The version of the gate's first spec (``0.0``/``1.0`` for unversioned/pre-versioning gates)."""
+    return feature.first_version
+
+
+def _state(spec: FeatureSpec) -> str:
+    return f"{spec.stage.value} {'on' if spec.default else 'off'}{' locked' if spec.lock_to_default else ''}"
+
+
+@dataclass(frozen=True)
+class SpecChange:
+    """One change of a gate from the previous release: ``kind`` is "appeared", "stage",
+    "default", "locked", "unlocked", "min-compatibility" or "removed"."""
+
+    release: Version
+    kind: str
+    before: str
+    after: str
+    #: the release is a placeholder version (0.0 / 1.0): behaviour older than the gate
+    placeholder: bool = False
+
+    def text(self) -> str:
+        at = f"{self.release}" + (" (a placeholder: older than the gate)" if self.placeholder else "")
+        if self.kind == "appeared":
+            return f"appeared in {at} as {self.after}"
+        if self.kind == "removed":
+            return f"removed in {at}: {self.after}"
+        if self.kind == "locked":
+            return f"locked {self.after} in {at}"
+        if self.kind == "unlocked":
+            return f"unlocked in {at}"
+        return f"{self.kind} {self.before} -> {self.after} in {at}"
+
+
+def spec_changes(feature: Feature, removal: RemovedGate | None = None) -> tuple[SpecChange, ...]:
+    """What each spec of ``feature`` changed from the one before it (the release it appeared in,
+    each stage, default and lock change), then its removal (a :class:`~.removals.RemovedGate`)."""
+    out: list[SpecChange] = []
+    previous: FeatureSpec | None = None
+    for spec in feature.specs:
+        at, placeholder = mm(spec.version), is_placeholder(spec.version)
+        if previous is None:
+            if spec.stage is not Stage.PRE_ALPHA:
+                out.append(SpecChange(at, "appeared", "absent", _state(spec), placeholder))
+        else:
+            if previous.stage is Stage.PRE_ALPHA and spec.stage is not Stage.PRE_ALPHA:
+                out.append(SpecChange(at, "appeared", "absent", _state(spec), placeholder))
+            elif spec.stage is not previous.stage:
+                out.append(SpecChange(at, "stage", previous.stage.value, spec.stage.value, placeholder))
+            if spec.default != previous.default:
+                out.append(SpecChange(at, "default", "on" if previous.default else "off", "on" if spec.default else "off", placeholder))
+            if spec.lock_to_default and not previous.lock_to_default:
+                out.append(SpecChange(at, "locked", "unlocked", "on" if spec.default else "off", placeholder))
+            elif previous.lock_to_default and not spec.lock_to_default:
+                out.append(SpecChange(at, "unlocked", "locked", "unlocked", placeholder))
+            if spec.min_compatibility_version != previous.min_compatibility_version and spec.min_compatibility_version is not None:
+                out.append(SpecChange(at, "min-compatibility", str(previous.min_compatibility_version or "-"), str(spec.min_compatibility_version), placeholder))
+        previous = spec
+    if removal is not None:
+        out.append(SpecChange(mm(removal.removed_in), "removed", _state(removal.last_spec), removal.behaviour))
+    return tuple(out)

@@ -1,0 +1,197 @@
+"""Readiness rules from the recorded starts of the real kube-apiserver (part of ``kcompat data
+refresh --oracle``).
+
+``oracle/record.py`` (oracle/readiness.py) starts each release's kube-apiserver with option cases,
+with the gates ``AllAlpha``/``AllBeta`` turn on at every emulated version (narrowed down to the
+smallest sets that keep it from getting ready, then the group/versions that fix each set), and
+with each API a default start serves turned off; it keeps every start in
+``data/oracle/<vX.Y.Z>/startup.json``. This module writes what those starts found, per release,
+as ``data/startup/v1.N.json`` (read by :func:`kcompat.core.readiness.rules_from_document`):
+
+``gates``
+    one rule per finding of kind "gates": the smallest failing gate set, the emulated version it
+    was recorded at, the group/versions whose ``--runtime-config`` makes it ready (``needs``, null
+    when none does; ``fixedByAllApis`` when ``api/all=true`` does but no smaller set was
+    confirmed) and how the confirming start ended (``outcome``: exited after N s with its fatal
+    line, or never ready with the failing ``/readyz`` checks);
+``apis``
+    one rule per finding of kind "api-off": the group/version, or one resource of it, a default
+    start needs; ``unless`` the option flags with which a recorded start got ready with that API
+    off all the same (kcompat's own API evaluation of its --runtime-config says it was off);
+``probed``
+    the emulated versions ``AllAlpha``/``AllBeta`` were started at.
+
+Every rule names its evidence (the run ids of startup.json). Nothing is written by hand: a
+release without startup.json has no file, and the answers say its readiness is not recorded.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from .common import RefreshError
+from .staging import write_file_atomically
+
+STARTUP_DIR = "startup"
+RECORDING = "startup.json"
+#: ``F hooks.go:204] `` / ``E run.go:72] ``: the klog header left by oracle/servers.py log_line
+_KLOG_PREFIX = re.compile(r"^[EWIF] [\w.-]+:\d+\] ")
+_PROBE = re.compile(r"^All(?:Alpha|Beta) at (\d+\.\d+)$")
+_CORE_VERSION = re.compile(r"^v\d+")
+
+
+def _version_key(name: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", name))
+
+
+def recorded_startups(data_dir: Path) -> dict[int, Path]:
+    """Minor -> the newest patch folder of it with a startup.json (pre-releases after patches)."""
+    found: dict[int, Path] = {}
+    for path in sorted((data_dir / "oracle").glob(f"v1.*/{RECORDING}"), key=lambda p: _version_key(p.parent.name)):
+        minor = int(path.parent.name.split(".")[1])
+        found[minor] = path.parent
+    return found
+
+
+def _line(run: dict) -> str:
+    lines = run.get("errorLines") or []
+    return _KLOG_PREFIX.sub("", lines[0]) if lines else ""
+
+
+#: an informer's ``failed to list *v1beta1.LeaseCandidate``: the API the binary waits for
+_WAITS_FOR = re.compile(r"failed to list \*([A-Za-z0-9]+\.[A-Za-z0-9]+)")
+
+
+def outcome(run: dict) -> dict:
+    """How a start ended, as the rules keep it: exited with its fatal line, or the failing
+    /readyz checks, and the kinds its informers kept failing to list (``waitsFor``)."""
+    out: dict = {"verdict": run["verdict"], "seconds": int(run["seconds"])}
+    if run["verdict"] == "exited" and _line(run):
+        out["line"] = _line(run)
+    if run.get("failingChecks"):
+        out["failing"] = list(run["failingChecks"])
+    waits = list(dict.fromkeys(m.group(1) for line in run.get("errorLines") or [] for m in _WAITS_FOR.finditer(line)))
+    if waits:
+        out["waitsFor"] = waits
+    return out
+
+
+def split_api(api: str) -> tuple[str, str | None]:
+    """An api-off finding's API as (group/version, resource or None): ``v1``, ``v1/pods``,
+    ``apps/v1``, ``flowcontrol.apiserver.k8s.io/v1/flowschemas``."""
+    parts = api.split("/")
+    if _CORE_VERSION.match(parts[0]):
+        return parts[0], "/".join(parts[1:]) or None
+    return "/".join(parts[:2]), "/".join(parts[2:]) or None
+
+
+def readiness_document(folder: Path) -> dict:
+    """The rules of one release's recorded starts (the module docstring)."""
+    path = folder / RECORDING
+    try:
+        doc = json.loads(path.read_text())
+        runs = {r["id"]: r for r in doc["runs"]}
+        findings = doc["findings"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RefreshError(f"{path}: not a readiness recording ({exc})") from None
+    release = ".".join(folder.name[1:].split(".")[:2])
+    gates, apis = [], []
+    for finding in findings:
+        evidence = list(finding.get("evidence") or [])
+        confirm = next((runs[e] for e in evidence if e in runs and runs[e]["flags"] == finding["flags"]
+                        and runs[e]["verdict"] == finding["verdict"]), None)
+        if confirm is None:
+            raise RefreshError(f"{path}: finding {finding} names no run that confirms it")
+        if finding["kind"] == "gates":
+            with_all = next((runs[e] for e in evidence if e in runs and runs[e]["flags"] == [*finding["flags"], "--runtime-config=api/all=true"]), None)
+            rule = {"gates": list(finding["gates"]), "emulated": finding["emulated"], "needs": finding.get("needs"),
+                    "outcome": outcome(confirm), "evidence": evidence}
+            if finding.get("needs") is None and with_all is not None and with_all["verdict"] == "ready":
+                rule["fixedByAllApis"] = True
+            gates.append(rule)
+        elif finding["kind"] == "api-off":
+            group_version, resource = split_api(finding["api"])
+            apis.append({"groupVersion": group_version, "resource": resource, "emulated": finding["emulated"],
+                         "outcome": outcome(confirm), "evidence": evidence})
+        else:
+            raise RefreshError(f"{path}: a finding of unknown kind {finding.get('kind')!r}")
+    for rule in apis:
+        unless = _ready_without(folder, rule, doc["runs"])
+        if unless:
+            rule["unless"] = unless
+    probed = sorted({m.group(1) for r in doc["runs"] for m in [_PROBE.match(r.get("purpose", ""))] if m}, key=_version_key)
+    return {
+        "release": release,
+        "recorded": folder.name,
+        "source": f"data/oracle/{folder.name}/{RECORDING} (oracle/readiness.py); regenerate: kcompat data refresh --oracle",
+        "probed": probed,
+        "gates": sorted(gates, key=lambda g: (g["gates"], _version_key(g["emulated"]))),
+        "apis": sorted(apis, key=lambda a: (a["groupVersion"], a["resource"] or "")),
+    }
+
+
+def _ready_without(folder: Path, rule: dict, runs: list[dict]) -> list[list[list[str]]]:
+    """The option flags with which a recorded start got ready although its --runtime-config turns
+    the rule's API off (with --enable-priority-and-fairness=false, flowcontrol's APIs are not
+    needed): the rule does not hold with them. A ready start that turns the API off with the
+    default options would contradict the finding: refused."""
+    from kcompat.core.startup import OPTION_FLAG_NAMES, read_options
+
+    out: list[list[list[str]]] = []
+    for run in runs:
+        if run["verdict"] != "ready" or not any(f.startswith("--runtime-config=") for f in run["flags"]):
+            continue
+        served = _served(folder, run["flags"])
+        if served is None or served.serves(rule["groupVersion"], rule["resource"]):
+            continue
+        pairs = [(name, value) for name, _, value in (f[2:].partition("=") for f in run["flags"]) if name in OPTION_FLAG_NAMES]
+        options = [list(p) for p in read_options(pairs).flags]
+        if not options:
+            raise RefreshError(f"{folder.name}: run {run['id']} got ready with {rule['groupVersion']} {rule['resource'] or ''} off, "
+                               "which a finding says it needs: the recordings contradict each other")
+        if options not in out:
+            out.append(options)
+    return out
+
+
+def _served(folder: Path, flags: list[str]):  # -> ServedApis | None
+    """What kcompat serves with a recorded start's flags (the data being refreshed)."""
+    from kcompat.core.apis import evaluate_api_availability, gate_resolver
+    from kcompat.core.errors import KcompatError
+    from kcompat.core.readiness import served_apis
+    from kcompat.core.runtime_config import parse_runtime_config
+    from kcompat.core.startup import delegated_served
+    from kcompat.data.catalog import Catalog
+
+    given: dict[str, list[str]] = {}
+    for flag in flags:
+        name, _, value = flag[2:].partition("=")
+        given.setdefault(name, []).append(value)
+    catalog = Catalog(folder.parent.parent)
+    try:
+        availability = evaluate_api_availability(
+            folder.name[1:], given.get("emulated-version"), given.get("runtime-config"), min_compat=given.get("min-compatibility-version"),
+            api_data=catalog.api_data, compare_with_release=False,
+            gate_states=gate_resolver(lambda b: catalog.manifest_for(b)[0], given.get("feature-gates")),
+        )
+    except KcompatError:
+        return None
+    pairs = [(e.group_version, e.resource) for e in availability.served()]
+    return served_apis([*pairs, *delegated_served(parse_runtime_config(given.get("runtime-config")))])
+
+
+def refresh_startup(data_dir: Path, minors: list[int] | None = None) -> list[str]:
+    """Write ``data/startup/v1.N.json`` for every recorded release (or ``minors``); returns the
+    files written."""
+    recorded = recorded_startups(data_dir)
+    written = []
+    for minor, folder in sorted(recorded.items()):
+        if minors is not None and minor not in minors:
+            continue
+        document = readiness_document(folder)
+        out = data_dir / STARTUP_DIR / f"v1.{minor}.json"
+        write_file_atomically(out, json.dumps(document, indent=1, sort_keys=False) + "\n")
+        written.append(str(out.relative_to(data_dir)))
+    return written

@@ -1,0 +1,152 @@
+"""Hosting settings and the server's customisations (dashboard/server): no outbound lookups, no file
+watcher, no error details to clients, a client's clear_cache message cannot empty the caches other
+sessions use, uploads bounded per session; each customisation checks what it patches exists and
+says so when it cannot apply."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import streamlit as st
+from streamlit import net_util
+from streamlit.runtime.app_session import AppSession
+from streamlit.runtime.state import SessionState
+
+import dashboard.server as server
+from dashboard.server import janitor, memory, patches
+from dashboard.server.patch import Patch, streamlit_version
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_configuration_turns_off_lookups_watcher_and_error_details():
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["fileWatcherType"] == "none"
+    assert config["browser"]["serverAddress"] == "localhost"  # no external-IP lookup at start
+    assert config["browser"]["gatherUsageStats"] is False
+    assert config["client"]["showErrorDetails"] == "none"
+    assert config["server"]["enableXsrfProtection"] is True
+    assert config["runner"]["postScriptGC"] is False  # see dashboard/server
+    assert "kcompat serve" in (ROOT / "scripts" / "serve.sh").read_text()  # which runs Streamlit as below
+    from argparse import Namespace
+
+    from kcompat.cli.serve import serve_command, settings_home
+
+    command = serve_command(Namespace(port=8501, address=None, server_address="localhost"))
+    assert command[command.index("--browser.serverAddress") + 1] == "localhost"
+    assert command[1:4] == ["-m", "dashboard.server", "run"]  # Streamlit's command line, customisations installed first
+    assert settings_home() == ROOT  # the configuration above applies
+
+
+def test_refused_origins_never_trigger_an_external_ip_lookup():
+    assert all(r.applied for r in server.install()), [r for r in server.report() if not r.applied]
+    # the allowlist walk ends at get_external_ip: it now answers from memory, with loopback
+    assert net_util.get_external_ip() == "127.0.0.1"
+
+
+_CALLS: list[int] = []
+
+
+@st.cache_data
+def _shared(x: int) -> list[int]:
+    _CALLS.append(x)
+    return [x]
+
+
+def test_clear_cache_from_a_client_clears_its_own_session_only():
+    server.install()
+    _shared(1)
+    calls = len(_CALLS)
+    state = SessionState()
+    state["mine"] = 1
+    AppSession._handle_clear_cache_request(SimpleNamespace(_session_state=state))  # what a clear_cache BackMsg runs
+    assert "mine" not in state
+    _shared(1)
+    assert len(_CALLS) == calls  # the process cache other sessions use is untouched (not recomputed)
+
+
+def test_freezing_leaves_what_is_alive_out_of_later_collections(monkeypatch):
+    import gc
+
+    monkeypatch.setattr(memory, "_frozen", False)
+    alive = [{"gate": n} for n in range(1000)]  # tracked objects, alive for good
+    try:
+        assert memory.freeze_long_lived() is True
+        assert gc.get_freeze_count() >= len(alive)
+        tracked = {id(o) for o in gc.get_objects()}
+        assert not any(id(o) in tracked for o in alive)
+        assert memory.freeze_long_lived() is False  # once per process
+    finally:
+        gc.unfreeze()
+
+
+def test_loading_the_catalog_freezes_it(monkeypatch):
+    import gc
+
+    from dashboard import data
+
+    monkeypatch.setattr(memory, "_frozen", False)
+    monkeypatch.delenv("KCOMPAT_DATA_DIR", raising=False)
+    data.catalog.clear()
+    try:
+        manifest = data.catalog().all()[0]
+        assert memory._frozen is True
+        assert not any(obj is manifest for obj in gc.get_objects())
+    finally:
+        gc.unfreeze()
+
+
+def test_the_served_app_hands_the_interpreter_lock_over_sooner():
+    import sys
+
+    server.install()
+    assert janitor.started()  # the served app's first run applied the settings
+    assert sys.getswitchinterval() == pytest.approx(memory.SWITCH_INTERVAL) and memory.SWITCH_INTERVAL < 0.005
+
+
+@pytest.mark.parametrize("patch", patches.PATCHES, ids=lambda p: p.name)
+def test_every_customisation_applies_to_the_installed_streamlit(patch):
+    """Each patch names what it changes or reads in Streamlit; all of it is there in the release
+    installed (with KCOMPAT_STREAMLIT=newest, the newest one: scripts/test.sh)."""
+    assert patch.missing() == [], f"Streamlit {streamlit_version()} moved what {patch.name!r} relies on"
+    assert next(r for r in server.install() if r.name == patch.name).applied
+
+
+def test_a_customisation_that_cannot_apply_is_logged_and_reported(monkeypatch, caplog):
+    ghost = Patch("a patch of something gone", ("streamlit.runtime.app_session:AppSession._no_such_method",), lambda: "applied")
+    monkeypatch.setattr(patches, "PATCHES", (*patches.PATCHES, ghost))
+    monkeypatch.setattr(server, "PATCHES", patches.PATCHES)
+    with caplog.at_level("WARNING", logger="dashboard.server"):
+        results = server.install()
+    [result] = [r for r in results if r.name == ghost.name]
+    assert not result.applied and result.detail == f"Streamlit {streamlit_version()} has no streamlit.runtime.app_session:AppSession._no_such_method"
+    assert f"the server customisation {ghost.name!r} is not applied" in caplog.text
+    monkeypatch.delitem(server._results, ghost.name)
+
+
+def test_the_about_page_names_a_customisation_that_does_not_apply(monkeypatch):
+    from conftest import open_app
+
+    from dashboard.server.patch import PatchResult
+
+    at = open_app("about")
+    assert any(c.value.endswith("customisations apply.") and "all" in c.value for c in at.caption), [c.value for c in at.caption] + [r for r in server.report() if not r.applied]
+    monkeypatch.setitem(server._results, "uploads bounded per session", PatchResult("uploads bounded per session", False, "gone"))
+    at = open_app("about")
+    assert any("Server customisation not applied: uploads bounded per session" in w.value.replace("\\", "") for w in at.warning)
+
+
+def test_the_janitor_stops_and_says_so_on_a_server_it_cannot_read(monkeypatch):
+    from unittest.mock import MagicMock
+
+    from streamlit.runtime import Runtime
+
+    monkeypatch.setattr(Runtime, "exists", staticmethod(lambda: True))
+    monkeypatch.setattr(Runtime, "instance", staticmethod(lambda: MagicMock(spec=Runtime)))
+    assert janitor.Janitor().tick() is True  # AppTest's stand-in runtime: no server, nothing to look after
+    real = Runtime.__new__(Runtime)  # a server's runtime whose session manager is not where the janitor reads it
+    monkeypatch.setattr(Runtime, "instance", staticmethod(lambda: real))
+    assert janitor.Janitor().tick() is False
