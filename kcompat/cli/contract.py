@@ -14,7 +14,8 @@ its module and its help line) and defines two functions:
 
 The other modules of the package are no subcommand: ``main`` (the parser and the dispatch),
 ``contract`` (this), ``cmdline`` (the command line pasted after ``--`` that ``gates``, ``apis`` and
-``config`` read) and ``kubectl`` (the ``kubectl-kcompat`` plugin's entry point).
+``config`` read), ``kubectl`` (the ``kubectl-kcompat`` plugin's entry point) and ``signals`` (SIGTERM and SIGHUP turned into
+the clean-up Ctrl-C gets).
 """
 
 from __future__ import annotations

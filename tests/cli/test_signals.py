@@ -56,7 +56,7 @@ def test_screenshots_stops_its_server_on_sigterm(tmp_path, sig, when):
             assert process.poll() is None, process.stderr.read()
             assert time.monotonic() < deadline, "the dashboard server did not start"
             for pid in descendants(process.pid):
-                found = re.search(r"streamlit run .* --server\.port (\d+)", _cmdline(pid))
+                found = re.search(r"(?:streamlit|dashboard\.server) run .* --server\.port (\d+)", _cmdline(pid))
                 if found:
                     port, server = int(found.group(1)), pid
             time.sleep(0.2)
