@@ -154,7 +154,7 @@ def _add_data(parser: argparse.ArgumentParser) -> None:
     data_sub = parser.add_subparsers(dest="data_command", required=True, parser_class=_Parser)
     from kcompat.refresh import add_refresh_arguments
 
-    add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from Kubernetes git checkouts"))
+    add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from the recordings of the real releases (data/oracle/)"))
     from kcompat.cli.data import add_compile_arguments
 
     add_compile_arguments(data_sub.add_parser("compile", help="rebuild data/bundle.json, the precomputed form of the YAML data"))

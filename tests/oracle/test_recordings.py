@@ -23,7 +23,7 @@ from kcompat.core.apis import evaluate_api_availability
 from kcompat.core.storage import storage_versions
 from kcompat.answers.gates import gate_evaluation
 from kcompat.answers.queries import api_gate_states
-from kcompat.refresh.oracle import storage_version_hash
+from kcompat.refresh.apis import storage_version_hash
 
 ORACLE = DATA_DIR / "oracle"
 LIVE = sorted(ORACLE.glob("v*/live/*.json"))
