@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 import yaml
@@ -19,6 +20,7 @@ import yaml
 from kcompat.data.catalog import Catalog
 from ..core.runtime_config import parse_runtime_config
 from ..core.compat import parse_binary_version
+from ..core.components import KUBE_APISERVER
 from ..core.errors import KcompatError
 from ..core.hints import api_hints, hints_for
 from ..core.inspect.model import (
@@ -51,6 +53,8 @@ class ConfigDocument(TypedDict):
     binary accepts (``components``, ``snippets``), else its refusal (``hints``, no ``features``)."""
 
     binary: str | None
+    #: the component asked for, or None: every control-plane component
+    component: str | None
     emulated: str | None
     minCompatibility: str | None
     valid: bool
@@ -169,18 +173,43 @@ def config_document(
     runtime_config: str | None = None,
     emulation_forward_compatible: bool = False,
     runtime_config_emulation_forward_compatible: bool = False,
+    component: str | None = None,
 ) -> ConfigDocument:
     """Flags and config snippets for a selection the binary accepts; otherwise the rejection (with
-    the remedies in ``hints``). The kube-apiserver flags are checked as it checks them at start-up."""
+    the remedies in ``hints``). Each component the flags go to (``component``, or every
+    control-plane component) checks them as it does at start-up, with its own gate set: the
+    kube-apiserver flags also with its --runtime-config check."""
+    components = CONTROL_PLANE if component is None else (component,)
+    if KUBE_APISERVER not in components:
+        given = [flag for flag, on in ((RUNTIME_CONFIG, bool(runtime_config)), (FORWARD_COMPAT, emulation_forward_compatible),
+                                       (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on]
+        if given:
+            return _rejected(binary, [f"--{flag} is kube-apiserver's only: {component} takes no such flag" for flag in given], component=component)
+    warnings: list[str] = []
     try:
-        evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates)
+        evaluation = None
+        for c in components:
+            try:
+                checked = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates, component=c)
+            except KcompatError as exc:
+                if c == components[0] or "is not recorded" not in str(exc):
+                    raise
+                warnings.append(f"{exc}: {c}'s flags were checked with kube-apiserver's gate set")
+                continue
+            prefix = "" if c == components[0] else f"{c}: "
+            if evaluation is None:
+                evaluation = checked
+            elif not checked.valid:
+                evaluation = replace(evaluation, errors=evaluation.errors + tuple(prefix + e for e in checked.errors))
         runtime = parse_runtime_config(runtime_config) if runtime_config else None
     except KcompatError as exc:
-        return _rejected(binary, [str(exc)])
+        return _rejected(binary, [str(exc)], component=component)
+    if evaluation is None:  # never: the first component's evaluation raises or is kept
+        return _rejected(binary, ["no component was checked"], component=component)
     sel = evaluation.selection
     if not evaluation.valid:
         hints = [hint_dict(h) for h in hints_for(evaluation, lambda: gate_lineage(catalog))]
-        return _rejected(binary, list(evaluation.errors), str(sel.emulated), str(sel.min_compat), hints)
+        return _rejected(binary, list(evaluation.errors), str(sel.emulated), str(sel.min_compat), hints, component)
     forward = tuple(
         flag for flag, on in ((FORWARD_COMPAT, emulation_forward_compatible), (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on
     )
@@ -197,7 +226,7 @@ def config_document(
         except KcompatError:
             apis = None  # no API data for this release: the value was parsed above, nothing more to check
         if apis is not None and apis.errors:
-            return _rejected(binary, list(apis.errors), str(sel.emulated), str(sel.min_compat), [hint_dict(h) for h in api_hints(apis)])
+            return _rejected(binary, list(apis.errors), str(sel.emulated), str(sel.min_compat), [hint_dict(h) for h in api_hints(apis)], component)
     gate_values = dict(evaluation.flags.values)
     gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values.items())
     runtime_items = {}
@@ -208,16 +237,17 @@ def config_document(
     runtime_text = ",".join(f"{k}={v}" if v else k for k, v in runtime_items.items())
     emu_text = str(sel.emulated) if emulated else None
     mc_text = str(sel.min_compat) if min_compat else None
-    flags = {c: component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward) for c in CONTROL_PLANE}
+    flags = {c: component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward) for c in components}
     version = parse_binary_version(binary)
     exact = release_tag(version)
     return {
         "binary": str(mm(version)),
+        "component": component,
         "emulated": str(sel.emulated),
         "minCompatibility": str(sel.min_compat),
         "valid": True,
         "errors": [],
-        "warnings": list(evaluation.warnings) + (list(runtime.notes) if runtime is not None else []),
+        "warnings": list(evaluation.warnings) + warnings + (list(runtime.notes) if runtime is not None else []),
         "components": {c: [f"--{n}={v}" for n, v in pairs] for c, pairs in flags.items()},
         "snippets": {
             "cmdline": "\n".join(shlex.join([c] + [f"--{n}={v}" for n, v in pairs]) for c, pairs in flags.items()) + "\n",
@@ -229,11 +259,12 @@ def config_document(
 
 
 def _rejected(
-    binary: str | None, errors: list[str], emulated: str | None = None, min_compat: str | None = None, hints: list[HintDict] | None = None
+    binary: str | None, errors: list[str], emulated: str | None = None, min_compat: str | None = None, hints: list[HintDict] | None = None,
+    component: str | None = None,
 ) -> ConfigDocument:
     """The refusal: the binary's errors and their remedies (the keys of ``kcompat gates``' refusal)."""
     return {
-        "binary": binary, "emulated": emulated, "minCompatibility": min_compat, "valid": False,
+        "binary": binary, "component": component, "emulated": emulated, "minCompatibility": min_compat, "valid": False,
         "errors": errors, "warnings": [], "hints": hints or [], "features": [],
     }
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from kcompat.core.compat import parse_binary_version, select_versions
+from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.hints import Hint, hints_for
@@ -72,6 +73,8 @@ class GatesAnswer:
     warnings: tuple[str, ...]
     hints: tuple[Hint, ...]
     rows: tuple[GateRow, ...]
+    #: the control-plane component whose gate set answered (kube-apiserver, kube-controller-manager, kube-scheduler)
+    component: str = KUBE_APISERVER
 
     @property
     def valid(self) -> bool:
@@ -108,15 +111,16 @@ def gate_evaluation(
     min_compat: FlagValue = None,
     feature_gates: FlagValue = None,
     manifest: Manifest | None = None,
+    component: str = KUBE_APISERVER,
 ) -> GateEvaluation:
-    """The engine's evaluation of a binary with these flags. With ``manifest`` the bundled data is
-    replaced; without ``binary`` no range rule applies and ``emulated`` is required."""
+    """The engine's evaluation of a binary of ``component`` with these flags. With ``manifest`` the
+    bundled data is replaced; without ``binary`` no range rule applies and ``emulated`` is required."""
     binary_version = parse_binary_version(binary) if binary else None
     note = None
     if manifest is None:
         if binary_version is None:
             raise KcompatError("a binary version is required unless a manifest is given")
-        manifest, note = catalog.manifest_for(binary_version)
+        manifest, note = catalog.manifest_for(binary_version, component)
     selection = select_versions(binary_version, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates)
     if note:
@@ -131,17 +135,20 @@ def gates(
     min_compat: FlagValue = None,
     feature_gates: FlagValue = None,
     manifest: Manifest | None = None,
+    component: str = KUBE_APISERVER,
 ) -> GatesAnswer:
-    """Every gate of ``binary`` at the selected versions after ``--feature-gates`` (on ``manifest``
-    instead of the bundled gates, if given), compared with the binary without emulation. Input the
-    binary refuses is answered (``errors``, with ``hints``); input no binary could take (a
-    malformed version, a release without data) raises :class:`KcompatError`."""
-    evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates or None, manifest)
-    return answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None)
+    """Every gate ``component``'s ``binary`` registers, at the selected versions after
+    ``--feature-gates`` (on ``manifest`` instead of the bundled gates, if given), compared with the
+    binary without emulation. Input the binary refuses is answered (``errors``, with ``hints``);
+    input no binary could take (a malformed version, a release without data, a component whose
+    gate set is not recorded) raises :class:`KcompatError`."""
+    evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates or None, manifest, component)
+    return answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None, component)
 
 
 def answer_of(
-    evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None = None, feature_gates: FlagValue = None
+    evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None = None, feature_gates: FlagValue = None,
+    component: str = KUBE_APISERVER,
 ) -> GatesAnswer:
     """The answer for an evaluation (:func:`gate_evaluation`'s), for the answers that need both.
     ``lineage`` gives the bundled releases' gate lineage (the hints name a removed gate's release);
@@ -181,6 +188,7 @@ def answer_of(
         warnings=evaluation.warnings,
         hints=hints_for(evaluation, lineage),
         rows=tuple(rows),
+        component=component,
     )
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from kcompat.data.catalog import Catalog
 from ..core.compat import parse_binary_version
+from ..core.components import KUBE_APISERVER
 from ..core.errors import MESSAGE_LIMIT, KcompatError, echo
 from ..core.flags import parse_go_bool
 from ..core.hints import api_hints
@@ -171,8 +172,12 @@ def _apiserver_checks(catalog: Catalog, combined: Combined, errors: list[str], w
             warnings.append(warning)
 
 
-def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES) -> InspectDocument:
-    """Read every input (all problems are collected), combine, answer, compare."""
+def inspect_document(
+    catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES, component: str | None = None
+) -> InspectDocument:
+    """Read every input (all problems are collected), combine, answer, compare. The component is
+    the one the inputs name (``component`` when given, kube-apiserver when none is named); its own
+    gate set answers where it is recorded, else kube-apiserver's, with a warning saying so."""
     readings = []
     problems: list[str] = []
     described: list[InputDict] = []
@@ -194,22 +199,23 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
     if problems:
         return _empty(described, problems)
     try:
-        combined = combine_readings(readings)
+        combined = combine_readings(readings, component)
     except KcompatError as exc:
         return _empty(described, list(getattr(exc, "problems", (str(exc),))))
+    gate_set, gate_set_note = _gate_set(catalog, combined)
     try:
         evaluation = gate_evaluation(catalog, combined.binary, list(combined.emulated) or None,
-                                     list(combined.min_compat) or None, list(combined.feature_gates) or None)
+                                     list(combined.min_compat) or None, list(combined.feature_gates) or None, component=gate_set)
     except KcompatError as exc:
         doc = _empty(described, [f"{combined.sources['binary']}: {exc}"], list(combined.warnings))
         doc["component"], doc["binary"] = combined.component, str(mm(parse_binary_version(combined.binary)))
         doc["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in combined.sources.items()}
         return doc
-    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None))
+    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None, gate_set))
     errors = list(evaluation.errors)
     hints = list(gates["hints"])
-    warnings = list(combined.warnings) + list(evaluation.warnings)
-    if combined.component == "kube-apiserver":
+    warnings = list(combined.warnings) + ([gate_set_note] if gate_set_note else []) + list(evaluation.warnings)
+    if combined.component == KUBE_APISERVER:
         _apiserver_checks(catalog, combined, errors, warnings, hints)
     sel = evaluation.selection
     binary = parse_binary_version(combined.binary)
@@ -237,7 +243,7 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
         comparison = compare_observed(evaluation, combined.observed)
         document["observed"] = observed_document(comparison)
         if comparison.disagree and combined.sources["emulated"].startswith("default"):
-            better = emulation_that_agrees(catalog, combined, binary)
+            better = emulation_that_agrees(catalog, combined, binary, gate_set)
             if better is not None:
                 document["warnings"].append(
                     f"/metrics agrees exactly with --emulated-version={better}: the binary likely runs with that flag, "
@@ -258,14 +264,28 @@ def inspect_document(catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]]
     return _echoed(document)
 
 
-def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version) -> str | None:
+def _gate_set(catalog: Catalog, combined: Combined) -> tuple[str, str | None]:
+    """The component whose gate set predicts ``combined``'s: its own where it is recorded for the
+    binary's release, else kube-apiserver's with a note saying so."""
+    if combined.component == KUBE_APISERVER:
+        return KUBE_APISERVER, None
+    try:
+        catalog.manifest_for(parse_binary_version(combined.binary), combined.component)
+    except KcompatError as exc:
+        if "is not recorded" not in str(exc):
+            return combined.component, None  # the evaluation reports the problem itself
+        return KUBE_APISERVER, f"{exc}: {combined.component} is predicted with kube-apiserver's gate set"
+    return combined.component, None
+
+
+def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version, component: str = KUBE_APISERVER) -> str | None:
     """The other emulated version, if any, whose prediction agrees with every known gate on /metrics."""
     from ..core.compat import allowed_versions
 
     for option in reversed(allowed_versions(binary).emulated):
         emulated = option.emulated
         try:
-            evaluation = gate_evaluation(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
+            evaluation = gate_evaluation(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None, component=component)
         except KcompatError:
             continue
         if evaluation.valid and combined.observed is not None and not compare_observed(evaluation, combined.observed).disagree:

@@ -34,7 +34,9 @@ def add_apis_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the API table even when kube-apiserver would refuse the flags (JSON always has it)")
     from kcompat.cli.cmdline import add_command_line_argument
+    from kcompat.cli.components import add_component_argument
 
+    add_component_argument(parser, apiserver_only=True, pasted=True)
     add_command_line_argument(parser)
 
 
@@ -44,7 +46,10 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
     from kcompat.data.catalog import catalog_for
     from kcompat.documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
 
+    from kcompat.core.components import apiserver_only
+
     try:
+        apiserver_only(getattr(args, "component", None) or "kube-apiserver", "built-in APIs")
         result = apis(
             catalog_for(data_dir),
             args.binary,

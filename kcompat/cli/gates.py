@@ -13,6 +13,7 @@ import sys
 from kcompat.answers.gates import gates, search
 from kcompat.answers.queries import newest_release
 from kcompat.core.compat import parse_binary_version
+from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
 from kcompat.core.manifest import registration_for
 from kcompat.data.files import load_manifest_files
@@ -23,6 +24,7 @@ from kcompat.documents.gates import gates_document, gates_text, rejected_documen
 
 
 def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
+    component = getattr(args, "component", None) or KUBE_APISERVER
     manifest = None
     binary = args.binary
     if args.manifest is not None:
@@ -32,11 +34,11 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     if binary is None and manifest is None:
         binary = newest_release(catalog)
     try:
-        answer = gates(catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest)
+        answer = gates(catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest, component)
     except KcompatError as exc:
         if args.format != "json":
             raise
-        sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)])))
+        sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)], component)))
         return 2
     every = len(answer.rows)
     if args.search is not None:
@@ -46,7 +48,8 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
         return 0 if answer.valid else 2
     if answer.valid or args.show_defaults:
         sys.stdout.write(gates_text(answer, args.format))
-    summary = f"binary {answer.binary or '-'}, emulated {answer.emulated}, min compatibility {answer.min_compat}"
+    named = "" if answer.component == KUBE_APISERVER else f" ({answer.component})"
+    summary = f"binary {answer.binary or '-'}{named}, emulated {answer.emulated}, min compatibility {answer.min_compat}"
     if not answer.valid and not args.show_defaults:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
     hints = [h.line for h in answer.hints]

@@ -35,6 +35,11 @@ def add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("json", "table", "markdown"), default="table")
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the predicted gates even when the binary would refuse the input (JSON always has them)")
+    from kcompat.cli.components import add_component_argument
+
+    add_component_argument(parser, every=True, help_text=(
+        "the component inspected, and its flags picked out of inputs that list several (default: the one the inputs name, "
+        "else kube-apiserver); its own gate set predicts /metrics"))
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,7 +53,9 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
                         help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
     parser.add_argument("--format", choices=CONFIG_FORMATS, default="cmdline")
     from kcompat.cli.cmdline import add_command_line_argument
+    from kcompat.cli.components import add_component_argument
 
+    add_component_argument(parser, every=True, pasted=True)
     add_command_line_argument(parser)
 
 
@@ -161,7 +168,7 @@ def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:
             sys.stdout.write(formats.to_json({"valid": False, "errors": [str(exc)]}))
         print(f"kcompat: error: {printable(exc)}", file=sys.stderr)
         return 2
-    document = inspect_document(catalog, inputs)
+    document = inspect_document(catalog, inputs, component=args.component)
     status = exit_status(document)
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
@@ -231,7 +238,7 @@ def run_config(args: argparse.Namespace, catalog: Catalog) -> int:
 
     document = config_document(
         catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
-        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible,
+        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible, args.component,
     )
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))

@@ -103,13 +103,18 @@ def _add_gates(g: argparse.ArgumentParser) -> None:
     g.add_argument("--show-defaults", action="store_true",
                    help="print the gate table even when the binary would refuse the input (JSON always has it)")
     from kcompat.cli.cmdline import add_command_line_argument
+    from kcompat.cli.components import add_component_argument
 
+    add_component_argument(g, pasted=True)
     add_command_line_argument(g)
 
 
 def _add_versions(v: argparse.ArgumentParser) -> None:
+    from kcompat.cli.components import add_component_argument
+
     v.add_argument("--binary", required=True)
     v.add_argument("--format", choices=("table", "json"), default="table")
+    add_component_argument(v)
 
 
 def _add_plan(p: argparse.ArgumentParser) -> None:
@@ -292,15 +297,16 @@ def run_versions(args: argparse.Namespace, catalog: Catalog = DEFAULT_CATALOG) -
     from kcompat.answers.versions import versions
     from kcompat.documents.versions import versions_document
 
-    answer = versions(catalog, args.binary)
-    info = versions_document(answer.allowed, answer.bundled, answer.warnings)
+    answer = versions(catalog, args.binary, args.component)
+    info = versions_document(answer.allowed, answer.bundled, answer.warnings, answer.component)
     if args.format == "json":
         sys.stdout.write(formats.to_json(info))
         return 0
     low, high = info["emulatedRange"]
     for warning in info["warnings"]:
         print(f"warning: {warning}", file=sys.stderr)
-    print(f"binary {info['binary']} (release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
+    named = "" if info["component"] == "kube-apiserver" else f"{info['component']}, "
+    print(f"binary {info['binary']} ({named}release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
     print(f"--emulated-version: {low}..{high} (default {info['defaultEmulated']})")
     flag = "yes" if info["minCompatibilityFlag"] else "no (fixed to the default)"
     print(f"--min-compatibility-version flag: {flag}")

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from kcompat import DATA_DIR  # data/ of the checkout, or of the installed package
+from kcompat.core.components import KUBE_APISERVER, OTHER_COMPONENTS
 from kcompat.core.errors import KcompatError
 from kcompat.core.manifest import Manifest, registration_for
 from kcompat.core.versions import Version, parse_version
@@ -65,6 +66,8 @@ class ReleaseInfo:
     patch: str | None = None
     #: how every other recorded patch's gates differ from ``patch`` (features/patches-v1.N.yaml)
     patches_file: str | None = None
+    #: how the other components' gate sets differ from kube-apiserver's (features/components-v1.N.yaml)
+    components_file: str | None = None
 
     @property
     def version(self) -> Version:
@@ -136,6 +139,7 @@ def _parse_releases(doc: object, path: str) -> tuple[ReleaseInfo, ...]:
                     client_go_basis=(feats.get("clientGo") or {}).get("basis"),
                     patch=str(feats["patch"]) if feats.get("patch") is not None else None,
                     patches_file=str(feats["patches"]) if feats.get("patches") is not None else None,
+                    components_file=str(feats["components"]) if feats.get("components") is not None else None,
                 )
             )
             parse_version(out[-1].release)
@@ -155,7 +159,12 @@ class PatchLevel:
 
     @property
     def number(self) -> int:
-        return int(self.name.split(".")[2])
+        return int(self.name.split(".")[2].partition("-")[0])
+
+    @property
+    def pre_release(self) -> str:
+        """"beta.0" for a recorded pre-release (1.38.0-beta.0), else empty."""
+        return self.name.partition("-")[2]
 
 
 @dataclass(frozen=True)
@@ -198,13 +207,45 @@ def _parse_patch_levels(doc: object, path: str, info: ReleaseInfo, base: tuple[P
         raise KcompatError(f"{path}: malformed patch levels ({exc})") from None
 
 
-def _apply_patch(base: Manifest, level: PatchLevel, registration: str) -> Manifest:
+@dataclass(frozen=True)
+class ComponentGates:
+    """How each other component's gate set differs from kube-apiserver's at the patch ``base``
+    where both were recorded (features/components-v1.N.yaml): per component, the gates whose
+    entry differs or that only it registers, and kube-apiserver's gates it does not register."""
+
+    base: str  # "1.34.12"
+    differences: Mapping[str, PatchLevel]
+
+
+def _read_component_gates(data_dir: Path, info: ReleaseInfo) -> ComponentGates | None:
+    if not info.components_file:
+        return None
+    return read_data_file(data_dir / info.components_file, "the component gate sets", _parse_component_gates, max_bytes=MAX_LIST_BYTES)
+
+
+def _parse_component_gates(doc: object, path: str) -> ComponentGates:
+    try:
+        if not isinstance(doc, dict):
+            raise TypeError("expected a mapping with base and components")
+        base = str(doc["base"])
+        found = {}
+        for item in doc["components"]:
+            component = str(item["component"])
+            if component not in OTHER_COMPONENTS:
+                raise KcompatError(f"{path}: unknown component {component!r} (expected {', '.join(OTHER_COMPONENTS)})")
+            found[component] = PatchLevel(base, str(doc.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
+        return ComponentGates(base, MappingProxyType(found))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise KcompatError(f"{path}: malformed component gate sets ({exc})") from None
+
+
+def _apply_patch(base: Manifest, level: PatchLevel, registration: str, what: str = "patch") -> Manifest:
     """``base`` with the gates of ``level`` replaced, added or removed, checked as the binary would."""
     from dataclasses import replace
 
     from kcompat.core.manifest import check_manifest_dependencies, merge_features, parse_manifest
 
-    source = f"patch {level.name} ({level.kubernetes})"
+    source = f"{what} {level.name} ({level.kubernetes})"
     items = [{k: v for k, v in g.items() if k != "origin"} for g in level.gates]
     parsed = parse_manifest(items, source, registration, check_dependencies=False)
     origins = {g["name"]: g.get("origin", "kube") for g in level.gates}
@@ -243,6 +284,9 @@ class Catalog:
     _loaded: dict[str, ReleaseData] = field(default_factory=dict, init=False, repr=False, compare=False)
     _patch_levels: dict[str, PatchLevels] = field(default_factory=dict, init=False, repr=False, compare=False)
     _patched: dict[str, Manifest] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: per release: the other components' recorded differences; per (component, patch): its manifest
+    _component_gates: dict[str, ComponentGates | None] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _component_manifests: dict[tuple[str, str], Manifest] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @cached_property
     def bundle(self) -> Bundle | None:
@@ -300,30 +344,67 @@ class Catalog:
             self._patch_levels[info.release] = _read_patch_levels(self.data_dir, info)
         return self._patch_levels[info.release]
 
-    def manifest_for(self, binary: Version) -> tuple[Manifest, str | None]:
-        """The gates of a binary of version ``binary``, at its patch level where the data knows
-        patches: ``1.35.2`` answers as v1.35.2 registered its gates, ``1.35`` as the release's
-        base patch. The second value is a note when the patch is not recorded (the nearest
-        earlier recorded patch answers) or None."""
+    def component_gates(self, release: str) -> ComponentGates | None:
+        """How the other components' gate sets of ``release`` differ from kube-apiserver's, or None
+        when they were not recorded."""
+        info = self.info(release)
+        if info.release not in self._component_gates:
+            self._component_gates[info.release] = _read_component_gates(self.data_dir, info)
+        return self._component_gates[info.release]
+
+    def component_releases(self) -> tuple[str, ...]:
+        """The releases whose other components' gate sets are recorded."""
+        return tuple(r.release for r in self.releases if r.components_file)
+
+    def manifest_for(self, binary: Version, component: str = KUBE_APISERVER) -> tuple[Manifest, str | None]:
+        """The gates ``component`` registers in a binary of version ``binary``, at its patch level
+        where the data knows patches: ``1.35.2`` answers as v1.35.2 registered its gates, ``1.35``
+        as the release's base patch. The second value is a note when the patch is not recorded (the
+        nearest earlier recorded patch answers) or None. Another component than kube-apiserver
+        answers with that patch's gates and the component's recorded difference; a release without
+        its recording is an error saying so."""
+        manifest, note, level = self._apiserver_manifest_for(binary)
+        if component == KUBE_APISERVER:
+            return manifest, note
+        release = f"{binary.major}.{binary.minor}"
+        recorded = self.component_gates(release)
+        difference = recorded.differences.get(component) if recorded is not None else None
+        if difference is None:
+            where = ", ".join(self.component_releases()) or "none"
+            raise KcompatError(f"{component}'s gate set is not recorded for {release} (recorded for: {where}); kube-apiserver's is")
+        key = (component, level)
+        if key not in self._component_manifests:
+            self._component_manifests[key] = (
+                _apply_patch(manifest, difference, registration_for(self.info(release).version), component)
+                if difference.gates or difference.absent else manifest
+            )
+        return self._component_manifests[key], note
+
+    def _apiserver_manifest_for(self, binary: Version) -> tuple[Manifest, str | None, str]:
+        """kube-apiserver's gates for :meth:`manifest_for`, its note, and the patch (or release) answered as."""
         release = f"{binary.major}.{binary.minor}"
         base = self.manifest(release)
+        info = self.info(release)
         if len(binary.components) < 3:  # a plain release: its data, no patch file read
-            return base, None
+            return base, None, info.patch or release
         levels = self.patches(release)
         if not levels.levels:
-            return base, None
+            return base, None, release
         patch = binary.components[2]
         chosen = levels.nearest(patch)
         note = None
-        if chosen is None or chosen.number != patch:
-            used = chosen.name if chosen is not None else self.info(release).patch
-            note = (f"{release}.{patch} is not a recorded patch release (recorded: {', '.join(levels.names())}); "
-                    f"answered as {used}, the nearest recorded patch")
+        # a pre-release is recorded only for a development release (v1.38.0-beta.0): then the binary's must be the same
+        if chosen is None or chosen.number != patch or (chosen.pre_release and chosen.pre_release != binary.pre_release):
+            used = chosen.name if chosen is not None else info.patch
+            pre = chosen is not None and bool(chosen.pre_release)
+            asked = f"{release}.{patch}" + (f"-{binary.pre_release}" if pre and binary.pre_release else "")
+            note = (f"{asked} is not a recorded {'release' if pre else 'patch release'} "
+                    f"(recorded: {', '.join(levels.names())}); answered as {used}, the nearest recorded patch")
         if chosen is None or not (chosen.gates or chosen.absent):
-            return base, note
+            return base, note, chosen.name if chosen is not None else info.patch or release
         if chosen.name not in self._patched:
-            self._patched[chosen.name] = _apply_patch(base, chosen, registration_for(self.info(release).version))
-        return self._patched[chosen.name], note
+            self._patched[chosen.name] = _apply_patch(base, chosen, registration_for(info.version))
+        return self._patched[chosen.name], note, chosen.name
 
     def all(self) -> tuple[ReleaseData, ...]:
         return tuple(self.load(r.release) for r in self.releases)

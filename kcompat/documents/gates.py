@@ -47,6 +47,8 @@ if TYPE_CHECKING:
         @property
         def binary(self) -> str | None: ...
         @property
+        def component(self) -> str: ...
+        @property
         def emulated(self) -> str: ...
         @property
         def min_compat(self) -> str: ...
@@ -86,6 +88,7 @@ if TYPE_CHECKING:
 
     class GatesDocument(TypedDict):
         binary: str | None
+        component: str
         emulated: str | None
         minCompatibility: str | None
         valid: bool
@@ -108,7 +111,7 @@ def hint_dict(hint: Hint) -> HintDict:
 
 
 def gates_document(answer: GatesResult) -> GatesDocument:
-    """``{"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
+    """``{"binary", "component", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
 
     ``hints`` (see :mod:`kcompat.core.hints`) explain some errors; ``errors`` keep the binary's
     text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
@@ -116,6 +119,7 @@ def gates_document(answer: GatesResult) -> GatesDocument:
     from), and ``historyFrom``: where its specs start."""
     return {
         "binary": answer.binary,
+        "component": answer.component,
         "emulated": answer.emulated,
         "minCompatibility": answer.min_compat,
         "valid": answer.valid,
@@ -144,10 +148,11 @@ def gates_text(answer: GatesResult, fmt: str) -> str:
     return formats.render_rows(fmt, gate_rows(answer), GATE_COLUMNS)
 
 
-def rejected_document(binary: str | None, errors: list[str]) -> GatesDocument:
+def rejected_document(binary: str | None, errors: list[str], component: str = "kube-apiserver") -> GatesDocument:
     """The document for input rejected before any gate could be evaluated (e.g. a bad binary)."""
     return {
         "binary": binary,
+        "component": component,
         "emulated": None,
         "minCompatibility": None,
         "valid": False,

@@ -55,8 +55,7 @@ def release_entry(data_dir: Path, minor: int, patches: list[PatchGates], existin
         "status": status,
         "basis": f"{what} read from its running code (oracle/record.py; data/oracle/v{newest.patch}/gates.json)",
     }
-    if not development:
-        features["patch"] = newest.patch
+    features["patch"] = newest.patch
     if len(patches) > 1:
         features["patches"] = f"features/patches-v{release}.yaml"
     components = component_recording(patches)

@@ -29,7 +29,8 @@ def test_json_contract(capsys):
     assert all(list(a) == API_KEYS for a in doc["apis"])
     pod = next(a for a in doc["apis"] if a["kind"] == "Pod")
     assert pod == {"group": "", "version": "v1", "kind": "Pod", "resource": "pods",
-                   "subresources": ["binding", "ephemeralcontainers", "eviction", "log", "proxy", "resize", "status"],
+                   # the connect subresources are served; resize only while InPlacePodVerticalScaling is on (off at 1.31)
+                   "subresources": ["attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward", "proxy", "status"],
                    "stage": "GA", "served": True, "servedByRelease": True,
                    "reason": "enabled by default (GA group/version in the default list)"}
     flow = next(a for a in doc["apis"] if (a["group"], a["version"], a["kind"]) == ("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema"))

@@ -12,7 +12,7 @@ from kcompat.cli.main import main
 from kcompat.core.stages import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
-CHANGES_KEYS = ["binary", "emulated", "label", "against", "featureGates", "errors", "warnings", "changes"]
+CHANGES_KEYS = ["binary", "component", "emulated", "label", "against", "featureGates", "errors", "warnings", "changes"]
 CHANGE_KEYS = ["name", "origin", "here", "there", "behaviour", "why"]
 SIDE_KEYS = ["exists", "enabled", "stage", "locked"]
 
@@ -55,7 +55,7 @@ def test_changes_default_is_the_release_and_native_is_the_same_binary(capsys):
 
 def test_changes_against_a_version_and_a_binary_at_an_emulated_version(capsys):
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "1.34")
-    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.34", "emulated": "1.34", "label": "a real 1.34"}
+    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.34", "emulated": "1.34", "label": "a real 1.34 (v1.34.12)"}
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "1.36@1.34")
     assert doc["against"] == {"kind": "version", "binary": "1.36", "emulated": "1.34", "label": "1.36 emulating 1.34"}
 
