@@ -170,7 +170,7 @@ states = pd.DataFrame(
     [
         {
             "release": ri.release,
-            "data": "exact" if (ri.client_go_status in ("exact", "release") if detail.origin == "client-go" else ri.exact) else "reconstructed",
+            "data": ri.source_text,
             "listed": status is not None,
             "stage": status.stage.value if status is not None else MISSING,
             "default": on_off(status.default if status is not None else None),
@@ -187,7 +187,7 @@ st.dataframe(
     hide_index=True,
     key="detail_releases",
     column_config={
-        "data": st.column_config.TextColumn("data", help="exact: verified against the release source; reconstructed: see About the data"),
+        "data": st.column_config.TextColumn("data", help="The patch release whose running code the release's data was read from (About the data)"),
         "listed": flag_column("listed", "Whether that release's manifest lists the gate", LISTED_WORDS),
     },
     alt=states_what,

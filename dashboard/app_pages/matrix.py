@@ -41,8 +41,9 @@ st.subheader("Feature gates across the bundled releases", anchor=False)
 st.caption(
     "Each cell: the stage and default that release shipped (its own manifest at its own version); "
     "locked = locked to its default; — = not listed yet; removed (always on|off) = no longer registered: the feature "
-    "stays in its last spec's state. Reconstructed releases (* in the header): "
-    + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact))
+    "stays in its last spec's state. Each release is read from its patch release (About the data); not a release "
+    "(* in the header): "
+    + md(", ".join(f"{r} ({statuses[r].source_text})" for r in releases if not statuses[r].exact) or "none")
     + ". Select a row to open the gate."
 )
 

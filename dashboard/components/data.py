@@ -38,11 +38,11 @@ from kcompat.core.manifest import FeatureSpec, Manifest
 from kcompat.core.stages import STAGE_ORDER
 from kcompat.core.versions import offset_minor
 from kcompat.core.search import GateText
-from kcompat.answers.gates import gate_texts as answers_gate_texts, gates
+from kcompat.answers.gates import compare_components, gate_texts as answers_gate_texts, gates
 from kcompat.answers.queries import gate_lineage, newest_release
 
 from . import hosting
-from .gates_view import GatesView, view_of
+from .gates_view import GatesView, unrecorded_view, view_of
 from .state import Selection
 
 
@@ -145,7 +145,18 @@ def _gates_view(query: str) -> GatesView:
 
 
 def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
-    return view_of(gates(catalog(), sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest))
+    """The answer for the selection's component, and (for the bundled gates) how the other
+    components answer it: the lines the page shows where they differ."""
+    cat = catalog()
+    try:
+        answer = gates(cat, sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest, sel.component)
+    except KcompatError as exc:
+        if manifest is not None or "is not recorded" not in str(exc):
+            raise
+        return unrecorded_view(str(exc))
+    if manifest is None:
+        answer = compare_components(cat, answer, sel.emulated, sel.min_compat, sel.feature_gates)
+    return view_of(answer)
 
 
 DOWNLOAD_FORMATS = {"csv": "text/csv", "json": "application/json", "markdown": "text/markdown"}
@@ -160,9 +171,9 @@ def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str) -> dict:
+def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str, component: str = "kube-apiserver") -> dict:
     """The ``kcompat changes --format json`` document for these inputs (the page renders it)."""
-    return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against))
+    return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against, component))
 
 
 def changes_frame(document: dict) -> pd.DataFrame:
@@ -301,6 +312,16 @@ def all_gate_names() -> tuple[str, ...]:
     return tuple(r.gate for r in matrix().rows)
 
 
+@functools.lru_cache(maxsize=64)
+def component_problem(binary: str, component: str) -> str | None:
+    """Why ``component``'s own gate set cannot answer for ``binary`` (not recorded), or None."""
+    try:
+        catalog().manifest_for(parse_binary_version(binary), component)
+    except KcompatError as exc:
+        return str(exc)
+    return None
+
+
 @functools.lru_cache(maxsize=32)
 def patch_options(release: str) -> tuple[str, ...]:
     """The recorded patch numbers of ``release``, oldest first, the newest (the release's data) last;
@@ -309,4 +330,4 @@ def patch_options(release: str) -> tuple[str, ...]:
         levels = catalog().patches(release)
     except KcompatError:
         return ()
-    return tuple(name.rsplit(".", 1)[1] for name in levels.names())
+    return tuple(name.split(".", 2)[2] for name in levels.names())

@@ -10,7 +10,7 @@ from . import chrome, data
 from .gate_table import is_phone
 from .landing import landing_intro
 from .pages import WITHOUT_SELECTION, all_pages, document_title, page_key
-from .selection import flag_messages, keep_selection, selection_bar, show_refusal
+from .selection import flag_messages, keep_selection, selection_bar, show_component_state, show_refusal
 from .state import GATE_PARAM, landing_selection
 from .view_state import drop_url_keys
 from .text import md
@@ -42,6 +42,8 @@ def run_app() -> None:
     st.set_page_config(page_title=document_title(key, sel.binary, sel.emulated))
     if show_refusal(sel):
         st.stop()  # the binary would not start: no page answers for this selection
+    if show_component_state(sel, key):
+        st.stop()  # no answer for this component here
     if not (key == "gates" and custom_manifest_in_use()):
         flag_messages(sel)  # with an uploaded manifest the Gates page reports its own
     page.run()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from kcompat.core.compat import parse_binary_version, select_versions
-from kcompat.core.components import KUBE_APISERVER
+from kcompat.core.components import COMPONENTS, KUBE_APISERVER
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.hints import Hint, hints_for
@@ -57,6 +57,51 @@ class GateRow:
     changed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class GateDifference:
+    """One gate whose state differs between the component answered and another component."""
+
+    name: str
+    #: (registered, enabled, stage, locked) in the component answered, then in the other one
+    here: tuple[bool, bool, str, bool]
+    there: tuple[bool, bool, str, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentComparison:
+    """How another control-plane component answers the same selection: the gates whose state
+    differs, the errors it alone would refuse the input with, or that its gate set is not recorded."""
+
+    component: str
+    recorded: bool
+    differences: tuple[GateDifference, ...] = ()
+    #: the errors the other component gives and the answered one does not
+    errors: tuple[str, ...] = ()
+    #: why it was not compared (its gate set is not recorded for the release)
+    note: str | None = None
+
+    @property
+    def differs(self) -> bool:
+        return bool(self.differences or self.errors)
+
+    def line(self, answered: str) -> str:
+        """One sentence for the Gates page and ``kcompat gates``' notes."""
+        if not self.recorded:
+            return f"{self.note}: not compared with {answered}"
+        if self.errors:
+            return f"{self.component} would refuse this input: {'; '.join(self.errors)}"
+        shown = ", ".join(f"{d.name} {_state_text(d.there)} (here {_state_text(d.here)})" for d in self.differences[:5])
+        more = f" and {len(self.differences) - 5} more" if len(self.differences) > 5 else ""
+        return f"{self.component} differs from {answered} here: {shown}{more}"
+
+
+def _state_text(state: tuple[bool, bool, str, bool]) -> str:
+    registered, enabled, stage, locked = state
+    if not registered:
+        return "not registered"
+    return f"{'on' if enabled else 'off'}, {stage}{', locked' if locked else ''}"
+
+
 @dataclass(frozen=True)
 class GatesAnswer:
     """The answer for one selection: the versions in effect, the binary's errors and warnings, the
@@ -75,6 +120,8 @@ class GatesAnswer:
     rows: tuple[GateRow, ...]
     #: the control-plane component whose gate set answered (kube-apiserver, kube-controller-manager, kube-scheduler)
     component: str = KUBE_APISERVER
+    #: how the other components answer the same selection (:func:`compare_components`); empty when not asked
+    components: tuple[ComponentComparison, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -190,6 +237,43 @@ def answer_of(
         rows=tuple(rows),
         component=component,
     )
+
+
+def compare_components(
+    catalog: Catalog,
+    answer: GatesAnswer,
+    emulated: FlagValue = None,
+    min_compat: FlagValue = None,
+    feature_gates: FlagValue = None,
+) -> GatesAnswer:
+    """``answer`` (of the bundled gates of one component) with how every other control-plane
+    component answers the same selection: the gates whose on/off, stage, lock or registration
+    differs, and the errors only it gives. A component whose gate set is not recorded for the
+    release is listed as such."""
+    if answer.binary is None:
+        return answer
+    here = {r.name: (True, r.enabled, r.stage, r.locked) for r in answer.rows}
+    absent = (False, False, "", False)
+    found = []
+    for component in COMPONENTS:
+        if component == answer.component:
+            continue
+        try:
+            other = gate_evaluation(catalog, answer.binary, emulated, min_compat, feature_gates or None, component=component)
+        except KcompatError as exc:
+            if "is not recorded" not in str(exc):
+                raise
+            found.append(ComponentComparison(component, False, note=str(exc).split(";")[0]))
+            continue
+        there = {g.name: (True, g.enabled, g.stage.value, g.locked) for g in other.gates}
+        differences = tuple(
+            GateDifference(name, here.get(name, absent), there.get(name, absent))
+            for name in sorted(set(here) | set(there))
+            if here.get(name, absent) != there.get(name, absent)
+        )
+        errors = tuple(e for e in other.errors if e not in answer.errors)
+        found.append(ComponentComparison(component, True, differences, errors))
+    return dataclasses.replace(answer, components=tuple(found))
 
 
 def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kcompat.answers.gates import gates, search
+from kcompat.answers.gates import compare_components, gates, search
 from kcompat.answers.queries import newest_release
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.components import KUBE_APISERVER
@@ -40,6 +40,8 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
             raise
         sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)], component)))
         return 2
+    if manifest is None:
+        answer = compare_components(catalog, answer, args.emulated, args.min_compat, args.feature_gates)
     every = len(answer.rows)
     if args.search is not None:
         answer = search(catalog, answer, args.search)
@@ -54,4 +56,7 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
     hints = [h.line for h in answer.hints]
     formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints)
+    for comparison in answer.components:
+        if comparison.differs:
+            print(f"note: {comparison.line(answer.component)}", file=sys.stderr)
     return 0 if answer.valid else 2

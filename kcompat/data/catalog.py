@@ -32,10 +32,11 @@ if TYPE_CHECKING:  # the API data is imported when first asked for, not on the g
 EXACT_STATUSES = frozenset({"exact", "release"})
 
 STATUS_TEXT = {
+    "release": "release: read from the running code of the patch release",
+    "development": "development: read from the running code of a pre-release, not a release",
+    # statuses of data made otherwise (another data directory): said as they are
     "exact": "exact: verified gate by gate against the release source at x.y.0",
-    "release": "exact: read from the running code of the release",
     "regenerated": "reconstructed: regenerated from a later patch release's source",
-    "development": "development: a snapshot or pre-release, not a release",
 }
 
 
@@ -81,6 +82,16 @@ class ReleaseInfo:
     def status_text(self) -> str:
         text = STATUS_TEXT.get(self.status, self.status)
         return f"{text} (v{self.patch})" if self.patch else text
+
+    @property
+    def source_text(self) -> str:
+        """Where the data is from, in a few words: the patch release ("v1.36.5"), a pre-release
+        ("v1.38.0-beta.0, pre-release"), else "exact" or "reconstructed"."""
+        if self.patch and self.status == "release":
+            return f"v{self.patch}"
+        if self.patch and self.status == "development":
+            return f"v{self.patch}, pre-release"
+        return "exact" if self.exact else "reconstructed"
 
     @property
     def named(self) -> str:

@@ -62,6 +62,32 @@ if TYPE_CHECKING:
         def hints(self) -> tuple[Hint, ...]: ...
         @property
         def rows(self) -> Sequence[GateResultRow]: ...
+        @property
+        def components(self) -> Sequence[ComponentResult]: ...
+
+
+    class GateDifferenceResult(Protocol):
+        @property
+        def name(self) -> str: ...
+        @property
+        def here(self) -> tuple[bool, bool, str, bool]: ...
+        @property
+        def there(self) -> tuple[bool, bool, str, bool]: ...
+
+
+    class ComponentResult(Protocol):
+        """How another component answers (:class:`kcompat.answers.gates.ComponentComparison`)."""
+
+        @property
+        def component(self) -> str: ...
+        @property
+        def recorded(self) -> bool: ...
+        @property
+        def differences(self) -> Sequence[GateDifferenceResult]: ...
+        @property
+        def errors(self) -> tuple[str, ...]: ...
+        @property
+        def note(self) -> str | None: ...
 
 
     class GateRowDict(TypedDict):
@@ -86,6 +112,27 @@ if TYPE_CHECKING:
         names: list[str]
 
 
+    class GateStateDict(TypedDict):
+        registered: bool
+        enabled: bool
+        stage: str
+        locked: bool
+
+
+    class GateDifferenceDict(TypedDict):
+        name: str
+        here: GateStateDict
+        there: GateStateDict
+
+
+    class ComponentDict(TypedDict):
+        component: str
+        recorded: bool
+        differences: list[GateDifferenceDict]
+        errors: list[str]
+        note: str | None
+
+
     class GatesDocument(TypedDict):
         binary: str | None
         component: str
@@ -96,6 +143,7 @@ if TYPE_CHECKING:
         warnings: list[str]
         hints: list[HintDict]
         features: list[FeatureDict]
+        components: list[ComponentDict]
 
 
 def gate_rows(answer: GatesResult) -> list[GateRowDict]:
@@ -111,12 +159,16 @@ def hint_dict(hint: Hint) -> HintDict:
 
 
 def gates_document(answer: GatesResult) -> GatesDocument:
-    """``{"binary", "component", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}``.
+    """``{"binary", "component", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features",
+    "components"}``.
 
     ``hints`` (see :mod:`kcompat.core.hints`) explain some errors; ``errors`` keep the binary's
     text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
     Each feature row carries ``origin``: "kube" or "client-go" (where the binary registers it
-    from), and ``historyFrom``: where its specs start."""
+    from), and ``historyFrom``: where its specs start. ``components``: how each other control-plane
+    component answers the same selection (``recorded``: whether its gate set is; ``differences``:
+    the gates whose registration, on/off, stage or lock differ, ``here`` being the component
+    answered; ``errors``: what only it refuses); empty for a manifest of one's own."""
     return {
         "binary": answer.binary,
         "component": answer.component,
@@ -133,6 +185,22 @@ def gates_document(answer: GatesResult) -> GatesDocument:
             }
             for r in answer.rows
         ],
+        "components": [component_dict(c) for c in answer.components],
+    }
+
+
+def _state_dict(state: tuple[bool, bool, str, bool]) -> GateStateDict:
+    registered, enabled, stage, locked = state
+    return {"registered": registered, "enabled": enabled, "stage": stage, "locked": locked}
+
+
+def component_dict(comparison: ComponentResult) -> ComponentDict:
+    return {
+        "component": comparison.component,
+        "recorded": comparison.recorded,
+        "differences": [{"name": d.name, "here": _state_dict(d.here), "there": _state_dict(d.there)} for d in comparison.differences],
+        "errors": [cut(e, MESSAGE_LIMIT) for e in comparison.errors],
+        "note": comparison.note,
     }
 
 
@@ -160,4 +228,5 @@ def rejected_document(binary: str | None, errors: list[str], component: str = "k
         "warnings": [],
         "hints": [],
         "features": [],
+        "components": [],
     }

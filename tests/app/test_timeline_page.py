@@ -174,16 +174,16 @@ def test_search_finds_by_abbreviation():
 
 def test_the_gate_detail_page_draws_the_same_band():
     """The detail page draws one gate's row with the same chart: before the gate's first release
-    (1.35 for StatefulSetSemanticRevisionComparison) a "predates" band, not its Beta."""
+    (1.34 for StatefulSetSemanticRevisionComparison) a "predates" band, not its Beta."""
     at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="StatefulSetSemanticRevisionComparison", gate_from="31")
     assert at.select_slider(key="gate_from").value == 31
     ((spec, chart),) = charts(at)
     bars = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" not in m)
     band = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" in m)
-    assert list(zip(bars["start"], bars["stage"])) == [(35, "Beta")]
-    assert list(zip(band["start"], band["end"])) == [(31, 35)]
-    assert any("Releases before 1.35 predate the gate" in c for c in texts(at.caption))
+    assert list(zip(bars["start"], bars["stage"])) == [(34, "Beta")]
+    assert list(zip(band["start"], band["end"])) == [(31, 34)]
+    assert any("Releases before 1.34 predate the gate" in c for c in texts(at.caption))
     assert LABEL_CSS in [h.proto.body for h in at.get("html")]
     # by default its axis starts at its real history (no run of grey)
     fresh = open_app("gate_detail", binary="1.36", emulated="1.33", gate="StatefulSetSemanticRevisionComparison")
-    assert fresh.select_slider(key="gate_from").value == 35
+    assert fresh.select_slider(key="gate_from").value == 34

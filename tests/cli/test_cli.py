@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kcompat.cli.main import main
 
-KEYS = ["binary", "component", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"]
+KEYS = ["binary", "component", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features", "components"]
 FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom"]
 
 
