@@ -239,3 +239,9 @@ else:
         changes.to_dict("records"), changes.columns, f"gate-{gate}-changes.csv", "detail_changes_csv",
         help="The changes above as CSV.",
     )
+patched = [f"{patch} {kind} (at {release})" for release, patch, kind, name in data.patch_change_texts() if name == gate]
+if patched:
+    st.caption(
+        f"Recorded patch releases that changed {md(gate)} at their release (the rows above are the release's newest patch; "
+        f"`kcompat matrix --patches`): " + md("; ".join(patched)) + "."
+    )

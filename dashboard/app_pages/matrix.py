@@ -20,11 +20,20 @@ from dashboard.components.text import md
 from dashboard.components.text_width import column_px
 from dashboard.components.view_state import ViewState
 from kcompat.answers.matrix import filtered, matrix_filter
+from kcompat.answers.patches import patch_changes, patch_matrix
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
 from kcompat.core.history import ALL_TRANSITION_KINDS, FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
-from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_document, matrix_rows
+from kcompat.documents.matrix import (
+    TRANSITION_KEYS,
+    TRANSITION_LABELS,
+    matrix_document,
+    matrix_rows,
+    patch_change_lines,
+    cell_text,
+    patches_document,
+)
 
 #: The grid's row and header heights (px) and the tallest it gets before it scrolls.
 ROW_PX, HEADER_PX, MAX_HEIGHT = 35, 35, 520
@@ -116,17 +125,17 @@ def _label(release: str) -> str:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[dict], dict[str, int]]:
+def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[dict], dict[str, int], tuple[str, ...]]:
     """The answer for ``flt``: the releases shown, the rows (``kcompat matrix``'s table rows) and
     the width of each column (its longest cell or header: nothing is cut)."""
-    document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts()))
+    document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts()), patch_changes(data.catalog()))
     rows = matrix_rows(document)
     headers = {"gate": "gate", "origin": "origin", **{r: _label(r) for r in document["releases"]}}
     widths = {column: column_px([header, *(row[column] for row in rows)]) for column, header in headers.items()}
-    return tuple(document["releases"]), rows, widths
+    return tuple(document["releases"]), rows, widths, tuple(patch_change_lines(document))
 
 
-shown_releases, rows, widths = _view(flt)
+shown_releases, rows, widths, patch_lines = _view(flt)
 columns = ["gate", "origin", *shown_releases]
 shown = pd.DataFrame(rows, columns=columns)
 with url_problems:
@@ -140,6 +149,12 @@ with st.container(horizontal=True, vertical_alignment="center"):
         key="matrix_csv",
         help="The gates and releases shown, as `kcompat matrix --format csv` prints them with the same filters.",
         as_is=True,
+    )
+
+if patch_lines:
+    st.caption(
+        "Each release's column is its newest recorded patch. Patch releases that changed a gate shown (at the release's "
+        "own version): " + md("; ".join(patch_lines)) + " (the patch view below shows them side by side)."
     )
 
 if transition:
@@ -234,3 +249,49 @@ st.markdown("**Gates per stage in each release**")
 counts_chart = stage_counts_chart(data.stage_counts())
 st.altair_chart(counts_chart, key="matrix_stage_counts")
 chart_downloads(counts_chart, "gates-per-stage", "matrix_stage_counts_export")
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _patches_view(release: str) -> tuple[dict, list[dict]]:
+    """``kcompat matrix --patches <release> --format json``'s document and its table rows."""
+    pm = patch_matrix(data.catalog(), release)
+    document = patches_document(pm.release, pm.patches, pm.base, pm.matrix, pm.transitions, pm.specs_only)
+    rows = [{"gate": g["name"], "origin": g["origin"], **{p: cell_text(c) for p, c in g["patches"].items()}} for g in document["gates"]]
+    return document, rows
+
+
+st.markdown("**The patch releases of a release** (each recorded patch at the release's own version)")
+with_patches = [r for r in releases if len(data.patch_options(r)) > 1]
+if not with_patches:
+    st.caption("No release has more than one recorded patch.")
+else:
+    patch_release = state.selectbox(
+        "patches", "Release", with_patches[::-1],
+        help="Every recorded patch release of it side by side, for the gates whose specs differ between two of them "
+        "(`kcompat matrix --patches`).",
+    )
+    patch_document, patch_rows = _patches_view(patch_release)
+    patch_columns = ["gate", "origin", *patch_document["patches"]]
+    changed = [
+        f"{patch}: {TRANSITION_LABELS[key].removesuffix(' in')} {', '.join(names)}"
+        for patch, kinds in patch_document["transitions"].items() for key, names in kinds.items() if names
+    ]
+    st.caption(
+        f"Recorded: {', '.join('v' + p for p in patch_document['patches'])}; a plain {patch_release} is "
+        f"v{patch_document['base']}. " + (md("; ".join(changed)) + "." if changed else "No patch changed a gate's state at the release's own version.")
+    )
+    if not patch_rows:
+        st.info(f"Every recorded patch of {patch_release} registers the same gates with the same specs.", icon=":material/check:")
+    else:
+        patches_frame = pd.DataFrame(patch_rows, columns=patch_columns)
+        patches_what = f"The recorded patch releases of {patch_release}"
+        st.dataframe(
+            patches_frame.style.map(_cell_style, subset=list(patch_document["patches"])),
+            hide_index=True,
+            key="matrix_patches_table",
+            column_config={c: st.column_config.TextColumn(c, width=column_px([c, *patches_frame[c]])) for c in patch_columns},
+            alt=patches_what,
+        )
+        table_as_text(patches_frame, "table_text_matrix_patches", f"{patches_what}: {len(patches_frame)} rows")
+        table_csv(patch_rows, patch_columns, file_name=f"patches-{patch_release}.csv", key="matrix_patches_csv", as_is=True,
+                  help=f"As `kcompat matrix --patches {patch_release} --format csv` prints it.")

@@ -26,6 +26,7 @@ from dashboard.components.pages import open_gate
 from dashboard.components.selection import current
 from dashboard.components.stage_colors import STAGE_NAMES
 from dashboard.components.table_text import table_as_text
+from dashboard.components.text import md
 from dashboard.components.view_state import ViewState
 from kcompat.core.search import search_gates
 from kcompat.core.versions import parse_version, subtract_minor
@@ -45,7 +46,7 @@ def history_rows(segments, order: list[str], stage_at: dict[str, str]) -> list[d
 
 sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)
-segments = data.timeline(sel.binary)
+segments = data.timeline(sel.binary_version)
 releases = data.catalog().usable_releases()
 oldest = parse_version(releases[0])
 # Releases before a gate's first real spec (its first spec dated to a placeholder 0.0/1.0) predate it.
@@ -54,7 +55,7 @@ view = data.gates_view(sel)
 stage_at = view.stage_at()
 state = ViewState("timeline")
 
-title = f"Stage history of the {sel.binary} binary's gates"
+title = f"Stage history of the {sel.binary_version} binary's gates"
 st.subheader(title, anchor=False)
 st.caption(
     f"From the {sel.binary} manifest: one row per gate, one bar per stretch with the same stage, default and lock. "
@@ -102,6 +103,16 @@ x_start = state.select_slider(
 state.show_problems()
 order = timeline_order(shown, sort, stage_at)
 st.caption(f"{len(order)} of {len(stage_at)} gates")
+# which recorded patch release changed a gate shown (at its release), up to the binary's release
+patch_notes = [
+    f"{patch} {kind} {gate}" for release, patch, kind, gate in data.patch_change_texts()
+    if gate in keep and parse_version(release) <= binary
+]
+if patch_notes:
+    st.caption(
+        f"Patch releases that changed a gate shown (at their release; the bars are {sel.binary_version}'s manifest): "
+        + md("; ".join(patch_notes)) + "."
+    )
 
 if shown:
     generation = st.session_state.setdefault("_timeline_generation", 0)

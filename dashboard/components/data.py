@@ -186,10 +186,27 @@ def changes_frame(document: dict) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def timeline(binary: str) -> tuple[Segment, ...]:
-    """Every gate's history in the binary's manifest, up to and including its release."""
+    """Every gate's history in the binary's manifest (at its patch: ``1.35.0`` as v1.35.0 registers
+    its gates), up to and including its release."""
     version = parse_binary_version(binary)
     rules = select_versions(version).rules
-    return timeline_segments(catalog().manifest(binary), offset_minor(version, 1), rules.gates_use_min_compat)
+    return timeline_segments(catalog().manifest_for(version)[0], offset_minor(version, 1), rules.gates_use_min_compat)
+
+
+@st.cache_data(show_spinner=False)
+def patch_change_texts() -> tuple[tuple[str, str, str, str], ...]:
+    """(release, patch, kind, gate) for every recorded patch that changed a gate's state at its
+    release (:func:`kcompat.answers.patches.patch_changes`), oldest first."""
+    from kcompat.core.history import ALL_TRANSITION_KINDS
+    from kcompat.answers.patches import patch_changes
+
+    return tuple(
+        (release, t.release, kind, gate)
+        for release, transitions in patch_changes(catalog()).items()
+        for t in transitions
+        for kind in ALL_TRANSITION_KINDS
+        for gate in t.gates(kind)
+    )
 
 
 @st.cache_data(show_spinner=False)

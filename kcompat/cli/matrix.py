@@ -41,13 +41,21 @@ def add_matrix_arguments(parser: argparse.ArgumentParser) -> None:
         "--releases", action="append", metavar="R1,R2", help="show only these release columns (e.g. 1.33,1.35)"
     )
     columns.add_argument("--since", metavar="RELEASE", help="show this release and the newer ones (e.g. 1.35)")
+    parser.add_argument(
+        "--patches", metavar="RELEASE",
+        help="instead: one release's recorded patch releases side by side (1.35.0 ... 1.35.8), each at the release's own "
+        "version, for the gates whose specs differ between two of them, and what each patch changed",
+    )
 
 
 def run_matrix(args: argparse.Namespace, catalog) -> int:
     from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter
+    from kcompat.answers.patches import patch_changes
     from kcompat.answers.queries import gate_lineage
-    from kcompat.documents.matrix import matrix_document, render
+    from kcompat.documents.matrix import matrix_document, patch_change_lines, render
 
+    if getattr(args, "patches", None) is not None:
+        return _run_patches(args, catalog)
     full = bundled_matrix(catalog)
     flt = matrix_filter(
         full.releases,
@@ -61,5 +69,29 @@ def run_matrix(args: argparse.Namespace, catalog) -> int:
         since=args.since,
     )
     answer = filtered(full, gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None)
-    sys.stdout.write(render(matrix_document(*answer), args.format))
+    document = matrix_document(*answer, patch_changes(catalog))
+    sys.stdout.write(render(document, args.format))
+    if args.format != "json":
+        for line in patch_change_lines(document):
+            print(f"# patch releases: {line}", file=sys.stderr)
+    return 0
+
+
+_FILTERS = ("changed", "stage", "in_release", "origin", "search", "changed_only", "releases", "since")
+
+
+def _run_patches(args: argparse.Namespace, catalog) -> int:
+    from kcompat.answers.patches import patch_matrix
+    from kcompat.core.errors import KcompatError
+    from kcompat.documents.matrix import patches_document, render_patches
+
+    given = [f"--{name.replace('_', '-')}" for name in _FILTERS if getattr(args, name, None)]
+    if given:
+        raise KcompatError(f"--patches shows one release's patches whole: drop {', '.join(given)} (it filters the release matrix)")
+    pm = patch_matrix(catalog, args.patches)
+    document = patches_document(pm.release, pm.patches, pm.base, pm.matrix, pm.transitions, pm.specs_only)
+    sys.stdout.write(render_patches(document, args.format))
+    if args.format != "json":
+        print(f"# {pm.release}: {len(pm.patches)} recorded patch release(s) ({', '.join(pm.patches)}); "
+              f"{len(document['gates'])} gate(s) differ between two of them", file=sys.stderr)
     return 0

@@ -123,3 +123,9 @@ def test_the_placeholder_is_said_on_the_gates_table_too():
     history = dict(zip(table["gate"], table["history_from"]))
     assert history["JobManagedBy"] == "1.30"
     assert history["AllowServiceExternalIPs"] == "placeholder 1.0 (older than the gate)"
+
+
+def test_the_patch_that_changed_the_gate_is_named():
+    at = open_app("gate_detail", binary="1.36", emulated="1.36", gate="SchedulerAsyncAPICalls")
+    assert any("patch releases that changed SchedulerAsyncAPICalls" in c and "1.35.1 default flipped (at 1.35)" in c
+               for c in texts(at.caption))
