@@ -200,6 +200,25 @@ def help_ranges(binary: Path) -> dict:
     return out
 
 
+def accepted_range(component: str, release: str, bindir: Path, ranges: dict, work: Path) -> dict:
+    """The emulation range the binary accepts, which its --help does not always print: 1.32 prints
+    ``kube=1.32..1.32.13`` and accepts 1.31. Each minor below the printed floor is started until the
+    binary refuses one; ``allowedEmulationVersionRange`` becomes the range it accepted and
+    ``printedEmulationVersionRange`` keeps what --help said."""
+    low, high = parse_range(ranges.get("printedEmulationVersionRange") or ranges["allowedEmulationVersionRange"])
+    accepted = low
+    while True:
+        major, minor = version_key(accepted)
+        below = f"{major}.{minor - 1}"
+        outcome = run_cases(component, release, bindir, {f"probe-{below}": [f"--emulated-version={below}"]}, work, wait=60)
+        if outcome[f"probe-{below}"]["verdict"] != "ready":
+            break
+        accepted = below
+    out = dict(ranges, printedEmulationVersionRange=f"{low}..{high}", allowedEmulationVersionRange=f"{accepted}..{high}")
+    print(f"{release} {component}: --help prints {low}..{high}, accepts {accepted}..{high}", file=sys.stderr)
+    return out
+
+
 def version_pairs(ranges: dict) -> list[tuple[str, list[str]]]:
     """Every (emulated, min compatibility) choice the binary allows: both flags from 1.35, only
     --emulated-version before (the min compatibility version is its default there)."""
@@ -514,9 +533,14 @@ def record_release(release: str, bindir: Path, outdir: Path, only: set[str], ski
         for component in COMPONENTS[1:]:
             write(outdir / component / "gates.json", read_json([str(bindir / f"oracle-{component}")]))
             write(outdir / component / "ranges.json", help_ranges(bindir / component))
-    low, high = parse_range(ranges["allowedEmulationVersionRange"])
     work = Path(tempfile.mkdtemp(prefix=f"kcompat-oracle-{release}-"))
     try:
+        if "gates" in only:
+            for component in COMPONENTS:
+                path = outdir / "ranges.json" if component == "kube-apiserver" else outdir / component / "ranges.json"
+                write(path, accepted_range(component, release, bindir, json.loads(path.read_text()), work))
+        ranges = json.loads((outdir / "ranges.json").read_text())
+        low, high = parse_range(ranges["allowedEmulationVersionRange"])
         if "live" in only:
             shutil.rmtree(outdir / "live", ignore_errors=True)
             start = time.monotonic()
