@@ -102,7 +102,7 @@ def test_changes_text_formats(capsys, fmt, needle):
 def test_matrix_json_contract(capsys, catalog):
     code, out, _ = run(capsys, "matrix", "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and list(doc) == ["releases", "gates", "transitions", "removedGates", "filter"]
+    assert code == 0 and list(doc) == ["releases", "gates", "transitions", "removedGates", "filter", "patchTransitions"]
     assert doc["releases"] == list(catalog.usable_releases())
     chunking = next(g for g in doc["gates"] if g["name"] == "APIListChunking")
     assert chunking["releases"]["1.32"] == {"stage": "GA", "default": True, "locked": True}

@@ -83,3 +83,16 @@ def test_a_folder_without_recordings_or_a_malformed_recording_is_refused(tmp_pat
     assert kcompat(["data", "refresh", "--out", str(copy), "--release", "1.34"]) == 2
     err = capsys.readouterr().err
     assert "a recording is malformed" in err and "Traceback" not in err
+
+
+def test_every_description_names_its_source_and_the_header_counts_them():
+    import re
+
+    path = BUNDLED / "features" / "descriptions.yaml"
+    entries = yaml.safe_load(path.read_text())
+    assert all(isinstance(e.get("source"), str) and e["source"] for e in entries)
+    counts = re.search(r"# (\d+) entries \((\d+) with a description, (\d+) with owners, (\d+) with a KEP link\)", path.read_text())
+    assert counts and [int(c) for c in counts.groups()] == [
+        len(entries), sum(bool(e.get("description")) for e in entries), sum(bool(e.get("owners")) for e in entries),
+        sum(bool(e.get("kep")) for e in entries),
+    ]
