@@ -28,7 +28,7 @@ from ..core.inspect import Combined, Comparison, InspectError, combine_readings,
 from ..core.inspect.model import MAX_INPUT_BYTES
 from kcompat.documents.gates import gates_document, hint_dict
 from ..core.versions import Version, mm
-from kcompat.answers.gates import answer_of, gate_evaluation
+from kcompat.answers.gates import answer_of, compare_components, gate_evaluation
 from kcompat.answers.queries import api_gate_states, gate_lineage
 
 if TYPE_CHECKING:  # the document types of kcompat.documents exist for the type checker only
@@ -211,7 +211,11 @@ def inspect_document(
         doc["component"], doc["binary"] = combined.component, str(mm(parse_binary_version(combined.binary)))
         doc["sources"] = {k: echo(v, MESSAGE_LIMIT) for k, v in combined.sources.items()}
         return doc
-    gates = gates_document(answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None, gate_set))
+    feature_gates = list(combined.feature_gates) or None
+    answer = answer_of(evaluation, lambda: gate_lineage(catalog), feature_gates, gate_set)
+    # how the other components answer the same selection: the gates document of `kcompat gates`
+    answer = compare_components(catalog, answer, list(combined.emulated) or None, list(combined.min_compat) or None, feature_gates)
+    gates = gates_document(answer)
     errors = list(evaluation.errors)
     hints = list(gates["hints"])
     warnings = list(combined.warnings) + ([gate_set_note] if gate_set_note else []) + list(evaluation.warnings)

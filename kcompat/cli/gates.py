@@ -56,7 +56,7 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
     hints = [h.line for h in answer.hints]
     formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints)
-    for comparison in answer.components:
+    for comparison in answer.components if answer.valid else ():
         if comparison.differs:
             print(f"note: {comparison.line(answer.component)}", file=sys.stderr)
     return 0 if answer.valid else 2
