@@ -99,6 +99,12 @@ AGREEMENT_HEADER = (
 )
 
 
+def agreement_total() -> int:
+    """Every answer the table counts, all releases and components together."""
+    return sum(int(row.rsplit("|", 2)[1].split(" of ")[0].strip().replace(",", "")) for row in agreement_rows())
+
+
 if __name__ == "__main__":  # the README's table: python tests/oracle/oracle_support.py
     print(AGREEMENT_HEADER)
     print("\n".join(agreement_rows()))
+    print(f"\n{agreement_total():,} answers in all")

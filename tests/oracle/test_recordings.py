@@ -21,10 +21,11 @@ from kcompat import DATA_DIR
 from kcompat.data.catalog import DEFAULT_CATALOG as CATALOG
 from kcompat.core.apis import evaluate_api_availability
 from kcompat.core.storage import storage_versions
+from kcompat.core.versions import parse_version
 from kcompat.answers.gates import gate_evaluation
 from kcompat.answers.queries import api_gate_states
 from kcompat.refresh.apis import storage_version_hash
-from oracle_support import META_GATES, STAGES, aggregate, agreement_rows, binary_error, discovered as _discovered, flags_of as _flags, verdict
+from oracle_support import META_GATES, STAGES, aggregate, agreement_rows, agreement_total, binary_error, discovered as _discovered, flags_of as _flags, verdict
 
 ORACLE = DATA_DIR / "oracle"
 LIVE = sorted(ORACLE.glob("v*/live/*.json"))
@@ -77,6 +78,10 @@ def test_version_document_agrees(path):
     selection = gate_evaluation(CATALOG, binary, emulated, min_compat, feature_gates).selection
     version = record["version"]
     assert version["gitVersion"] == binary
+    assert f"{version['major']}.{version['minor']}" == str(selection.binary)[: len(f"{version['major']}.{version['minor']}")]
+    if "emulationMajor" not in version:  # a /version before 1.33 reports neither (kcompat inspect says so)
+        assert selection.binary < parse_version("1.33")
+        return
     assert f"{version['emulationMajor']}.{version['emulationMinor']}" == str(selection.emulated)
     assert f"{version['minCompatibilityMajor']}.{version['minCompatibilityMinor']}" == str(selection.min_compat)
 
@@ -110,9 +115,9 @@ def test_the_storage_version_hash_is_the_apiservers():
 @pytest.mark.parametrize("path", LIVE, ids=_id)
 def test_storage_versions_agree_with_the_hash_discovery_reports(path):
     record = _record(path)
-    version = record["version"]
-    emulated = f"{version['emulationMajor']}.{version['emulationMinor']}"
-    min_compat = f"{version['minCompatibilityMajor']}.{version['minCompatibilityMinor']}"
+    binary, emulated_flag, min_compat_flag, feature_gates, _ = _inputs(record)
+    selection = gate_evaluation(CATALOG, binary, emulated_flag, min_compat_flag, feature_gates).selection
+    emulated, min_compat = str(selection.emulated), str(selection.min_compat)
     flags = _flags(record["flags"])
     result = storage_versions(record["binary"], emulated, min_compat, gate_states=api_gate_states(CATALOG, flags.get("feature-gates")), api_data=CATALOG.api_data)
     predicted = {(c.group, c.resource): storage_version_hash(c.storage_group, c.version, c.kind) for c in result.choices if c.version}
@@ -176,3 +181,4 @@ def test_the_readme_states_the_agreement_the_recordings_give():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for row in agreement_rows():
         assert row in readme, f"README.md lacks the row: {row}"
+    assert f"All {agreement_total():,} answers agree" in readme
