@@ -133,7 +133,7 @@ def test_version_prints_the_version_and_the_bundled_releases(capsys):
     out = capsys.readouterr().out
     assert exc.value.code == 0
     assert out.startswith(f"kcompat {__version__}\n")
-    assert "bundled releases: 1.31 (exact)" in out and "1.37 (v1.37.2)" in out
+    assert "bundled releases: 1.31 (v1.31.14)" in out and "1.37 (v1.37.2)" in out
     assert "compiled bundle up to date" in out
 
 

@@ -74,9 +74,11 @@ def test_subresources_are_the_release_clients_own():
     assert result.entry("apps", "v1", "Deployment").subresources == ("scale", "status")
     assert result.entry("", "v1", "ServiceAccount").subresources == ("token",)
     assert result.entry("", "v1", "Endpoints").subresources == ()
-    # 1.31's client has no pods/resize yet (UpdateResize arrives with client-go v0.32.0)
+    # pods/resize: v1.31.14 has none; v1.32.13 installs it only while InPlacePodVerticalScaling (Alpha, off) is on
     assert "resize" not in apis("1.31").entry("", "v1", "Pod").subresources
-    assert "resize" in apis("1.32").entry("", "v1", "Pod").subresources
+    assert "resize" not in apis("1.32").entry("", "v1", "Pod").subresources
+    resizing = apis("1.32", gate_states=api_gate_states(DEFAULT_CATALOG, "InPlacePodVerticalScaling=true"))
+    assert "resize" in resizing.entry("", "v1", "Pod").subresources
 
 
 @pytest.mark.parametrize("release", ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"])

@@ -46,10 +46,17 @@ def _inputs(record: dict) -> tuple[str, list[str] | None, list[str] | None, list
             flags.get("feature-gates"), flags.get("runtime-config"))
 
 
-def test_there_are_recordings_of_every_release_the_issue_names():
+def test_there_is_a_full_recording_of_every_bundled_release():
+    """For each of 1.31-1.38: gates, APIs, refusals and live runs of its patch (the tests here compare them all)."""
     releases = {p.parent.parent.name[: len("v1.3x")] for p in LIVE}
-    assert {"v1.37", "v1.36", "v1.35"} <= releases
-    assert len(LIVE) >= 40 and REFUSALS
+    assert {f"v1.{minor}" for minor in range(31, 39)} <= releases
+    for info in CATALOG.releases:
+        folder = ORACLE / f"v{info.patch}"
+        assert info.status in ("release", "development") and info.patch, info.release
+        for name in ("gates.json", "apis.json", "refusals.json", "meta.json"):
+            assert (folder / name).is_file(), (folder, name)
+        assert list((folder / "live").glob("*.json")), folder
+    assert len(LIVE) >= 70 and REFUSALS
 
 
 @pytest.mark.parametrize("path", LIVE, ids=_id)
