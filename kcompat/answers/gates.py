@@ -72,6 +72,9 @@ class GatesAnswer:
     warnings: tuple[str, ...]
     hints: tuple[Hint, ...]
     rows: tuple[GateRow, ...]
+    #: the binary refuses --emulated-version or --min-compatibility-version: ``emulated`` and
+    #: ``min_compat`` are then the defaults the gate keeps, not an answer
+    versions_refused: bool = False
 
     @property
     def valid(self) -> bool:
@@ -181,6 +184,7 @@ def answer_of(
         warnings=evaluation.warnings,
         hints=hints_for(evaluation, lineage),
         rows=tuple(rows),
+        versions_refused=sel.flags_rejected,
     )
 
 

@@ -46,7 +46,7 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
         return 0 if answer.valid else 2
     if answer.valid or args.show_defaults:
         sys.stdout.write(gates_text(answer, args.format))
-    summary = f"binary {answer.binary or '-'}, emulated {answer.emulated}, min compatibility {answer.min_compat}"
+    summary = formats.selection_summary(answer.binary or "-", answer.emulated, answer.min_compat, answer.versions_refused)
     if not answer.valid and not args.show_defaults:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
     hints = [h.line for h in answer.hints]

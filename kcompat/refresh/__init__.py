@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from .. import DATA_DIR  # data/ of the checkout, or of the installed package
-from kcompat.refresh.compile import rebuild_after_refresh
+from kcompat.refresh.compile import stage_bundle
 from ..core.errors import KcompatError
 from .apis import refresh_apis
 from .common import (
@@ -42,6 +42,7 @@ from .common import (
     open_git_repository,
 )
 from .features import refresh_features
+from .staging import staged_writes
 
 __all__ = [
     "GitRepository", "RefreshError", "RefreshReport", "add_refresh_arguments", "refresh_apis", "refresh_features",
@@ -78,10 +79,14 @@ def add_refresh_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_refresh(args: argparse.Namespace) -> int:
-    """Run the refreshes asked for; 0 on success, 2 with a message on bad input."""
+    """Run the refreshes asked for; 0 on success, 2 with a message on bad input or when nothing
+    was refreshed. The data folder changes in one step at the end, or not at all
+    (:mod:`kcompat.refresh.staging`): an error, a full disk or a signal part way leaves it as it was."""
     kubernetes_repo = getattr(args, "kubernetes_repo", None)
     api_repo = getattr(args, "api_repo", None)
     releases = list(getattr(args, "release", None) or []) or None
+    reports: list[RefreshReport] = []
+    written: list[str] = []
     try:
         oracle = bool(getattr(args, "oracle", False))
         if kubernetes_repo is None and api_repo is None and not oracle:
@@ -94,26 +99,43 @@ def run_refresh(args: argparse.Namespace) -> int:
             open_git_repository(kubernetes_repo, "--kubernetes-repo")
         if api_repo is not None:
             open_git_repository(api_repo, "--api-repo")
-        reports = []
-        written = []
-        if oracle:
-            from .oracle import recorded_minors, refresh_apis_from_oracle, refresh_from_oracle
+        with staged_writes():  # nothing reaches the folder before every file is ready
+            if oracle:
+                from .oracle import recorded_minors, refresh_apis_from_oracle, refresh_from_oracle
 
-            minors = [minor_of_release(r) for r in releases] if releases else recorded_minors(out)
-            written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors)
-        if kubernetes_repo is not None:
-            reports.append(refresh_features(kubernetes_repo, out, releases))
-        if api_repo is not None:
-            reports.append(refresh_apis(api_repo, out, releases))
+                minors = [minor_of_release(r) for r in releases] if releases else recorded_minors(out)
+                if not minors:
+                    raise RefreshError(f"--oracle: no recordings in {out / 'oracle'} (v1.N.P/gates.json, made by oracle/record.py): "
+                                       "nothing to refresh from; --out names the data folder that holds them")
+                written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors)
+            if kubernetes_repo is not None:
+                reports.append(refresh_features(kubernetes_repo, out, releases))
+            if api_repo is not None:
+                reports.append(refresh_apis(api_repo, out, releases))
+            empty = [r for r in reports if not r.releases_written]
+            if empty:
+                raise _NothingWritten(", ".join(f"--{r.what.replace('features', 'kubernetes')}-repo" for r in empty))
+            bundle_line = stage_bundle(out)  # data/bundle.json, compiled from what this refresh leaves
+    except _NothingWritten as exc:
+        for report in reports:
+            print("\n".join(report.summary_lines()))
+        print(f"kcompat data refresh: nothing written: no release could be refreshed from {exc} (see above); "
+              "the data folder is unchanged", file=sys.stderr)
+        return 2
     except KcompatError as exc:
         print(f"kcompat data refresh: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"kcompat data refresh: cannot write: {exc}", file=sys.stderr)
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"kcompat data refresh: cannot read{where}: {exc.strerror or exc}; the data folder is unchanged", file=sys.stderr)
         return 2
     for name in written:
         print(f"wrote {name} (from the oracle's recordings)")
     for report in reports:
         print("\n".join(report.summary_lines()))
-    print(rebuild_after_refresh(out))  # data/bundle.json, compiled from what was just written
+    print(bundle_line)
     return 0
+
+
+class _NothingWritten(Exception):
+    """A repository that was asked for gave no release (its report says why)."""

@@ -34,6 +34,7 @@ from .common import (
     write_file_atomically,
 )
 from .features import MAX_GO_BLOB_BYTES
+from .staging import current_text
 
 REGISTER_FILE = "register.go"
 LIFECYCLE_FILE = "zz_generated.prerelease-lifecycle.go"
@@ -236,10 +237,10 @@ def lifecycle_rows(document: dict) -> list[list[str]]:
 
 def existing_lifecycle_rows(path: Path) -> tuple[dict[str, list[list[str]]], list[str]]:
     """Rows per release of an existing lifecycle.csv (kept for releases not refreshed)."""
-    if not path.exists():
+    text = current_text(path)  # as this refresh has left it so far
+    if text is None:
         return {}, []
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.reader(handle))
+    rows = list(csv.reader(io.StringIO(text, newline="")))
     if not rows or tuple(rows[0]) != LIFECYCLE_CSV_COLUMNS:
         return {}, [f"{path}: unexpected header, its rows were not kept"]
     by_release: dict[str, list[list[str]]] = {}

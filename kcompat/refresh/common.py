@@ -1,5 +1,5 @@
 """What both refreshes share: read-only git access with bounded output and time, the report,
-release numbers and tags, and atomic writes."""
+release numbers and tags; writing is :mod:`kcompat.refresh.staging`'s."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..core.errors import KcompatError
 from ..core.safe_yaml import DEFAULT_MAX_BYTES
+from .staging import write_file_atomically  # noqa: F401 - the writers import it from here
 
 FIRST_MINOR = 31  # the oldest release the dashboard covers (first with compatibility versions)
 _RELEASE = re.compile(r"1\.(\d{1,4})")
@@ -278,18 +279,6 @@ def release_tags(
 
 # ---------------------------------------------------------------------------------------------
 # Writing.
-
-
-def write_file_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def checked_out_dir(out_dir: Path | str) -> Path:

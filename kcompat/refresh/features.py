@@ -28,6 +28,7 @@ from .common import (
     release_tags,
     write_file_atomically,
 )
+from .staging import current_text, remove_file
 
 NEW_VERSIONED = "test/compatibility_lifecycle/reference/versioned_feature_list.yaml"
 NEW_UNVERSIONED = "test/compatibility_lifecycle/reference/unversioned_feature_list.yaml"
@@ -201,8 +202,8 @@ def refresh_features(kubernetes_repo: Path, out_dir: Path, releases: list[str] |
             written.append(target)
         notes += go.notes
         stale = out / "features" / feature_file_name(minor, unversioned=True)
-        if True not in manifests and stale.exists():
-            stale.unlink()  # a release's gates come from one tag: an older unversioned file would be mixed in
+        if True not in manifests and current_text(stale) is not None:
+            remove_file(stale)  # a release's gates come from one tag: an older unversioned file would be mixed in
             removed.append(stale)
         done.append(release)
     if done:

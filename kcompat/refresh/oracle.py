@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from .common import RefreshError, write_file_atomically
+from .staging import current_text
 
 ORACLE_DIR = "oracle"
 ORIGIN_CLIENT_GO = "client-go"
@@ -350,24 +351,43 @@ def _leading_comments(text: str) -> str:
     return "".join(lines)
 
 
-def _rewrite_release_list(path: Path, key: str, release: str, entry: dict, superseded_id: str | None = None) -> str:
-    """``path`` (a YAML mapping with a list under ``key``) with the entry of ``release`` replaced by
-    ``entry`` (added when there is none). With ``superseded_id`` an entry of the same release is
-    kept for provenance with its release renamed, so no loader takes it for the release's list."""
-    text = path.read_text()
-    document = yaml.safe_load(text)
-    items = []
-    for item in document[key]:
-        if superseded_id is not None and item.get("id") == entry.get("id"):
-            continue  # this refresh's own earlier entry: replaced, not kept twice
-        if str(item.get("release")) == release:
-            if superseded_id is None:
-                continue
-            item = dict(item, release=f"{release} (superseded by {superseded_id}: the release's running code)")
-        items.append(item)
-    items.append(entry)
-    document[key] = items
-    return _leading_comments(text) + "\n" + yaml.safe_dump(document, sort_keys=False, default_flow_style=False, width=1000)
+class _ReleaseList:
+    """A data file holding one entry per release (a YAML mapping with a list under ``key``), read
+    once and written once however many releases a refresh changes in it."""
+
+    def __init__(self, path: Path, key: str) -> None:
+        self.path = path
+        self.key = key
+        self.text = current_text(path)
+        if self.text is None:
+            raise RefreshError(f"{path}: missing (a refresh replaces entries of this file, it does not create it)")
+        self.document = yaml.safe_load(self.text)
+        if not isinstance(self.document, dict) or not isinstance(self.document.get(key), list):
+            raise RefreshError(f"{path}: expected a mapping with a {key!r} list")
+        self.changed = False
+
+    def replace(self, release: str, entry: dict, superseded_id: str | None = None) -> None:
+        """The entry of ``release`` replaced by ``entry`` (moved to the end; added when there is
+        none). With ``superseded_id`` an entry of the same release is kept for provenance with its
+        release renamed, so no loader takes it for the release's list."""
+        items = []
+        for item in self.document[self.key]:
+            if superseded_id is not None and item.get("id") == entry.get("id"):
+                continue  # this refresh's own earlier entry: replaced, not kept twice
+            if str(item.get("release")) == release:
+                if superseded_id is None:
+                    continue
+                item = dict(item, release=f"{release} (superseded by {superseded_id}: the release's running code)")
+            items.append(item)
+        items.append(entry)
+        self.document[self.key] = items
+        self.changed = True
+
+    def write(self) -> bool:
+        if self.changed:
+            write_file_atomically(self.path, _leading_comments(self.text or "") + "\n"
+                                  + yaml.safe_dump(self.document, sort_keys=False, default_flow_style=False, width=1000))
+        return self.changed
 
 
 def storage_version_hash(group: str, version: str, kind: str) -> str:
@@ -408,6 +428,13 @@ def refresh_apis_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
     written: list[str] = []
     csv_path = data_dir / "apis" / "lifecycle.csv"
     rows_by_release, _ = existing_lifecycle_rows(csv_path)
+    lists: dict[str, _ReleaseList] = {}
+
+    def release_list(name: str, key: str) -> _ReleaseList:
+        if name not in lists:
+            lists[name] = _ReleaseList(data_dir / "apis" / name, key)
+        return lists[name]
+
     for minor in minors:
         folder = _newest_full(data_dir, minor)
         if folder is None:
@@ -426,7 +453,8 @@ def refresh_apis_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
         rows_by_release[release] = lifecycle_rows(api_doc)
 
         res_path = data_dir / "apis" / "resources" / f"v{release}.yaml"
-        previous = yaml.safe_load(res_path.read_text()) if res_path.is_file() else None
+        previous_text = current_text(res_path)
+        previous = yaml.safe_load(previous_text) if previous_text is not None else None
         res_doc = resources_document(folder, minor, previous)
         res_text = _header([
             f"REST resources of Kubernetes {release}: the discovery documents of the real {folder.name} kube-apiserver",
@@ -445,24 +473,22 @@ def refresh_apis_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
         snapshot["legacyBetaResourcesEnabledByDefault"] = [
             f"{r['groupVersion']} {r['resource']}" for r in snapshot["legacyBetaResourcesEnabledByDefault"]
         ]
-        path = data_dir / "apis" / "default-enablement.yaml"
-        write_file_atomically(path, _rewrite_release_list(path, "snapshots", release, snapshot, snapshot["id"]))
-        written.append("apis/default-enablement.yaml")
+        release_list("default-enablement.yaml", "snapshots").replace(release, snapshot, snapshot["id"])
 
         apis = json.loads((folder / "apis.json").read_text())
         provenance = {"repository": f"k8s.io/kubernetes {folder.name} (running code)", "commit": "", "path": f"data/oracle/{folder.name}/apis.json"}
         priority = {"release": release, **provenance, "groups": {g: v for g, v in sorted(apis["versionPriority"].items()) if v}}
-        path = data_dir / "apis" / "scheme-priority.yaml"
-        write_file_atomically(path, _rewrite_release_list(path, "releases", release, priority))
+        release_list("scheme-priority.yaml", "releases").replace(release, priority)
         chained = chained_storage_versions(folder, apis)
         overrides = {"release": release, **provenance, "kubernetes": folder.name,
                      "note": "kube-apiserver's ResourceEncodingOverrides, then the storage versions of the resources of apiextensions-apiserver "
                              "and kube-aggregator, read from the storageVersionHash their discovery reports (their storage encoding is set "
                              "apart from the kube storage factory).",
                      "overrides": list(apis.get("storageEncodingOverrides") or []) + chained}
-        path = data_dir / "apis" / "storage-overrides.yaml"
-        write_file_atomically(path, _rewrite_release_list(path, "releases", release, overrides))
-        written += ["apis/scheme-priority.yaml", "apis/storage-overrides.yaml"]
+        release_list("storage-overrides.yaml", "releases").replace(release, overrides)
+    if not written:
+        return []  # no full recording: the API data is left as it is
+    written += [f"apis/{name}" for name, listed in lists.items() if listed.write()]
     write_file_atomically(csv_path, lifecycle_csv_text(rows_by_release))
     written.append("apis/lifecycle.csv")
     return sorted(set(written))

@@ -192,7 +192,8 @@ def test_a_huge_blob_is_refused_before_it_is_read(go_repo: Path, tmp_path: Path,
     code = run_refresh(_args(go_repo, tmp_path / "out", "1.36"))
     assert time.process_time() - started < 5
     out = capsys.readouterr().out
-    assert code == 0 and "skipped 1.36" in out
+    # the only release asked for was skipped: nothing written, and the refresh says so (exit 2)
+    assert code == 2 and "skipped 1.36" in out and not (tmp_path / "out").exists()
     assert f"v1.36.0:{KUBE_FEATURES_GO} is 6,291,460 bytes, larger than the limit of 4,194,304 bytes; not read" in out
 
 
