@@ -14,6 +14,7 @@ from dashboard.components.text import md, or_missing
 from dashboard.components.view_state import ViewState
 
 view = ViewState("about")  # before the first table: its exports name the page's view
+url_problems = st.container()  # a URL value of this page that is not an option, named (as on every page)
 summary = data.summary()
 counts = dict(summary.gate_counts)
 broken = dict(summary.broken)
@@ -96,3 +97,6 @@ else:
     with st.container(border=True):
         # Project documentation shipped with the data: rendered as Markdown, never as HTML.
         st.markdown(dict(sections)[shown])
+
+with url_problems:
+    view.show_problems()

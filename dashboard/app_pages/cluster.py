@@ -32,7 +32,7 @@ from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
 from kcompat.documents.gates import GATE_COLUMNS
 from kcompat.answers.config import config_document, config_for_inspection
-from kcompat.answers.inspect import DISAGREE_COLUMNS, exit_status
+from kcompat.answers.inspect import DISAGREE_COLUMNS, REFUSED_VERSION, Input, exit_status
 
 #: The session's last answer: (digest of the inputs, document).
 _LAST_CHECK = "_cluster_last_check"
@@ -43,6 +43,8 @@ PASTES = (
     ("cluster_paste_version", "/version", "The output of kubectl get --raw /version."),
     ("cluster_paste_metrics", "/metrics", "The output of kubectl get --raw /metrics (or just its kubernetes_feature_enabled and kubernetes_build_info lines)."),
 )
+#: What a paste box must hold (the endpoint it is labelled with); the first box takes any format.
+EXPECTED = {"cluster_paste_version": "/version", "cluster_paste_metrics": "/metrics"}
 UPLOAD = "cluster_upload"
 SOURCE_LABELS = {
     "component": "component", "binary": "binary", "emulated": "emulated", "minCompatibility": "min compatibility",
@@ -55,10 +57,12 @@ SOURCE_LABELS = {
 FOLLOWED = "_cluster_followed"
 
 
-def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
+def collect_inputs() -> tuple[list[Input], list[str]]:
     """The pasted texts and uploaded files, with the refusals of oversized ones: every limit is
-    checked here, on the server (what the browser enforces, a websocket client does not)."""
-    inputs: list[tuple[str, bytes | str]] = []
+    checked here, on the server (what the browser enforces, a websocket client does not). A
+    paste in the /version or /metrics box must be that endpoint's answer (inspect says what it is
+    otherwise)."""
+    inputs: list[Input] = []
     problems: list[str] = []
     total = 0
     for key, label, _ in PASTES:
@@ -67,7 +71,7 @@ def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
         if len(text) > MAX_PASTE_CHARS:  # the widget keeps one character more: a longer paste is refused, not cut
             problems.append(f"{name}: more than the limit of {MAX_PASTE_CHARS:,} characters")
         elif text.strip():
-            inputs.append((name, text))
+            inputs.append((name, text, EXPECTED.get(key)))
             total += len(text)
     uploads = st.session_state.get(UPLOAD) or []
     if len(uploads) > MAX_UPLOADS:
@@ -85,11 +89,12 @@ def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
     return inputs, problems
 
 
-def checked_document(inputs: list[tuple[str, bytes | str]]) -> dict:
+def checked_document(inputs: list[Input]) -> dict:
     """The inspect document of ``inputs``, from the upload worker, kept for this session's
     reruns (a tab switch, a download) while the inputs stay the same."""
     digest = hashlib.sha256()
-    for name, content in inputs:
+    for given in inputs:
+        name, content = given[0], given[1]
         raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
         digest.update(f"{len(name)}:{name}:{len(raw)}:".encode("utf-8", "surrogatepass"))
         digest.update(raw)
@@ -212,12 +217,12 @@ def show_version_disagreements(document: dict) -> None:
         st.error(md(disagreement), icon=":material/difference:")
 
 
-def follow_selection(document: dict, inputs: list[tuple[str, bytes | str]]) -> None:
+def follow_selection(document: dict, inputs: list[Input]) -> None:
     """Move the selection bar to the inspected cluster's binary, emulated version, min
     compatibility and --feature-gates (once per new input), and rerun so the bar shows it."""
     if not document.get("binary") or not document.get("emulated"):
         return
-    key = hash(tuple((name, data) for name, data in inputs))
+    key = hash(tuple((given[0], given[1]) for given in inputs))
     if st.session_state.get(FOLLOWED) == key:
         return
     st.session_state[FOLLOWED] = key
@@ -239,9 +244,9 @@ def show_selection(document: dict) -> None:
     st.subheader("Selection found")
     cols = st.columns(4)
     for col, key in zip(cols, ("component", "binary", "emulated", "minCompatibility")):
-        col.metric(SOURCE_LABELS[key], document[key])
+        col.metric(SOURCE_LABELS[key], document[key] or "refused")  # None: the binary refuses the version flags
     rows = [
-        {"setting": label, "value": document.get(key) or "", "from": document["sources"][key]}
+        {"setting": label, "value": document.get(key) or (REFUSED_VERSION if key in ("emulated", "minCompatibility") else ""), "from": document["sources"][key]}
         for key, label in SOURCE_LABELS.items() if key in document["sources"]
     ]
     frame = pd.DataFrame(rows, columns=["setting", "value", "from"])

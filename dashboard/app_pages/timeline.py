@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.components import data
-from dashboard.components.chart_export import chart_downloads, selection_caption
+from dashboard.components.chart_export import chart_downloads, selection_caption, vega_lite_spec
 from dashboard.components.charts import (
     GATE_PICK,
     LABEL_CSS,
@@ -120,7 +120,7 @@ if shown:
     # Every row in one chart (the export), cut into blocks of rows for the page: one chart per
     # block, each with its axis and legends, so the page grows with the rows (no scroll box) and an
     # axis and a legend are on screen wherever it is scrolled.
-    spec = timeline_chart(shown, binary, emulated, x_start=x_start, order=order, compact=is_phone(), starts=real_starts).to_dict()
+    spec = vega_lite_spec(timeline_chart(shown, binary, emulated, x_start=x_start, order=order, compact=is_phone(), starts=real_starts))
     picked: list = []
     with st.container(key="timeline_rows", gap="small"):
         for i, block in enumerate(timeline_block_specs(spec, timeline_blocks(order))):

@@ -6,6 +6,7 @@ Exported charts carry a title and a caption: what is selected and where the data
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import streamlit as st
@@ -15,6 +16,35 @@ from kcompat.documents.exports import chart_png, chart_svg
 
 from . import data
 from .state import Selection
+
+
+def _altair_lock() -> threading.Lock:
+    """The lock Streamlit holds while it changes Altair's process-wide settings to draw a chart
+    (``st.altair_chart`` enables a data transformer that moves every chart's data into *that*
+    call's dataset dict, and the "none" theme). Streamlit 1.67 keeps it in
+    ``streamlit.elements.vega_charts._altair_globals_lock``; without it (another version) a lock
+    of our own still keeps our conversions apart."""
+    try:
+        from streamlit.elements import vega_charts
+
+        lock = getattr(vega_charts, "_altair_globals_lock", None)
+    except ImportError:  # pragma: no cover - another Streamlit layout
+        lock = None
+    return lock if lock is not None else threading.Lock()
+
+
+_ALTAIR_GLOBALS = _altair_lock()
+
+
+def vega_lite_spec(chart) -> dict:
+    """``chart.to_dict()`` while no other session's ``st.altair_chart`` has Altair's global settings
+    changed. Unlocked, a conversion in one session's thread that ran while another drew a chart
+    sent its data into the other session's datasets (its own spec kept a name without data) and
+    could make that session fail with "dictionary changed size during iteration"."""
+    if not hasattr(chart, "to_dict"):
+        return chart
+    with _ALTAIR_GLOBALS:
+        return chart.to_dict()
 
 
 def selection_caption(sel: Selection, shown: str = "") -> str:
@@ -56,7 +86,7 @@ def chart_downloads(
     ``<name>.svg``, titled ``title`` (default: the chart's ``usermeta`` title) with ``caption`` and
     the data's provenance under it."""
     # plain data: the deferred callables must not touch Streamlit
-    spec = chart.to_dict() if hasattr(chart, "to_dict") else chart
+    spec = vega_lite_spec(chart)
     lines = [caption] if isinstance(caption, str) else list(caption)
     if not lines:
         lines = list((spec.get("usermeta") or {}).get("caption") or ())

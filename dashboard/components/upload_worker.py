@@ -16,7 +16,7 @@ Requests and answers are pickled tuples of plain values over the child's stdin a
   :class:`~kcompat.answers.gates.GatesAnswer`, plain values) or ``("problems", (message, ...))``
 - ``("download", data, binary, emulated, min_compat, feature_gates, fmt)`` -> ``("text", str)`` (the
   text of ``kcompat gates --manifest FILE --format fmt``) or problems
-- ``("inspect", ((name, data), ...))`` -> ``("document", dict)``: the ``kcompat inspect`` document
+- ``("inspect", ((name, data[, endpoint]), ...))`` -> ``("document", dict)``: the ``kcompat inspect`` document
   of the Check a cluster page's inputs (:func:`kcompat.answers.inspect.inspect_document`)
 
 ``data`` is the file's bytes; the binary's registration rules apply (as ``kcompat gates

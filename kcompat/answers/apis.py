@@ -45,4 +45,4 @@ def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_comp
     version = parse_binary_version(binary)
     selection = select_versions(version, emulated or None, min_compat or None)
     stored = storage_versions(version, selection.emulated, selection.min_compat, api_data=catalog.api_data, gate_states=api_gate_states(catalog))
-    return replace(stored, errors=selection.errors)
+    return replace(stored, errors=selection.errors, versions_refused=selection.flags_rejected)

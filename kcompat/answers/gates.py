@@ -122,6 +122,9 @@ class GatesAnswer:
     component: str = KUBE_APISERVER
     #: how the other components answer the same selection (:func:`compare_components`); empty when not asked
     components: tuple[ComponentComparison, ...] = ()
+    #: the binary refuses --emulated-version or --min-compatibility-version: ``emulated`` and
+    #: ``min_compat`` are then the defaults the gate keeps, not an answer
+    versions_refused: bool = False
 
     @property
     def valid(self) -> bool:
@@ -236,6 +239,7 @@ def answer_of(
         hints=hints_for(evaluation, lineage),
         rows=tuple(rows),
         component=component,
+        versions_refused=sel.flags_rejected,
     )
 
 

@@ -25,7 +25,8 @@ from ..core.flags import parse_go_bool
 from ..core.hints import api_hints
 from ..core.runtime_config import parse_runtime_config
 from ..core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
-from ..core.inspect.model import MAX_INPUT_BYTES
+from ..core.inspect.messages import pflag_error, pflag_remedy
+from ..core.inspect.model import FLAGS, MAX_INPUT_BYTES, FlagParseError
 from kcompat.documents.gates import gates_document, hint_dict
 from ..core.versions import Version, mm
 from kcompat.answers.gates import answer_of, compare_components, gate_evaluation
@@ -34,6 +35,8 @@ from kcompat.answers.queries import api_gate_states, gate_lineage
 if TYPE_CHECKING:  # the document types of kcompat.documents exist for the type checker only
     from kcompat.documents.gates import GatesDocument, HintDict
 
+#: What the selection shows for a version the binary refuses (no version is the answer).
+REFUSED_VERSION = "none (the binary refuses the version flags)"
 DISAGREE_COLUMNS = ("name", "predicted", "observed", "stage", "predictedStage", "likely")
 
 
@@ -68,6 +71,7 @@ class InspectDocument(TypedDict):
 
     component: str | None
     binary: str | None
+    #: None when no input gives them, or when the binary refuses the version flags
     emulated: str | None
     minCompatibility: str | None
     #: where each part of the selection came from
@@ -172,8 +176,13 @@ def _apiserver_checks(catalog: Catalog, combined: Combined, errors: list[str], w
             warnings.append(warning)
 
 
+#: One input: its name and content, and optionally the endpoint it was given as ("/version" or
+#: "/metrics": a paste box of the page, an answer of kubectl get --raw), which its content must be.
+Input = tuple[str, bytes | str] | tuple[str, bytes | str, str | None]
+
+
 def inspect_document(
-    catalog: Catalog, inputs: Sequence[tuple[str, bytes | str]], max_bytes: int = MAX_INPUT_BYTES, component: str | None = None
+    catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPUT_BYTES, component: str | None = None
 ) -> InspectDocument:
     """Read every input (all problems are collected), combine, answer, compare. The component is
     the one the inputs name (``component`` when given, kube-apiserver when none is named); its own
@@ -181,9 +190,11 @@ def inspect_document(
     readings = []
     problems: list[str] = []
     described: list[InputDict] = []
-    for name, data in inputs:
+    for given in inputs:
+        name, data = given[0], given[1]
+        expected = given[2] if len(given) > 2 else None
         try:
-            reading = read_input(data, name, max_bytes)
+            reading = read_input(data, name, max_bytes, expected)
         except InspectError as exc:
             problems += exc.problems
             described.append({"file": name, "kind": None})
@@ -216,8 +227,9 @@ def inspect_document(
     # how the other components answer the same selection: the gates document of `kcompat gates`
     answer = compare_components(catalog, answer, list(combined.emulated) or None, list(combined.min_compat) or None, feature_gates)
     gates = gates_document(answer)
-    errors = list(evaluation.errors)
-    hints = list(gates["hints"])
+    # the flag parser runs first: a word it refuses stops the binary before any other check
+    errors = [pflag_error(e) for e in combined.refused] + list(evaluation.errors)
+    hints = [flag_syntax_hint(e) for e in combined.refused] + list(gates["hints"])
     warnings = list(combined.warnings) + ([gate_set_note] if gate_set_note else []) + list(evaluation.warnings)
     if combined.component == KUBE_APISERVER:
         _apiserver_checks(catalog, combined, errors, warnings, hints)
@@ -226,8 +238,9 @@ def inspect_document(
     document: InspectDocument = {
         "component": combined.component,
         "binary": str(mm(binary)),
-        "emulated": str(sel.emulated),
-        "minCompatibility": str(sel.min_compat),
+        # version flags the binary refuses give no versions: the ones the gate keeps are no answer
+        "emulated": None if sel.flags_rejected else str(sel.emulated),
+        "minCompatibility": None if sel.flags_rejected else str(sel.min_compat),
         "sources": dict(combined.sources),
         "featureGates": ",".join(combined.feature_gates),
         "runtimeConfig": ",".join(combined.runtime_config),
@@ -282,6 +295,11 @@ def _gate_set(catalog: Catalog, combined: Combined) -> tuple[str, str | None]:
     return combined.component, None
 
 
+def flag_syntax_hint(error: FlagParseError) -> HintDict:
+    """The remedy beside the flag parser's error: where the word is, and what to write."""
+    return {"kind": "flag-syntax", "error": pflag_error(error), "gate": None, "text": pflag_remedy(error, FLAGS), "names": [error.word]}
+
+
 def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version, component: str = KUBE_APISERVER) -> str | None:
     """The other emulated version, if any, whose prediction agrees with every known gate on /metrics."""
     from ..core.compat import allowed_versions
@@ -315,6 +333,8 @@ def summary_lines(document: InspectDocument) -> list[str]:
         value = fields.get(key)
         if value in (None, "") and key not in document["sources"]:
             continue
+        if value is None and key in ("emulated", "minCompatibility"):
+            value = REFUSED_VERSION
         source = document["sources"].get(key)
         lines.append(f"{label}: {value}" + (f"  ({source})" if source else ""))
     observed = document.get("observed")

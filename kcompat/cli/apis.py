@@ -72,9 +72,10 @@ def run_apis(args: argparse.Namespace, *, data_dir: Path | str | None = None) ->
         if result.valid or getattr(args, "show_defaults", False):
             sys.stdout.write(formats.render_rows(args.format, api_rows(result), TABLE_COLUMNS))
         differing = len(result.differences_from_release())
-        summary = (
-            f"binary {result.binary}, emulated {result.emulated}: {len(result.served())} of {len(result.entries)} resources served; "
-            f"{differing} differ from a real {result.emulated} binary; "
+        refused = result.selection is not None and result.selection.flags_rejected
+        summary = formats.selection_summary(result.binary, result.emulated, refused=refused) + (
+            "" if refused else
+            f": {len(result.served())} of {len(result.entries)} resources served; {differing} differ from a real {result.emulated} binary; "
             f"default lists of {result.default_enablement_release} ({result.default_enablement_source})"
         )
         from kcompat.core.hints import api_hints

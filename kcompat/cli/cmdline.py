@@ -51,6 +51,11 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
             f"kcompat {command} --binary 1.33 -- kube-apiserver --emulated-version=1.31"
         )
     flag_set = flags_from_args(words, component or "kube-apiserver", Where("the pasted command line"))
+    if flag_set.refused:  # the binary's flag parser would stop at it: so does the answer
+        from kcompat.core.inspect.messages import pflag_error
+
+        error = flag_set.refused[0]
+        raise KcompatError(f"{error.where}: {pflag_error(error)}")
     ignored = []
     for name, fact in flag_set.flags:
         dest = _DESTS[name]

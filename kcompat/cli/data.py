@@ -36,7 +36,11 @@ def run_compile(args: argparse.Namespace) -> int:
             return 1
         print(f"{path}: up to date")
         return 0
-    write_bundle(data_dir, text)
+    try:
+        write_bundle(data_dir, text)  # the file keeps its mode; a full disk is named (refresh.staging)
+    except KcompatError as exc:
+        print(f"kcompat data compile: {cut(exc, 2000)}", file=sys.stderr)
+        return 2
     print(f"wrote {path}")
     return 0
 

@@ -51,7 +51,7 @@ def run_gates(args: argparse.Namespace, catalog: Catalog) -> int:
     if answer.valid or args.show_defaults:
         sys.stdout.write(gates_text(answer, args.format))
     named = "" if answer.component == KUBE_APISERVER else f" ({answer.component})"
-    summary = f"binary {answer.binary or '-'}{named}, emulated {answer.emulated}, min compatibility {answer.min_compat}"
+    summary = formats.selection_summary(f"{answer.binary or '-'}{named}", answer.emulated, answer.min_compat, answer.versions_refused)
     if not answer.valid and not args.show_defaults:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
     hints = [h.line for h in answer.hints]

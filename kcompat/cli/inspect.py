@@ -2,16 +2,13 @@
 ``kcompat config`` (the flags and config snippets for a selection).
 
 ``inspect`` exits 0 when everything agrees, 1 when the cluster disagrees with the prediction,
-2 when the input is unusable. ``--live`` asks the current kubectl context for ``/version`` and
-``/metrics`` through ``kubectl get --raw``.
+2 when the input is unusable. ``--live`` reads ``/version`` and ``/metrics`` from the API server
+of a kubeconfig context (:mod:`kcompat.data.live`: bounded in size and time).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -23,15 +20,16 @@ from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 # is built: ``kcompat gates`` does not pay for them.
 MAX_FILE_BYTES = 32 * 1024 * 1024  # kcompat.core.inspect.model.MAX_INPUT_BYTES
 CONFIG_FORMATS = ("cmdline", "kubeadm", "kind", "static-pod", "json")  # answers.config.SNIPPETS + json
-KUBECTL_TIMEOUT = 60
 
 
 def add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
                         help="ps line / command line, static pod manifest, kubeadm or kind config, /version JSON, /metrics text")
-    parser.add_argument("--live", action="store_true", help="also read /version and /metrics through kubectl get --raw")
-    parser.add_argument("--context", help="kubectl context for --live (default: the current one)")
-    parser.add_argument("--kubeconfig", help="kubeconfig file for --live (default: kubectl's)")
+    parser.add_argument("--live", action="store_true", help="also read /version and /metrics from the API server of a kubeconfig context")
+    parser.add_argument("--context", help="kubeconfig context for --live (default: the current one)")
+    parser.add_argument("--kubeconfig", help="kubeconfig file for --live (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
+    parser.add_argument("--request-timeout", type=_seconds, default=60.0, metavar="SECONDS",
+                        help="--live: seconds each answer may take in all (default 60; 20 s at most without data, 10 s to connect)")
     parser.add_argument("--format", choices=("json", "table", "markdown"), default="table")
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the predicted gates even when the binary would refuse the input (JSON always has them)")
@@ -40,6 +38,16 @@ def add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
     add_component_argument(parser, every=True, help_text=(
         "the component inspected, and its flags picked out of inputs that list several (default: the one the inputs name, "
         "else kube-apiserver); its own gate set predicts /metrics"))
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected seconds between 0 and 3600, got {echo(text)}")
+    return value
 
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,85 +67,15 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     add_command_line_argument(parser)
 
 
-#: Bytes of kubectl's stderr kept for the message (the rest is not read: kubectl is stopped).
-KUBECTL_STDERR_BYTES = 64 * 1024
-
-
-def run_bounded(command: list[str], limit: int, timeout: float, err_limit: int = KUBECTL_STDERR_BYTES) -> tuple[int, bytes, bytes, str]:
-    """Run ``command`` reading at most ``limit`` bytes of its stdout and ``err_limit`` of its
-    stderr, for at most ``timeout`` seconds: (exit status, stdout, stderr, why it was stopped or
-    ""). A program that writes more, or takes longer, is killed; nothing past a limit is read."""
-    import selectors
-    import time
-
-    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    out, err = bytearray(), bytearray()
-    bounds = {process.stdout: (out, limit, "stdout"), process.stderr: (err, err_limit, "stderr")}
-    deadline = time.monotonic() + timeout
-    stopped = ""
-    with selectors.DefaultSelector() as selector:
-        for stream in bounds:
-            selector.register(stream, selectors.EVENT_READ)
-        try:
-            while selector.get_map() and not stopped:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    stopped = f"did not answer within {timeout:g} s"
-                    break
-                for key, _ in selector.select(min(left, 1.0)):
-                    buffer, most, name = bounds[key.fileobj]
-                    chunk = os.read(key.fd, min(1 << 16, most + 1 - len(buffer)))
-                    if not chunk:
-                        selector.unregister(key.fileobj)
-                        continue
-                    buffer += chunk
-                    if len(buffer) > most:
-                        stopped = f"wrote more than the limit of {most:,} bytes on {name}"
-                        break
-        finally:
-            if stopped:
-                process.kill()
-            for stream in bounds:
-                stream.close()
-            try:
-                status = process.wait(timeout=None if stopped else max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                process.kill()
-                status = process.wait()
-                stopped = stopped or f"did not exit within {timeout:g} s"
-    return status, bytes(out), bytes(err), stopped
-
-
-def _kubectl_raw(path: str, args: argparse.Namespace) -> bytes:
-    kubectl = shutil.which("kubectl")
-    if kubectl is None:
-        raise _Unusable("--live needs kubectl on PATH")
-    command = [kubectl, "get", "--raw", path]
-    if args.context:
-        command[1:1] = ["--context", args.context]
-    if args.kubeconfig:
-        command[1:1] = ["--kubeconfig", args.kubeconfig]
-    try:
-        status, out, err, stopped = run_bounded(command, MAX_FILE_BYTES, KUBECTL_TIMEOUT)
-    except OSError as exc:
-        raise _Unusable(f"kubectl could not be run: {echo(exc.strerror or exc)}") from None
-    if stopped:
-        raise _Unusable(f"kubectl get --raw {path} {stopped}; stopped")
-    if status != 0:
-        message = err.decode("utf-8", "replace").strip().splitlines()
-        raise _Unusable(f"kubectl get --raw {path} failed: {echo((message or ['exit status %d' % status])[-1], 500)}")
-    return out
-
-
 class _Unusable(Exception):
     pass
 
 
-def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
+def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes] | tuple[str, bytes, str]]:
     from kcompat.core.errors import KcompatError
     from kcompat.data.files import read_regular_file
 
-    inputs = []
+    inputs: list[tuple[str, bytes] | tuple[str, bytes, str]] = []
     for path in args.files:
         source = echo(path, 200)
         try:
@@ -150,12 +88,25 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes]]:
             raise _Unusable(f"{source}: larger than the limit of {MAX_FILE_BYTES:,} bytes")
         inputs.append((source, data))
     if args.live:
-        where = f" (context {args.context})" if args.context else ""
-        inputs.append((f"kubectl get --raw /version{where}", _kubectl_raw("/version", args)))
-        inputs.append((f"kubectl get --raw /metrics{where}", _kubectl_raw("/metrics", args)))
+        inputs += _live_inputs(args)
     if not inputs:
         raise _Unusable("give at least one FILE, or --live")
     return inputs
+
+
+def _live_inputs(args: argparse.Namespace) -> list[tuple[str, bytes, str]]:
+    """/version and /metrics of the context's API server, each read within the limits of
+    :mod:`kcompat.data.live` (kcompat connects itself; kubectl proxy where it must)."""
+    from kcompat.core.errors import KcompatError
+    from kcompat.data.live import open_cluster, stderr_progress
+
+    try:
+        with open_cluster(args.kubeconfig, args.context, timeout=getattr(args, "request_timeout", 60.0)) as cluster:
+            stderr_progress(f"reading /version and /metrics of context {echo(cluster.target.context)} {cluster.how}")
+            # each answer must be what its endpoint serves (a /metrics answering JSON is named, not read as /version)
+            return [(cluster.label(path), cluster.get(path, MAX_FILE_BYTES), path) for path in ("/version", "/metrics")]
+    except KcompatError as exc:
+        raise _Unusable(str(exc)) from None
 
 
 def run_inspect(args: argparse.Namespace, catalog: Catalog) -> int:

@@ -197,31 +197,11 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
         build_parser("").print_help(sys.stdout)
         return 0
     args = build_parser(_command_of(argv)).parse_args(argv)
+    from kcompat.cli.signals import Stopped, signals_as_interrupts
+
     try:
-        if args.command in _TAKE_COMMAND_LINE:
-            from kcompat.cli.cmdline import apply_command_line
-
-            apply_command_line(args, args.command)
-        if args.command == "gates":
-            from kcompat.cli.gates import run_gates
-
-            return run_gates(args, catalog)
-        if args.command == "versions":
-            return run_versions(args, catalog)
-        if args.command == "plan":
-            return run_plan(args, catalog)
-        if args.command in _LAZY_COMMANDS:
-            lazy = _LAZY_COMMANDS[args.command]
-            run = lazy.function(lazy.run)
-            return run(args, catalog) if lazy.takes_catalog else run(args)
-        if args.command == "data":
-            if args.data_command == "compile":
-                from kcompat.cli.data import run_compile
-
-                return run_compile(args)
-            from kcompat.refresh import run_refresh
-
-            return run_refresh(args)
+        with signals_as_interrupts():  # SIGTERM and SIGHUP clean up as Ctrl-C does
+            return _run_command(args, catalog)
     except KcompatError as exc:
         return _fail(str(exc))
     except BrokenPipeError:  # the reader went away (`kcompat gates | head`): nothing left to say
@@ -230,12 +210,42 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
     except OSError as exc:
         where = f" {cut(exc.filename, 200)}" if getattr(exc, "filename", None) else ""
         return _fail(f"cannot use{where}: {exc.strerror or exc}")
+    except Stopped as exc:
+        return _fail(f"stopped by {exc.name}", exc.exit_status)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
         if os.environ.get("KCOMPAT_DEBUG"):
             raise
         return _fail(f"unexpected {type(exc).__name__}: {exc} (set KCOMPAT_DEBUG=1 to see where)")
+
+
+def _run_command(args: argparse.Namespace, catalog: Catalog) -> int:
+    """The subcommand ``args`` names; its exit status."""
+    if args.command in _TAKE_COMMAND_LINE:
+        from kcompat.cli.cmdline import apply_command_line
+
+        apply_command_line(args, args.command)
+    if args.command == "gates":
+        from kcompat.cli.gates import run_gates
+
+        return run_gates(args, catalog)
+    if args.command == "versions":
+        return run_versions(args, catalog)
+    if args.command == "plan":
+        return run_plan(args, catalog)
+    if args.command in _LAZY_COMMANDS:
+        lazy = _LAZY_COMMANDS[args.command]
+        run = lazy.function(lazy.run)
+        return run(args, catalog) if lazy.takes_catalog else run(args)
+    if args.command == "data":
+        if args.data_command == "compile":
+            from kcompat.cli.data import run_compile
+
+            return run_compile(args)
+        from kcompat.refresh import run_refresh
+
+        return run_refresh(args)
     return 2
 
 

@@ -145,26 +145,24 @@ def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None
          "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=cwd or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        start_new_session=True,  # its own process group, stopped whole by stop_server
     )
     log.close()
     proc.log_path = log.name  # type: ignore[attr-defined]
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)
-    except Exception:
+    except BaseException:  # an error, Ctrl-C or SIGTERM while it starts: no server left behind
         stop_server(proc)
         raise
     return proc, url
 
 
 def stop_server(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+    """Stop the server and anything it started (its process group: SIGTERM, SIGKILL after 10 s)."""
+    from kcompat.data.children import stop
+
+    stop(proc, grace=10)
     log = getattr(proc, "log_path", None)
     if log:
         Path(log).unlink(missing_ok=True)
@@ -339,9 +337,9 @@ def take_screenshots(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     proc = None
-    if server is None:
-        proc, server = start_server()
     try:
+        if server is None:
+            proc, server = start_server()
         if browser is not None:
             return _shoot(browser, server, shots, out, theme, phone)
         try:
@@ -505,10 +503,16 @@ def run_screenshots(args: argparse.Namespace) -> int:
 
 def main(out_dir: str | Path | None = None) -> int:
     """``python -m kcompat.cli.screenshots [--out DIR] ...``, or ``main(out_dir)`` from Python."""
+    from kcompat.cli.signals import Stopped, signals_as_interrupts
+
     parser = add_screenshot_arguments(argparse.ArgumentParser(prog="kcompat screenshots", description=__doc__.split("\n")[0]))
-    if out_dir is not None:
-        return run_screenshots(parser.parse_args(["--out", str(out_dir)]))
-    return run_screenshots(parser.parse_args())
+    args = parser.parse_args(["--out", str(out_dir)] if out_dir is not None else None)
+    try:
+        with signals_as_interrupts():  # SIGTERM stops the server it started, as Ctrl-C does
+            return run_screenshots(args)
+    except Stopped as exc:
+        print(f"kcompat: error: stopped by {exc.name}", file=sys.stderr)
+        return exc.exit_status
 
 
 if __name__ == "__main__":

@@ -43,7 +43,9 @@ def run_storage(args: argparse.Namespace, *, data_dir: Path | str | None = None)
     if args.format == "json":
         sys.stdout.write(formats.to_json(storage_document(result)))
     else:
-        sys.stdout.write(formats.render_rows(args.format, storage_rows(result), TABLE_COLUMNS))
-        summary = f"binary {result.binary}, emulated {result.emulated}, min compatibility {result.min_compat}: {result.rule}"
+        if not result.versions_refused:  # no table of versions the binary would not run at
+            sys.stdout.write(formats.render_rows(args.format, storage_rows(result), TABLE_COLUMNS))
+        summary = formats.selection_summary(result.binary, result.emulated, result.min_compat, result.versions_refused)
+        summary += " (refused: no storage table)" if result.versions_refused else f": {result.rule}"
         formats.report_problems(summary, result.warnings, result.errors, sys.stderr)
     return 0 if result.valid else 2

@@ -80,6 +80,12 @@ class ReleaseRules:
         return self._at_least(33)
 
     @property
+    def version_reports_emulation(self) -> bool:
+        """``/version`` has emulationMajor/Minor and minCompatibilityMajor/Minor from 1.33
+        (component-base ``compatibility`` fills apimachinery's ``version.Info``)."""
+        return self._at_least(33)
+
+    @property
     def uses_floors(self) -> bool:
         """1.33+: emulation and min compat may go down to a floor; 1.31/1.32: binary-1 only."""
         return self._at_least(33)

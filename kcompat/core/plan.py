@@ -21,6 +21,8 @@ A gate the new binary no longer registers is described by its last spec
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -157,12 +159,37 @@ class UpgradePlan:
         return all(s.supported for s in self.steps)
 
 
+#: One version of a plan endpoint, whole: ``1.36``, ``v1.36.2``, ``1.37.0-alpha.1`` (no text after it).
+_ENDPOINT_VERSION = re.compile(r"v?[0-9]+\.[0-9]+(?:\.[0-9]+)?(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?")
+#: The start of a version, to name what follows it.
+_VERSION_START = re.compile(r"v?[0-9]+(?:\.[0-9]+)*")
+
+
 def parse_plan_endpoint(text: str) -> tuple[Version, Version | None]:
-    """``B`` or ``B@E`` as ``kcompat plan --from`` takes it."""
-    binary_text, _, emulated_text = text.partition("@")
+    """``B`` or ``B@E`` as ``kcompat plan --from`` takes it: each side one whole version. Go's
+    ``version.ParseGeneric`` ignores text after the numbers; an endpoint is kcompat's own syntax,
+    and ``1.33@1.32@1.31`` or ``1.36 lol`` is a mistake to name, not to cut."""
+    parts = text.split("@") if isinstance(text, str) else [text]
+    problem = None
+    if len(parts) > 2:
+        problem = f"{len(parts) - 1} '@' (one at most: B@E)"
+    else:
+        for part, where in zip(parts, ("before", "after")):
+            if part == "":
+                problem = f"nothing {where} '@'"
+            elif not _ENDPOINT_VERSION.fullmatch(part):
+                start = _VERSION_START.match(part)
+                problem = (
+                    f"{repr_cut(part[start.end():])} after the version {repr_cut(start.group())}" if start
+                    else f"{repr_cut(part)} is not a version"
+                )
+            if problem:
+                break
+    if problem:
+        raise KcompatError(f"invalid plan endpoint {repr_cut(text)}: {problem} (expected B or B@E, e.g. 1.33@1.32)")
     try:
-        binary = mm(parse_version(binary_text))
-        emulated = mm(parse_version(emulated_text)) if emulated_text else None
+        binary = mm(parse_version(parts[0]))
+        emulated = mm(parse_version(parts[1])) if len(parts) > 1 else None
     except KcompatError as exc:
         raise KcompatError(f"invalid plan endpoint {repr_cut(text)} (expected B or B@E, e.g. 1.33@1.32): {exc}") from None
     return binary, emulated

@@ -7,7 +7,11 @@ where PyYAML has it. Every problem is a KcompatError naming the source.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from .errors import KcompatError, cut, repr_cut
+from .text_input import decode_input
 
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 #: Gates of one manifest: the largest release has about 300.
@@ -55,6 +59,111 @@ MAX_YAML_DEPTH = 32
 MAX_MANIFEST_NODES = 100_000
 #: Specs of one manifest (all gates): the 1.37 list has about 900.
 MAX_MANIFEST_SPECS = 10_000
+
+
+# --- scalars typed as Go reads them -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoScalar:
+    """A YAML scalar that Go's YAML reader resolves to a number or a boolean, where a Kubernetes
+    type wants a string: kept with the text as written and its 1-based line, so that
+    ``emulated-version: 1.30`` is refused with the decoder's reason, never read as "1.3".
+
+    ``kind`` is what Go's encoding/json calls the JSON value it becomes: ``number`` or ``bool``."""
+
+    kind: str
+    value: object
+    text: str
+    line: int
+
+    def __str__(self) -> str:
+        return self.text
+
+
+#: The plain scalars go-yaml v2 (go.yaml.in/yaml/v2 ``resolve.go``, used by sigs.k8s.io/yaml)
+#: resolves by table: YAML 1.1 booleans (y, yes, on...), nulls and the special floats.
+_GO_TABLE: dict[str, tuple[str, object]] = {
+    **{t: ("bool", True) for t in ("y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON")},
+    **{t: ("bool", False) for t in ("n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF")},
+    **{t: ("null", None) for t in ("", "~", "null", "Null", "NULL")},
+    **{t: ("number", float("nan")) for t in (".nan", ".NaN", ".NAN")},
+    **{t: ("number", float("inf")) for t in (".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF")},
+    **{t: ("number", float("-inf")) for t in ("-.inf", "-.Inf", "-.INF")},
+}
+#: ``strconv.ParseInt(s, 0, 64)``'s syntax (base prefixes, a leading 0 for octal), then the
+#: float form of ``yamlStyleFloat``, then go-yaml's own ``0b``; the ``.`` hint's ParseFloat.
+_GO_INT = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)")
+_GO_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_GO_DOT_FLOAT = re.compile(r"\.[0-9]+(?:[eE][-+]?[0-9]+)?")
+_GO_BINARY = re.compile(r"-?0b[01]+")
+#: ``parseTimestamp``: YYYY- then one of its layouts; go-yaml gives such a plain scalar to an
+#: interface{} as the string it is.
+_GO_TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ][0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2}(?:\.[0-9]*)?(?:Z|[-+][0-9]{2}:[0-9]{2})?)?")
+_INT64 = 1 << 63
+
+
+def go_resolve(text: str) -> tuple[str, object]:
+    """What go-yaml v2's ``resolve("", text)`` makes of a plain scalar: ("str", text),
+    ("bool", b), ("null", None) or ("number", n)."""
+    if text in _GO_TABLE:
+        return _GO_TABLE[text]
+    hint = text[0]
+    if hint == ".":
+        if _GO_DOT_FLOAT.fullmatch(text):
+            return "number", float(text)
+    elif hint.isdigit() or hint in "+-":
+        if _GO_TIMESTAMP.fullmatch(text):
+            return "str", text
+        plain = text.replace("_", "")
+        if _GO_INT.fullmatch(plain):
+            value = int(plain, 0) if not re.fullmatch(r"[-+]?0[0-7]+", plain) else int(plain.replace("0", "0o", 1), 0)
+            if -_INT64 <= value < 2 * _INT64:
+                return "number", value
+        if _GO_FLOAT.fullmatch(plain):
+            return "number", float(plain)
+        if _GO_BINARY.fullmatch(plain):
+            return "number", int(plain, 0)
+    return "str", text
+
+
+_GO_PLAIN_TAG = "tag:kcompat.invalid,2025:go-plain"
+_GO_LOADERS: dict[type, Any] = {}
+
+
+def _go_loader() -> Any:
+    """The safe loader with every plain scalar resolved by :func:`go_resolve` (PyYAML's own YAML
+    1.1 resolvers differ: ``y`` is a string there, ``1e3`` too, ``1:30`` an integer), and
+    explicitly tagged numbers and booleans kept as :class:`GoScalar` as well."""
+    base = _LOADER
+    if base in _GO_LOADERS:
+        return _GO_LOADERS[base]
+
+    def resolve(self: Any, kind: type, value: str, implicit: tuple[bool, bool]) -> str:
+        if kind is yaml.ScalarNode and implicit[0]:
+            return _GO_PLAIN_TAG
+        return str(base.resolve(self, kind, value, implicit))
+
+    loader: Any = type("GoScalarLoader", (base,), {"resolve": resolve})
+
+    def plain(constructor: Any, node: Any) -> object:
+        kind, value = go_resolve(node.value)
+        if kind == "str":
+            return node.value
+        if kind == "null":
+            return None
+        return GoScalar(kind, value, node.value, node.start_mark.line + 1)
+
+    loader.add_constructor(_GO_PLAIN_TAG, plain)
+    for tag, kind in (("int", "number"), ("float", "number"), ("bool", "bool")):
+        build = base.yaml_constructors[f"tag:yaml.org,2002:{tag}"]
+
+        def typed(constructor: Any, node: Any, build: Any = build, kind: str = kind) -> object:
+            return GoScalar(kind, build(constructor, node), node.value, node.start_mark.line + 1)
+
+        loader.add_constructor(f"tag:yaml.org,2002:{tag}", typed)
+    _GO_LOADERS[base] = loader
+    return loader
 
 
 def _line(event: Any) -> str:
@@ -105,26 +214,24 @@ def _scan_events(text: str, source: str, manifest: bool) -> None:
             stack.append([isinstance(event, yaml.MappingStartEvent), 0, {}])
 
 
-def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, manifest: bool = False) -> object:
+def read_yaml_text(
+    data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, manifest: bool = False, go_scalars: bool = False
+) -> object:
     """Decode and parse one YAML document safely; errors name the source.
 
     Checked before anything is built, in one pass over the parser's events: the size, no
     anchors or aliases, nesting depth, duplicate keys, and with ``manifest`` the counts of gates,
-    specs and nodes. Then libyaml's C loader (pure Python when missing) builds the document."""
+    specs and nodes. Then libyaml's C loader (pure Python when missing) builds the document.
+
+    With ``go_scalars`` the scalars are typed as Go's YAML reader types them (the one kubeadm,
+    the kubelet and kind decode with): a plain scalar it reads as a number or a boolean is a
+    :class:`GoScalar` (how it was written, and its line), every other scalar a string or None."""
     if "yaml" not in globals():
         _import_yaml()
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    if len(raw) > max_bytes:
-        raise KcompatError(f"{source}: file is {len(raw):,} bytes, larger than the limit of {max_bytes:,} bytes")
-    if b"\x00" in raw:
-        raise KcompatError(f"{source}: binary data (NUL bytes), not a YAML text file")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise KcompatError(f"{source}: not UTF-8 text (byte {exc.start}): not a YAML manifest") from None
+    text = decode_input(data, source, max_bytes, "a YAML text file")
     try:
         _scan_events(text, source, manifest)
-        return yaml.load(text, Loader=_LOADER)  # noqa: S506 - a SafeLoader (C or Python)
+        return yaml.load(text, Loader=_go_loader() if go_scalars else _LOADER)  # noqa: S506 - a SafeLoader (C or Python)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         pos = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""

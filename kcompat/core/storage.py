@@ -107,6 +107,8 @@ class StorageVersions:
     choices: tuple[StorageChoice, ...]
     errors: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    #: the binary refuses the version flags: ``emulated``/``min_compat`` are its defaults, not an answer
+    versions_refused: bool = False
 
     @property
     def valid(self) -> bool:

@@ -6,9 +6,9 @@ records the problem for that release and every other release stays usable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import _thread  # the lock type without importing threading on the CLI's start-up path
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 
@@ -22,11 +22,13 @@ from .files import load_manifest_files, read_data_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the API data is imported when first asked for, not on the gates' path
-    from typing import Any
+    from typing import Any, TypeVar
 
     from kcompat.core.apis_data import ApiData
 
     from .bundle import Bundle
+
+    T = TypeVar("T")
 
 #: statuses of data that is the release itself: verified at x.y.0, or read from the release's running code
 EXACT_STATUSES = frozenset({"exact", "release"})
@@ -165,7 +167,7 @@ class PatchLevel:
 
     name: str  # "1.35.2"
     kubernetes: str  # the module it was read from, "v1.35.2"
-    gates: tuple[dict[str, Any], ...]  # manifest items (whole entries with origin)
+    gates: tuple[Mapping[str, Any], ...]  # manifest items (whole entries with origin), read-only
     absent: tuple[str, ...]
 
     @property
@@ -208,7 +210,7 @@ def _parse_patch_levels(doc: object, path: str, info: ReleaseInfo, base: tuple[P
         raise KcompatError(f"{path}: malformed patch levels (expected a mapping with base and patches)")
     try:
         levels = tuple(
-            PatchLevel(str(item["patch"]), str(item.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
+            PatchLevel(str(item["patch"]), str(item.get("kubernetes", "")), _frozen(item.get("gates") or ()), tuple(item.get("absent") or ()))
             for item in doc["patches"]
         )
         if not base or str(doc["base"]) != base[0].name:
@@ -244,7 +246,7 @@ def _parse_component_gates(doc: object, path: str) -> ComponentGates:
             component = str(item["component"])
             if component not in OTHER_COMPONENTS:
                 raise KcompatError(f"{path}: unknown component {component!r} (expected {', '.join(OTHER_COMPONENTS)})")
-            found[component] = PatchLevel(base, str(doc.get("kubernetes", "")), tuple(item.get("gates") or ()), tuple(item.get("absent") or ()))
+            found[component] = PatchLevel(base, str(doc.get("kubernetes", "")), _frozen(item.get("gates") or ()), tuple(item.get("absent") or ()))
         return ComponentGates(base, MappingProxyType(found))
     except (KeyError, TypeError, AttributeError) as exc:
         raise KcompatError(f"{path}: malformed component gate sets ({exc})") from None
@@ -257,7 +259,7 @@ def _apply_patch(base: Manifest, level: PatchLevel, registration: str, what: str
     from kcompat.core.manifest import check_manifest_dependencies, merge_features, parse_manifest
 
     source = f"{what} {level.name} ({level.kubernetes})"
-    items = [{k: v for k, v in g.items() if k != "origin"} for g in level.gates]
+    items = [{k: _thawed(v) for k, v in g.items() if k != "origin"} for g in level.gates]
     parsed = parse_manifest(items, source, registration, check_dependencies=False)
     origins = {g["name"]: g.get("origin", "kube") for g in level.gates}
     changed = {f.name: replace(f, origin=origins[f.name]) for f in parsed}
@@ -284,32 +286,75 @@ def _file_list(value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
+_MISSING = object()
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` (parsed YAML) made read-only all the way down: mappings as ``MappingProxyType``,
+    lists as tuples. What the catalog keeps is shared by every session's thread: nothing in it
+    can be changed by one of them."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    """A plain copy of a :func:`_frozen` value (dicts and lists), for the parsers."""
+    if isinstance(value, Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
 @dataclass(frozen=True)
 class Catalog:
-    """The bundled data of every release. Immutable; loads each release once."""
+    """The bundled data of every release. Immutable, and safe to share between threads: every
+    value it loads (the release list, each release, its patch levels and patched manifests, the
+    API data, the gate descriptions) is built once, under the catalog's lock, and the same
+    object is then handed to every caller; threads asking at the same time wait for the one
+    building it instead of building it again, and none of them can change it."""
 
     data_dir: Path = DATA_DIR
     #: read ``data_dir/bundle.json`` where it matches the YAML files (see :mod:`kcompat.data.bundle`)
     use_bundle: bool = True
-    #: per release: its data as loaded, its recorded patch levels, and the manifest of each patch
-    _loaded: dict[str, ReleaseData] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _patch_levels: dict[str, PatchLevels] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _patched: dict[str, Manifest] = field(default_factory=dict, init=False, repr=False, compare=False)
-    #: per release: the other components' recorded differences; per (component, patch): its manifest
-    _component_gates: dict[str, ComponentGates | None] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _component_manifests: dict[tuple[str, str], Manifest] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: (kind, key) -> the value built once: "bundle", "releases", ("load", release), ("patches",
+    #: release), ("patched", patch), ("components", release), ("component", component, patch),
+    #: "api_data", "gate_info"
+    _built: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _lock: _thread.RLock = field(default_factory=_thread.RLock, init=False, repr=False, compare=False)
 
-    @cached_property
+    def _once(self, key: object, build: Callable[[], T]) -> T:
+        """The value of ``key``, built by ``build`` the first time (one thread builds, the others
+        wait for it; a build that raises is not kept)."""
+        found = self._built.get(key, _MISSING)
+        if found is _MISSING:
+            with self._lock:
+                found = self._built.get(key, _MISSING)
+                if found is _MISSING:
+                    found = build()
+                    self._built[key] = found
+        return found  # type: ignore[no-any-return]
+
+    @property
     def bundle(self) -> Bundle | None:
         """The compiled bundle of ``data_dir``, or None (none, unreadable, or not wanted)."""
+        return self._once("bundle", self._read_bundle)
+
+    def _read_bundle(self) -> Bundle | None:
         if not self.use_bundle:
             return None
         from .bundle import read_bundle
 
         return read_bundle(self.data_dir)
 
-    @cached_property
+    @property
     def releases(self) -> tuple[ReleaseInfo, ...]:
+        return self._once("releases", self._read_releases)
+
+    def _read_releases(self) -> tuple[ReleaseInfo, ...]:
         compiled = self.bundle.releases() if self.bundle is not None else None
         if compiled is None:
             return _read_releases(self.data_dir)
@@ -328,19 +373,20 @@ class Catalog:
 
     def load(self, release: str) -> ReleaseData:
         info = self.info(release)
-        if info.release not in self._loaded:
-            try:
-                manifest = self.bundle.manifest(info) if self.bundle is not None else None
-                if manifest is None:
-                    manifest = load_manifest_files(
-                        [self.data_dir / f for f in info.feature_files],
-                        registration=registration_for(info.version),
-                        client_go_paths=[self.data_dir / f for f in info.client_go_files],
-                    )
-                self._loaded[info.release] = ReleaseData(info, manifest)
-            except KcompatError as exc:
-                self._loaded[info.release] = ReleaseData(info, None, str(exc))
-        return self._loaded[info.release]
+        return self._once(("load", info.release), lambda: self._load(info))
+
+    def _load(self, info: ReleaseInfo) -> ReleaseData:
+        try:
+            manifest = self.bundle.manifest(info) if self.bundle is not None else None
+            if manifest is None:
+                manifest = load_manifest_files(
+                    [self.data_dir / f for f in info.feature_files],
+                    registration=registration_for(info.version),
+                    client_go_paths=[self.data_dir / f for f in info.client_go_files],
+                )
+            return ReleaseData(info, manifest)
+        except KcompatError as exc:
+            return ReleaseData(info, None, str(exc))
 
     def manifest(self, release: str) -> Manifest:
         data = self.load(release)
@@ -351,17 +397,13 @@ class Catalog:
     def patches(self, release: str) -> PatchLevels:
         """The recorded patch levels of ``release`` and how each differs from its base patch."""
         info = self.info(release)
-        if info.release not in self._patch_levels:
-            self._patch_levels[info.release] = _read_patch_levels(self.data_dir, info)
-        return self._patch_levels[info.release]
+        return self._once(("patches", info.release), lambda: _read_patch_levels(self.data_dir, info))
 
     def component_gates(self, release: str) -> ComponentGates | None:
         """How the other components' gate sets of ``release`` differ from kube-apiserver's, or None
         when they were not recorded."""
         info = self.info(release)
-        if info.release not in self._component_gates:
-            self._component_gates[info.release] = _read_component_gates(self.data_dir, info)
-        return self._component_gates[info.release]
+        return self._once(("components", info.release), lambda: _read_component_gates(self.data_dir, info))
 
     def component_releases(self) -> tuple[str, ...]:
         """The releases whose other components' gate sets are recorded."""
@@ -383,13 +425,10 @@ class Catalog:
         if difference is None:
             where = ", ".join(self.component_releases()) or "none"
             raise KcompatError(f"{component}'s gate set is not recorded for {release} (recorded for: {where}); kube-apiserver's is")
-        key = (component, level)
-        if key not in self._component_manifests:
-            self._component_manifests[key] = (
-                _apply_patch(manifest, difference, registration_for(self.info(release).version), component)
-                if difference.gates or difference.absent else manifest
-            )
-        return self._component_manifests[key], note
+        if not (difference.gates or difference.absent):
+            return manifest, note
+        registration = registration_for(self.info(release).version)
+        return self._once(("component", component, level), lambda: _apply_patch(manifest, difference, registration, component)), note
 
     def _apiserver_manifest_for(self, binary: Version) -> tuple[Manifest, str | None, str]:
         """kube-apiserver's gates for :meth:`manifest_for`, its note, and the patch (or release) answered as."""
@@ -413,9 +452,8 @@ class Catalog:
                     f"(recorded: {', '.join(levels.names())}); answered as {used}, the nearest recorded patch")
         if chosen is None or not (chosen.gates or chosen.absent):
             return base, note, chosen.name if chosen is not None else info.patch or release
-        if chosen.name not in self._patched:
-            self._patched[chosen.name] = _apply_patch(base, chosen, registration_for(info.version))
-        return self._patched[chosen.name], note, chosen.name
+        registration = registration_for(info.version)
+        return self._once(("patched", chosen.name), lambda: _apply_patch(base, chosen, registration)), note, chosen.name
 
     def all(self) -> tuple[ReleaseData, ...]:
         return tuple(self.load(r.release) for r in self.releases)
@@ -426,16 +464,16 @@ class Catalog:
     def problems(self) -> tuple[tuple[str, str], ...]:
         return tuple((d.info.release, d.problem) for d in self.all() if d.problem)
 
-    @cached_property
+    @property
     def api_data(self) -> ApiData:
         """The built-in API data of ``data_dir`` (:mod:`kcompat.data.apis`)."""
         from .apis import api_files
 
-        return api_files(self.data_dir)
+        return self._once("api_data", lambda: api_files(self.data_dir))
 
-    @cached_property
+    @property
     def gate_info(self) -> Mapping[str, GateInfo]:
-        return MappingProxyType(load_gate_info(self.data_dir / "features" / "descriptions.yaml"))
+        return self._once("gate_info", lambda: MappingProxyType(load_gate_info(self.data_dir / "features" / "descriptions.yaml")))
 
 
 #: Environment variable naming another data directory (same layout as data/) to read.

@@ -86,6 +86,16 @@ def render_rows(fmt: str, rows: Sequence[Mapping[str, object]], columns: Sequenc
     return {"table": rows_to_table, "csv": rows_to_csv, "markdown": rows_to_markdown}[fmt](rows, columns)
 
 
+def selection_summary(binary: object, emulated: object, min_compat: object | None = None, refused: bool = False) -> str:
+    """The selection in the line above a table: ``binary 1.36, emulated 1.33, min compatibility
+    1.33``. When the binary refuses the version flags it names no versions: the ones it would keep
+    are not an answer (the errors below say why)."""
+    if refused:
+        return f"binary {binary}, emulated version: none (the binary refuses the version flags)"
+    text = f"binary {binary}, emulated {emulated}"
+    return text if min_compat is None else f"{text}, min compatibility {min_compat}"
+
+
 def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = ()) -> None:
     """The lines a text-format command prints on stderr beside its table (hints after the errors)."""
     print(f"# {printable(summary)}", file=stream)

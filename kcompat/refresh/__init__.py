@@ -4,7 +4,8 @@
 feature gates, schemes, default resource configs, a real kube-apiserver's discovery, and the gate
 sets of kube-controller-manager and kube-scheduler) in ``data/oracle/<release>/``. The refresh
 turns them into the bundled layout, the same way for every release, then recompiles
-``data/bundle.json``:
+``data/bundle.json``; the data folder changes in one step at the end, or not at all
+(:mod:`kcompat.refresh.staging`):
 
 * ``oracle``: the feature files, the patch files and the component files;
 * ``apis``: the API files;
@@ -51,7 +52,8 @@ def add_refresh_arguments(parser: argparse.ArgumentParser) -> None:
 
 def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     """Write the data of ``releases`` (default: every recorded one) into ``out`` from ``out/oracle``;
-    returns the files written (relative to ``out``)."""
+    returns the files written (relative to ``out``). Inside :func:`~kcompat.refresh.staging.staged_writes`
+    the writes are staged until the block ends."""
     from .apis import refresh_apis_from_oracle
     from .oracle import recorded_minors, refresh_features_from_oracle
     from .provenance import refresh_provenance
@@ -59,29 +61,36 @@ def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     every = recorded_minors(out)
     minors = sorted({minor_of_release(r) for r in releases}) if releases else every
     if not minors:
-        raise RefreshError(f"no recordings under {out / 'oracle'} (oracle/record.py writes them)")
+        raise RefreshError(f"--oracle: no recordings in {out / 'oracle'} (v1.N.P/gates.json, made by oracle/record.py): "
+                           "nothing to refresh from; --out names the data folder that holds them")
     written = refresh_features_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_provenance(out, minors, every)
     return sorted(set(written))
 
 
 def run_refresh(args: argparse.Namespace) -> int:
-    """Run the refresh; 0 on success, 2 with a message on bad input."""
-    from kcompat.refresh.compile import rebuild_after_refresh
+    """Run the refresh; 0 on success, 2 with a message on bad input. The data folder changes in
+    one step at the end, or not at all: an error, a full disk or a signal part way leaves it as it was."""
+    from kcompat.refresh.compile import stage_bundle
+
+    from .staging import staged_writes
 
     releases = list(getattr(args, "release", None) or []) or None
     try:
         out = checked_out_dir(getattr(args, "out", None) or DATA_DIR)
-        written = refresh(out, releases)
+        with staged_writes():  # nothing reaches the folder before every file is ready
+            written = refresh(out, releases)
+            bundle_line = stage_bundle(out)  # data/bundle.json, compiled from what this refresh leaves
     except KcompatError as exc:
         print(f"kcompat data refresh: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"kcompat data refresh: cannot write: {exc}", file=sys.stderr)
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"kcompat data refresh: cannot read{where}: {exc.strerror or exc}; the data folder is unchanged", file=sys.stderr)
         return 2
     except (ValueError, KeyError, TypeError) as exc:  # a recording that is not what oracle/record.py writes
         print(f"kcompat data refresh: a recording is malformed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 2
     for name in written:
         print(f"wrote {name} (from the oracle's recordings)")
-    print(rebuild_after_refresh(out))  # data/bundle.json, compiled from what was just written
+    print(bundle_line)
     return 0

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from .common import write_file_atomically
+from .common import current_text, write_file_atomically
 from .oracle import ORACLE_DIR, header_text, recorded
 
 LIFECYCLE_CSV_COLUMNS = (
@@ -200,7 +200,8 @@ def release_list_text(path: Path, entries: dict[str, dict]) -> str:
     for the releases refreshed, the file's own entry for the others, sorted by release. Entries
     that belong to no release (free-text provenance of an earlier method) are not kept."""
     key, header = RELEASE_LISTS[path.name]
-    document = yaml.safe_load(path.read_text()) if path.is_file() else None
+    text = current_text(path)  # as this refresh has left it so far
+    document = yaml.safe_load(text) if text is not None else None
     kept = {}
     for item in (document or {}).get(key) or []:
         release = str(item.get("release", ""))
@@ -262,7 +263,8 @@ def refresh_apis_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
         rows_by_release[release] = lifecycle_rows(api_doc)
 
         res_path = data_dir / "apis" / "resources" / f"v{release}.yaml"
-        previous = yaml.safe_load(res_path.read_text()) if res_path.is_file() else None
+        previous_text = current_text(res_path)
+        previous = yaml.safe_load(previous_text) if previous_text is not None else None
         res_doc = resources_document(folder, minor, previous)
         res_text = header_text([
             f"REST resources of Kubernetes {release}: the discovery documents of the real {folder.name} kube-apiserver",
@@ -325,10 +327,10 @@ def lifecycle_rows(document: dict) -> list[list[str]]:
 
 def existing_lifecycle_rows(path: Path) -> dict[str, list[list[str]]]:
     """Rows per release of an existing lifecycle.csv (kept for releases not refreshed)."""
-    if not path.exists():
+    text = current_text(path)  # as this refresh has left it so far
+    if text is None:
         return {}
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.reader(handle))
+    rows = list(csv.reader(io.StringIO(text, newline="")))
     if not rows or tuple(rows[0]) != LIFECYCLE_CSV_COLUMNS:
         return {}
     by_release: dict[str, list[list[str]]] = {}

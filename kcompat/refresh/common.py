@@ -1,13 +1,16 @@
-"""What the refresh modules share: the error, release numbers and atomic writes."""
+"""What the refresh modules share: the error and release numbers; writing is
+:mod:`kcompat.refresh.staging`'s (re-exported here for the writers)."""
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from ..core.errors import KcompatError
+from .staging import current_text, remove_file, write_file_atomically
+
+__all__ = ["FIRST_MINOR", "RefreshError", "checked_out_dir", "current_text", "minor_of_release", "release_of_minor",
+           "remove_file", "write_file_atomically"]
 
 FIRST_MINOR = 31  # the oldest release the data covers (the first with compatibility versions)
 _RELEASE = re.compile(r"1\.(\d{1,4})")
@@ -27,19 +30,6 @@ def minor_of_release(release: str) -> int:
 
 def release_of_minor(minor: int) -> str:
     return f"1.{minor}"
-
-
-def write_file_atomically(path: Path, text: str) -> None:
-    """``text`` in ``path``, replaced in one step: a reader never sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def checked_out_dir(out_dir: Path | str) -> Path:

@@ -86,15 +86,41 @@ def write_bundle(data_dir: Path, text: str | None = None) -> Path:
     return path
 
 
-def rebuild_after_refresh(data_dir: Path) -> str:
-    """The bundle after ``kcompat data refresh``: rewritten, or removed when the data cannot be
-    compiled (the YAML is then read directly); one line saying which."""
-    try:
-        path = write_bundle(data_dir)
-        return f"bundle: wrote {path}"
-    except (KcompatError, OSError) as exc:
+def stage_bundle(data_dir: Path) -> str:
+    """Inside a refresh (:func:`kcompat.refresh.staging.staged_writes`): ``bundle.json`` compiled
+    from the data as the refresh leaves it, staged with the rest; or its removal when that data
+    cannot be compiled (the YAML is then read directly). One line saying which."""
+    import shutil
+    import tempfile
+
+    from kcompat.refresh.staging import remove_file, staged_text, write_file_atomically
+
+    data_dir = Path(data_dir)
+    path = data_dir / BUNDLE_NAME
+    with tempfile.TemporaryDirectory(prefix="kcompat-bundle-") as folder:
+        view = Path(folder)  # releases.yaml and the files it names, as the refresh leaves them
+
+        def place(name: str) -> None:
+            if Path(name).is_absolute() or ".." in Path(name).parts:
+                return  # read where it is, as the catalog would
+            target = view / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            found, text = staged_text(data_dir / name)
+            if found:
+                if text is not None:
+                    target.write_text(text, encoding="utf-8", newline="")
+            elif (data_dir / name).is_file():
+                shutil.copyfile(data_dir / name, target)
+
         try:
-            (Path(data_dir) / BUNDLE_NAME).unlink(missing_ok=True)
-        except OSError:
-            pass
-        return f"bundle: not written ({cut(exc, 300)}); the YAML files are read directly"
+            place("releases.yaml")
+            for info in Catalog(view, use_bundle=False).releases:
+                for name in (*info.feature_files, *info.client_go_files):
+                    place(name)
+            text = bundle_text(compile_bundle(view))
+        except (KcompatError, OSError) as exc:
+            remove_file(path)
+            reason = str(exc).replace(str(view), str(data_dir))  # the data folder's names, not the view's
+            return f"bundle: not written ({cut(reason, 300)}); the YAML files are read directly"
+    write_file_atomically(path, text)
+    return f"bundle: wrote {path}"

@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 
 from ..core.components import KUBE_APISERVER, OTHER_COMPONENTS
-from .common import RefreshError, write_file_atomically
+from .common import RefreshError, current_text, remove_file, write_file_atomically
 
 ORACLE_DIR = "oracle"
 ORIGIN_CLIENT_GO = "client-go"
@@ -271,6 +271,6 @@ def refresh_features_from_oracle(data_dir: Path, minors: list[int]) -> list[str]
             write_file_atomically(data_dir / name, text)
             written.append(name)
         for stale in (f"features/v1.{minor}-unversioned.yaml",):  # the copies' second file: one file per release now
-            if (data_dir / stale).is_file():
-                (data_dir / stale).unlink()
+            if current_text(data_dir / stale) is not None:
+                remove_file(data_dir / stale)
     return written

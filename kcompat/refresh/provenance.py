@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from .common import RefreshError, write_file_atomically
+from .common import RefreshError, current_text, write_file_atomically
 from .oracle import FIRST_FULL_MINOR, ORACLE_DIR, PatchGates, component_recording, read_meta, recorded
 
 RELEASES_HEADER = """\
@@ -84,8 +84,8 @@ def release_entry(data_dir: Path, minor: int, patches: list[PatchGates], existin
 def releases_text(data_dir: Path, minors: list[int]) -> str:
     """``releases.yaml`` with the entry of every minor in ``minors`` written from its recordings and
     the other entries kept."""
-    path = data_dir / "releases.yaml"
-    document = yaml.safe_load(path.read_text()) if path.is_file() else None
+    text = current_text(data_dir / "releases.yaml")
+    document = yaml.safe_load(text) if text is not None else None
     entries = {str(item["release"]): item for item in (document or {}).get("releases") or []}
     for minor in minors:
         patches = recorded(data_dir, minor)
@@ -138,7 +138,7 @@ def sources_rows(data_dir: Path, minors: list[int]) -> list[str]:
 def sources_text(data_dir: Path, minors: list[int]) -> str:
     """SOURCES.md with its recordings table rewritten (the text around it is kept)."""
     path = data_dir / "SOURCES.md"
-    text = path.read_text()
+    text = current_text(path) or ""
     start, end = text.find(SOURCES_BEGIN), text.find(SOURCES_END)
     if start < 0 or end < start:
         raise RefreshError(f"{path}: no recordings table (the lines {SOURCES_BEGIN} and {SOURCES_END})")
@@ -150,7 +150,7 @@ def refresh_provenance(data_dir: Path, minors: list[int], every_minor: list[int]
     """Write releases.yaml (the entries of ``minors``) and SOURCES.md's table (every recorded minor)."""
     write_file_atomically(data_dir / "releases.yaml", releases_text(data_dir, minors))
     written = ["releases.yaml"]
-    if (data_dir / "SOURCES.md").is_file():
+    if current_text(data_dir / "SOURCES.md") is not None:
         write_file_atomically(data_dir / "SOURCES.md", sources_text(data_dir, every_minor))
         written.append("SOURCES.md")
     return written

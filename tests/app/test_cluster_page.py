@@ -115,3 +115,62 @@ def test_each_table_csv_has_the_cli_columns(inputs, exports, tmp_path, capsys):
     assert csv_downloads["cluster_disagree_csv"].splitlines()[0].split(",") == columns[0]
     assert csv_downloads["cluster_gates_csv"].splitlines()[0].split(",") == columns[1]
     assert len(csv_downloads["cluster_gates_csv"].splitlines()) > 100
+
+
+# --- hostile inputs: the page gives the answer kcompat inspect gives ----------------------------------
+
+HOSTILE = SAMPLES.parent / "hostile"
+
+
+@pytest.mark.parametrize("name,emulated", [("pod-env-var.yaml", "1.34"), ("pod-sh-c.yaml", "1.33"), ("pod-bash-c-args.yaml", "1.34")])
+def test_what_really_runs_is_read_on_the_page(name, emulated):
+    at = paste(open_app("cluster"), (HOSTILE / name).read_text())
+    assert [m.value for m in at.metric][:3] == ["kube-apiserver", "1.36", emulated]
+    cli = inspect_document(DEFAULT_CATALOG, [("pasted command line", (HOSTILE / name).read_text(), None)])
+    assert cli["emulated"] == emulated
+
+
+def test_a_configmap_value_is_not_guessed_on_the_page():
+    at = paste(open_app("cluster"), (HOSTILE / "pod-env-configmap.yaml").read_text())
+    assert plain(at.error[0].value) == "The input cannot be used: 1 problem(s)."
+    assert "the value of --emulated-version cannot be known from the inputs: --emulated-version=$(EMU)" in at.text[0].value
+
+
+def test_one_dash_is_refused_on_the_page_with_its_remedy():
+    at = paste(open_app("cluster"), (HOSTILE / "ps-one-dash.txt").read_text(), (SAMPLES / "version-1.36.2-emulating-1.34.json").read_text())
+    refusal = plain(at.error[0].value)
+    assert "This kube-apiserver would exit at start-up" in refusal and "unknown shorthand flag: 'e' in -emulated-version=1.34" in refusal
+    assert any("has one dash, so pflag reads it as shorthand letters: write --emulated-version=1.34" in plain(i.value) for i in at.info)
+
+
+@pytest.mark.parametrize("name,message", [
+    ("kubeadm-unquoted-version.yaml", "kubeadm refuses this config: json: cannot unmarshal number into Go struct field APIServer"),
+    ("kubeadm-v1beta4-boolean.yaml", "json: cannot unmarshal bool into Go struct field Arg"),
+    ("kubeadm-kubernetes-version-number.yaml", "json: cannot unmarshal number into Go struct field ClusterConfiguration.kubernetesVersion"),
+])
+def test_kubeadm_types_are_refused_on_the_page(name, message):
+    at = paste(open_app("cluster"), (HOSTILE / name).read_text())
+    assert message in at.text[0].value
+
+
+def test_a_metrics_of_two_servers_is_refused_on_the_page():
+    at = paste(open_app("cluster"), metrics=(HOSTILE / "metrics-two-build-info.txt").read_text())
+    assert "kubernetes_build_info git_version v1.33.0 contradicts pasted /metrics line 3 (v1.36.5)" in at.text[0].value
+
+
+@pytest.mark.parametrize("box,name,message", [
+    ("metrics", "version-1.36.2-emulating-1.33.json", "pasted /metrics: given as /metrics, but this is /version JSON (gitVersion v1.36.2)"),
+    ("version", "login.html", "pasted /version: given as /version, but this is an HTML page (Sign in - Corporate SSO)"),
+    ("version", "versions-array.json", "pasted /version: a JSON array of 2 item(s), not a /version response"),
+    ("version", "metrics-two-build-info.txt", "pasted /version: given as /version, but this is /metrics text"),
+])
+def test_each_box_holds_its_endpoints_format(box, name, message):
+    at = paste(open_app("cluster"), **{box: (HOSTILE / name).read_text()})
+    assert plain(at.error[0].value) == "The input cannot be used: 1 problem(s)."
+    assert at.text[0].value.startswith(message), at.text[0].value
+
+
+def test_a_refused_emulated_version_shows_no_version_on_the_page():
+    at = paste(open_app("cluster"), (HOSTILE / "pod-env-escaped.yaml").read_text())
+    assert 'could not parse "$(EMU)" as version' in plain(at.error[0].value)
+    assert [m.value for m in at.metric] == ["kube-apiserver", "1.36", "refused", "refused"]

@@ -75,6 +75,13 @@ def test_hostile_plan_target_in_the_url(warm):
     assert all(len(w) < 800 for w in warnings)
 
 
+@pytest.mark.parametrize("to", ["1.36 lol", "1.36@1.35@1.34"])
+def test_a_plan_target_with_trailing_text_is_named_not_cut(warm, to):
+    at, _ = _run({"binary": "1.35", "emulated": "1.35", "to": to}, page="plan")
+    warnings = [plain(w.value) for w in at.warning]
+    assert any(w.startswith(f"to={to!r}") and "invalid plan endpoint" in w for w in warnings), warnings
+
+
 def test_hostile_gate_name_in_the_url(warm):
     at, _ = _run({"binary": "1.36", "gate": "G" * 100_000 + "\n"}, page="gate_detail")
     warnings = [plain(w.value) for w in at.warning]

@@ -106,3 +106,29 @@ def test_the_view_state_module_is_what_pages_use():
         text = path.read_text(encoding="utf-8")
         uses = "ViewState(" in text or "filter_controls(" in text or "gates_panel(" in text
         assert uses, f"{path.name} keeps no view in the URL through ViewState"
+
+
+#: page -> a URL key whose value must be one of the control's options.
+OPTION_KEYS = {
+    "about": "about_section",
+    "gates": "gates_sort",
+    "timeline": "timeline_sort",
+    "changes": "changes_tab",
+    "apis": "apis_tab",
+    "cluster": "cluster_snippet",
+}
+
+
+@pytest.mark.parametrize("page", list(OPTION_KEYS))
+def test_a_url_value_that_is_not_an_option_is_named_on_every_page(page):
+    key = OPTION_KEYS[page]
+    at = open_app(page, **SEL, **{key: "no-such-option"})
+    assert any(w.startswith(f"{key}='no-such-option' in the URL is not one of") for w in _url_warnings(at)), _url_warnings(at)
+    assert key not in at.query_params  # dropped from the link too
+
+
+def test_every_page_with_a_view_state_names_its_bad_url_values():
+    for path in sorted(Path(ROOT / "dashboard" / "app_pages").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "ViewState(" in text:
+            assert ".show_problems()" in text, f"{path.name} reads URL values through ViewState but never shows their problems"

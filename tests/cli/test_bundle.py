@@ -11,7 +11,7 @@ import yaml
 
 from kcompat import __version__
 from kcompat.data.bundle import BUNDLE_NAME, read_bundle
-from kcompat.refresh.compile import bundle_text, compile_bundle, rebuild_after_refresh
+from kcompat.refresh.compile import bundle_text, compile_bundle, stage_bundle
 from kcompat.data.catalog import Catalog
 from kcompat.cli.main import main
 
@@ -120,11 +120,12 @@ def test_data_compile_refuses_broken_data(data_copy, capsys):
 def test_after_a_refresh_the_bundle_is_rebuilt_or_removed(data_copy):
     stale = data_copy / BUNDLE_NAME
     stale.write_text('{"format": 1}')
-    assert rebuild_after_refresh(data_copy).startswith("bundle: wrote")
+    assert stage_bundle(data_copy).startswith("bundle: wrote")
     assert stale.read_text() == (DATA / BUNDLE_NAME).read_text()
     (data_copy / "features" / "v1.34.yaml").write_text("- name: [broken\n")
-    line = rebuild_after_refresh(data_copy)
+    line = stage_bundle(data_copy)
     assert line.startswith("bundle: not written") and not stale.exists()
+    assert f"{data_copy}/features/v1.34.yaml" in line  # the data folder's file, not a temporary copy's
 
 
 def test_version_prints_the_version_and_the_bundled_releases(capsys):

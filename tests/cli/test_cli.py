@@ -154,7 +154,7 @@ def test_no_argument_list_gives_a_traceback(argv):
 
 def test_data_refresh_is_wired_and_rejects_a_folder_without_recordings(tmp_path, capsys):
     code, _, err = run(capsys, "data", "refresh", "--out", str(tmp_path / "out"))
-    assert code == 2 and "no recordings under" in err and "Traceback" not in err
+    assert code == 2 and "no recordings in" in err and "Traceback" not in err
 
 
 def test_plan_command(capsys):

@@ -89,37 +89,8 @@ def test_a_file_over_the_limit_is_refused_by_name(tmp_path):
     assert done.returncode == 2 and "larger than the limit of 33,554,432 bytes" in done.stderr
 
 
-# --- 3, 14: --live reads at most the limit from kubectl; its stderr is shown inert -----------
-
-
-def _fake_kubectl(tmp_path: Path, body: str) -> str:
-    """A directory holding an executable ``kubectl`` (a hostile one, or a proxy gone wrong)."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    kubectl = bin_dir / "kubectl"
-    kubectl.write_text(f"#!{sys.executable}\nimport sys\n{body}\n")
-    kubectl.chmod(0o755)
-    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
-
-
-def test_a_flooding_kubectl_is_stopped_at_the_limit(tmp_path):
-    path = _fake_kubectl(tmp_path, "chunk = b'y' * 65536\nwhile True:\n    sys.stdout.buffer.write(chunk)")
-    done = kcompat("--live", path=path)
-    assert done.returncode == 2
-    assert "kubectl get --raw /version wrote more than the limit of 33,554,432 bytes on stdout; stopped" in done.stderr
-
-
-def test_a_flooding_kubectl_stderr_is_stopped_too(tmp_path):
-    path = _fake_kubectl(tmp_path, "chunk = b'e' * 65536\nwhile True:\n    sys.stderr.buffer.write(chunk)")
-    done = kcompat("--live", path=path)
-    assert done.returncode == 2 and "bytes on stderr; stopped" in done.stderr
-
-
-def test_kubectl_stderr_escapes_do_not_reach_the_terminal(tmp_path):
-    path = _fake_kubectl(tmp_path, r"sys.stderr.write('\x1b]0;owned\x07\x1b[2J\x1b[31merror: \u202eforbidden\n'); sys.exit(1)")
-    done = kcompat("--live", path=path)
-    assert done.returncode == 2 and "failed: \\x1b]0;owned\\a\\x1b[2J\\x1b[31merror: \\u202eforbidden" in done.stderr
-    _short_and_clean(done)
+# --- 3, 14: --live reads at most the limit; what a plugin writes is shown inert -----------------
+# (tests/cli/test_live_hostile.py: a misbehaving API server, flooding and hostile exec plugins)
 
 
 # --- 4, 5: parsing is linear, and the limits are named ---------------------------------------

@@ -1,7 +1,7 @@
 """``kubectl kcompat inspect --live`` through the real kubectl: kubectl finds the installed
-``kubectl-kcompat`` plugin on PATH, and the plugin runs ``kubectl get --raw /version`` and
-``/metrics`` against a local HTTP server (127.0.0.1 only) that replays a kube-apiserver's
-responses. The /version response is a recorded-format sample; the /metrics response is
+``kubectl-kcompat`` plugin on PATH, and the plugin reads ``/version`` and ``/metrics`` of the
+context kubectl was given (the same kubeconfig, ``--context``) from a local HTTP server (127.0.0.1
+only) that replays a kube-apiserver's responses. The /version response is a recorded-format sample; the /metrics response is
 GENERATED from the engine's prediction (tests/inspect_samples.py). No cluster is needed."""
 
 import json
@@ -51,11 +51,12 @@ def cluster(tmp_path):
     with a context "replay" pointing at it, and a PATH where kubectl finds the plugin."""
     version = (SAMPLES / "version-1.36.2-emulating-1.34.json").read_bytes()
     metrics = metrics_text("v1.36.2", "1.34", info=version_info("version-1.36.2-emulating-1.34.json"))
-    handler = type("Replay", (_Replay,), {"responses": {
+    handler = type("Replay", (_Replay,), {"port": 0, "responses": {
         "/version": ("application/json", version),
         "/metrics": ("text/plain; version=0.0.4; charset=utf-8", metrics.encode()),
     }, "seen": []})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    handler.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     kubeconfig = tmp_path / "kubeconfig"
@@ -98,7 +99,8 @@ def test_live_inspect_through_kubectl(cluster):
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     assert (doc["binary"], doc["emulated"], doc["minCompatibility"]) == ("1.36", "1.34", "1.33")
-    assert doc["sources"]["emulated"].startswith("kubectl get --raw /version (context replay)")
+    port = handler.port
+    assert doc["sources"]["emulated"].startswith(f"http://127.0.0.1:{port}/version (context replay)")
     assert doc["observed"]["disagree"] == [] and doc["observed"]["agree"] > 100
     assert {"/version", "/metrics"} <= set(handler.seen)
 
@@ -115,4 +117,4 @@ def test_live_unreachable_context_exits_2(cluster):
     env, _, _ = cluster
     done = kubectl(env, "kcompat", "inspect", "--live", "--context", "elsewhere")
     assert done.returncode == 2
-    assert "kubectl get --raw /version failed" in done.stderr and "Traceback" not in done.stderr
+    assert "context elsewhere: cluster nowhere is not in kubeconfig" in done.stderr and "Traceback" not in done.stderr

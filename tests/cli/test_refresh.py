@@ -76,7 +76,7 @@ def test_only_the_release_asked_for_is_written(tmp_path, capsys):
 
 def test_a_folder_without_recordings_or_a_malformed_recording_is_refused(tmp_path, capsys):
     assert kcompat(["data", "refresh", "--out", str(tmp_path / "none")]) == 2
-    assert "no recordings under" in capsys.readouterr().err
+    assert "no recordings in" in capsys.readouterr().err
     copy = tmp_path / "data"
     shutil.copytree(BUNDLED, copy, ignore=shutil.ignore_patterns("v1.3[5-8]*"))
     (copy / "oracle" / "v1.34.12" / "gates.json").write_text('[{"name": "X"}]')

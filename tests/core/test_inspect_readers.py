@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inspect_samples import SAMPLES, metrics_text  # noqa: E402
 
 from kcompat.core.inspect import InspectError, combine_readings, read_input  # noqa: E402
+from kcompat.core.inspect.messages import pflag_error  # noqa: E402
 from kcompat.core.inspect.model import MAX_INPUT_BYTES  # noqa: E402
 
 
@@ -52,8 +53,10 @@ def test_command_line_both_flag_forms_and_continuations():
     assert reading.flag_sets[0].where.line == 2
 
 
-def test_flag_without_its_value_is_named():
-    assert refused("kube-apiserver --emulated-version\n") == "input.txt line 1: flag needs an argument: --emulated-version"
+def test_flag_without_its_value_is_the_binarys_refusal():
+    [flag_set] = read_input("kube-apiserver --emulated-version\n", "input.txt").flag_sets
+    [error] = flag_set.refused
+    assert (pflag_error(error), str(error.where)) == ("flag needs an argument: --emulated-version", "input.txt line 1")
 
 
 def test_kubelet_is_refused_with_a_reason():
@@ -161,7 +164,8 @@ def test_huge_input():
 
 
 def test_binary_and_not_utf8():
-    assert refused(b"\x7fELF\x02\x01\x00\x00", "kube-apiserver") == "kube-apiserver: binary data (NUL bytes), not a text file"
+    assert refused(b"\x7fELF\x02\x01\x00\x00", "kube-apiserver") == "kube-apiserver: an executable (ELF), not text"
+    assert refused(b"\x01\x02\x00\x00\x03", "blob") == "blob: binary data (NUL bytes), not a text file"
     assert refused(b"kube-apiserver \xff\xfe", "x.txt") == "x.txt: not UTF-8 text (byte 15)"
 
 
@@ -180,7 +184,7 @@ def test_huge_yaml_document_is_refused():
     ("apiVersion: apps/v1\nkind: Deployment\n", "d.yaml line 1: unsupported document (apiVersion 'apps/v1', kind 'Deployment')"),
     ("kind: Pod\napiVersion: v1\nspec:\n  containers:\n  - name: nginx\n    image: nginx:1.27\n", "d.yaml line 1: no container runs kube-apiserver"),
     ("apiVersion: v1\nkind: Pod\nspec: 3\n", "d.yaml line 1: Pod has no spec.containers list"),
-    ("kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nfeatureGates: [a]\n", "d.yaml line 1: featureGates must map gate names to true or false"),
+    ("kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\nfeatureGates: [a]\n", "d.yaml line 3: featureGates must map gate names to true or false"),
     ("---\n- op: add\n  path: /spec/containers/0/command/-\n  value: --emulated-version=1.31\n", "d.yaml line 2: a JSON patch, but for which component?"),
     ("# kubeadm config\n---\nkind: [1, 2\n---\napiVersion: v1\n", "d.yaml: not valid YAML (line "),  # libyaml marks line 4, PyYAML line 3
 ])
@@ -189,7 +193,8 @@ def test_wrong_kinds_get_clear_messages(text, expected):
 
 
 def test_json_that_is_not_version():
-    assert refused('{"kind": "Status"}', "v.json") == "v.json: JSON without gitVersion: not a /version response"
+    assert refused('{"kind": "Status"}', "v.json") == "v.json: an API error (Status), not a /version response"
+    assert refused('{"apiVersion": "v1"}', "v.json") == "v.json: a JSON object without gitVersion: not a /version response"
     assert refused('{"gitVersion": "v1.33.0",\n "emulationMajor": 1}', "v.json") == "v.json line 2: /version field emulationMajor must be a string"
     assert refused("{" * 100_000, "v.json").startswith("v.json")
 

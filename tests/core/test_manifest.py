@@ -131,7 +131,8 @@ def test_pre_1_33_registration_only_sorts(catalog):
     [
         (b"a: &x [1]\nb: *x\n", "anchors and aliases are not allowed"),
         (b"\x00\x01\x02", "binary data"),
-        (b"\xff\xfe- name", "not UTF-8"),
+        (b"\xc3\x28- name", "not UTF-8"),
+        (b"\xff\xfe- nam", "UTF-16 text (byte-order mark) that does not decode"),
         (b"- name: [unclosed\n", "not valid YAML (line"),
         (b"[" * 5000, "nested too deeply"),
         (b"- " * 100 + b"x", "nested too deeply"),

@@ -121,6 +121,26 @@ def test_the_core_refuses_a_path_across_a_major_version(catalog):
         plan_upgrade(V("1.36"), None, V("2.0"), catalog.manifest, catalog.api_data)
 
 
+@pytest.mark.parametrize("text,problem", [
+    ("1.33@1.32@1.31", "invalid plan endpoint '1.33@1.32@1.31': 2 '@' (one at most: B@E)"),
+    ("1.33@", "invalid plan endpoint '1.33@': nothing after '@'"),
+    ("@1.32", "invalid plan endpoint '@1.32': nothing before '@'"),
+    ("1.36 lol", "invalid plan endpoint '1.36 lol': ' lol' after the version '1.36'"),
+    ("1.33@1.32x", "invalid plan endpoint '1.33@1.32x': 'x' after the version '1.32'"),
+    ("latest", "invalid plan endpoint 'latest': 'latest' is not a version"),
+])
+def test_plan_endpoints_are_read_whole(text, problem):
+    with pytest.raises(KcompatError) as exc:
+        parse_plan_endpoint(text)
+    assert str(exc.value) == f"{problem} (expected B or B@E, e.g. 1.33@1.32)"
+
+
+@pytest.mark.parametrize("text", ["1.33", "v1.36.2", "1.33@1.32", "v1.36.2@1.34", "1.37.0-alpha.1"])
+def test_plan_endpoints_that_are_versions(text):
+    binary, emulated = parse_plan_endpoint(text)
+    assert str(binary) == text.split("@")[0].lstrip("v")[:4] and (emulated is None) == ("@" not in text)
+
+
 def test_endpoints_and_rejections(catalog):
     assert tuple(map(str, parse_plan_endpoint("1.33@1.32"))) == ("1.33", "1.32")
     assert parse_plan_endpoint("v1.36.2")[1] is None

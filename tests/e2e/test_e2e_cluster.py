@@ -46,3 +46,26 @@ def test_upload_shows_disagreement_and_snippets(browser, server_url, tmp_path):
         assert watch.console_errors == [] and watch.external_requests() == []
     finally:
         ctx.close()
+
+
+def test_uploaded_utf16_and_gzip_files_are_read(browser, server_url):
+    """What Windows' PowerShell writes (UTF-16 with a byte-order mark) and a gzip-compressed
+    /metrics are read, not called binary data."""
+    from e2e_support import new_context, page_url, wait_idle
+
+    hostile = SAMPLES.parent / "hostile"
+    ctx = new_context(browser)
+    try:
+        page = ctx.new_page()
+        page.goto(page_url(server_url, "cluster", {"binary": "1.36", "emulated": "1.36"}), wait_until="domcontentloaded")
+        wait_idle(page)
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+            [str(hostile / "version-utf16.json"), str(hostile / "metrics.txt.gz")]
+        )
+        wait_idle(page)
+        page.get_by_role("button", name="Check").click()
+        page.get_by_text("gates kcompat knows agree with the prediction").wait_for(timeout=30_000)
+        main = page.locator('[data-testid="stMain"]').inner_text()
+        assert "binary data" not in main and "NUL bytes" not in main
+    finally:
+        ctx.close()

@@ -10,6 +10,7 @@ from types import MappingProxyType
 from ..compat import parse_binary_version, select_versions
 from ..errors import KcompatError, echo
 from ..versions import Version, mm
+from . import messages
 from .model import (
     CONTROL_PLANE,
     EMULATED,
@@ -21,6 +22,7 @@ from .model import (
     RUNTIME_CONFIG,
     RUNTIME_FORWARD_COMPAT,
     Fact,
+    FlagParseError,
     FlagSet,
     InspectError,
     ObservedGate,
@@ -55,6 +57,8 @@ class Combined:
     #: where ``/version`` reports an emulation or min compatibility that the flags read do not give:
     #: the running binary disagrees with its configuration (the answer follows the flags)
     disagreements: tuple[str, ...] = ()
+    #: words of the component's command lines its flag parser refuses (it would not start)
+    refused: tuple[FlagParseError, ...] = ()
 
 
 def choose_component(readings: list[Reading], wanted: str | None = None) -> tuple[str, str]:
@@ -102,9 +106,10 @@ def combine_flags(sets: list[FlagSet]) -> tuple[dict[str, list[Fact]], list[str]
     """Each flag's values for one component. Full descriptions (a command line, a manifest, a
     kubeadm or kind config) must agree; partial ones (patches) must agree with a full one."""
     problems: list[str] = []
-    complete = [s for s in sets if s.complete]
     chosen: dict[str, list[Fact]] = {}
     for name in FLAGS:
+        # a set that cannot tell this flag (--emulated-version=$(EMU), a script file) says nothing about it
+        complete = [s for s in sets if s.complete and (s.values(name) or not _hides(s, name))]
         base = complete[0] if complete else None
         for other in complete[1:]:
             if base is not None and other.values(name) != base.values(name):
@@ -124,20 +129,22 @@ def combine_flags(sets: list[FlagSet]) -> tuple[dict[str, list[Fact]], list[str]
     return chosen, problems
 
 
+def _hides(flag_set: FlagSet, name: str) -> bool:
+    return any(u.flag in (name, None) for u in flag_set.unread)
+
+
 def _binary(readings: list[Reading], warnings: list[str]) -> tuple[Fact, Version]:
     parsed: list[tuple[Fact, Version]] = []
+    unusable = [u.describe() for r in readings for u in r.unusable_binary]
     for reading in readings:
         for fact in reading.binary:
             try:
                 parsed.append((fact, parse_binary_version(fact.value)))
             except KcompatError:
-                warnings.append(f"{fact.describe()}: not a version; skipped")
+                unusable.append(f"{fact.describe()}: {messages.not_a_release(fact.value)}")
     if not parsed:
-        raise InspectError(
-            "no binary version in the inputs: give /version JSON, /metrics (kubernetes_build_info), "
-            "a static pod manifest (image tag), a kubeadm ClusterConfiguration (kubernetesVersion) "
-            "or a kind config (node image)"
-        )
+        raise InspectError(messages.no_binary_version(unusable))
+    warnings += [messages.binary_not_used(u) for u in unusable]
     releases = {mm(v) for _, v in parsed}
     if len(releases) > 1:
         raise InspectError("the inputs name different binaries: " + "; ".join(f.describe() for f, _ in parsed))
@@ -198,13 +205,37 @@ def _reported(readings: list[Reading], attr: str) -> Fact | None:
     return facts[0] if facts else None
 
 
+def _unread(sets: list[FlagSet], flags: dict[str, list[Fact]], readings: list[Reading], warnings: list[str]) -> list[str]:
+    """The flags the inputs name but cannot tell the value of: another input that gives the value
+    (a command line, what /version reports) is used with a warning; else the answer would be a
+    guess, and is refused. A part of a command line that may hide flags is a warning."""
+    problems = []
+    # /version stands in for both versions or neither: never beside a version flag that was read
+    version_flags_read = EMULATED in flags or MIN_COMPAT in flags
+    reported = {EMULATED: any(r.emulated for r in readings) and not version_flags_read,
+                MIN_COMPAT: any(r.min_compat for r in readings) and not version_flags_read}
+    for flag_set in sets:
+        for unread in flag_set.unread:
+            if unread.flag is None:
+                warnings.append(messages.hidden_flags(unread))
+            elif unread.flag in flags:
+                warnings.append(messages.unread_flag_replaced(unread, _describe(flags[unread.flag], None)))
+            elif reported.get(unread.flag):
+                warnings.append(messages.unread_flag_replaced(unread, "what /version reports"))
+            else:
+                problems.append(messages.unread_flag(unread))
+    return problems
+
+
 def combine_readings(readings: list[Reading], component: str | None = None) -> Combined:
     """One selection from every reading (of ``component`` when given), or an
     :class:`InspectError` naming each contradiction."""
     warnings = [note for r in readings for note in r.notes]
     component, component_source = choose_component(readings, component)
     binary_fact, binary = _binary(readings, warnings)
-    flags, problems = combine_flags([s for r in readings for s in r.flag_sets if s.component == component])
+    component_sets = [s for r in readings for s in r.flag_sets if s.component == component]
+    flags, problems = combine_flags(component_sets)
+    problems += _unread(component_sets, flags, readings, warnings)
     if problems:
         raise InspectError(problems)
     reported_emu = _reported(readings, "emulated")
@@ -215,10 +246,9 @@ def combine_readings(readings: list[Reading], component: str | None = None) -> C
     emulated, min_compat = _version_pair(flags, reported_emu, settable_mc, sources)
     if EMULATED not in flags and reported_emu is None:
         if not any(r.kind == "command line" or r.kind.startswith(("static pod", "kubeadm", "kind")) for r in readings):
-            warnings.append(
-                f"no input shows the emulated version (a {mm(binary)} /version does not report it before 1.33): "
-                "assumed the binary's own release; add the command line or the static pod manifest"
-            )
+            warnings.append(messages.no_emulated_version(
+                str(mm(binary)), select_versions(binary).rules.version_reports_emulation, any(r.kind == "/version" for r in readings),
+            ))
     for key, name in (
         ("featureGates", FEATURE_GATES),
         ("runtimeConfig", RUNTIME_CONFIG),
@@ -248,4 +278,5 @@ def combine_readings(readings: list[Reading], component: str | None = None) -> C
         emulation_forward_compatible=tuple(f.value for f in flags.get(FORWARD_COMPAT, [])),
         runtime_config_emulation_forward_compatible=tuple(f.value for f in flags.get(RUNTIME_FORWARD_COMPAT, [])),
         disagreements=tuple(disagreements),
+        refused=tuple(e for s in component_sets for e in s.refused),
     )

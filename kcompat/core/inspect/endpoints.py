@@ -18,7 +18,9 @@ import json
 from collections.abc import Callable
 import re
 
-from ..errors import cut, echo, quote_cut, repr_cut
+from ..compat import parse_binary_version
+from ..errors import KcompatError, cut, echo, quote_cut, repr_cut
+from . import messages
 from .model import MAX_DOCUMENT_BYTES, MAX_OBSERVED_GATES, Fact, InspectError, Lines, ObservedGate, Reading, Where
 
 FEATURE_METRIC = "kubernetes_feature_enabled"
@@ -67,7 +69,7 @@ def read_version_json(text: str, source: str) -> Reading:
     except RecursionError:
         raise InspectError(f"{source}: JSON nested too deeply") from None
     if not isinstance(doc, dict) or "gitVersion" not in doc:
-        raise InspectError(f"{source}: JSON without gitVersion: not a /version response")
+        raise InspectError(f"{source}: {messages.json_not_version(doc)}")
     lines = Lines(text)
     placed: dict[str, int] = {}
     for key, offset in json_top_keys(text):
@@ -85,11 +87,26 @@ def read_version_json(text: str, source: str) -> Reading:
     if bad:
         raise InspectError(f"{where(bad[0])}: /version field {bad[0]} must be a string")
     git = fields["gitVersion"]
+    _check_major_minor(fields, where)
     binary = (Fact(git, where("gitVersion"), f"gitVersion {git}"),)
     emulated = _pair(fields, "emulationMajor", "emulationMinor", where)
     min_compat = _pair(fields, "minCompatibilityMajor", "minCompatibilityMinor", where)
     notes = () if emulated else (f"{source}: no emulationMajor/emulationMinor (a server before 1.33 does not report them)",)
     return Reading(source, "/version", binary=binary, emulated=emulated, min_compat=min_compat, notes=notes)
+
+
+def _check_major_minor(fields: dict[str, str], where: Callable[[str], Where]) -> None:
+    """``major``/``minor`` come from the same build as ``gitVersion`` (``pkg/version/base.go``'s
+    gitMajor, gitMinor, gitVersion): one that contradicts it is an edited or mixed answer. A
+    provider's ``"33+"`` is the same minor; a build without them leaves them empty."""
+    try:
+        version = parse_binary_version(fields["gitVersion"])
+    except KcompatError:
+        return  # named later, where the binary version is chosen
+    for key, expected in (("major", version.major), ("minor", version.minor)):
+        value = fields.get(key, "").rstrip("+")
+        if value.isdigit() and int(value) != expected:
+            raise InspectError(messages.version_field_contradicts(where(key), key, fields[key], fields["gitVersion"], where("gitVersion")))
 
 
 _VERSION_FIELDS = (
@@ -149,8 +166,12 @@ def read_metrics(text: str, source: str) -> Reading:
             continue
         labels = _labels(labels_text or "", where)
         if metric == BUILD_METRIC:
-            if labels.get("git_version"):
-                binary.append(Fact(labels["git_version"], where, f"kubernetes_build_info git_version {labels['git_version']}"))
+            git_version = labels.get("git_version")
+            if git_version:
+                other = next((f for f in binary if f.value != git_version), None)
+                if other is not None:
+                    raise InspectError(messages.build_info_contradicts(where, git_version, other))
+                binary.append(Fact(git_version, where, f"kubernetes_build_info git_version {git_version}"))
             continue
         samples += 1
         if samples > MAX_OBSERVED_GATES:

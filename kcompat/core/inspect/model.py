@@ -13,6 +13,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..errors import ECHO_LIMIT, KcompatError, cut
+from ..text_input import decode_input
 
 #: The control-plane binaries that take ``--emulated-version`` (the component registry's
 #: ``kube`` component, SPEC §2.4); the kubelet takes ``--feature-gates`` but no emulation flags.
@@ -89,15 +90,45 @@ class Fact:
 
 
 @dataclass(frozen=True)
+class Unread:
+    """A flag the inputs name whose value they cannot tell (``--emulated-version=$(EMU)`` with
+    EMU from a ConfigMap), or, with ``flag`` None, a part of a command line that may hold flags
+    kcompat cannot see (``$EXTRA_FLAGS``, a script file). ``why`` names the variable and its source."""
+
+    flag: str | None
+    where: Where
+    written: str
+    why: str
+
+
+@dataclass(frozen=True)
+class FlagParseError:
+    """A word the binary's flag parser (spf13/pflag) refuses at start-up: ``kind`` is
+    ``unknown-shorthand`` (``-emulated-version=1.34``: one dash), ``needs-argument``,
+    ``bad-syntax`` or ``help`` (``-h``: the binary prints its usage and exits). Its text is
+    pflag's own: :func:`.messages.pflag_error`."""
+
+    kind: str
+    where: Where
+    word: str
+    #: the shorthand letters pflag was reading (``emulated-version=1.34``) or the flag's name
+    name: str
+
+
+@dataclass(frozen=True)
 class FlagSet:
     """The flags one input gives one component (only the ones in :data:`FLAGS`), in order.
 
-    ``complete`` is False for a partial description (a patch that only adds flags)."""
+    ``complete`` is False for a partial description (a patch that only adds flags). ``unread``
+    are the flags (or parts of the command line) whose values the inputs cannot tell;
+    ``refused`` the words the binary's flag parser would refuse."""
 
     component: str
     flags: tuple[tuple[str, Fact], ...]
     where: Where
     complete: bool = True
+    unread: tuple[Unread, ...] = ()
+    refused: tuple[FlagParseError, ...] = ()
 
     def values(self, name: str) -> list[str]:
         return [fact.value for flag, fact in self.flags if flag == name]
@@ -117,6 +148,19 @@ class ObservedGate:
 
 
 @dataclass(frozen=True)
+class UnusableVersion:
+    """Something an input gives as the binary that names no release, and why (``why`` completes
+    "cannot be used: ..."), e.g. an image by digest or a kubeadm label resolved when kubeadm ran."""
+
+    where: Where
+    written: str
+    why: str
+
+    def describe(self) -> str:
+        return f"{self.where}: {cut(self.written, ECHO_LIMIT + 40)}: {self.why}"
+
+
+@dataclass(frozen=True)
 class Reading:
     """Everything one input says. ``kind`` names the format it was read as."""
 
@@ -128,19 +172,17 @@ class Reading:
     flag_sets: tuple[FlagSet, ...] = ()
     observed: tuple[ObservedGate, ...] | None = None
     notes: tuple[str, ...] = field(default=())
+    #: what an input names as the binary that is not a release (``:latest``, a digest, ``stable``)
+    unusable_binary: tuple[UnusableVersion, ...] = ()
 
 
 def decode_text(data: bytes | str, source: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
-    """The input as text, or a clear refusal (too large, binary, not UTF-8)."""
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
-    if len(raw) > max_bytes:
-        raise InspectError(f"{source}: {len(raw):,} bytes, larger than the limit of {max_bytes:,} bytes")
-    if b"\x00" in raw:
-        raise InspectError(f"{source}: binary data (NUL bytes), not a text file")
+    """The input as text, or a clear refusal naming what it is (too large, gzip past the limit,
+    an image, UTF-16 without a byte-order mark, not UTF-8): :func:`kcompat.core.text_input.decode_input`."""
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InspectError(f"{source}: not UTF-8 text (byte {exc.start})") from None
+        text = decode_input(data, source, max_bytes)
+    except KcompatError as exc:
+        raise InspectError(str(exc)) from None
     return text.removeprefix("\ufeff")
 
 

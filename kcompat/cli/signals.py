@@ -1,0 +1,62 @@
+"""SIGTERM and SIGHUP end a command the way Ctrl-C does.
+
+Python turns SIGINT into ``KeyboardInterrupt``, so every ``finally`` block runs: temporary files
+are removed, child process groups are stopped (:mod:`kcompat.data.children`), a started dashboard
+server is stopped. SIGTERM (``kill``, a container stop, a CI timeout) and SIGHUP (a closed
+terminal) would end the process at once and leave all of that behind. While a command runs,
+:func:`signals_as_interrupts` makes them raise :class:`Stopped`, a ``KeyboardInterrupt``, once;
+a second signal during the clean-up is ignored so that the clean-up finishes (it is bounded:
+children get 2 s before SIGKILL). The exit status is then 128 + the signal's number, as a shell
+reports a process the signal ended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Iterator
+
+#: the signals that end a command like Ctrl-C
+SIGNALS = tuple(s for s in (getattr(signal, n, None) for n in ("SIGTERM", "SIGHUP")) if s is not None)
+
+
+class Stopped(KeyboardInterrupt):
+    """The command was stopped by ``signum``."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
+
+    @property
+    def exit_status(self) -> int:
+        return 128 + self.signum
+
+
+@contextlib.contextmanager
+def signals_as_interrupts() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Stopped` in the block (main thread only; elsewhere
+    nothing changes). The previous handlers come back afterwards."""
+    raised = False
+
+    def handler(signum: int, frame: object) -> None:
+        nonlocal raised
+        if raised:
+            return  # already stopping: let the clean-up finish
+        raised = True
+        raise Stopped(signum)
+
+    previous = {}
+    try:
+        for sig in SIGNALS:
+            previous[sig] = signal.signal(sig, handler)
+    except ValueError:  # not the main thread: signals stay as they are
+        pass
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)

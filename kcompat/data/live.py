@@ -1,0 +1,813 @@
+"""Reading ``/version`` and ``/metrics`` from a cluster's API server, within limits of size and time.
+
+``kcompat inspect --live`` talks to the API server of a kubeconfig context itself, with the
+kubeconfig's credentials, so that nothing on the machine ever holds more than the limit of an
+answer (``kubectl get --raw`` holds the whole answer, decompressed, before writing it):
+
+* the kubeconfig: ``--kubeconfig FILE``, else every file of ``$KUBECONFIG`` (merged as kubectl
+  merges them: the first file to name a cluster, user or context wins, and the first
+  ``current-context``), else ``~/.kube/config``; each read up to 4 MB with the project's safe YAML
+  reader (no tags, anchors or aliases; duplicate keys refused). Relative file names in it are
+  relative to the file that holds them.
+* TLS: ``certificate-authority`` / ``-data`` (else the system's roots), ``insecure-skip-tls-verify``,
+  ``tls-server-name``, ``client-certificate`` / ``-data`` and ``client-key`` / ``-data``, TLS 1.2 or
+  later. Credentials: ``token``, ``tokenFile``, ``username``/``password``, impersonation (``as``,
+  ``as-groups``, ``as-uid``, ``as-user-extra``), and ``exec`` credential plugins, run here as
+  kubectl runs them (the client.authentication.k8s.io ``ExecCredential`` protocol, v1 and v1beta1:
+  ``KUBERNETES_EXEC_INFO``, ``env``, ``provideClusterInfo``, ``installHint``; not interactive; a
+  token or a client certificate back), its output read up to 1 MB within 60 s.
+* Proxies: ``proxy-url`` (``http://``), else ``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``NO_PROXY`` as Go
+  reads them (never for loopback addresses).
+* What kcompat cannot do itself (an ``auth-provider``, a ``socks5://`` or ``https://`` proxy) is
+  left to kubectl: ``kubectl proxy`` on a Unix socket in a private folder (0700), which streams the
+  answer; it is read here with the same limits, and stopped with its process group afterwards.
+
+Every answer is read in pieces: at most :data:`MAX_ANSWER_BYTES` bytes from the wire and at most
+as many after decompression (gzip or deflate, decompressed piece by piece with a bounded output),
+within :data:`CONNECT_TIMEOUT` to connect, :data:`READ_TIMEOUT` between two pieces and
+:data:`ANSWER_TIMEOUT` in all. From :data:`FIRST_NOTE` seconds on, a line on stderr says what is
+awaited, every :data:`NOTE_EVERY` seconds. Problems are :class:`LiveError` messages naming the
+context, the server and the limit.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import http.client
+import json
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from kcompat.core.errors import KcompatError, cut, echo
+
+from .children import run_bounded, spawn, stop
+from .files import read_regular_file
+
+#: an answer's limit, on the wire and decompressed (kcompat.core.inspect.model.MAX_INPUT_BYTES)
+MAX_ANSWER_BYTES = 32 * 1024 * 1024
+#: a kubeconfig file, a token file
+MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024
+#: an exec plugin's stdout (an ExecCredential) and stderr kept for its message
+MAX_EXEC_BYTES = 1024 * 1024
+MAX_EXEC_STDERR_BYTES = 64 * 1024
+#: what is read of an error answer's body for its message
+MAX_ERROR_BODY_BYTES = 64 * 1024
+#: seconds
+CONNECT_TIMEOUT = 10.0
+READ_TIMEOUT = 20.0
+ANSWER_TIMEOUT = 60.0
+EXEC_TIMEOUT = 60.0
+PROXY_START_TIMEOUT = 30.0
+FIRST_NOTE = 2.0
+NOTE_EVERY = 3.0
+
+EXEC_API_VERSIONS = ("client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1")
+_PIECE = 64 * 1024
+
+Progress = Callable[[str], None]
+
+
+class LiveError(KcompatError):
+    """The cluster could not be read; the message says where and why."""
+
+
+def stderr_progress(line: str) -> None:
+    """A progress line on stderr (the default ``progress``)."""
+    try:
+        print(f"kcompat: {line}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+# ---------------------------------------------------------------------------------------------
+# The kubeconfig.
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A named cluster, user or context of a kubeconfig, and the folder its relative paths are in."""
+
+    name: str
+    values: dict[str, Any]
+    folder: Path
+
+    def path(self, key: str) -> Path | None:
+        value = self.values.get(key)
+        if value in (None, ""):
+            return None
+        path = Path(os.path.expanduser(str(value)))
+        return path if path.is_absolute() else self.folder / path
+
+
+@dataclass
+class KubeConfig:
+    files: list[str] = field(default_factory=list)
+    clusters: dict[str, Entry] = field(default_factory=dict)
+    users: dict[str, Entry] = field(default_factory=dict)
+    contexts: dict[str, Entry] = field(default_factory=dict)
+    current_context: str = ""
+
+
+def kubeconfig_files(explicit: str | None) -> list[tuple[Path, bool]]:
+    """The kubeconfig files kubectl would read, each with whether it must exist."""
+    if explicit:
+        return [(Path(os.path.expanduser(explicit)), True)]
+    listed = [p for p in os.environ.get("KUBECONFIG", "").split(os.pathsep) if p]
+    if listed:
+        return [(Path(os.path.expanduser(p)), False) for p in dict.fromkeys(listed)]
+    return [(Path.home() / ".kube" / "config", True)]
+
+
+def load_kubeconfig(explicit: str | None = None) -> KubeConfig:
+    """The merged kubeconfig (see the module)."""
+    from kcompat.core.safe_yaml import read_yaml_text
+
+    config = KubeConfig()
+    for path, required in kubeconfig_files(explicit):
+        source = cut(str(path), 200)
+        if not required and not path.exists():
+            continue  # kubectl skips the missing files of $KUBECONFIG
+        if not path.exists():
+            raise LiveError(f"kubeconfig {source}: no such file (--live reads the cluster of a kubeconfig context; "
+                            "give --kubeconfig FILE or set KUBECONFIG)")
+        data = read_regular_file(path, MAX_KUBECONFIG_BYTES, f"kubeconfig {source}")
+        if len(data) > MAX_KUBECONFIG_BYTES:
+            raise LiveError(f"kubeconfig {source}: larger than the limit of {MAX_KUBECONFIG_BYTES:,} bytes")
+        document = read_yaml_text(data, f"kubeconfig {source}", MAX_KUBECONFIG_BYTES) if data.strip() else {}
+        if document is None:
+            document = {}
+        if not isinstance(document, dict):
+            raise LiveError(f"kubeconfig {source}: expected a mapping (apiVersion: v1, kind: Config), got {type(document).__name__}")
+        config.files.append(str(path))
+        folder = path.resolve().parent
+        for key, into, inner in (("clusters", config.clusters, "cluster"), ("users", config.users, "user"),
+                                 ("contexts", config.contexts, "context")):
+            items = document.get(key) or []
+            if not isinstance(items, list):
+                raise LiveError(f"kubeconfig {source}: {key} is not a list")
+            for i, item in enumerate(items):
+                if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                    raise LiveError(f"kubeconfig {source}: {key}[{i}] has no name")
+                values = item.get(inner) or {}
+                if not isinstance(values, dict):
+                    raise LiveError(f"kubeconfig {source}: {key}[{i}] ({echo(item['name'])}): {inner} is not a mapping")
+                into.setdefault(item["name"], Entry(item["name"], values, folder))
+        current = document.get("current-context")
+        if not config.current_context and isinstance(current, str):
+            config.current_context = current
+    if not config.files:
+        raise LiveError("no kubeconfig: none of the files of $KUBECONFIG exists")
+    return config
+
+
+# ---------------------------------------------------------------------------------------------
+# Where to connect and with what.
+
+
+@dataclass(frozen=True)
+class Target:
+    """A context resolved: the server, how to reach it, and a description for the messages."""
+
+    context: str
+    server: str  # the URL as the kubeconfig gives it
+    scheme: str
+    host: str
+    port: int
+    prefix: str  # a path the server URL has (proxies in front of API servers use one)
+    tls: ssl.SSLContext | None
+    server_name: str | None
+    headers: tuple[tuple[str, str], ...]
+    proxy: tuple[str, int] | None
+    credentials: str  # "client certificate", "bearer token", "exec plugin aws (token)", ...
+    kubectl_reason: str = ""  # why kubectl proxy must be used ("" when kcompat connects itself)
+
+
+def _text(entry: Entry, key: str) -> str | None:
+    value = entry.values.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise LiveError(f"{entry.name}: {key} is not a string")
+    return str(value)
+
+
+def _data(entry: Entry, key: str) -> bytes | None:
+    value = _text(entry, key)
+    if value is None:
+        return None
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raise LiveError(f"{entry.name}: {key} is not base64") from None
+
+
+def _file(path: Path, what: str) -> bytes:
+    data = read_regular_file(path, MAX_KUBECONFIG_BYTES, f"{what} {cut(str(path), 200)}")
+    if len(data) > MAX_KUBECONFIG_BYTES:
+        raise LiveError(f"{what} {cut(str(path), 200)}: larger than the limit of {MAX_KUBECONFIG_BYTES:,} bytes")
+    return data
+
+
+def resolve(config: KubeConfig, context: str | None, progress: Progress | None = None) -> Target:
+    """The target of ``context`` (default: the current context), credentials included (an exec
+    plugin is run here)."""
+    name = context or config.current_context
+    where = f"kubeconfig {cut(', '.join(config.files), 300)}"
+    if not name:
+        raise LiveError(f"{where}: no current-context; give --context NAME (contexts: {cut(', '.join(config.contexts) or 'none', 300)})")
+    if name not in config.contexts:
+        raise LiveError(f"{where}: no context {echo(name)!s} (contexts: {cut(', '.join(config.contexts) or 'none', 300)})")
+    ctx = config.contexts[name]
+    cluster_name, user_name = ctx.values.get("cluster"), ctx.values.get("user")
+    if not isinstance(cluster_name, str) or cluster_name not in config.clusters:
+        raise LiveError(f"context {echo(name)}: cluster {echo(cluster_name)} is not in {where}")
+    cluster = config.clusters[cluster_name]
+    user = config.users.get(user_name) if isinstance(user_name, str) else None
+    if user_name and user is None:
+        raise LiveError(f"context {echo(name)}: user {echo(user_name)} is not in {where}")
+    user = user or Entry("", {}, cluster.folder)
+
+    server = _text(cluster, "server")
+    if server is None:
+        raise LiveError(f"context {echo(name)}: cluster {echo(cluster_name)} has no server")
+    parts = urlsplit(server)
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        raise LiveError(f"context {echo(name)}: server {echo(server)} is not an http(s) URL with a host")
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise LiveError(f"context {echo(name)}: server {echo(server)} has a bad port") from None
+
+    kubectl_reason = ""
+    if user.values.get("auth-provider"):
+        provider = user.values["auth-provider"]
+        kind = provider.get("name") if isinstance(provider, dict) else None
+        kubectl_reason = f"user {user.name} has an auth-provider ({echo(kind)})"
+    proxy = None
+    proxy_url = _text(cluster, "proxy-url")
+    if proxy_url is None:
+        proxy_url = _environment_proxy(parts.scheme, parts.hostname)
+    if proxy_url:
+        p = urlsplit(proxy_url if "://" in proxy_url else "http://" + proxy_url)
+        if p.scheme != "http" or not p.hostname:
+            kubectl_reason = kubectl_reason or f"the proxy {echo(proxy_url)} is not an http:// proxy"
+        else:
+            try:
+                proxy = (p.hostname, p.port or 80)
+            except ValueError:
+                raise LiveError(f"context {echo(name)}: proxy {echo(proxy_url)} has a bad port") from None
+
+    tls = None
+    server_name = _text(cluster, "tls-server-name")
+    described: list[str] = []
+    headers: list[tuple[str, str]] = []
+    cert: tuple[bytes, bytes] | None = None
+    if not kubectl_reason:
+        token, basic, cert, how = _credentials(user, cluster, name, progress)
+        described += how
+        if token:
+            headers.append(("Authorization", f"Bearer {token}"))
+        elif basic:
+            headers.append(("Authorization", "Basic " + base64.b64encode(basic.encode()).decode()))
+        headers += _impersonation(user)
+    if parts.scheme == "https":
+        tls = _tls_context(cluster, cert, name)
+    elif cert is not None:
+        raise LiveError(f"context {echo(name)}: a client certificate needs an https:// server, not {echo(server)}")
+    return Target(
+        context=name, server=server.rstrip("/"), scheme=parts.scheme, host=parts.hostname, port=port,
+        prefix=parts.path.rstrip("/"), tls=tls, server_name=server_name or parts.hostname, headers=tuple(headers),
+        proxy=proxy, credentials=", ".join(described) or "no credentials", kubectl_reason=kubectl_reason,
+    )
+
+
+def _environment_proxy(scheme: str, host: str) -> str | None:
+    """The proxy Go's ``http.ProxyFromEnvironment`` would use (none for loopback addresses)."""
+    import ipaddress
+    import urllib.request
+
+    if host == "localhost" or host.endswith(".localhost"):
+        return None
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    proxies = urllib.request.getproxies_environment()
+    if urllib.request.proxy_bypass_environment(host, proxies):  # type: ignore[attr-defined]
+        return None
+    return proxies.get(scheme)
+
+
+def _impersonation(user: Entry) -> list[tuple[str, str]]:
+    headers = []
+    if _text(user, "as"):
+        headers.append(("Impersonate-User", str(_text(user, "as"))))
+    if _text(user, "as-uid"):
+        headers.append(("Impersonate-Uid", str(_text(user, "as-uid"))))
+    for group in user.values.get("as-groups") or []:
+        headers.append(("Impersonate-Group", str(group)))
+    extra = user.values.get("as-user-extra") or {}
+    for key, values in (extra.items() if isinstance(extra, dict) else ()):
+        for value in values if isinstance(values, list) else [values]:
+            headers.append((f"Impersonate-Extra-{key}", str(value)))
+    return headers
+
+
+def _credentials(user: Entry, cluster: Entry, context: str,
+                 progress: Progress | None) -> tuple[str | None, str | None, tuple[bytes, bytes] | None, list[str]]:
+    """(bearer token, "user:password", (certificate PEM, key PEM), descriptions) of ``user``."""
+    how: list[str] = []
+    token = _text(user, "token")
+    if token:
+        how.append("bearer token")
+    elif user.path("tokenFile") is not None:
+        path = user.path("tokenFile")
+        assert path is not None
+        token = _file(path, "tokenFile").decode("utf-8", "replace").strip()
+        how.append("token file")
+    basic = None
+    if _text(user, "username") is not None:
+        basic = f"{_text(user, 'username')}:{_text(user, 'password') or ''}"
+        if not token:
+            how.append("basic authentication")
+    cert_pem = _data(user, "client-certificate-data")
+    if cert_pem is None and user.path("client-certificate") is not None:
+        cert_pem = _file(user.path("client-certificate"), "client-certificate")  # type: ignore[arg-type]
+    key_pem = _data(user, "client-key-data")
+    if key_pem is None and user.path("client-key") is not None:
+        key_pem = _file(user.path("client-key"), "client-key")  # type: ignore[arg-type]
+    if (cert_pem is None) != (key_pem is None):
+        raise LiveError(f"context {echo(context)}: user {echo(user.name)} has a client certificate without its key, or a key without its certificate")
+    cert = (cert_pem, key_pem) if cert_pem is not None and key_pem is not None else None
+    if cert is not None:
+        how.append("client certificate")
+    if user.values.get("exec"):
+        exec_token, exec_cert, described = run_exec_plugin(user, cluster, context, progress)
+        how.append(described)
+        token = exec_token or token
+        cert = exec_cert or cert
+    return token, basic, cert, how
+
+
+def _tls_context(cluster: Entry, cert: tuple[bytes, bytes] | None, context: str) -> ssl.SSLContext:
+    insecure = cluster.values.get("insecure-skip-tls-verify") is True
+    ca_data = _data(cluster, "certificate-authority-data")
+    ca_file = cluster.path("certificate-authority")
+    if insecure and (ca_data or ca_file):
+        raise LiveError(f"context {echo(context)}: certificate-authority and insecure-skip-tls-verify are both set "
+                        "(kubectl refuses that too: a root certificate with the insecure flag)")
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    tls.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        if insecure:
+            tls.check_hostname = False
+            tls.verify_mode = ssl.CERT_NONE
+        elif ca_data or ca_file:
+            pem = ca_data if ca_data is not None else _file(ca_file, "certificate-authority")  # type: ignore[arg-type]
+            tls.load_verify_locations(cadata=pem.decode("ascii", "replace"))
+        else:
+            tls.load_default_certs()
+        if cert is not None:
+            _load_client_certificate(tls, *cert)
+    except ssl.SSLError as exc:
+        raise LiveError(f"context {echo(context)}: unusable TLS material: {cut(exc.reason or exc, 200)}") from None
+    return tls
+
+
+def _load_client_certificate(tls: ssl.SSLContext, cert: bytes, key: bytes) -> None:
+    """``ssl`` loads certificates from files only: a private folder (0700) holds them for the call."""
+    with tempfile.TemporaryDirectory(prefix="kcompat-tls-") as folder:
+        cert_path, key_path = Path(folder) / "cert.pem", Path(folder) / "key.pem"
+        for path, data in ((cert_path, cert), (key_path, key)):
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+        tls.load_cert_chain(str(cert_path), str(key_path))
+
+
+# ---------------------------------------------------------------------------------------------
+# exec credential plugins (client.authentication.k8s.io ExecCredential).
+
+
+def run_exec_plugin(user: Entry, cluster: Entry, context: str,
+                    progress: Progress | None) -> tuple[str | None, tuple[bytes, bytes] | None, str]:
+    """Run ``user.exec`` as kubectl does; (token, (certificate, key), a description)."""
+    spec = user.values["exec"]
+    if not isinstance(spec, dict):
+        raise LiveError(f"user {echo(user.name)}: exec is not a mapping")
+    api_version = spec.get("apiVersion")
+    command = spec.get("command")
+    if api_version not in EXEC_API_VERSIONS:
+        raise LiveError(f"user {echo(user.name)}: exec apiVersion {echo(api_version)} is not supported "
+                        f"(kubectl supports {' and '.join(EXEC_API_VERSIONS)})")
+    if not isinstance(command, str) or not command:
+        raise LiveError(f"user {echo(user.name)}: exec has no command")
+    if spec.get("interactiveMode") == "Always":
+        raise LiveError(f"user {echo(user.name)}: the exec plugin {echo(command)} needs a terminal (interactiveMode: Always); "
+                        "kcompat runs it without one: get a credential first (e.g. a token) or use a plugin that can run non-interactively")
+    args = spec.get("args") or []
+    if not isinstance(args, list):
+        raise LiveError(f"user {echo(user.name)}: exec args is not a list")
+    program = command
+    if os.sep in command and not os.path.isabs(os.path.expanduser(command)):
+        program = str(user.folder / command)  # relative to the kubeconfig, as kubectl resolves it
+    found = shutil.which(os.path.expanduser(program))
+    if found is None:
+        hint = spec.get("installHint")
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} not found"
+                        + (f"; {cut(hint, 500)}" if isinstance(hint, str) and hint.strip() else ""))
+    env = dict(os.environ)
+    for item in spec.get("env") or []:
+        if isinstance(item, dict) and isinstance(item.get("name"), str):
+            env[item["name"]] = str(item.get("value", ""))
+    info: dict[str, Any] = {"apiVersion": api_version, "kind": "ExecCredential", "spec": {"interactive": False}}
+    if spec.get("provideClusterInfo"):
+        cluster_info = {k: cluster.values[k] for k in ("server", "tls-server-name", "insecure-skip-tls-verify",
+                                                       "certificate-authority-data", "proxy-url", "disable-compression")
+                        if cluster.values.get(k) not in (None, "")}
+        ca_file = cluster.path("certificate-authority")
+        if "certificate-authority-data" not in cluster_info and ca_file is not None:
+            cluster_info["certificate-authority-data"] = base64.b64encode(_file(ca_file, "certificate-authority")).decode()
+        extension = next((e.get("extension") for e in (cluster.values.get("extensions") or [])
+                          if isinstance(e, dict) and e.get("name") == "client.authentication.k8s.io/exec"), None)
+        if extension is not None:
+            cluster_info["config"] = extension
+        info["spec"]["cluster"] = cluster_info
+    env["KUBERNETES_EXEC_INFO"] = json.dumps(info)
+    name = os.path.basename(command)
+    try:
+        status, out, err, stopped = run_bounded([found, *map(str, args)], MAX_EXEC_BYTES, EXEC_TIMEOUT, MAX_EXEC_STDERR_BYTES,
+                                                env=env, what=f"the exec credential plugin {name}", progress=progress)
+    except OSError as exc:
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} could not be run: {exc.strerror or exc}") from None
+    said = err.decode("utf-8", "replace").strip().splitlines()
+    last = f": {echo(said[-1], 500)}" if said else ""
+    if stopped:
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} {stopped}; stopped{last}")
+    if status != 0:
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} failed (exit status {status}){last}")
+    try:
+        credential = json.loads(out)
+    except (ValueError, UnicodeDecodeError):
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} did not print an ExecCredential (not JSON)") from None
+    if not isinstance(credential, dict) or credential.get("kind") != "ExecCredential" or credential.get("apiVersion") != api_version:
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} did not print an ExecCredential of {api_version}")
+    result = credential.get("status") or {}
+    token = result.get("token") if isinstance(result, dict) else None
+    cert, key = (result.get("clientCertificateData"), result.get("clientKeyData")) if isinstance(result, dict) else (None, None)
+    if (cert is None) != (key is None):
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} gave a client certificate without its key, or a key without its certificate")
+    if not isinstance(token, str) and not (isinstance(cert, str) and isinstance(key, str)):
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} gave neither a token nor a client certificate")
+    pair = (cert.encode(), key.encode()) if isinstance(cert, str) and isinstance(key, str) else None
+    return (token if isinstance(token, str) else None), pair, f"exec plugin {echo(name)} ({'token' if isinstance(token, str) else 'client certificate'})"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading an answer.
+
+
+class _Watch:
+    """Tells what is awaited from :data:`FIRST_NOTE` seconds on, and at the deadline shuts the
+    connection down (a read blocked anywhere in http.client then returns)."""
+
+    def __init__(self, what: str, deadline: float, progress: Progress | None) -> None:
+        self.what = what
+        self.deadline = deadline
+        self.progress = progress
+        self.sock: socket.socket | None = None
+        self.received = 0
+        self.phase = "connecting"
+        self._expired = False
+        self._done = threading.Event()
+        self.started = self._started = time.monotonic()
+        self._thread = threading.Thread(target=self._run, name="kcompat-live-watch", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        note = self._started + FIRST_NOTE
+        while not self._done.is_set():
+            now = time.monotonic()
+            if now >= self.deadline:
+                self._expired = True
+                if self.sock is not None:
+                    with contextlib.suppress(OSError):
+                        self.sock.shutdown(socket.SHUT_RDWR)
+                return
+            if now >= note and self.progress is not None:
+                got = f", {self.received:,} bytes so far" if self.received else ""
+                self.progress(f"waiting for {self.what}: {self.phase}{got} ({now - self._started:.0f} s; "
+                              f"stopped after {self.deadline - self._started:.0f} s)")
+                note = now + NOTE_EVERY
+            self._done.wait(min(0.25, max(0.0, self.deadline - now)))
+
+    @property
+    def expired(self) -> bool:
+        """The deadline has passed (a read that timed out at it counts, even before this thread woke)."""
+        return self._expired or time.monotonic() >= self.deadline
+
+    def close(self) -> None:
+        self._done.set()
+        self._thread.join(1.0)
+
+
+class _Decoder:
+    """The body as it was sent, decompressed piece by piece; never more than ``limit`` bytes kept."""
+
+    def __init__(self, encoding: str, limit: int, what: str) -> None:
+        self.limit = limit
+        self.what = what
+        self.out = bytearray()
+        encoding = encoding.strip().lower()
+        if encoding in ("", "identity"):
+            self.wbits: int | None = None
+        elif encoding in ("gzip", "x-gzip"):
+            self.wbits = 16 + zlib.MAX_WBITS
+        elif encoding == "deflate":
+            self.wbits = zlib.MAX_WBITS
+        else:
+            raise LiveError(f"{what}: answered with Content-Encoding {echo(encoding)}, which kcompat cannot read")
+        self._d = zlib.decompressobj(self.wbits) if self.wbits is not None else None
+
+    def feed(self, piece: bytes) -> None:
+        if self._d is None:
+            self._keep(piece)
+            return
+        data = piece
+        while data:
+            try:
+                # at most one piece of output per call: a bomb never makes a big buffer at once
+                self._keep(self._d.decompress(data, min(_PIECE, self.limit + 1 - len(self.out))))
+                data = self._d.unconsumed_tail
+                if self._d.eof:  # another gzip member may follow (Go reads them all)
+                    data = self._d.unused_data + data
+                    self._d = zlib.decompressobj(self.wbits or zlib.MAX_WBITS)
+            except zlib.error as exc:
+                raise LiveError(f"{self.what}: the compressed answer is corrupt ({cut(exc, 200)})") from None
+
+    def _keep(self, data: bytes) -> None:
+        self.out += data
+        if len(self.out) > self.limit:
+            raise LiveError(f"{self.what}: the answer is larger than the limit of {self.limit:,} bytes once decompressed; "
+                            "stopped reading (nothing more was read or kept)")
+
+    def finish(self) -> bytes:
+        if self._d is not None:
+            try:
+                self._keep(self._d.flush(self.limit + 1 - len(self.out)))
+            except zlib.error as exc:
+                raise LiveError(f"{self.what}: the compressed answer is corrupt ({cut(exc, 200)})") from None
+        return bytes(self.out)
+
+
+def read_answer(connection: http.client.HTTPConnection, watch: _Watch, target: str, path: str, headers: list[tuple[str, str]],
+                limit: int, what: str) -> bytes:
+    """GET ``target`` on ``connection`` and read its body within the limits (see the module)."""
+    connection.putrequest("GET", target, skip_host=True, skip_accept_encoding=True)
+    for name, value in headers:
+        connection.putheader(name, value)
+    connection.endheaders()
+    watch.phase = "sent the request, no answer yet"
+    response = connection.getresponse()
+    if response.status != 200:
+        body = response.read(MAX_ERROR_BODY_BYTES) if response.status >= 400 else b""
+        raise LiveError(_status_message(what, response, body))
+    decoder = _Decoder(response.getheader("Content-Encoding") or "", limit, what)
+    watch.phase = "reading the answer"
+    wire = 0
+    while True:
+        if connection.sock is not None:
+            connection.sock.settimeout(max(0.001, min(READ_TIMEOUT, watch.deadline - time.monotonic())))
+        piece = response.read1(_PIECE)
+        if watch.expired:
+            raise LiveError(f"{what}: no complete answer within {watch.deadline - watch.started:.0f} s; stopped")
+        if not piece:
+            break
+        wire += len(piece)
+        watch.received = wire
+        if wire > limit:
+            raise LiveError(f"{what}: the answer is larger than the limit of {limit:,} bytes; stopped reading "
+                            "(nothing more was read or kept)")
+        decoder.feed(piece)
+    return decoder.finish()
+
+
+def _status_message(what: str, response: http.client.HTTPResponse, body: bytes) -> str:
+    status = f"{response.status} {response.reason}".strip()
+    if 300 <= response.status < 400:
+        return f"{what}: answered {status}, a redirect to {echo(response.getheader('Location') or '?', 200)} (not followed)"
+    detail = ""
+    try:
+        message = json.loads(body).get("message") if body.lstrip().startswith(b"{") else None
+    except (ValueError, AttributeError):
+        message = None
+    text = message if isinstance(message, str) else body.decode("utf-8", "replace").strip().splitlines()[0] if body.strip() else ""
+    if text:
+        detail = f": {echo(text, 300)}"
+    if response.status in (401, 403):
+        return f"{what}: answered {status}{detail} (the context's credentials were refused or lack the permission)"
+    return f"{what}: answered {status}{detail}"
+
+
+# ---------------------------------------------------------------------------------------------
+# A cluster to read.
+
+
+class Cluster:
+    """The API server of a context, read by kcompat itself or through ``kubectl proxy``."""
+
+    def __init__(self, target: Target, kubeconfig: str | None, progress: Progress | None, timeout: float = ANSWER_TIMEOUT) -> None:
+        self.target = target
+        self.timeout = timeout
+        self.kubeconfig = kubeconfig
+        self.progress = progress
+        self._proxy: subprocess.Popen[bytes] | None = None
+        self._folder: str | None = None
+
+    @property
+    def how(self) -> str:
+        """How the cluster is read, for the messages."""
+        if self.target.kubectl_reason:
+            return f"through kubectl proxy ({self.target.kubectl_reason})"
+        return f"from {self.target.server} ({self.target.credentials})"
+
+    def label(self, path: str) -> str:
+        """The name of an answer in the report (where it came from)."""
+        if self.target.kubectl_reason:
+            return f"kubectl proxy {path} (context {self.target.context})"
+        return f"{self.target.server}{path} (context {self.target.context})"
+
+    def get(self, path: str, limit: int = MAX_ANSWER_BYTES) -> bytes:
+        what = self.label(path)
+        deadline = time.monotonic() + self.timeout
+        watch = _Watch(what, deadline, self.progress)
+        connection = None
+        try:
+            connection, target_path = self._connect(path, watch)
+            headers = [("Host", self._host_header()), ("User-Agent", _user_agent()), ("Accept", "application/json, */*"),
+                       ("Accept-Encoding", "gzip"), *self.target.headers]
+            if self.target.kubectl_reason:
+                headers = [("Host", "localhost"), ("User-Agent", _user_agent()), ("Accept", "application/json, */*"),
+                           ("Accept-Encoding", "gzip")]
+            return read_answer(connection, watch, target_path, path, headers, limit, what)
+        except LiveError:
+            raise
+        except (OSError, http.client.HTTPException) as exc:
+            if watch.expired:
+                raise LiveError(f"{what}: no complete answer within {self.timeout:g} s; stopped") from None
+            raise LiveError(f"{what}: {_network_message(exc)}") from None
+        finally:
+            watch.close()
+            if connection is not None:
+                connection.close()
+
+    def _host_header(self) -> str:
+        t = self.target
+        host = f"[{t.host}]" if ":" in t.host else t.host
+        default = 443 if t.scheme == "https" else 80
+        return host if t.port == default else f"{host}:{t.port}"
+
+    def _connect(self, path: str, watch: _Watch) -> tuple[http.client.HTTPConnection, str]:
+        t = self.target
+        if t.kubectl_reason:
+            sock = self._proxy_socket(watch)
+            connection = http.client.HTTPConnection("localhost")
+            connection.sock = sock
+            return connection, path
+        connection = http.client.HTTPConnection(t.host, t.port)
+        if t.proxy is not None:
+            raw = socket.create_connection(t.proxy, timeout=_left(watch, CONNECT_TIMEOUT))
+            watch.sock = raw
+            if t.scheme == "http":  # a plain request through the proxy: the absolute URL
+                connection = http.client.HTTPConnection(*t.proxy)
+                connection.sock = raw
+                raw.settimeout(READ_TIMEOUT)
+                return connection, f"{t.server}{path}"
+            _tunnel(raw, self._host_header(), t)
+        else:
+            raw = socket.create_connection((t.host, t.port), timeout=_left(watch, CONNECT_TIMEOUT))
+            watch.sock = raw
+        raw.settimeout(READ_TIMEOUT)
+        watch.phase = "connected"
+        if t.tls is not None:
+            watch.phase = "TLS handshake"
+            sock = t.tls.wrap_socket(raw, server_hostname=t.server_name)
+            watch.sock = sock
+        else:
+            sock = raw
+        connection.sock = sock
+        watch.phase = "connected"
+        return connection, f"{t.prefix}{path}"
+
+    def _proxy_socket(self, watch: _Watch) -> socket.socket:
+        """A connection to ``kubectl proxy`` (started on first use, on a Unix socket in a private folder)."""
+        if self._proxy is None:
+            kubectl = shutil.which("kubectl")
+            if kubectl is None:
+                raise LiveError(f"context {self.target.context}: {self.target.kubectl_reason}, which kcompat leaves to kubectl; "
+                                "kubectl is not on PATH")
+            self._folder = tempfile.mkdtemp(prefix="kcompat-proxy-")
+            command = [kubectl, "proxy", f"--unix-socket={self._folder}/proxy.sock", "--context", self.target.context]
+            if self.kubeconfig:
+                command[2:2] = ["--kubeconfig", self.kubeconfig]
+            watch.phase = "starting kubectl proxy"
+            self._proxy = spawn(command, stdout=subprocess.DEVNULL, stderr=None)
+        path = f"{self._folder}/proxy.sock"
+        started = time.monotonic()
+        while True:
+            if self._proxy.poll() is not None:
+                raise LiveError(f"context {self.target.context}: kubectl proxy exited with status {self._proxy.returncode} "
+                                "(its message is above)")
+            if os.path.exists(path):
+                try:
+                    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    sock.settimeout(READ_TIMEOUT)
+                    sock.connect(path)
+                    watch.sock = sock
+                    watch.phase = "connected to kubectl proxy"
+                    return sock
+                except OSError:
+                    sock.close()
+            if time.monotonic() - started > PROXY_START_TIMEOUT:
+                raise LiveError(f"context {self.target.context}: kubectl proxy did not start within {PROXY_START_TIMEOUT:g} s")
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        if self._proxy is not None:
+            stop(self._proxy)
+            self._proxy = None
+        if self._folder is not None:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            self._folder = None
+
+
+def _left(watch: _Watch, most: float) -> float:
+    """``most`` seconds, or what is left before the deadline when that is less."""
+    return max(0.001, min(most, watch.deadline - time.monotonic()))
+
+
+def _tunnel(sock: socket.socket, host: str, target: Target) -> None:
+    """An HTTP CONNECT tunnel through the proxy ``sock`` is connected to."""
+    sock.settimeout(READ_TIMEOUT)
+    sock.sendall(f"CONNECT {host} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: {_user_agent()}\r\n\r\n".encode("ascii", "replace"))
+    response = http.client.HTTPResponse(sock, method="CONNECT")
+    response.begin()
+    if response.status != 200:
+        raise LiveError(f"the proxy {target.proxy[0]}:{target.proxy[1]} refused to connect to {host}: "  # type: ignore[index]
+                        f"{response.status} {echo(response.reason, 200)}")
+
+
+def _network_message(exc: BaseException) -> str:
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"the server's certificate was not accepted: {cut(exc.verify_message or exc, 300)}"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS failed: {cut(exc.reason or exc, 300)}"
+    if isinstance(exc, (socket.timeout, TimeoutError)):
+        return f"no data for {READ_TIMEOUT:g} s (connecting: {CONNECT_TIMEOUT:g} s); stopped"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (is the API server running, and is this its address?)"
+    if isinstance(exc, socket.gaierror):
+        return f"the host name cannot be resolved ({exc.strerror or exc})"
+    if isinstance(exc, http.client.RemoteDisconnected):
+        return "the server closed the connection without answering"
+    if isinstance(exc, http.client.IncompleteRead):
+        return "the answer ended early (the server closed the connection)"
+    if isinstance(exc, (http.client.LineTooLong, http.client.HTTPException)):
+        return f"not an HTTP answer kcompat can read ({cut(exc, 200)})"
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or cut(exc, 200)}"
+    return cut(exc, 300)
+
+
+def _user_agent() -> str:
+    from kcompat import __version__
+
+    return f"kcompat/{__version__}"
+
+
+@contextlib.contextmanager
+def open_cluster(kubeconfig: str | None, context: str | None, progress: Progress | None = stderr_progress,
+                 timeout: float = ANSWER_TIMEOUT) -> Iterator[Cluster]:
+    """The cluster of ``context`` (default: the current one) of the kubeconfig (see the module),
+    each answer read within ``timeout`` seconds; a ``kubectl proxy`` it needed is stopped when
+    the block ends."""
+    target = resolve(load_kubeconfig(kubeconfig), context, progress)
+    cluster = Cluster(target, kubeconfig, progress, timeout)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
