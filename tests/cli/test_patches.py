@@ -139,3 +139,20 @@ def test_the_release_matrix_names_the_patch_that_changed_a_default(capsys):
 def test_matrix_patches_refuses_what_it_cannot_show(capsys, argv, message):
     assert kcompat(["matrix", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+# --- the releases before 1.35, recorded the same way ---------------------------------------------
+
+
+def test_a_1_34_patch_has_scheduler_async_api_calls_off_and_registers_the_patch_added_gate(capsys):
+    code, doc, answer = gates_json(capsys, "--binary", "1.34.4")
+    assert code == 0 and answer["SchedulerAsyncAPICalls"][0] is False and "StatefulSetSemanticRevisionComparison" in answer
+    recorded = (DATA_DIR / "oracle" / "v1.34.4" / "gates.json").is_file()
+    assert any("1.34.4 is not a recorded patch release" in w for w in doc["warnings"]) is not recorded
+
+
+def test_v1_31_14_has_disable_node_kube_proxy_version_deprecated_and_off(capsys):
+    code, doc, answer = gates_json(capsys, "--binary", "1.31.14")
+    assert code == 0 and doc["warnings"] == []
+    assert answer["DisableNodeKubeProxyVersion"] == (False, "Deprecated", False, False)
+    assert "OrderedNamespaceDeletion" in answer

@@ -149,3 +149,23 @@ def test_the_scheduler_answers_from_its_own_gate_set_or_says_it_is_not_recorded(
             assert code == 0 and document["component"] == "kube-scheduler" and document["features"]
         else:
             assert code == 2 and "kube-scheduler's gate set is not recorded" in document["errors"][0]
+
+
+def test_a_components_gates_at_another_patch_are_that_patchs_with_its_recorded_difference():
+    """Only the gates program is recorded at the other patches: a component's patch set is derived
+    (the data's provenance says so), and differs from kube-apiserver's exactly where the component's
+    recording does."""
+    checked = 0
+    for release in CATALOG.component_releases():
+        recorded = CATALOG.component_gates(release)
+        for level in CATALOG.patches(release).levels:
+            binary = parse_binary_version(level.name)
+            apiserver, _ = CATALOG.manifest_for(binary)
+            for component, difference in recorded.differences.items():
+                own, note = CATALOG.manifest_for(binary, component)
+                assert note is None
+                named = {g["name"] for g in difference.gates}
+                assert set(own.by_name) == (set(apiserver.by_name) | named) - set(difference.absent)
+                assert {n for n in own.by_name if n in apiserver.by_name and own.by_name[n] != apiserver.by_name[n]} <= named
+                checked += 1
+    assert checked >= 8
