@@ -2,7 +2,7 @@
 # Writes modfiles/vX.Y.Z.mod: require k8s.io/kubernetes vX.Y.Z and pin every staging module it
 # replaces with a local path to the published k8s.io/<name> v0.Y.Z, the usual way to depend on
 # k8s.io/kubernetes. A staging module the Go module proxy does not serve at v0.Y.Z (k8s.io/endpointslice
-# v0.32.13, k8s.io/kube-scheduler v0.31.14, ...) is pinned to its nearest lower served patch, and the
+# v0.32.13, k8s.io/kube-scheduler v0.31.14, ...) is pinned to its nearest lower served patch (or, with none below, the nearest above), and the
 # modfile says so in a comment (record.py copies it into meta.json). Usage: oracle/gen_mod.sh v1.37.2
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -20,6 +20,12 @@ while read -r name; do
       for ((p = patch - 1; p >= 0; p--)); do
         if served "$name" "$base.$p"; then pin="$base.$p"; break; fi
       done
+      # a .0 (or an early patch) with none below: the nearest served patch above
+      if [ -z "$pin" ]; then
+        for ((p = patch + 1; p <= patch + 20; p++)); do
+          if served "$name" "$base.$p"; then pin="$base.$p"; break; fi
+        done
+      fi
     fi
     [ -n "$pin" ] || { echo "$name: no patch of ${base} is served" >&2; exit 1; }
     notes+=("// not served: $name $staging; pinned to $pin")
