@@ -68,7 +68,7 @@ def test_the_component_answers_with_its_own_recorded_gate_set(path):
         assert feature.origin == gate["origin"], name
         assert tuple(sorted(feature.dependencies)) == tuple(sorted(gate.get("dependencies") or ())), name
         specs = [(str(s.version), s.default, s.lock_to_default, s.stage.value,
-                  str(s.min_compatibility_version) if s.min_compatibility_version else "") for s in feature.specs]
+                  str(s.effective_min_compatibility) if s.effective_min_compatibility else "") for s in feature.specs]
         assert specs == [(s["version"], s["default"], s["lockToDefault"], s["preRelease"], s.get("minCompatibilityVersion", ""))
                          for s in gate["versionedSpecs"]], name
 
