@@ -196,10 +196,13 @@ class PatchLevels:
         return earlier[-1] if earlier else None
 
 
-def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
+def _read_patch_levels(data_dir: Path, info: ReleaseInfo, bundle: Bundle | None = None) -> PatchLevels:
     base = (PatchLevel(info.patch, "v" + info.patch, (), ()),) if info.patch else ()
     if not info.patches_file:
         return PatchLevels(base)
+    compiled = bundle.document(info.patches_file) if bundle is not None else None
+    if compiled is not None:  # as parsed when the bundle was compiled: the same file, unchanged since
+        return _parse_patch_levels(compiled, str(data_dir / info.patches_file), info, base)
     return read_data_file(
         data_dir / info.patches_file, "the patch levels", lambda doc, path: _parse_patch_levels(doc, path, info, base), max_bytes=MAX_LIST_BYTES
     )
@@ -230,9 +233,12 @@ class ComponentGates:
     differences: Mapping[str, PatchLevel]
 
 
-def _read_component_gates(data_dir: Path, info: ReleaseInfo) -> ComponentGates | None:
+def _read_component_gates(data_dir: Path, info: ReleaseInfo, bundle: Bundle | None = None) -> ComponentGates | None:
     if not info.components_file:
         return None
+    compiled = bundle.document(info.components_file) if bundle is not None else None
+    if compiled is not None:  # as parsed when the bundle was compiled: the same file, unchanged since
+        return _parse_component_gates(compiled, str(data_dir / info.components_file))
     return read_data_file(data_dir / info.components_file, "the component gate sets", _parse_component_gates, max_bytes=MAX_LIST_BYTES)
 
 
@@ -397,13 +403,13 @@ class Catalog:
     def patches(self, release: str) -> PatchLevels:
         """The recorded patch levels of ``release`` and how each differs from its base patch."""
         info = self.info(release)
-        return self._once(("patches", info.release), lambda: _read_patch_levels(self.data_dir, info))
+        return self._once(("patches", info.release), lambda: _read_patch_levels(self.data_dir, info, self.bundle))
 
     def component_gates(self, release: str) -> ComponentGates | None:
         """How the other components' gate sets of ``release`` differ from kube-apiserver's, or None
         when they were not recorded."""
         info = self.info(release)
-        return self._once(("components", info.release), lambda: _read_component_gates(self.data_dir, info))
+        return self._once(("components", info.release), lambda: _read_component_gates(self.data_dir, info, self.bundle))
 
     def component_releases(self) -> tuple[str, ...]:
         """The releases whose other components' gate sets are recorded."""

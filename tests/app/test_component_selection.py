@@ -4,6 +4,8 @@ the URL (``component``), answered from each component's own recorded gate set as
 
 import json
 
+import pytest
+
 from conftest import open_app, rerun, texts
 from kcompat.cli.main import main as kcompat
 
@@ -46,11 +48,39 @@ def test_the_gates_page_of_kube_apiserver_names_the_component_that_differs():
     assert not any(i.startswith("kube-scheduler differs") for i in infos)  # the same gates and states
 
 
-def test_a_release_without_the_components_recording_says_so(catalog):
-    unrecorded = next(r for r in catalog.usable_releases() if catalog.info(r).components_file is None)
-    at = open_app(binary=unrecorded, emulated=unrecorded, component="kube-scheduler")
+@pytest.fixture
+def without_1_36_components(tmp_path, monkeypatch):
+    """A copy of data/ whose 1.36 lists no component recording, served to the app."""
+    import shutil
+
+    import streamlit as st
+
+    from conftest import ROOT
+    from dashboard.components import data
+    from kcompat.data.catalog import DATA_DIR_ENV
+
+    copy = tmp_path / "data"
+    shutil.copytree(ROOT / "data", copy, ignore=shutil.ignore_patterns("oracle"))
+    releases = copy / "releases.yaml"
+    releases.write_text(releases.read_text().replace("    components: features/components-v1.36.yaml\n", ""))
+
+    def clear():
+        for cached in (data.catalog, data.summary, st.cache_data):
+            cached.clear()
+        for memo in (data.component_problem, data.patch_options):
+            memo.cache_clear()
+
+    monkeypatch.setenv(DATA_DIR_ENV, str(copy))
+    clear()
+    yield copy
+    monkeypatch.delenv(DATA_DIR_ENV)
+    clear()
+
+
+def test_a_release_without_the_components_recording_says_so(without_1_36_components):
+    at = open_app(binary="1.36", emulated="1.36", component="kube-scheduler")
     (error,) = [e for e in texts(at.error) if e.startswith("**Nothing to show**")]
-    assert f"kube-scheduler's gate set is not recorded for {unrecorded}" in error
+    assert "kube-scheduler's gate set is not recorded for 1.36" in error
     assert not at.dataframe
 
 

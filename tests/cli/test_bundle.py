@@ -156,3 +156,19 @@ def test_help_still_lists_every_command(capsys):
     out = capsys.readouterr().out
     for name in ("gates", "versions", "plan", "apis", "inspect", "config", "storage", "changes", "matrix", "screenshots", "data"):
         assert name in out
+
+
+def test_patch_and_component_files_come_from_the_bundle_unless_they_changed(data_copy):
+    from kcompat.core.compat import parse_binary_version
+
+    catalog = Catalog(data_copy)
+    assert catalog.bundle.document("features/components-v1.34.yaml") is not None
+    assert catalog.bundle.document("features/patches-v1.35.yaml") is not None
+    kcm, _ = catalog.manifest_for(parse_binary_version("1.34"), "kube-controller-manager")
+    assert kcm.by_name["WatchListClient"].specs[0].default is True
+    path = data_copy / "features" / "components-v1.34.yaml"
+    path.write_text(path.read_text().replace("default: true", "default: false", 1))
+    changed = Catalog(data_copy)
+    assert changed.bundle.document("features/components-v1.34.yaml") is None  # read from the YAML again
+    kcm, _ = changed.manifest_for(parse_binary_version("1.34"), "kube-controller-manager")
+    assert kcm.by_name["WatchListClient"].specs[0].default is False
