@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from kcompat.data.catalog import Catalog, ReleaseInfo, catalog_from_environment
+from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import KcompatError
 from kcompat.answers.changes import compare
 from kcompat.documents import changes as changes_doc
@@ -26,13 +27,13 @@ from kcompat.core.manifest import Manifest
 from kcompat.core.stages import STAGE_ORDER
 from kcompat.core.search import GateText
 from kcompat.answers.gate import GateDetail, gate_detail as answers_gate_detail
-from kcompat.answers.gates import gate_texts as answers_gate_texts, gates
+from kcompat.answers.gates import compare_components, gate_texts as answers_gate_texts, gates
 from kcompat.answers.queries import newest_release
 from kcompat.answers.timeline import TimelineAnswer, timeline as answers_timeline
 
 from dashboard.server import freeze_long_lived
 
-from dashboard.gates_view import GatesView, view_of
+from dashboard.gates_view import GatesView, unrecorded_view, view_of
 from dashboard.state.selection import Selection
 
 
@@ -135,7 +136,18 @@ def _gates_view(query: str) -> GatesView:
 
 
 def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
-    return view_of(gates(catalog(), sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest))
+    """The answer for the selection's component, and (for the bundled gates) how the other
+    components answer it: the lines the page shows where they differ."""
+    cat = catalog()
+    try:
+        answer = gates(cat, sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest, component=sel.component)
+    except KcompatError as exc:
+        if manifest is not None or "is not recorded" not in str(exc):
+            raise
+        return unrecorded_view(str(exc))
+    if manifest is None:
+        answer = compare_components(cat, answer, sel.emulated, sel.min_compat, sel.feature_gates)
+    return view_of(answer)
 
 
 DOWNLOAD_FORMATS = {"csv": "text/csv", "json": "application/json", "markdown": "text/markdown"}
@@ -150,9 +162,9 @@ def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str) -> dict:
+def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str, component: str = "kube-apiserver") -> dict:
     """The ``kcompat changes --format json`` document for these inputs (the page renders it)."""
-    return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against))
+    return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against, component))
 
 
 def changes_frame(document: dict) -> pd.DataFrame:
@@ -167,6 +179,22 @@ def changes_frame(document: dict) -> pd.DataFrame:
 def timeline(binary: str, emulated: str, min_compat: str | None, stages: tuple[str, ...], search: str, sort: str) -> TimelineAnswer:
     """The Timeline page's rows: :func:`kcompat.answers.timeline.timeline` (``kcompat timeline``)."""
     return answers_timeline(catalog(), binary, emulated, min_compat, stages=stages, search=search, sort=sort)
+
+
+@st.cache_data(show_spinner=False)
+def patch_change_texts() -> tuple[tuple[str, str, str, str], ...]:
+    """(release, patch, kind, gate) for every recorded patch that changed a gate's state at its
+    release (:func:`kcompat.answers.patches.patch_changes`), oldest first."""
+    from kcompat.answers.patches import patch_changes
+    from kcompat.core.matrix import ALL_TRANSITION_KINDS
+
+    return tuple(
+        (release, t.release, kind, gate)
+        for release, transitions in patch_changes(catalog()).items()
+        for t in transitions
+        for kind in ALL_TRANSITION_KINDS
+        for gate in t.gates(kind)
+    )
 
 
 @st.cache_data(show_spinner=False)
@@ -230,6 +258,16 @@ def all_gate_names() -> tuple[str, ...]:
     return tuple(r.gate for r in matrix().rows)
 
 
+@functools.lru_cache(maxsize=64)
+def component_problem(binary: str, component: str) -> str | None:
+    """Why ``component``'s own gate set cannot answer for ``binary`` (not recorded), or None."""
+    try:
+        catalog().manifest_for(parse_binary_version(binary), component)
+    except KcompatError as exc:
+        return str(exc)
+    return None
+
+
 @functools.lru_cache(maxsize=32)
 def patch_options(release: str) -> tuple[str, ...]:
     """The recorded patch numbers of ``release``, oldest first, the newest (the release's data) last;
@@ -238,4 +276,4 @@ def patch_options(release: str) -> tuple[str, ...]:
         levels = catalog().patches(release)
     except KcompatError:
         return ()
-    return tuple(name.rsplit(".", 1)[1] for name in levels.names())
+    return tuple(name.split(".", 2)[2] for name in levels.names())

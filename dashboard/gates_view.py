@@ -47,6 +47,10 @@ class GatesView:
     hints: tuple[str, ...] = ()
     #: why kube-apiserver would start but not become ready with the selection (kcompat.answers.startup)
     not_ready: tuple[str, ...] = ()
+    #: where another control-plane component answers the selection differently (one line each)
+    component_differences: tuple[str, ...] = ()
+    #: the components whose gate sets are not recorded for the release (one line each)
+    components_not_recorded: tuple[str, ...] = ()
 
     @property
     def longest_name(self) -> int:
@@ -90,4 +94,14 @@ def view_of(answer: GatesAnswer) -> GatesView:
         metrics=answer.metrics,
         hints=tuple(h.line for h in answer.hints),
         not_ready=answer.not_ready,
+        component_differences=tuple(c.line(answer.component) for c in answer.components if c.differs),
+        components_not_recorded=tuple(c.line(answer.component) for c in answer.components if not c.recorded),
     )
+
+
+def unrecorded_view(problem: str) -> GatesView:
+    """The view of a component whose gate set is not recorded for the release: no table, the
+    reason as the error (what ``kcompat gates --component`` says)."""
+    empty = pa.table({c: [] for c in VIEW_COLUMNS}, schema=TABLE_SCHEMA)
+    return GatesView(table=empty, emulated="", errors=(problem,), flag_errors=(), warnings=(), metrics=(
+        ("enabled", 0), ("changed", 0), ("PreAlpha", 0), ("locked", 0), ("gates", 0)))

@@ -1,4 +1,5 @@
-"""About the data: bundled releases, exact vs reconstructed, provenance, broken releases.
+"""About the data: the bundled releases, the patch each was read from, the recorded patches and
+components, the provenance (data/SOURCES.md), broken releases.
 
 In the URL: the provenance section shown (``about_section``)."""
 
@@ -22,19 +23,22 @@ broken = dict(summary.broken)
 
 st.subheader("About the data", anchor=False)
 st.caption(
-    "Everything is bundled with the app and read offline from data/: one feature-gate manifest per release "
-    "(the format of Kubernetes' versioned_feature_list.yaml), descriptions, and the provenance notes below."
+    "Everything is bundled with the app and read offline from data/. Every release is read the same way: from the "
+    "running code of a named patch release (its registered feature gates, schemes, default API lists and a real "
+    "kube-apiserver's discovery), the other served patches' gates and each control-plane component's gate set beside it. "
+    "The provenance notes below (data/SOURCES.md) say how."
 )
 
 rows = [
     {
         "release": r.release,
-        "data": "exact" if r.exact else "reconstructed",
+        "read from": f"v{r.patch}" if r.patch else None,
         "status": r.status_text,
         "gates": counts.get(r.release),
+        "patches": ", ".join(data.patch_options(r.release)) or None,
+        "components": "kube-apiserver, kube-controller-manager, kube-scheduler" if r.components_file else "kube-apiserver",
         "loads": r.release not in broken,
         "basis": r.basis,
-        "files": ", ".join(r.feature_files),
     }
     for r in summary.releases
 ]
@@ -52,7 +56,11 @@ st.table(
     ),
     hide_index=True,
 )
-st.caption("data: exact = verified gate by gate against the release source at x.y.0; loads: whether the bundled files load and validate.")
+st.caption(
+    "read from: the patch release whose running code the release's data is; patches: the patch numbers whose gates are "
+    "recorded (`--binary 1.N.P`, the Patch control); components: whose own gate sets are recorded (the Component control); "
+    "loads: whether the bundled files load and validate."
+)
 table_csv(rows, list(rows[0]) if rows else [], "kcompat-releases.csv", "about_releases_csv", help="The bundled releases above as CSV.")
 st.caption(f"Default binary: {md(summary.default_binary)} (the newest bundled release that is not a development snapshot).")
 
@@ -96,7 +104,7 @@ else:
         "section",
         "Section",
         titles,
-        default=titles[min(2, len(titles) - 1)],
+        default=titles[min(1, len(titles) - 1)],
         help="A section of data/SOURCES.md; the link keeps the one shown.",
     )
     with st.container(border=True):

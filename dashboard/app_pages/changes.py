@@ -156,7 +156,7 @@ def show(document: dict, key: str, against: str) -> None:
 
 
 def document_for(against: str) -> dict:
-    return data.changes(sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, against)
+    return data.changes(sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, against, sel.component)
 
 
 def side_name(choice: str) -> str:

@@ -165,7 +165,7 @@ st.dataframe(
     hide_index=True,
     key="detail_releases",
     column_config={
-        "data": st.column_config.TextColumn("data", help="exact: verified against the release source; reconstructed: see About the data"),
+        "data": st.column_config.TextColumn("data", help="The patch release whose running code the release's data was read from (About the data)"),
         "listed": flag_column("listed", "Whether that release's manifest lists the gate", LISTED_WORDS),
     },
     alt=states_what,
@@ -203,6 +203,12 @@ else:
     table_csv(
         changes.to_dict("records"), changes.columns, f"gate-{gate}-changes.csv", "detail_changes_csv",
         help="The changes above as CSV.",
+    )
+patched = [f"{patch} {kind} (at {release})" for release, patch, kind, name in data.patch_change_texts() if name == gate]
+if patched:
+    st.caption(
+        f"Recorded patch releases that changed {md(gate)} at their release (the rows above are the release's newest patch; "
+        f"`kcompat matrix --patches`): " + md("; ".join(patched)) + "."
     )
 
 st.caption("Same as the command line:")

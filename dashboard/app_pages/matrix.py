@@ -20,12 +20,23 @@ from dashboard.tables.text_width import column_px
 from dashboard.state.view_state import ViewState
 from kcompat.answers.matrix import filtered, matrix_filter, release_provenance
 from kcompat.answers.removable import removal_choices
+from kcompat.answers.patches import patch_changes, patch_matrix
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
 from kcompat.core.matrix import ALL_TRANSITION_KINDS
 from kcompat.core.matrix_filter import FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
-from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_columns, matrix_document, matrix_rows, release_header
+from kcompat.documents.matrix import (
+    TRANSITION_KEYS,
+    TRANSITION_LABELS,
+    cell_text,
+    matrix_columns,
+    matrix_document,
+    matrix_rows,
+    patch_change_lines,
+    patches_document,
+    release_header,
+)
 
 #: Where the removal rule comes from, as links (kcompat/core/removable.py: SOURCES has the quotes).
 REMOVAL_SOURCES = (
@@ -49,9 +60,9 @@ st.subheader("Feature gates across the bundled releases", anchor=False)
 st.caption(
     "Each cell: the stage and default that release shipped (its own manifest at its own version); "
     "locked = locked to its default; — = not listed yet; removed (always on|off) = no longer registered: the feature "
-    "stays in its last spec's state. A release whose data is not the release itself says so in its header "
-    "(reconstructed, development), in the downloads too: "
-    + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact))
+    "stays in its last spec's state. Each release is read from its newest recorded patch release (About the data); "
+    "a release whose data is not a release says so in its header, in the downloads too: "
+    + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact) or "none")
     + ". Select a row to open the gate."
 )
 
@@ -132,20 +143,20 @@ except KcompatError as exc:  # the controls offer valid values only: a guard, no
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _view(flt: MatrixFilter) -> tuple[dict[str, str], list[str], list[dict], dict[str, int], dict | None]:
+def _view(flt: MatrixFilter) -> tuple[dict[str, str], list[str], list[dict], dict[str, int], dict | None, tuple[str, ...]]:
     """The answer for ``flt``: the release columns shown (header -> release: ``1.34 (reconstructed)``
     -> ``1.34``), the columns and rows (``kcompat matrix``'s table; ``matched`` after a search) and
     the width of each column (its longest cell or header: nothing is cut)."""
     answer = filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts(), data.catalog())
-    document = matrix_document(*answer, release_provenance(data.catalog()))
+    document = matrix_document(*answer, release_provenance(data.catalog()), patch_changes(data.catalog()))
     rows = matrix_rows(document)
     columns = matrix_columns(document)
     widths = {column: column_px([column, *(row[column] for row in rows)]) for column in columns}
     release_columns = {release_header(document, r): r for r in document["releases"]}
-    return release_columns, columns, rows, widths, document["removable"]
+    return release_columns, columns, rows, widths, document["removable"], tuple(patch_change_lines(document))
 
 
-shown_releases, columns, rows, widths, removable = _view(flt)
+shown_releases, columns, rows, widths, removable, patch_lines = _view(flt)
 shown = pd.DataFrame(rows, columns=columns)
 with url_problems:
     state.show_problems()
@@ -169,6 +180,11 @@ if removable is not None:
         + " ".join(f"[{name}]({url})" for name, url in REMOVAL_SOURCES)
         + (f"  \n{md(removable['note'])}" if removable["note"] else ""),
         icon=":material/delete_sweep:",
+    )
+if patch_lines:
+    st.caption(
+        "Each release's column is its newest recorded patch. Patch releases that changed a gate shown (at the release's "
+        "own version): " + md("; ".join(patch_lines)) + " (the patch view below shows them side by side)."
     )
 
 if transition:
@@ -286,3 +302,49 @@ st.markdown("**Gates per stage in each release**")
 counts_chart = stage_counts_chart(data.stage_counts())
 st.altair_chart(counts_chart, key="matrix_stage_counts")
 chart_downloads(counts_chart, "gates-per-stage", "matrix_stage_counts_export")
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _patches_view(release: str) -> tuple[dict, list[dict]]:
+    """``kcompat matrix --patches <release> --format json``'s document and its table rows."""
+    pm = patch_matrix(data.catalog(), release)
+    document = patches_document(pm.release, pm.patches, pm.base, pm.matrix, pm.transitions, pm.specs_only)
+    rows = [{"gate": g["name"], "origin": g["origin"], **{p: cell_text(c) for p, c in g["patches"].items()}} for g in document["gates"]]
+    return document, rows
+
+
+st.markdown("**The patch releases of a release** (each recorded patch at the release's own version)")
+with_patches = [r for r in releases if len(data.patch_options(r)) > 1]
+if not with_patches:
+    st.caption("No release has more than one recorded patch.")
+else:
+    patch_release = state.selectbox(
+        "patches", "Release", with_patches[::-1],
+        help="Every recorded patch release of it side by side, for the gates whose specs differ between two of them "
+        "(`kcompat matrix --patches`).",
+    )
+    patch_document, patch_rows = _patches_view(patch_release)
+    patch_columns = ["gate", "origin", *patch_document["patches"]]
+    changed = [
+        f"{patch}: {TRANSITION_LABELS[key].removesuffix(' in')} {', '.join(names)}"
+        for patch, kinds in patch_document["transitions"].items() for key, names in kinds.items() if names
+    ]
+    st.caption(
+        f"Recorded: {', '.join('v' + p for p in patch_document['patches'])}; a plain {patch_release} is "
+        f"v{patch_document['base']}. " + (md("; ".join(changed)) + "." if changed else "No patch changed a gate's state at the release's own version.")
+    )
+    if not patch_rows:
+        st.info(f"Every recorded patch of {patch_release} registers the same gates with the same specs.", icon=":material/check:")
+    else:
+        patches_frame = pd.DataFrame(patch_rows, columns=patch_columns)
+        patches_what = f"The recorded patch releases of {patch_release}"
+        st.dataframe(
+            patches_frame.style.map(_cell_style, subset=list(patch_document["patches"])),
+            hide_index=True,
+            key="matrix_patches_table",
+            column_config={c: st.column_config.TextColumn(c, width=column_px([c, *patches_frame[c]])) for c in patch_columns},
+            alt=patches_what,
+        )
+        table_as_text(patches_frame, "table_text_matrix_patches", f"{patches_what}: {len(patches_frame)} rows")
+        table_csv(patch_rows, patch_columns, file_name=f"patches-{patch_release}.csv", key="matrix_patches_csv", as_is=True,
+                  help=f"As `kcompat matrix --patches {patch_release} --format csv` prints it.")

@@ -21,7 +21,7 @@ from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
 from dashboard.frame.selection_bar import current
 from dashboard.tables.table_text import table_as_text
-from dashboard.text import plain
+from dashboard.text import md, plain
 from dashboard.state.view_state import ViewState
 from kcompat.answers.timeline import SORTS, STAGE_NAMES
 from kcompat.core.versions import parse_version
@@ -33,7 +33,7 @@ sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)
 state = ViewState("timeline")
 
-title = f"Stage history of the {sel.binary} binary's gates"
+title = f"Stage history of the {sel.binary_version} binary's gates"
 st.subheader(title, anchor=False)
 st.caption(
     f"From the {sel.binary} manifest: one row per gate, one bar per stretch with the same stage, default and lock. "
@@ -80,6 +80,17 @@ x_start = state.select_slider(
 state.show_problems()
 order = [r.gate for r in answer.rows]
 st.caption(f"{len(order)} of {answer.total} gates" + (f" ({match_counts(answer)})" if answer.search else ""))
+# which recorded patch release changed a gate shown (at its release), up to the binary's release
+shown_gates = set(order)
+patch_notes = [
+    f"{patch} {kind} {gate}" for release, patch, kind, gate in data.patch_change_texts()
+    if gate in shown_gates and parse_version(release) <= binary
+]
+if patch_notes:
+    st.caption(
+        f"Patch releases that changed a gate shown (at their release; the bars are {sel.binary_version}'s manifest): "
+        + md("; ".join(patch_notes)) + "."
+    )
 if shown:
     generation = st.session_state.setdefault("_timeline_generation", 0)
     st.html(LABEL_CSS)

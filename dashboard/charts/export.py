@@ -58,13 +58,13 @@ def selection_caption(sel: Selection, shown: str = "") -> str:
 
 
 def provenance(releases: Sequence[str] = ()) -> str:
-    """Where the chart's data comes from: the bundled releases used, exact or reconstructed."""
+    """Where the chart's data comes from: the bundled releases used, each with the patch it was read from."""
     try:
         infos = {r.release: r for r in data.summary().releases}
     except Exception:  # noqa: BLE001 - no data: say less rather than fail an export
         infos = {}
     used = list(releases) or list(infos)
-    kinds = ", ".join(f"{r} {'exact' if infos[r].exact else 'reconstructed'}" for r in used if r in infos)
+    kinds = ", ".join(f"{r} {infos[r].source_text}" for r in used if r in infos)
     version = getattr(kcompat, "__version__", "")
     return (
         "Data: Kubernetes feature-gate manifests (versioned_feature_list.yaml) bundled with kcompat"

@@ -12,7 +12,7 @@ from dashboard import data
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.landing import landing_intro
 from dashboard.frame.pages import WITHOUT_SELECTION, all_pages, document_title, page_key
-from dashboard.frame.selection_bar import flag_messages, keep_selection, selection_bar, show_refusal
+from dashboard.frame.selection_bar import flag_messages, keep_selection, selection_bar, show_component_state, show_refusal
 from dashboard.state.selection import GATE_PARAM, landing_selection
 from dashboard.state.view_state import drop_url_keys
 from dashboard.text import md
@@ -44,6 +44,8 @@ def run_app() -> None:
     st.set_page_config(page_title=document_title(key, sel.binary, sel.emulated))
     if show_refusal(sel):
         st.stop()  # the binary would not start: no page answers for this selection
+    if show_component_state(sel, key):
+        st.stop()  # no answer for this component here
     if not (key == "gates" and custom_manifest_in_use()):
         flag_messages(sel)  # with an uploaded manifest the Gates page reports its own
     page.run()

@@ -1,6 +1,7 @@
 """The selection bar shared by every page, kept in the URL.
 
-The URL (``st.query_params``: ``binary``, ``emulated``, ``min_compat``, ``feature_gates``) is
+The URL (``st.query_params``: ``binary``, ``emulated``, ``min_compat``, ``feature_gates``,
+``patch`` and ``component``) is
 the source of truth. Each run reads it, replaces values that are not versions by their defaults
 (with a warning naming the value), writes the canonical values back and draws the controls from
 it. Versions the binary would refuse (out of range, a flag it does not have, no bundled data) are
@@ -17,6 +18,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from kcompat.core.components import COMPONENTS, KUBE_APISERVER, apiserver_only
 from kcompat.core.errors import KcompatError, shown
 
 from dashboard import data
@@ -41,6 +43,7 @@ WIDGET = {
     "min_compat": "sel_min_compat",
     "feature_gates": "sel_feature_gates",
     "patch": "sel_patch",
+    "component": "sel_component",
 }
 SAVED = "_selection"
 NOTES = "_selection_notes"
@@ -171,11 +174,22 @@ def selection_bar(intro: Callable[[Selection], None] | None = None) -> Selection
     state[WIDGET["binary"]] = sel.binary
     state[WIDGET["emulated"]] = sel.emulated
     state[WIDGET["feature_gates"]] = sel.feature_gates
+    state[WIDGET["component"]] = sel.component
 
     def with_current(options: tuple[str, ...], value: str | None) -> tuple[str, ...]:
         return options if value is None or value in options else (value, *options)
 
     with st.container(border=True, horizontal=True, vertical_alignment="bottom"):
+        st.selectbox(
+            "Component",
+            COMPONENTS,
+            key=WIDGET["component"],
+            on_change=_on_change,
+            args=("component",),
+            width=210,
+            help="The control-plane component: each registers its own feature gate (kube's gates, client-go's and what its "
+            "own main adds or overrides), read from its recording. Built-in APIs and storage are kube-apiserver's only.",
+        )
         st.selectbox(
             "Binary release",
             with_current(summary.usable, sel.binary),
@@ -303,6 +317,34 @@ def show_refusal(sel: Selection) -> bool:
             + (f": pick an emulated version in {rng} above." if rng else ".")
         )
     return True
+
+
+#: the pages that answer with the selection's component's own gate set
+COMPONENT_PAGES = ("gates", "changes")
+
+
+def show_component_state(sel: Selection, key: str) -> bool:
+    """What the selection's component means on page ``key``: nothing for kube-apiserver; on the
+    APIs page, that only kube-apiserver serves APIs (``kcompat apis --component``'s refusal); on
+    Gates and What changes, that its gate set is not recorded for the release when it is not;
+    elsewhere, that the page shows kube-apiserver's gates. Returns True when the page must not
+    answer."""
+    if sel.component == KUBE_APISERVER:
+        return False
+    if key == "apis":
+        try:
+            apiserver_only(sel.component, "built-in APIs")
+        except KcompatError as exc:
+            st.error(md(exc), icon=":material/block:")
+            return True
+    if key in COMPONENT_PAGES:
+        problem = data.component_problem(sel.binary_version, sel.component)
+        if problem is not None:
+            st.error(f"**Nothing to show**: {md(problem)}.", icon=":material/error:")
+            return True
+        return False
+    st.caption(f"This page shows kube-apiserver's gates: the component ({md(sel.component)}) applies to Gates and What changes.")
+    return False
 
 
 def flag_messages(sel: Selection) -> None:

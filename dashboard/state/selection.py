@@ -18,11 +18,12 @@ from urllib.parse import parse_qsl, urlencode
 
 from kcompat.answers.versions import allowed_ranges
 from kcompat.core.compat import parse_binary_version, parse_version_flag, select_versions
+from kcompat.core.components import COMPONENTS, KUBE_APISERVER
 from kcompat.core.errors import KcompatError, repr_cut
 from kcompat.core.versions import mm
 
 #: The query parameters that make up the selection, in URL order.
-PARAM_KEYS = ("binary", "emulated", "min_compat", "feature_gates", "patch")
+PARAM_KEYS = ("binary", "emulated", "min_compat", "feature_gates", "patch", "component")
 #: The gate shown by the gate detail page: its URL key, and its session key (the last gate
 #: opened, for a gate page reached without one in the URL).
 GATE_PARAM = "gate"
@@ -40,6 +41,8 @@ class Selection:
     feature_gates: str = ""
     #: the binary's patch level ("2" for v1.35.2); None: the release's newest recorded patch
     patch: str | None = None
+    #: the control-plane component whose own gate set answers (kube-apiserver by default)
+    component: str = KUBE_APISERVER
 
     @property
     def binary_version(self) -> str:
@@ -56,6 +59,8 @@ class Selection:
             out["feature_gates"] = self.feature_gates
         if self.patch:
             out["patch"] = self.patch
+        if self.component != KUBE_APISERVER:
+            out["component"] = self.component
         return out
 
     @property
@@ -71,7 +76,8 @@ class Selection:
     def from_query(cls, query: str) -> Selection:
         """Inverse of :attr:`query` (for canonical strings only; no validation)."""
         values = dict(parse_qsl(query, keep_blank_values=True))
-        return cls(values["binary"], values["emulated"], values.get("min_compat"), values.get("feature_gates", ""), values.get("patch"))
+        return cls(values["binary"], values["emulated"], values.get("min_compat"), values.get("feature_gates", ""), values.get("patch"),
+                   values.get("component", KUBE_APISERVER))
 
 
 @dataclass(frozen=True)
@@ -203,9 +209,16 @@ def resolve_selection(
     version is replaced by its default and explained in ``problems``. An empty URL gives
     :func:`landing_selection`."""
     problems: list[str] = []
+    component = KUBE_APISERVER
+    text = raw.get("component")
+    if text not in (None, ""):
+        if text in COMPONENTS:
+            component = text
+        else:
+            problems.append(f"component={repr_cut(text)} in the URL is not one of {', '.join(COMPONENTS)}; showing {KUBE_APISERVER}.")
     if all(raw.get(k) in (None, "") for k in ("binary", "emulated", "min_compat")):
         landing = landing_selection(usable, default_binary)
-        return Resolved(Selection(landing.binary, landing.emulated, None, raw.get("feature_gates") or ""))
+        return Resolved(Selection(landing.binary, landing.emulated, None, raw.get("feature_gates") or "", None, component), tuple(problems))
 
     binary = default_binary
     patch = None
@@ -248,7 +261,7 @@ def resolve_selection(
             patch = str(int(text))
         else:
             problems.append(f"patch={repr_cut(text)} in the URL is not a patch number; showing the newest recorded patch.")
-    return Resolved(Selection(binary, emulated, min_compat, feature_gates, patch), tuple(problems))
+    return Resolved(Selection(binary, emulated, min_compat, feature_gates, patch, component), tuple(problems))
 
 
 def _patch_of(text: str) -> str | None:
@@ -274,7 +287,7 @@ def after_change(selection: Selection, changed: str, value: str | None) -> Selec
     compatibility versions when it accepts them (else their defaults); a new emulated version
     keeps min compatibility when still accepted; the default min compatibility is stored as None."""
     binary, emulated, mc, fg = selection.binary, selection.emulated, selection.min_compat, selection.feature_gates
-    patch = selection.patch
+    patch, component = selection.patch, selection.component
     if changed == "binary":
         binary = _canonical(value, None) or binary
         try:
@@ -289,9 +302,11 @@ def after_change(selection: Selection, changed: str, value: str | None) -> Selec
         mc = _canonical(value, "min-compatibility-version")
     elif changed == "feature_gates":
         fg = value or ""
+    elif changed == "component":
+        component = value if value in COMPONENTS else KUBE_APISERVER
     choices = _choices_or_none(binary)
     if choices is None:
-        return Selection(binary, emulated, mc, fg, patch)
+        return Selection(binary, emulated, mc, fg, patch, component)
     if changed == "binary" and emulated not in choices.emulated:
         emulated = choices.default_emulated
     accepted = choices.min_compat.get(emulated, ())
@@ -300,4 +315,4 @@ def after_change(selection: Selection, changed: str, value: str | None) -> Selec
         or (choices.min_compat_flag and mc == default_min_compat(binary, emulated))
     ):
         mc = None
-    return Selection(binary, emulated, mc, fg, patch)
+    return Selection(binary, emulated, mc, fg, patch, component)

@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 
 import kcompat
-from kcompat.answers.gates import gates
+from kcompat.answers.gates import compare_components, gates
 from kcompat.documents import formats
 from kcompat.documents.exports import TABLE_FORMATS, header_line, table_text
 from kcompat.documents.gates import gates_text
@@ -101,7 +101,7 @@ def selection_items(sel: Selection) -> dict[str, str]:
 
 
 def data_source(binary: str | None = None) -> str:
-    """``bundled data of kcompat 0.2.0 (release 1.36: reconstructed)``; without a binary, the
+    """``bundled data of kcompat 0.2.0 (release 1.36: v1.36.5)``; without a binary, the
     bundled releases' range."""
     version = getattr(kcompat, "__version__", "")
     text = "bundled data of kcompat" + (f" {version}" if version else "")
@@ -111,7 +111,7 @@ def data_source(binary: str | None = None) -> str:
         return text
     if binary is not None:
         info = next((r for r in releases if r.release == binary), None)
-        return text + (f" (release {binary}: {'exact' if info.exact else 'reconstructed'})" if info is not None else "")
+        return text + (f" (release {binary}: {info.source_text})" if info is not None else "")
     names = [r.release for r in releases]
     return text + (f" (releases {names[0]} to {names[-1]})" if names else "")
 
@@ -228,7 +228,7 @@ def every_gate(sel: Selection, custom=None) -> None:
         for fmt, (label, _) in FORMATS.items():
             st.download_button(
                 f"{label} (every gate)",
-                data=_deferred(cat, fmt, args, custom),
+                data=_deferred(cat, fmt, args, custom, sel.component),
                 file_name=file_name(sel, fmt),
                 mime=data.DOWNLOAD_FORMATS[fmt],
                 key=f"download_{fmt}",
@@ -238,9 +238,12 @@ def every_gate(sel: Selection, custom=None) -> None:
             )
 
 
-def _deferred(cat, fmt: str, args, custom):
+def _deferred(cat, fmt: str, args, custom, component: str = "kube-apiserver"):
     if custom is None:
-        return lambda: gates_text(gates(cat, *args), fmt)
+        _, emulated, min_compat, feature_gates = args
+        return lambda: gates_text(
+            compare_components(cat, gates(cat, *args, component=component), emulated, min_compat, feature_gates), fmt
+        )
     from dashboard.uploads.custom_manifest import custom_download
 
     return lambda: custom_download(custom, fmt, args)

@@ -22,7 +22,7 @@ from dashboard.frame.pages import open_gate
 from dashboard.charts.stage_colors import STAGE_NAMES
 from dashboard.state.selection import Selection
 from dashboard.tables.table_text import flag_column, table_as_text
-from dashboard.text import plain
+from dashboard.text import md, plain
 from dashboard.state.view_state import ViewState
 
 #: The "show only" quick filters: value -> (column, wanted value). Within one column the chosen
@@ -273,6 +273,10 @@ def gates_panel(sel: Selection, view: GatesView, custom=None) -> None:
     the gate's detail page) and the downloads: the table as shown (filters and order applied) as
     CSV, Markdown and JSON, and every gate as ``kcompat gates`` prints it. ``view`` is
     :func:`data.gates_view` of ``sel``."""
+    for line in view.component_differences:
+        st.info(md(line), icon=":material/compare_arrows:")
+    if view.components_not_recorded and sel.component != "kube-apiserver":
+        st.caption(" ".join(md(line) + "." for line in view.components_not_recorded))
     metrics_row(dict(view.metrics), sel.binary, view.emulated)
     filters = filter_controls("gates")
     shown = sort_table(filter_table(view.table, filters, data.gate_texts() if filters.text.strip() else None), filters.sort)

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from kcompat.answers.queries import bundled_release, gate_lineage, newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
+from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.diffs import ChangesResult, Side, compare_sides, side_label
 from kcompat.core.errors import KcompatError, cut
 from kcompat.core.gates import evaluate_gates
@@ -18,12 +19,12 @@ from kcompat.data.catalog import Catalog
 
 def _side(
     catalog: Catalog, binary: Version, emulated: str | None, min_compat: str | None, feature_gates: str | None, real: bool,
-    what: str = "binary",
+    what: str = "binary", component: str = KUBE_APISERVER,
 ) -> tuple[Side, str | None]:
     """One side, with the note of :meth:`Catalog.manifest_for` (a patch that is not recorded).
     ``binary`` keeps the patch it was given with: the side answers as that patch release."""
     release = bundled_release(catalog, binary, what)
-    manifest, note = catalog.manifest_for(binary)
+    manifest, note = catalog.manifest_for(binary, component)
     selection = select_versions(binary, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates or None)
     # "a real 1.35" names the patch its data is: "a real 1.35 (v1.35.8)"
@@ -53,17 +54,18 @@ def parse_against_side(text: str) -> tuple[Version, Version | None]:
 
 
 def _there(
-    catalog: Catalog, here: Side, against: str, feature_gates: str | None
+    catalog: Catalog, here: Side, against: str, feature_gates: str | None, component: str = KUBE_APISERVER
 ) -> tuple[str, Side, str | None]:
     text = (against or "release").strip()
     if text == "native":
-        return ("native", *_side(catalog, here.version, None, None, feature_gates, False))
+        return ("native", *_side(catalog, here.version, None, None, feature_gates, False, component=component))
     if text == "release":
         release = bundled_release(catalog, here.emulated, "the emulated release")
-        return ("release", *_side(catalog, parse_binary_version(release), None, None, feature_gates, True, "the emulated release"))
+        return ("release", *_side(catalog, parse_binary_version(release), None, None, feature_gates, True, "the emulated release", component))
     binary, emulated = parse_against_side(text)
     side, note = _side(
-        catalog, binary, str(emulated) if emulated is not None else None, None, feature_gates, emulated is None, "--against release"
+        catalog, binary, str(emulated) if emulated is not None else None, None, feature_gates, emulated is None, "--against release",
+        component,
     )
     if not side.selection.valid:
         raise KcompatError(f"--against {text}: {'; '.join(side.selection.errors)}")
@@ -100,21 +102,23 @@ def compare(
     min_compat: str | None = None,
     feature_gates: str | None = None,
     against: str = "release",
+    component: str = KUBE_APISERVER,
 ) -> ChangesResult:
-    """B at E (with M and the flags) against the other side, with both sides' problems."""
+    """B at E (with M and the flags) against the other side, with both sides' problems; both sides
+    are ``component``'s gate sets."""
     flags = feature_gates or ""
     try:
         b = parse_binary_version(binary or newest_release(catalog))
-        here, note = _side(catalog, b, emulated, min_compat, flags, False)
+        here, note = _side(catalog, b, emulated, min_compat, flags, False, component=component)
         if not here.selection.valid:
-            return ChangesResult(str(b), str(here.emulated), None, flags, here.selection.errors, (), None)
-        kind, there, there_note = _there(catalog, here, against, flags)
+            return ChangesResult(str(b), str(here.emulated), None, flags, here.selection.errors, (), None, component)
+        kind, there, there_note = _there(catalog, here, against, flags, component)
     except KcompatError as exc:
-        return ChangesResult(_echo(binary), _echo(emulated), None, flags, (str(exc),), (), None)
+        return ChangesResult(_echo(binary), _echo(emulated), None, flags, (str(exc),), (), None, component)
     here, there = _name_data_patches(catalog, here, there)
     notes = [f"{side.label}: {n}" for side, n in ((here, note), (there, there_note)) if n is not None]
     errors = [f"{side.label}: {e}" for side in (here, there) for e in side.evaluation.errors]
     warnings = notes + [f"{side.label}: {w}" for side in (here, there) for w in side.evaluation.warnings]
     against_doc = {"kind": kind, "binary": str(there.version), "emulated": str(there.emulated), "label": there.label}
     comparison = compare_sides(here, there, gate_lineage(catalog))
-    return ChangesResult(str(here.version), str(here.emulated), against_doc, flags, tuple(errors), tuple(warnings), comparison)
+    return ChangesResult(str(here.version), str(here.emulated), against_doc, flags, tuple(errors), tuple(warnings), comparison, component)

@@ -12,14 +12,16 @@ kube-apiserver's only (apiserver ``APIEnablementOptions``). The kubelet takes no
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kcompat.answers.gates import gate_evaluation
 from kcompat.answers.inspect import Inspection
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version
+from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.errors import KcompatError
 from kcompat.core.flags import parse_go_bool
+from kcompat.core.gates import GateEvaluation
 from kcompat.core.inspect.model import (
     CONTROL_PLANE,
     EMULATED,
@@ -65,6 +67,8 @@ class ConfigAnswer:
     #: why kube-apiserver would start with these flags but never become ready: then no flags are
     #: given (a config that leaves the control plane unready is not handed out), the remedies are
     not_ready: tuple[str, ...] = ()
+    #: the component asked for, or None: every control-plane component
+    component: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -126,33 +130,44 @@ def config(
     emulation_forward_compatible: bool = False,
     runtime_config_emulation_forward_compatible: bool = False,
     options: ApiserverOptions | None = None,
+    component: str | None = None,
 ) -> ConfigAnswer:
-    """The flags of a selection the binary accepts; otherwise the refusal (with the remedies). The
-    kube-apiserver flags are checked as it checks them at start-up, and whether it becomes ready
-    (:func:`kcompat.answers.startup.apiserver_startup`): a selection it would start with but never
-    get ready is answered with the reasons and the remedies, and no flags."""
+    """The flags of a selection the binary accepts; otherwise the refusal (with the remedies). Each
+    component the flags go to (``component``, or every control-plane component) checks them as it
+    does at start-up, with its own gate set; the kube-apiserver flags also as it checks them at
+    start-up, and whether it becomes ready (:func:`kcompat.answers.startup.apiserver_startup`): a
+    selection it would start with but never get ready is answered with the reasons and the
+    remedies, and no flags."""
+    components = CONTROL_PLANE if component is None else (component,)
+    if KUBE_APISERVER not in components:
+        given = [flag for flag, on in ((RUNTIME_CONFIG, bool(runtime_config)), (FORWARD_COMPAT, emulation_forward_compatible),
+                                       (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on]
+        if given:
+            return ConfigAnswer(binary, errors=tuple(f"--{flag} is kube-apiserver's only: {component} takes no such flag" for flag in given),
+                                component=component)
     try:
-        evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates)
+        evaluation, notes = _component_evaluations(catalog, components, binary, emulated, min_compat, feature_gates)
         runtime = parse_runtime_config(runtime_config) if runtime_config else None
     except KcompatError as exc:
-        return ConfigAnswer(binary, errors=(str(exc),))
+        return ConfigAnswer(binary, errors=(str(exc),), component=component)
     sel = evaluation.selection
     if not evaluation.valid:
         hints = gate_remedies(evaluation, lambda: gate_lineage(catalog))
-        return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), evaluation.errors, hints)
+        return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), evaluation.errors, hints, component=component)
     forward = tuple(
         flag for flag, on in ((FORWARD_COMPAT, emulation_forward_compatible), (RUNTIME_FORWARD_COMPAT, runtime_config_emulation_forward_compatible)) if on
     )
-    from kcompat.answers.startup import apiserver_startup
+    if KUBE_APISERVER in components:
+        from kcompat.answers.startup import apiserver_startup
 
-    startup = apiserver_startup(
-        catalog, evaluation, binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates, runtime_config=runtime_config,
-        emulation_forward_compatible=emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible, options=options,
-    )
-    if startup.errors or startup.not_ready:
-        return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), startup.errors, startup.hints,
-                            startup.warnings, not_ready=startup.not_ready)
+        startup = apiserver_startup(
+            catalog, evaluation, binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates, runtime_config=runtime_config,
+            emulation_forward_compatible=emulation_forward_compatible,
+            runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible, options=options,
+        )
+        if startup.errors or startup.not_ready:
+            return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), startup.errors, startup.hints,
+                                startup.warnings, not_ready=startup.not_ready, component=component)
     gate_values = tuple(evaluation.flags.values.items())
     gates_text = ",".join(f"{k}={'true' if v else 'false'}" for k, v in gate_values)
     runtime_items: dict[str, str] = {}
@@ -168,15 +183,44 @@ def config(
         binary=str(mm(version)),
         emulated=str(sel.emulated),
         min_compat=str(sel.min_compat),
-        warnings=evaluation.warnings + (runtime.notes if runtime is not None else ()),
+        warnings=evaluation.warnings + notes + (runtime.notes if runtime is not None else ()),
         flags=tuple(
             (c, component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward, _emitted(options)))
-            for c in CONTROL_PLANE
+            for c in components
         ),
         gate_values=gate_values,
         runtime_items=tuple(runtime_items.items()),
         tag=release_tag(version),
+        component=component,
     )
+
+
+def _component_evaluations(
+    catalog: Catalog, components: tuple[str, ...], binary: str, emulated: str | None, min_compat: str | None, feature_gates: str | None,
+) -> tuple[GateEvaluation, tuple[str, ...]]:
+    """The first component's gate evaluation with the refusals of the others (``component:
+    ...``), and the notes on components whose gate set is not recorded (checked with
+    kube-apiserver's)."""
+    evaluation: GateEvaluation | None = None
+    notes: list[str] = []
+    for c in components:
+        try:
+            checked = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates, component=c)
+        except KcompatError as exc:
+            if c == components[0] or "is not recorded" not in str(exc):
+                raise
+            notes.append(f"{exc}: {c}'s flags were checked with kube-apiserver's gate set")
+            continue
+        if evaluation is None:
+            evaluation = checked
+        elif not checked.valid:
+            from kcompat.core.problems import OtherComponentRefuses
+
+            theirs = tuple(OtherComponentRefuses(c, p) for p in checked.problems if p.refuses)
+            evaluation = replace(evaluation, problems=evaluation.problems + theirs)
+    if evaluation is None:  # never: the first component's evaluation raises or is kept
+        raise KcompatError("no component was checked")
+    return evaluation, tuple(notes)
 
 
 def config_for_inspection(catalog: Catalog, inspection: Inspection) -> ConfigAnswer:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from kcompat.core.compat import parse_binary_version, select_versions
+from kcompat.core.components import COMPONENTS, KUBE_APISERVER
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.manifest import Manifest
@@ -59,6 +60,51 @@ class GateRow:
     changed: bool
 
 
+@dataclass(frozen=True, slots=True)
+class GateDifference:
+    """One gate whose state differs between the component answered and another component."""
+
+    name: str
+    #: (registered, enabled, stage, locked) in the component answered, then in the other one
+    here: tuple[bool, bool, str, bool]
+    there: tuple[bool, bool, str, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentComparison:
+    """How another control-plane component answers the same selection: the gates whose state
+    differs, the errors it alone would refuse the input with, or that its gate set is not recorded."""
+
+    component: str
+    recorded: bool
+    differences: tuple[GateDifference, ...] = ()
+    #: the errors the other component gives and the answered one does not
+    errors: tuple[str, ...] = ()
+    #: why it was not compared (its gate set is not recorded for the release)
+    note: str | None = None
+
+    @property
+    def differs(self) -> bool:
+        return bool(self.differences or self.errors)
+
+    def line(self, answered: str) -> str:
+        """One sentence for the Gates page and ``kcompat gates``' notes."""
+        if not self.recorded:
+            return f"{self.note}: not compared with {answered}"
+        if self.errors:
+            return f"{self.component} would refuse this input: {'; '.join(self.errors)}"
+        shown = ", ".join(f"{d.name} {_state_text(d.there)} (here {_state_text(d.here)})" for d in self.differences[:5])
+        more = f" and {len(self.differences) - 5} more" if len(self.differences) > 5 else ""
+        return f"{self.component} differs from {answered} here: {shown}{more}"
+
+
+def _state_text(state: tuple[bool, bool, str, bool]) -> str:
+    registered, enabled, stage, locked = state
+    if not registered:
+        return "not registered"
+    return f"{'on' if enabled else 'off'}, {stage}{', locked' if locked else ''}"
+
+
 @dataclass(frozen=True)
 class GatesAnswer:
     """The answer for one selection: the versions in effect, the binary's errors and warnings, the
@@ -75,15 +121,19 @@ class GatesAnswer:
     warnings: tuple[str, ...]
     hints: tuple[Remedy, ...]
     rows: tuple[GateRow, ...]
+    #: the control-plane component whose gate set answered (kube-apiserver, kube-controller-manager, kube-scheduler)
+    component: str = KUBE_APISERVER
+    #: how the other components answer the same selection (:func:`compare_components`); empty when not asked
+    components: tuple[ComponentComparison, ...] = ()
     #: the binary refuses --emulated-version or --min-compatibility-version: ``emulated`` and
     #: ``min_compat`` are then the defaults the gate keeps, not an answer
     versions_refused: bool = False
     #: after a search (:func:`search`): (gate, where the query found it: name, KEP, abbreviation or
     #: description) for every gate kept, in row order; None without a search
     matched: tuple[tuple[str, str], ...] | None = None
-    #: the component whose start-up was checked beyond the gates ("kube-apiserver":
-    #: kcompat.answers.startup), None for the gates alone (another component, a manifest)
-    component: str | None = None
+    #: kube-apiserver's whole start-up was checked beyond the gates (kcompat.answers.startup);
+    #: False for the gates alone (another component, a manifest)
+    startup_checked: bool = False
     #: why it starts but does not become ready (kcompat.core.readiness), when it starts
     not_ready: tuple[str, ...] = ()
     #: the patch release whose recorded starts gave the readiness rules; None: not recorded
@@ -136,16 +186,17 @@ def gate_evaluation(
     min_compat: FlagValue = None,
     feature_gates: FlagValue = None,
     manifest: Manifest | None = None,
+    component: str = KUBE_APISERVER,
 ) -> GateEvaluation:
-    """The engine's evaluation of a binary with these flags. With ``manifest`` the bundled data is
-    replaced; without ``binary`` no range rule applies and ``emulated`` is required."""
+    """The engine's evaluation of a binary of ``component`` with these flags. With ``manifest`` the
+    bundled data is replaced; without ``binary`` no range rule applies and ``emulated`` is required."""
     binary_version = parse_binary_version(binary) if binary else None
     note = None
     build = None
     if manifest is None:
         if binary_version is None:
             raise KcompatError("a binary version is required unless a manifest is given")
-        manifest, note = catalog.manifest_for(binary_version)
+        manifest, note = catalog.manifest_for(binary_version, component)
         build = _build(catalog, binary_version)
     selection = select_versions(binary_version, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates, build=build)
@@ -176,23 +227,24 @@ def gates(
     feature_gates: FlagValue = None,
     manifest: Manifest | None = None,
     *,
-    component: str | None = "kube-apiserver",
+    component: str = KUBE_APISERVER,
     runtime_config: FlagValue = None,
     emulation_forward_compatible: bool = False,
     runtime_config_emulation_forward_compatible: bool = False,
     options: ApiserverOptions | None = None,
 ) -> GatesAnswer:
-    """Every gate of ``binary`` at the selected versions after ``--feature-gates`` (on ``manifest``
-    instead of the bundled gates, if given), compared with the binary without emulation. Input the
-    binary refuses is answered (``errors``, with ``hints``); input no binary could take (a
-    malformed version, a release without data) raises :class:`KcompatError`.
+    """Every gate ``component``'s ``binary`` registers, at the selected versions after
+    ``--feature-gates`` (on ``manifest`` instead of the bundled gates, if given), compared with the
+    binary without emulation. Input the binary refuses is answered (``errors``, with ``hints``);
+    input no binary could take (a malformed version, a release without data, a component whose
+    gate set is not recorded) raises :class:`KcompatError`.
 
     For kube-apiserver (``component``; not for a manifest) the answer is its whole start-up
     (:func:`kcompat.answers.startup.apiserver_startup`): ``--runtime-config``, the
     forward-compatibility flags and the ``options`` its checks read, and whether it becomes ready."""
-    evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates or None, manifest)
-    answer = answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None)
-    if component != "kube-apiserver" or manifest is not None or binary is None:
+    evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates or None, manifest, component)
+    answer = answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None, component)
+    if component != KUBE_APISERVER or manifest is not None or binary is None:
         return answer
     from kcompat.answers.startup import apiserver_startup
 
@@ -211,13 +263,14 @@ def with_startup(answer: GatesAnswer, startup: StartupAnswer) -> GatesAnswer:
     known = {h.error for h in answer.hints}
     hints = answer.hints + tuple(h for h in startup.hints if h.error not in known)
     return dataclasses.replace(
-        answer, errors=startup.errors, warnings=startup.warnings, hints=hints, component="kube-apiserver",
+        answer, errors=startup.errors, warnings=startup.warnings, hints=hints, startup_checked=True,
         not_ready=startup.not_ready, readiness_recorded=startup.readiness_recorded,
     )
 
 
 def answer_of(
-    evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None = None, feature_gates: FlagValue = None
+    evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | None = None, feature_gates: FlagValue = None,
+    component: str = KUBE_APISERVER,
 ) -> GatesAnswer:
     """The answer for an evaluation (:func:`gate_evaluation`'s), for the answers that need both.
     ``lineage`` gives the bundled releases' gate lineage (the hints name a removed gate's release);
@@ -257,6 +310,7 @@ def answer_of(
         warnings=evaluation.warnings,
         hints=_remedies(evaluation, lineage),
         rows=tuple(rows),
+        component=component,
         versions_refused=sel.flags_rejected,
     )
 
@@ -268,6 +322,43 @@ def _remedies(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | N
     from kcompat.core.remedies import gate_remedies
 
     return gate_remedies(evaluation, lineage)
+
+
+def compare_components(
+    catalog: Catalog,
+    answer: GatesAnswer,
+    emulated: FlagValue = None,
+    min_compat: FlagValue = None,
+    feature_gates: FlagValue = None,
+) -> GatesAnswer:
+    """``answer`` (of the bundled gates of one component) with how every other control-plane
+    component answers the same selection: the gates whose on/off, stage, lock or registration
+    differs, and the errors only it gives. A component whose gate set is not recorded for the
+    release is listed as such."""
+    if answer.binary is None:
+        return answer
+    here = {r.name: (True, r.enabled, r.stage, r.locked) for r in answer.rows}
+    absent = (False, False, "", False)
+    found = []
+    for component in COMPONENTS:
+        if component == answer.component:
+            continue
+        try:
+            other = gate_evaluation(catalog, answer.binary, emulated, min_compat, feature_gates or None, component=component)
+        except KcompatError as exc:
+            if "is not recorded" not in str(exc):
+                raise
+            found.append(ComponentComparison(component, False, note=str(exc).split(";")[0]))
+            continue
+        there = {g.name: (True, g.enabled, g.stage.value, g.locked) for g in other.gates}
+        differences = tuple(
+            GateDifference(name, here.get(name, absent), there.get(name, absent))
+            for name in sorted(set(here) | set(there))
+            if here.get(name, absent) != there.get(name, absent)
+        )
+        errors = tuple(e for e in other.errors if e not in answer.errors)
+        found.append(ComponentComparison(component, True, differences, errors))
+    return dataclasses.replace(answer, components=tuple(found))
 
 
 def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kcompat.answers.gates import GatesAnswer, answer_of, gate_evaluation
+from kcompat.answers.gates import GatesAnswer, answer_of, compare_components, gate_evaluation
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version
+from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.errors import KcompatError, echo
 from kcompat.core.flags import parse_go_bool
 from kcompat.core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
@@ -156,37 +157,43 @@ def _read(inputs: Sequence[Input], max_bytes: int) -> tuple[list[Reading], list[
     return readings, problems, tuple(described)
 
 
-def inspect(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPUT_BYTES) -> Inspection:
-    """Read every input (all problems are collected), combine, answer, compare."""
+def inspect(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPUT_BYTES, component: str | None = None) -> Inspection:
+    """Read every input (all problems are collected), combine, answer, compare. The component is
+    the one the inputs name (``component`` when given, kube-apiserver when none is named); its own
+    gate set answers where it is recorded, else kube-apiserver's, with a warning saying so."""
     readings, problems, described = _read(inputs, max_bytes)
     if problems:
         return Inspection(described, unusable=tuple(problems))
     try:
-        combined = combine_readings(readings)
+        combined = combine_readings(readings, component)
     except KcompatError as exc:
         return Inspection(described, unusable=tuple(getattr(exc, "problems", (str(exc),))))
+    gate_set, gate_set_note = _gate_set(catalog, combined)
     try:
         evaluation = gate_evaluation(catalog, combined.binary, list(combined.emulated) or None,
-                                     list(combined.min_compat) or None, list(combined.feature_gates) or None)
+                                     list(combined.min_compat) or None, list(combined.feature_gates) or None, component=gate_set)
     except KcompatError as exc:
         return Inspection(
             described, combined, str(mm(parse_binary_version(combined.binary))),
             unusable=(f"{combined.sources['binary']}: {exc}",), warnings=combined.warnings,
         )
-    gates = answer_of(evaluation, lambda: gate_lineage(catalog), list(combined.feature_gates) or None)
+    feature_gates = list(combined.feature_gates) or None
+    gates = answer_of(evaluation, lambda: gate_lineage(catalog), feature_gates, gate_set)
+    # how the other components answer the same selection: the gates answer of `kcompat gates`
+    gates = compare_components(catalog, gates, list(combined.emulated) or None, list(combined.min_compat) or None, feature_gates)
     unreadable: list[str] = []
-    if combined.component == "kube-apiserver":
+    if combined.component == KUBE_APISERVER:
         gates, unreadable = _apiserver_startup(catalog, combined, evaluation, gates)
     # the flag parser runs first: a word it refuses stops the binary before any other check
     errors = [pflag_error(e) for e in combined.refused] + unreadable + list(gates.errors)
     hints = [flag_syntax_remedy(e) for e in combined.refused] + list(gates.hints)
-    warnings = list(combined.warnings) + list(gates.warnings)
+    warnings = list(combined.warnings) + ([gate_set_note] if gate_set_note else []) + list(gates.warnings)
     binary = mm(parse_binary_version(combined.binary))
     unusable: list[str] = []
     comparison = None
     if combined.observed is not None and not errors:
         comparison = compare_observed(evaluation, combined.observed)
-        warnings += _metrics_warnings(catalog, combined, binary, comparison)
+        warnings += _metrics_warnings(catalog, combined, binary, comparison, gate_set)
         if comparison.gates and not comparison.agree and not comparison.disagree:
             # not "all 0 agree": nothing was compared (exit 2, not a green 0)
             unusable.append(
@@ -197,12 +204,12 @@ def inspect(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPU
                       not_ready=gates.not_ready if not errors else ())
 
 
-def _metrics_warnings(catalog: Catalog, combined: Combined, binary: Version, comparison: Comparison) -> list[str]:
+def _metrics_warnings(catalog: Catalog, combined: Combined, binary: Version, comparison: Comparison, component: str = KUBE_APISERVER) -> list[str]:
     """What /metrics suggests beyond the disagreements: the emulated version it agrees with when no
     input names one, and the gates it lacks."""
     out = []
     if comparison.disagree and combined.sources["emulated"].startswith("default"):
-        better = emulation_that_agrees(catalog, combined, binary)
+        better = emulation_that_agrees(catalog, combined, binary, component)
         if better is not None:
             out.append(
                 f"/metrics agrees exactly with --emulated-version={better}: the binary likely runs with that flag, "
@@ -223,14 +230,28 @@ def flag_syntax_remedy(error: FlagParseError) -> Remedy:
     return Remedy(RemedyKind.FLAG_SYNTAX, FlagSyntaxRefused(error.word, pflag_error(error)), pflag_remedy(error, FLAGS), (error.word,))
 
 
-def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version) -> str | None:
+def _gate_set(catalog: Catalog, combined: Combined) -> tuple[str, str | None]:
+    """The component whose gate set predicts ``combined``'s: its own where it is recorded for the
+    binary's release, else kube-apiserver's with a note saying so."""
+    if combined.component == KUBE_APISERVER:
+        return KUBE_APISERVER, None
+    try:
+        catalog.manifest_for(parse_binary_version(combined.binary), combined.component)
+    except KcompatError as exc:
+        if "is not recorded" not in str(exc):
+            return combined.component, None  # the evaluation reports the problem itself
+        return KUBE_APISERVER, f"{exc}: {combined.component} is predicted with kube-apiserver's gate set"
+    return combined.component, None
+
+
+def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version, component: str = KUBE_APISERVER) -> str | None:
     """The other emulated version, if any, whose prediction agrees with every known gate on /metrics."""
     from kcompat.core.compat import allowed_versions
 
     for option in reversed(allowed_versions(binary).emulated):
         emulated = option.emulated
         try:
-            evaluation = gate_evaluation(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None)
+            evaluation = gate_evaluation(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None, component=component)
         except KcompatError:
             continue
         if evaluation.valid and combined.observed is not None and not compare_observed(evaluation, combined.observed).disagree:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kcompat.core.compat import AllowedVersions, allowed_versions, parse_binary_version
+from kcompat.core.components import KUBE_APISERVER
+from kcompat.core.errors import KcompatError
 from kcompat.data.catalog import Catalog
 
 
@@ -17,22 +19,35 @@ class VersionsAnswer:
     allowed: AllowedVersions
     bundled: bool
     warnings: tuple[str, ...]
+    #: the component asked about: the ranges are component-base's, the same for each; only
+    #: kube-apiserver has the forward-compatibility flags
+    component: str = KUBE_APISERVER
 
 
-def allowed_ranges(binary: str) -> AllowedVersions:
+def allowed_ranges(binary: str, component: str = KUBE_APISERVER) -> AllowedVersions:
     """The ranges a binary of this version accepts: rules of the code (floor = binary - 3, ...),
-    so no data is needed."""
-    return allowed_versions(parse_binary_version(binary))
+    so no data is needed. They are the same for every component (component-base's compatibility
+    registry); the forward-compatibility flags are kube-apiserver's only."""
+    from dataclasses import replace
+
+    allowed = allowed_versions(parse_binary_version(binary))
+    return allowed if component == KUBE_APISERVER else replace(allowed, forward_compat_flags=False)
 
 
-def versions(catalog: Catalog, binary: str) -> VersionsAnswer:
+def versions(catalog: Catalog, binary: str, component: str = KUBE_APISERVER) -> VersionsAnswer:
     """:func:`allowed_ranges`, saying so when the release has no bundled data: the ranges are then
-    the newest bundled release's rules carried forward, not checked against its code."""
-    allowed = allowed_ranges(binary)
+    the newest bundled release's rules carried forward, not checked against its code (and, for
+    another component than kube-apiserver, when its gate set is not recorded for the release)."""
+    allowed = allowed_ranges(binary, component)
     usable = catalog.usable_releases()
     bundled = allowed.release in usable
-    warnings = () if bundled else (
+    warnings: tuple[str, ...] = () if bundled else (
         f"release {allowed.release} has no bundled data (bundled: {', '.join(usable)}): these ranges apply the rules of "
         f"the newest bundled release ({usable[-1] if usable else 'none'}) to {allowed.release}, not checked against its code",
     )
-    return VersionsAnswer(allowed, bundled, warnings)
+    if bundled and component != KUBE_APISERVER:
+        try:
+            catalog.manifest_for(parse_binary_version(binary), component)
+        except KcompatError as exc:
+            warnings += (f"{exc}: the ranges are component-base's rules, the same for every component",)
+    return VersionsAnswer(allowed, bundled, warnings, component)

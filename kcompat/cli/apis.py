@@ -45,8 +45,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the API table even when kube-apiserver would refuse the flags (JSON always has it)")
     from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
+    from kcompat.cli.components import add_component_argument
 
     add_apiserver_option_arguments(parser)
+    add_component_argument(parser, apiserver_only=True, pasted=True)
     add_command_line_argument(parser)
 
 
@@ -57,10 +59,13 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.cli.cmdline import apiserver_options, exit_status
     from kcompat.documents.apis import api_rows, apis_document, rejected_apis_document, table_columns
 
+    from kcompat.core.components import apiserver_only
+
     against, only = getattr(args, "against", "release"), bool(getattr(args, "only_differences", False))
     binary = args.binary
     default_binary = binary is None
     try:
+        apiserver_only(getattr(args, "component", None) or "kube-apiserver", "built-in APIs")
         if default_binary:
             binary = newest_release(catalog)
         result = apis(

@@ -36,13 +36,16 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--feature-gates", help="--feature-gates value, applied to both sides")
     parser.add_argument("--against", default="release", metavar="native|release|VERSION[@E]", help=AGAINST_HELP)
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    from kcompat.cli.components import add_component_argument
+
+    add_component_argument(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.changes import compare
     from kcompat.documents.changes import changes_document, render, summary
 
-    result = compare(catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.against)
+    result = compare(catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.against, args.component)
     document = changes_document(result)
     sys.stdout.write(render(document, args.format))
     if args.format != "json":

@@ -76,14 +76,15 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
     """Move the pasted line's flags into ``args`` (in place); a clear error for anything else."""
     words = list(getattr(args, "command_line", None) or [])
     if not words:
+        _resolve_component(args, command, None)
         return
     from kcompat.core.inspect.cmdline import component_of, flags_from_args
     from kcompat.core.inspect.model import APISERVER_ONLY, Where
 
     component = component_of(words[0])
+    _resolve_component(args, command, component)
     if component is not None:
         words = words[1:]
-        args.pasted_component = component
     elif not words[0].startswith("-"):
         raise KcompatError(
             f"kcompat {command} takes no argument {cut(words[0])!r}; paste a command line after --: "
@@ -122,6 +123,21 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
             raise KcompatError(f"--{name} is given twice: {cut(current)} before -- and {cut(fact.value)} in the pasted command line")
     for name in dict.fromkeys(ignored):
         print(f"note: {name} in the pasted command line does not change what kcompat {command} answers", file=sys.stderr)
+
+
+def _resolve_component(args: argparse.Namespace, command: str, pasted: str | None) -> None:
+    """``--component`` from the option, else the pasted command line's program, else the
+    subcommand's default (kube-apiserver; for ``config`` every component). The two must agree."""
+    if not hasattr(args, "component"):
+        return
+    given = args.component
+    if pasted is not None and given is not None and given != pasted:
+        raise KcompatError(f"--component {given}, but the pasted command line runs {pasted}")
+    if pasted == "kubelet":
+        raise KcompatError(f"the pasted command line runs the kubelet, which takes no --emulated-version; kcompat {command} answers for "
+                           "kube-apiserver, kube-controller-manager and kube-scheduler")
+    chosen = given or pasted
+    args.component = chosen if chosen is not None or command == "config" else "kube-apiserver"
 
 
 def _appends(dest: str, command: str) -> bool:

@@ -29,6 +29,9 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
     parser.add_argument("--format", choices=FORMATS, default="cmdline")
     from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
+    from kcompat.cli.components import add_component_argument
+
+    add_component_argument(parser, every=True, pasted=True)
 
     add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)
@@ -42,7 +45,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
 
     answer = config(
         catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
-        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible, apiserver_options(args),
+        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible, apiserver_options(args), args.component,
     )
     document = config_document(answer)
     status = exit_status(answer.valid, bool(answer.not_ready))

@@ -1,4 +1,4 @@
-"""``kcompat data``: ``refresh`` rebuilds data/ from Kubernetes git checkouts (:mod:`kcompat.refresh`)
+"""``kcompat data``: ``refresh`` rebuilds data/ from the recordings of the real releases (data/oracle/) (:mod:`kcompat.refresh`)
 and ``compile`` rebuilds the compiled bundle; and ``kcompat --version`` (the bundled releases and
 the bundle's state)."""
 
@@ -19,7 +19,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     data_sub = parser.add_subparsers(dest="data_command", required=True, parser_class=type(parser))
     from kcompat.refresh import add_refresh_arguments
 
-    add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from Kubernetes git checkouts"))
+    add_refresh_arguments(data_sub.add_parser("refresh", help="rebuild data/ from the recordings of the real releases (data/oracle/)"))
     compile_parser = data_sub.add_parser("compile", help="rebuild data/bundle.json, the precomputed form of the YAML data")
     compile_parser.add_argument("--data", metavar="DIR", type=Path, default=DATA_DIR, help=f"data folder to compile (default: {DATA_DIR})")
     compile_parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when the bundle is missing or stale")

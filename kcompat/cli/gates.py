@@ -14,10 +14,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from kcompat.answers.gates import gates, search
+from kcompat.answers.gates import compare_components, gates, search
 from kcompat.answers.queries import newest_release
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.compat import parse_binary_version
+from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
 from kcompat.core.registration import registration_for
 from kcompat.core.versions import mm
@@ -43,12 +44,16 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the gate table even when the binary would refuse the input (JSON always has it)")
     from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
+    from kcompat.cli.components import add_component_argument
+
+    add_component_argument(parser, pasted=True)
 
     add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    component = getattr(args, "component", None) or KUBE_APISERVER
     manifest = None
     binary = args.binary
     if args.manifest is not None:
@@ -62,7 +67,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     try:
         answer = gates(
             catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest,
-            component=getattr(args, "pasted_component", None) or "kube-apiserver",
+            component=component,
             runtime_config=args.runtime_config, emulation_forward_compatible=bool(args.emulation_forward_compatible),
             runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
             options=apiserver_options(args),
@@ -70,8 +75,10 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     except KcompatError as exc:
         if args.format != "json":
             raise
-        sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)])))
+        sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)], component)))
         return ExitStatus.REFUSED
+    if manifest is None:
+        answer = compare_components(catalog, answer, args.emulated, args.min_compat, args.feature_gates)
     every = len(answer.rows)
     if args.search is not None:
         answer = search(catalog, answer, args.search)
@@ -81,13 +88,17 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         return status
     if answer.valid or args.show_defaults:
         sys.stdout.write(gates_text(answer, args.format))
-    summary = formats.selection_summary(answer.binary or "-", answer.emulated, answer.min_compat, answer.versions_refused)
+    named = "" if answer.component == KUBE_APISERVER else f" ({answer.component})"
+    summary = formats.selection_summary(f"{answer.binary or '-'}{named}", answer.emulated, answer.min_compat, answer.versions_refused)
     if not answer.valid and not args.show_defaults:
         summary += f" (refused: no gate table; --show-defaults prints the {every} gates it keeps)"
     elif answer.not_ready:
         summary += f" ({answer.component} starts but does not become ready)"
-    elif answer.component is not None and answer.readiness_recorded is None:
+    elif answer.startup_checked and answer.readiness_recorded is None:
         summary += f" ({answer.component}: no start of this release is recorded, its readiness is not checked)"
     hints = [h.line for h in answer.hints]
     formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints, shown(answer.not_ready))
+    for comparison in answer.components if answer.valid else ():
+        if comparison.differs:
+            print(f"note: {comparison.line(answer.component)}", file=sys.stderr)
     return status

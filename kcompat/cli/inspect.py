@@ -33,6 +33,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("json", "table", "markdown"), default="table")
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the predicted gates even when the binary would refuse the input (JSON always has them)")
+    from kcompat.cli.components import add_component_argument
+
+    add_component_argument(parser, every=True, help_text=(
+        "the component inspected, and its flags picked out of inputs that list several (default: the one the inputs name, "
+        "else kube-apiserver); its own gate set predicts /metrics"))
 
 
 def _seconds(text: str) -> float:
@@ -98,7 +103,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
             sys.stdout.write(formats.to_json({"valid": False, "errors": [str(exc)]}))
         print(f"kcompat: error: {printable(exc)}", file=sys.stderr)
         return ExitStatus.REFUSED
-    inspection = inspect(catalog, inputs)
+    inspection = inspect(catalog, inputs, component=args.component)
     document = inspect_document(inspection)
     status = (
         ExitStatus.REFUSED if not inspection.valid

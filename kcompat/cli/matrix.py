@@ -48,13 +48,21 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--releases", action="append", metavar="R1,R2", help="show only these release columns (e.g. 1.33,1.35)"
     )
     columns.add_argument("--since", metavar="RELEASE", help="show this release and the newer ones (e.g. 1.35)")
+    parser.add_argument(
+        "--patches", metavar="RELEASE",
+        help="instead: one release's recorded patch releases side by side (1.35.0 ... 1.35.8), each at the release's own "
+        "version, for the gates whose specs differ between two of them, and what each patch changed",
+    )
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter, release_provenance
+    from kcompat.answers.patches import patch_changes
     from kcompat.answers.queries import gate_lineage
-    from kcompat.documents.matrix import matrix_document, removable_rule_text, render
+    from kcompat.documents.matrix import matrix_document, patch_change_lines, removable_rule_text, render
 
+    if getattr(args, "patches", None) is not None:
+        return _run_patches(args, catalog)
     full = bundled_matrix(catalog)
     flt = matrix_filter(
         full.releases,
@@ -69,10 +77,33 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         removable_in=args.removable_in,
     )
     answer = filtered(full, gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None, catalog)
-    document = matrix_document(*answer, release_provenance(catalog))
+    document = matrix_document(*answer, release_provenance(catalog), patch_changes(catalog))
     sys.stdout.write(render(document, args.format))
     if document["removable"] is not None and args.format in ("table", "csv"):  # the rule beside the table, not in it
         removable = document["removable"]
         print(f"# {len(removable['gates'])} gates removable in {removable['release']}", file=sys.stderr)
         print(removable_rule_text(document), file=sys.stderr)
+    if args.format != "json":
+        for line in patch_change_lines(document):
+            print(f"# patch releases: {line}", file=sys.stderr)
+    return ExitStatus.OK
+
+
+_FILTERS = ("changed", "stage", "in_release", "origin", "search", "changed_only", "releases", "since", "removable_in")
+
+
+def _run_patches(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    from kcompat.answers.patches import patch_matrix
+    from kcompat.core.errors import KcompatError
+    from kcompat.documents.matrix import patches_document, render_patches
+
+    given = [f"--{name.replace('_', '-')}" for name in _FILTERS if getattr(args, name, None)]
+    if given:
+        raise KcompatError(f"--patches shows one release's patches whole: drop {', '.join(given)} (it filters the release matrix)")
+    pm = patch_matrix(catalog, args.patches)
+    document = patches_document(pm.release, pm.patches, pm.base, pm.matrix, pm.transitions, pm.specs_only)
+    sys.stdout.write(render_patches(document, args.format))
+    if args.format != "json":
+        print(f"# {pm.release}: {len(pm.patches)} recorded patch release(s) ({', '.join(pm.patches)}); "
+              f"{len(document['gates'])} gate(s) differ between two of them", file=sys.stderr)
     return ExitStatus.OK

@@ -19,6 +19,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (default: derived from the emulated version)")
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    from kcompat.cli.components import add_component_argument
+
+    add_component_argument(parser, apiserver_only=True)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
@@ -26,7 +29,10 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.apis import storage
     from kcompat.documents.storage import TABLE_COLUMNS, rejected_storage_document, storage_document, storage_rows
 
+    from kcompat.core.components import apiserver_only
+
     try:
+        apiserver_only(getattr(args, "component", None) or "kube-apiserver", "storage versions")
         result = storage(catalog, args.binary, args.emulated, args.min_compat)
     except KcompatError as exc:
         if args.format != "json":

@@ -17,18 +17,22 @@ from kcompat.documents.versions import versions_document
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--binary", required=True)
     parser.add_argument("--format", choices=("table", "json"), default="table")
+    from kcompat.cli.components import add_component_argument
+
+    add_component_argument(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
-    answer = versions(catalog, args.binary)
-    info = versions_document(answer.allowed, answer.bundled, answer.warnings)
+    answer = versions(catalog, args.binary, args.component)
+    info = versions_document(answer.allowed, answer.bundled, answer.warnings, answer.component)
     if args.format == "json":
         sys.stdout.write(formats.to_json(info))
         return ExitStatus.OK
     low, high = info["emulatedRange"]
     for warning in info["warnings"]:
         print(f"warning: {warning}", file=sys.stderr)
-    print(f"binary {info['binary']} (release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
+    named = "" if info["component"] == "kube-apiserver" else f"{info['component']}, "
+    print(f"binary {info['binary']} ({named}release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
     print(f"--emulated-version: {low}..{high} (default {info['defaultEmulated']})")
     flag = "yes" if info["minCompatibilityFlag"] else "no (fixed to the default)"
     print(f"--min-compatibility-version flag: {flag}")

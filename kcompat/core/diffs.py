@@ -307,3 +307,5 @@ class ChangesResult:
     errors: tuple[str, ...]
     warnings: tuple[str, ...]
     comparison: SideComparison | None
+    #: the component whose gate sets are compared on both sides
+    component: str = "kube-apiserver"

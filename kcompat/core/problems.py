@@ -136,6 +136,23 @@ class FlagValueRejected(Problem):
 
 
 @dataclass(frozen=True, slots=True)
+class OtherComponentRefuses(Problem):
+    """A refusal of another control-plane component given the same flags (``kcompat config`` for
+    every component): its own line, named ``kube-scheduler: ...``."""
+
+    component: str
+    problem: Problem
+
+    @property
+    def message(self) -> str:
+        return f"{self.component}: {self.problem.message}"
+
+    @property
+    def gate(self) -> str | None:
+        return self.problem.gate
+
+
+@dataclass(frozen=True, slots=True)
 class FlagSyntaxRefused(Problem):
     """A word of a command line the binary's flag parser (spf13/pflag) refuses before any other
     check: ``unknown shorthand flag: 'e' in -emulated-version=1.34``, ``flag needs an argument``

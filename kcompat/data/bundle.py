@@ -65,6 +65,7 @@ class Bundle:
         self.hashes: dict[str, str] = document["hashes"]
         self._releases: list[dict[str, Any]] = document["releases"]
         self._manifests: dict[str, Any] = document["manifests"]
+        self._documents: dict[str, Any] = document.get("documents") or {}
         self._fresh: dict[str, bool] = {}
 
     def fresh(self, *files: str) -> bool:
@@ -82,6 +83,13 @@ class Bundle:
         if not self.fresh("releases.yaml"):
             return None
         return self._releases
+
+    def document(self, name: str) -> Any:
+        """A patch or component file (relative path) as parsed when the bundle was compiled, or None
+        when the bundle does not hold it or the file changed since."""
+        if name not in self._documents or not self.fresh(name):
+            return None
+        return self._documents[name]
 
     def manifest(self, info: ReleaseFiles) -> Manifest | None:
         """The release's manifest as :func:`~kcompat.data.files.load_manifest_files` builds it."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from kcompat import DATA_DIR  # data/ of the checkout, or of the installed package
+from kcompat.core.components import KUBE_APISERVER, OTHER_COMPONENTS
 from kcompat.core.errors import KcompatError
 from kcompat.core.keps import kep_link
 from kcompat.core.manifest import Manifest
@@ -35,10 +36,11 @@ if TYPE_CHECKING:  # the API data is imported when first asked for, not on the g
 EXACT_STATUSES = frozenset({"exact", "release"})
 
 STATUS_TEXT = {
+    "release": "release: read from the running code of the patch release",
+    "development": "development: read from the running code of a pre-release, not a release",
+    # statuses of data made otherwise (another data directory): said as they are
     "exact": "exact: verified gate by gate against the release source at x.y.0",
-    "release": "exact: read from the running code of the release",
     "regenerated": "reconstructed: regenerated from a later patch release's source",
-    "development": "development: a snapshot or pre-release, not a release",
 }
 
 
@@ -69,6 +71,8 @@ class ReleaseInfo:
     patch: str | None = None
     #: how every other recorded patch's gates differ from ``patch`` (features/patches-v1.N.yaml)
     patches_file: str | None = None
+    #: how the other components' gate sets differ from kube-apiserver's (features/components-v1.N.yaml)
+    components_file: str | None = None
 
     @property
     def version(self) -> Version:
@@ -82,6 +86,16 @@ class ReleaseInfo:
     def status_text(self) -> str:
         text = STATUS_TEXT.get(self.status, self.status)
         return f"{text} (v{self.patch})" if self.patch else text
+
+    @property
+    def source_text(self) -> str:
+        """Where the data is from, in a few words: the patch release ("v1.36.5"), a pre-release
+        ("v1.38.0-beta.0, pre-release"), else "exact" or "reconstructed"."""
+        if self.patch and self.status == "release":
+            return f"v{self.patch}"
+        if self.patch and self.status == "development":
+            return f"v{self.patch}, pre-release"
+        return "exact" if self.exact else "reconstructed"
 
     @property
     def named(self) -> str:
@@ -141,6 +155,7 @@ def _parse_releases(doc: object, path: str) -> tuple[ReleaseInfo, ...]:
                     client_go_basis=(feats.get("clientGo") or {}).get("basis"),
                     patch=str(feats["patch"]) if feats.get("patch") is not None else None,
                     patches_file=str(feats["patches"]) if feats.get("patches") is not None else None,
+                    components_file=str(feats["components"]) if feats.get("components") is not None else None,
                 )
             )
             parse_version(out[-1].release)
@@ -160,7 +175,12 @@ class PatchLevel:
 
     @property
     def number(self) -> int:
-        return int(self.name.split(".")[2])
+        return int(self.name.split(".")[2].partition("-")[0])
+
+    @property
+    def pre_release(self) -> str:
+        """"beta.0" for a recorded pre-release (1.38.0-beta.0), else empty."""
+        return self.name.partition("-")[2]
 
 
 @dataclass(frozen=True)
@@ -179,10 +199,13 @@ class PatchLevels:
         return earlier[-1] if earlier else None
 
 
-def _read_patch_levels(data_dir: Path, info: ReleaseInfo) -> PatchLevels:
+def _read_patch_levels(data_dir: Path, info: ReleaseInfo, bundle: Bundle | None = None) -> PatchLevels:
     base = (PatchLevel(info.patch, "v" + info.patch, (), ()),) if info.patch else ()
     if not info.patches_file:
         return PatchLevels(base)
+    compiled = bundle.document(info.patches_file) if bundle is not None else None
+    if compiled is not None:  # as parsed when the bundle was compiled: the same file, unchanged since
+        return _parse_patch_levels(compiled, str(data_dir / info.patches_file), info, base)
     return read_data_file(
         data_dir / info.patches_file, "the patch levels", lambda doc, path: _parse_patch_levels(doc, path, info, base), max_bytes=MAX_LIST_BYTES
     )
@@ -203,13 +226,48 @@ def _parse_patch_levels(doc: object, path: str, info: ReleaseInfo, base: tuple[P
         raise KcompatError(f"{path}: malformed patch levels ({exc})") from None
 
 
-def _apply_patch(base: Manifest, level: PatchLevel, registration: str) -> Manifest:
+@dataclass(frozen=True)
+class ComponentGates:
+    """How each other component's gate set differs from kube-apiserver's at the patch ``base``
+    where both were recorded (features/components-v1.N.yaml): per component, the gates whose
+    entry differs or that only it registers, and kube-apiserver's gates it does not register."""
+
+    base: str  # "1.34.12"
+    differences: Mapping[str, PatchLevel]
+
+
+def _read_component_gates(data_dir: Path, info: ReleaseInfo, bundle: Bundle | None = None) -> ComponentGates | None:
+    if not info.components_file:
+        return None
+    compiled = bundle.document(info.components_file) if bundle is not None else None
+    if compiled is not None:  # as parsed when the bundle was compiled: the same file, unchanged since
+        return _parse_component_gates(compiled, str(data_dir / info.components_file))
+    return read_data_file(data_dir / info.components_file, "the component gate sets", _parse_component_gates, max_bytes=MAX_LIST_BYTES)
+
+
+def _parse_component_gates(doc: object, path: str) -> ComponentGates:
+    try:
+        if not isinstance(doc, dict):
+            raise TypeError("expected a mapping with base and components")
+        base = str(doc["base"])
+        found = {}
+        for item in doc["components"]:
+            component = str(item["component"])
+            if component not in OTHER_COMPONENTS:
+                raise KcompatError(f"{path}: unknown component {component!r} (expected {', '.join(OTHER_COMPONENTS)})")
+            found[component] = PatchLevel(base, str(doc.get("kubernetes", "")), _frozen(item.get("gates") or ()), tuple(item.get("absent") or ()))
+        return ComponentGates(base, MappingProxyType(found))
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise KcompatError(f"{path}: malformed component gate sets ({exc})") from None
+
+
+def _apply_patch(base: Manifest, level: PatchLevel, registration: str, what: str = "patch") -> Manifest:
     """``base`` with the gates of ``level`` replaced, added or removed, checked as the binary would."""
     from dataclasses import replace
 
     from kcompat.core.registration import check_manifest_dependencies, merge_features, parse_manifest
 
-    source = f"patch {level.name} ({level.kubernetes})"
+    source = f"{what} {level.name} ({level.kubernetes})"
     items = [{k: _thawed(v) for k, v in g.items() if k != "origin"} for g in level.gates]
     parsed = parse_manifest(items, source, registration, check_dependencies=False)
     origins = {g["name"]: g.get("origin", "kube") for g in level.gates}
@@ -272,7 +330,8 @@ class Catalog:
     #: read ``data_dir/bundle.json`` where it matches the YAML files (see :mod:`kcompat.data.bundle`)
     use_bundle: bool = True
     #: (kind, key) -> the value built once: "bundle", "releases", ("load", release), ("patches",
-    #: release), ("patched", patch), "api_data", "gate_info"
+    #: release), ("patched", patch), ("components", release), ("component", component, patch),
+    #: "api_data", "gate_info"
     _built: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     _lock: _thread.RLock = field(default_factory=_thread.RLock, init=False, repr=False, compare=False)
 
@@ -347,31 +406,63 @@ class Catalog:
     def patches(self, release: str) -> PatchLevels:
         """The recorded patch levels of ``release`` and how each differs from its base patch."""
         info = self.info(release)
-        return self._once(("patches", info.release), lambda: _read_patch_levels(self.data_dir, info))
+        return self._once(("patches", info.release), lambda: _read_patch_levels(self.data_dir, info, self.bundle))
 
-    def manifest_for(self, binary: Version) -> tuple[Manifest, str | None]:
-        """The gates of a binary of version ``binary``, at its patch level where the data knows
-        patches: ``1.35.2`` answers as v1.35.2 registered its gates, ``1.35`` as the release's
-        base patch. The second value is a note when the patch is not recorded (the nearest
-        earlier recorded patch answers) or None."""
+    def component_gates(self, release: str) -> ComponentGates | None:
+        """How the other components' gate sets of ``release`` differ from kube-apiserver's, or None
+        when they were not recorded."""
+        info = self.info(release)
+        return self._once(("components", info.release), lambda: _read_component_gates(self.data_dir, info, self.bundle))
+
+    def component_releases(self) -> tuple[str, ...]:
+        """The releases whose other components' gate sets are recorded."""
+        return tuple(r.release for r in self.releases if r.components_file)
+
+    def manifest_for(self, binary: Version, component: str = KUBE_APISERVER) -> tuple[Manifest, str | None]:
+        """The gates ``component`` registers in a binary of version ``binary``, at its patch level
+        where the data knows patches: ``1.35.2`` answers as v1.35.2 registered its gates, ``1.35``
+        as the release's base patch. The second value is a note when the patch is not recorded (the
+        nearest earlier recorded patch answers) or None. Another component than kube-apiserver
+        answers with that patch's gates and the component's recorded difference; a release without
+        its recording is an error saying so."""
+        manifest, note, level = self._apiserver_manifest_for(binary)
+        if component == KUBE_APISERVER:
+            return manifest, note
+        release = f"{binary.major}.{binary.minor}"
+        recorded = self.component_gates(release)
+        difference = recorded.differences.get(component) if recorded is not None else None
+        if difference is None:
+            where = ", ".join(self.component_releases()) or "none"
+            raise KcompatError(f"{component}'s gate set is not recorded for {release} (recorded for: {where}); kube-apiserver's is")
+        if not (difference.gates or difference.absent):
+            return manifest, note
+        registration = registration_for(self.info(release).version)
+        return self._once(("component", component, level), lambda: _apply_patch(manifest, difference, registration, component)), note
+
+    def _apiserver_manifest_for(self, binary: Version) -> tuple[Manifest, str | None, str]:
+        """kube-apiserver's gates for :meth:`manifest_for`, its note, and the patch (or release) answered as."""
         release = f"{binary.major}.{binary.minor}"
         base = self.manifest(release)
+        info = self.info(release)
         if len(binary.components) < 3:  # a plain release: its data, no patch file read
-            return base, None
+            return base, None, info.patch or release
         levels = self.patches(release)
         if not levels.levels:
-            return base, None
+            return base, None, release
         patch = binary.components[2]
         chosen = levels.nearest(patch)
         note = None
-        if chosen is None or chosen.number != patch:
-            used = chosen.name if chosen is not None else self.info(release).patch
-            note = (f"{release}.{patch} is not a recorded patch release (recorded: {', '.join(levels.names())}); "
-                    f"answered as {used}, the nearest recorded patch")
+        # a pre-release is recorded only for a development release (v1.38.0-beta.0): then the binary's must be the same
+        if chosen is None or chosen.number != patch or (chosen.pre_release and chosen.pre_release != binary.pre_release):
+            used = chosen.name if chosen is not None else info.patch
+            pre = chosen is not None and bool(chosen.pre_release)
+            asked = f"{release}.{patch}" + (f"-{binary.pre_release}" if pre and binary.pre_release else "")
+            note = (f"{asked} is not a recorded {'release' if pre else 'patch release'} "
+                    f"(recorded: {', '.join(levels.names())}); answered as {used}, the nearest recorded patch")
         if chosen is None or not (chosen.gates or chosen.absent):
-            return base, note
-        registration = registration_for(self.info(release).version)
-        return self._once(("patched", chosen.name), lambda: _apply_patch(base, chosen, registration)), note
+            return base, note, chosen.name if chosen is not None else info.patch or release
+        registration = registration_for(info.version)
+        return self._once(("patched", chosen.name), lambda: _apply_patch(base, chosen, registration)), note, chosen.name
 
     def all(self) -> tuple[ReleaseData, ...]:
         return tuple(self.load(r.release) for r in self.releases)

@@ -15,7 +15,7 @@ A binary given with its patch (``1.35.0``) answers as that patch release on eith
 The same ``--feature-gates`` value applies to both sides; a side that refuses it says so in
 ``errors`` (prefixed with the side) and shows its defaults, as that binary would not start::
 
-    {"binary", "emulated", "label", "against": {"kind", "binary", "emulated", "label"}, "featureGates",
+    {"binary", "component", "emulated", "label", "against": {"kind", "binary", "emulated", "label"}, "featureGates",
      "errors", "warnings",
      "changes": [{"name", "origin", "here": {"exists", "enabled", "stage", "locked"},
                   "there": {"exists", "enabled", "stage", "locked"}, "behaviour", "why"}]}
@@ -49,6 +49,7 @@ def changes_document(result: ChangesResult) -> dict:
     """The JSON contract of ``kcompat changes``."""
     return {
         "binary": result.binary,
+        "component": result.component,
         "emulated": result.emulated,
         "label": result.comparison.here if result.comparison is not None else None,
         "against": result.against,
@@ -83,7 +84,9 @@ def summary(document: dict) -> str:
     if document["against"] is None:
         return f"no comparison: the input was refused ({len(document['errors'])} error(s))"
     here, there = side_labels(document)
-    return f"here: {here}; there: {there}; {len(document['changes'])} gate(s) differ"
+    component = document.get("component", "kube-apiserver")
+    named = "" if component == "kube-apiserver" else f"{component}: "
+    return f"{named}here: {here}; there: {there}; {len(document['changes'])} gate(s) differ"
 
 
 def behaviour_text(behaviour: str, here: str, there: str) -> str:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
         binary accepts (``components``, ``snippets``), else its refusal (``hints``, no ``features``)."""
 
         binary: str | None
+        #: the component asked for, or None: every control-plane component
+        component: str | None
         emulated: str | None
         minCompatibility: str | None
         valid: bool
@@ -111,13 +113,15 @@ def config_document(answer: ConfigAnswer) -> ConfigDocument:
     no snippet)."""
     if not answer.valid or answer.not_ready:
         return {
-            "binary": answer.binary, "emulated": answer.emulated, "minCompatibility": answer.min_compat, "valid": answer.valid,
+            "binary": answer.binary, "component": answer.component, "emulated": answer.emulated, "minCompatibility": answer.min_compat,
+            "valid": answer.valid,
             "verdict": answer.verdict, "errors": list(answer.errors), "notReady": list(answer.not_ready),
             "warnings": list(answer.warnings) if answer.valid else [], "hints": [hint_dict(h) for h in answer.hints], "features": [],
         }
     flags = dict(answer.flags)
     return {
         "binary": answer.binary,
+        "component": answer.component,
         "emulated": answer.emulated,
         "minCompatibility": answer.min_compat,
         "valid": True,

@@ -126,7 +126,7 @@ def gate_document(detail: GateDetail) -> GateDocument:
                 "stage": r.status.stage.value if r.status is not None else None,
                 "default": r.status.default if r.status is not None else None,
                 "locked": r.status.locked if r.status is not None else None,
-                "data": "exact" if r.exact else "reconstructed",
+                "data": r.release.source_text,
                 "provenance": r.release.status_text,
             }
             for r in detail.releases

@@ -3,7 +3,7 @@ written from the typed :class:`~kcompat.answers.gates.GatesAnswer`."""
 
 from __future__ import annotations
 
-from kcompat.answers.gates import GateRow, GatesAnswer
+from kcompat.answers.gates import ComponentComparison, GateRow, GatesAnswer
 from kcompat.core.errors import MESSAGE_LIMIT, cut
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
@@ -44,19 +44,38 @@ if TYPE_CHECKING:
         text: str
         names: list[str]
 
+    class GateStateDict(TypedDict):
+        registered: bool
+        enabled: bool
+        stage: str
+        locked: bool
+
+    class GateDifferenceDict(TypedDict):
+        name: str
+        here: GateStateDict
+        there: GateStateDict
+
+    class ComponentDict(TypedDict):
+        component: str
+        recorded: bool
+        differences: list[GateDifferenceDict]
+        errors: list[str]
+        note: str | None
+
     class GatesDocument(TypedDict):
         binary: str | None
         emulated: str | None
         minCompatibility: str | None
         valid: bool
         verdict: str
-        component: str | None
+        component: str
         errors: list[str]
         notReady: list[str]
         readinessRecorded: str | None
         warnings: list[str]
         hints: list[HintDict]
         features: list[FeatureDict]
+        components: list[ComponentDict]
 
 
 def gate_columns(answer: GatesAnswer) -> tuple[str, ...]:
@@ -83,18 +102,21 @@ def hint_dict(hint: Remedy) -> HintDict:
 
 def gates_document(answer: GatesAnswer) -> GatesDocument:
     """``{"binary", "emulated", "minCompatibility", "valid", "verdict", "component", "errors",
-    "notReady", "readinessRecorded", "warnings", "hints", "features"}``.
+    "notReady", "readinessRecorded", "warnings", "hints", "features", "components"}``.
 
     ``hints`` (see :mod:`kcompat.core.remedies`) explain some errors; ``errors`` keep the binary's
     text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
     ``verdict`` is "starts", "refuses" or "not-ready" (starts but does not become ready: the
-    reasons in ``notReady``); ``component`` the component whose start-up was checked beyond its
-    gates (kube-apiserver), ``readinessRecorded`` the release whose recorded starts gave the
+    reasons in ``notReady``); ``component`` the control-plane component whose gate set answered
+    (kube-apiserver's whole start-up is checked beyond its gates), ``readinessRecorded`` the release whose recorded starts gave the
     readiness rules (null: not recorded). Each feature row carries ``origin``: "kube" or
     "client-go" (where the binary registers it from), ``historyFrom``: where its specs start,
     ``binaryStage``: its stage in the binary's own release (null without a binary), ``changed``:
     whether its stage, default or lock differ from that release, and after ``--search``
-    ``matched``: where the query found it."""
+    ``matched``: where the query found it. ``components``: how each other control-plane component
+    answers the same selection (``recorded``: whether its gate set is; ``differences``: the gates
+    whose registration, on/off, stage or lock differ, ``here`` being the component answered;
+    ``errors``: what only it refuses); empty for a manifest of one's own."""
     matched = dict(answer.matched) if answer.matched is not None else None
     return {
         "binary": answer.binary,
@@ -109,6 +131,22 @@ def gates_document(answer: GatesAnswer) -> GatesDocument:
         "warnings": [cut(w, MESSAGE_LIMIT) for w in answer.warnings],
         "hints": [hint_dict(h) for h in answer.hints],
         "features": [_feature(r, matched) for r in answer.rows],
+        "components": [component_dict(c) for c in answer.components],
+    }
+
+
+def _state_dict(state: tuple[bool, bool, str, bool]) -> GateStateDict:
+    registered, enabled, stage, locked = state
+    return {"registered": registered, "enabled": enabled, "stage": stage, "locked": locked}
+
+
+def component_dict(comparison: ComponentComparison) -> ComponentDict:
+    return {
+        "component": comparison.component,
+        "recorded": comparison.recorded,
+        "differences": [{"name": d.name, "here": _state_dict(d.here), "there": _state_dict(d.there)} for d in comparison.differences],
+        "errors": [cut(e, MESSAGE_LIMIT) for e in comparison.errors],
+        "note": comparison.note,
     }
 
 
@@ -135,7 +173,7 @@ def gates_text(answer: GatesAnswer, fmt: str) -> str:
     return formats.render_rows(fmt, gate_rows(answer), gate_columns(answer))
 
 
-def rejected_document(binary: str | None, errors: list[str]) -> GatesDocument:
+def rejected_document(binary: str | None, errors: list[str], component: str = "kube-apiserver") -> GatesDocument:
     """The document for input rejected before any gate could be evaluated (e.g. a bad binary)."""
     return {
         "binary": binary,
@@ -143,11 +181,12 @@ def rejected_document(binary: str | None, errors: list[str]) -> GatesDocument:
         "minCompatibility": None,
         "valid": False,
         "verdict": "refuses",
-        "component": None,
+        "component": component,
         "errors": errors,
         "notReady": [],
         "readinessRecorded": None,
         "warnings": [],
         "hints": [],
         "features": [],
+        "components": [],
     }

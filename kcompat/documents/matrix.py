@@ -14,7 +14,8 @@ one)::
                        "lastSpec": {"version", "stage", "default", "locked"}, "behaviour"}],
      "filter": {"changed", "stages", "inRelease", "origins", "search", "changedOnly", "releases", "removableIn"},
      "removable": null | {"release", "base", "floor", "rule", "sources", "note", "lockedGates",
-                          "gates": [{"name", "origin", "state", "lockedSince", "lastSettable", "removedInRelease"}]}}
+                          "gates": [{"name", "origin", "state", "lockedSince", "lastSettable", "removedInRelease"}]},
+     "patchTransitions": {"1.35": {"1.35.1": {"newAlpha": [], ..., "defaultFlipped": ["SchedulerAsyncAPICalls"]}}}}
 
 ``null``: the release does not list the gate. ``releaseData`` says how faithful each release's
 data is (``exact``: the release itself; ``reconstructed``; ``development``: a pre-release); the
@@ -22,6 +23,10 @@ table, CSV and Markdown headers carry it (``1.34 (reconstructed)``). ``behaviour
 later binary does for that feature: ``always on`` or ``always off`` (its last spec's default).
 ``transitions`` and ``removedGates`` name only the gates shown; each release shown (but the
 oldest bundled one) is compared with its previous bundled release, shown or not.
+``patchTransitions``: for each release shown, the recorded patches that changed a gate shown (at
+the release's own version, from the recorded patch before it); the release's column is its newest
+recorded patch. ``kcompat matrix --patches 1.N`` shows one release's patches side by side
+(:func:`patches_document`).
 """
 
 from __future__ import annotations
@@ -30,13 +35,14 @@ from collections.abc import Mapping
 
 from kcompat.documents import formats
 from ..core.gate_history import GateStatus
-from ..core.matrix import ALL_TRANSITION_KINDS, TRANSITION_KEYS, ReleaseTransitions
+from ..core.matrix import ALL_TRANSITION_KINDS, TRANSITION_KEYS, ReleaseMatrix, ReleaseTransitions
 from ..core.matrix_filter import FilteredMatrix
 from ..core.removable import RULE, SOURCES, RemovableGates
 from ..core.removals import GateLineage, RemovedGate
 
 __all__ = [
-    "TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "release_header", "removable_rule_text", "render",
+    "TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "patches_document", "release_header",
+    "removable_rule_text", "render", "render_patches",
 ]
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
@@ -72,10 +78,14 @@ def removed_document(removal: RemovedGate) -> dict:
     }
 
 
-def matrix_document(answer: FilteredMatrix, lineage: GateLineage, provenance: Mapping[str, str] | None = None) -> dict:
+def matrix_document(
+    answer: FilteredMatrix, lineage: GateLineage, provenance: Mapping[str, str] | None = None,
+    patch_changes: Mapping[str, tuple[ReleaseTransitions, ...]] | None = None,
+) -> dict:
     """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer;
     ``provenance``: release -> how faithful its data is (``exact``, ``reconstructed``, ``development``;
-    :func:`kcompat.answers.matrix.release_provenance`), for the releases shown."""
+    :func:`kcompat.answers.matrix.release_provenance`), for the releases shown; ``patch_changes``:
+    :func:`kcompat.answers.patches.patch_changes`."""
     matrix = answer.matrix
     shown = {r.gate for r in matrix.rows}
     matched = answer.matched
@@ -93,7 +103,22 @@ def matrix_document(answer: FilteredMatrix, lineage: GateLineage, provenance: Ma
         "removedGates": [removed_document(g) for g in lineage.removals if g.name in shown],
         "filter": answer.filter.document(),
         "removable": removable_document(answer.removable, shown) if answer.removable is not None else None,
+        "patchTransitions": _patch_transitions(matrix, shown, patch_changes or {}),
     }
+
+
+def _patch_transitions(matrix: ReleaseMatrix, shown: set[str], patch_changes: Mapping[str, tuple[ReleaseTransitions, ...]]) -> dict:
+    """Release -> patch -> what that patch changed among the gates shown (patches that changed none left out)."""
+    patches = {}
+    for release in matrix.releases:
+        changed = {}
+        for t in patch_changes.get(release, ()):
+            kinds = {TRANSITION_KEYS[k]: [g for g in t.gates(k) if g in shown] for k in ALL_TRANSITION_KINDS}
+            if any(kinds.values()):
+                changed[t.release] = kinds
+        if changed:
+            patches[release] = changed
+    return patches
 
 
 def removable_document(removable: RemovableGates, shown: set[str]) -> dict:
@@ -139,6 +164,52 @@ def removable_rule_text(document: dict) -> str:
     if removable["note"]:
         lines.append(f"note: {removable['note']}")
     return "\n".join(lines)
+
+
+def patch_change_lines(document: dict) -> list[str]:
+    """One line per release with a patch that changed a gate shown: ``1.35: 1.35.1 default flipped:
+    SchedulerAsyncAPICalls; 1.35.4 default flipped: MaxUnavailableStatefulSet``."""
+    lines = []
+    for release, patches in document.get("patchTransitions", {}).items():
+        parts = [f"{patch} {TRANSITION_LABELS[key].removesuffix(' in')}: {', '.join(names)}"
+                 for patch, kinds in patches.items() for key, names in kinds.items() if names]
+        lines.append(f"{release}: " + "; ".join(parts))
+    return lines
+
+
+def patches_document(release: str, patches: tuple[str, ...], base: str | None, matrix: ReleaseMatrix,
+                     transitions: tuple[ReleaseTransitions, ...], specs_only: tuple[str, ...]) -> dict:
+    """The JSON contract of ``kcompat matrix --patches 1.N`` (:class:`kcompat.answers.patches.PatchMatrix`)::
+
+        {"release": "1.35", "patches": ["1.35.0", ..., "1.35.8"], "base": "1.35.8",
+         "gates": [{"name", "origin", "patches": {"1.35.0": {"stage", "default", "locked"} | null, ...},
+                    "specsOnly": false}],
+         "transitions": {"1.35.1": {"newAlpha": [], ..., "defaultFlipped": [...], "locked": []}}}
+
+    Each cell is the gate at the release's own version in that patch (null: the patch does not
+    register it); ``gates`` are the gates whose registration, specs or dependencies differ between
+    two recorded patches (``specsOnly``: the same state at the release's own version in every patch,
+    the specs differ at other versions); ``transitions``: what each patch changed from the recorded
+    patch before it."""
+    return {
+        "release": release,
+        "patches": list(patches),
+        "base": base,
+        "gates": [
+            {"name": r.gate, "origin": r.origin, "patches": {p: _cell(c) for p, c in zip(matrix.releases, r.cells)},
+             "specsOnly": r.gate in specs_only}
+            for r in matrix.rows
+        ],
+        "transitions": transitions_document(transitions),
+    }
+
+
+def render_patches(document: dict, fmt: str) -> str:
+    """``kcompat matrix --patches 1.N --format <fmt>`` output: one row per gate, one column per patch."""
+    if fmt == "json":
+        return formats.to_json(document)
+    rows = [{"gate": g["name"], "origin": g["origin"], **{p: cell_text(c) for p, c in g["patches"].items()}} for g in document["gates"]]
+    return formats.render_rows(fmt, rows, ["gate", "origin", *document["patches"]])
 
 
 def cell_text(cell: dict | None, removed: str | None = None) -> str:

@@ -1,6 +1,6 @@
 """The ``kcompat versions`` document::
 
-    {"binary", "release", "floor", "emulatedRange": [low, high], "defaultEmulated",
+    {"binary", "component", "release", "floor", "emulatedRange": [low, high], "defaultEmulated",
      "minCompatibilityFlag", "forwardCompatibilityFlags",
      "emulated": [{"emulated", "defaultMinCompatibility", "minCompatibility": [...]}],
      "bundled", "warnings"}
@@ -11,11 +11,12 @@ from __future__ import annotations
 from kcompat.core.compat import AllowedVersions
 
 
-def versions_document(allowed: AllowedVersions, bundled: bool, warnings: tuple[str, ...]) -> dict[str, object]:
+def versions_document(allowed: AllowedVersions, bundled: bool, warnings: tuple[str, ...], component: str = "kube-apiserver") -> dict[str, object]:
     """``bundled``: whether the catalog holds the release's data; ``warnings`` say what it means
     when it does not (:func:`kcompat.answers.versions.versions`)."""
     return {
         "binary": allowed.binary,
+        "component": component,
         "release": allowed.release,
         "floor": allowed.floor,
         "emulatedRange": list(allowed.emulated_range),

@@ -1,24 +1,18 @@
-"""Rebuild the bundled data files from real git checkouts (``kcompat data refresh``).
+"""Rebuild the bundled data from the recordings of the real releases (``kcompat data refresh``).
 
-Two sources, both read at release tags with ``git show <tag>:<path>`` and
-``git ls-tree -r --name-only <tag>`` (nothing is ever checked out):
+``oracle/record.py`` records what each pinned release's running code answers (its registered
+feature gates, schemes, default resource configs, a real kube-apiserver's discovery, and the gate
+sets of kube-controller-manager and kube-scheduler) in ``data/oracle/<release>/``. The refresh
+turns them into the bundled layout, the same way for every release, then recompiles
+``data/bundle.json``; the data folder changes in one step at the end, or not at all
+(:mod:`kcompat.refresh.staging`):
 
-* a kubernetes/kubernetes checkout: the generated feature-gate manifests at ``v1.N.0``
-  (``test/compatibility_lifecycle/reference/`` from 1.33 on, ``test/featuregates_linter/test_data/``
-  before), copied unchanged below a provenance header into ``features/v1.N[-unversioned].yaml``,
-  except that the two gates older lists name by their Go identifier get their flag name
-  (data/SOURCES.md section 9);
-* a k8s.io/api checkout: group/versions, kinds and prerelease-lifecycle data at ``v0.N.0``
-  (= Kubernetes 1.N), written as ``apis/v1.N.yaml`` plus ``apis/lifecycle.csv``.
+* ``oracle``: the feature files, the patch files and the component files;
+* ``apis``: the API files;
+* ``startup``: what keeps kube-apiserver from becoming ready (``data/startup/v1.N.json``);
+* ``provenance``: ``releases.yaml`` and the per-release table of ``SOURCES.md``.
 
-Every manifest is validated with :func:`load_manifest_bytes` before anything of its release is
-written; a release without data at its tag is reported, never invented. ``SOURCES.md`` and
-``releases.yaml`` are not touched. No Streamlit here: the CLI calls :func:`add_refresh_arguments`
-and :func:`run_refresh`.
-
-Modules: ``common`` (git access, report, releases, writing), ``features`` (feature manifests,
-dependencies, client-go gates), ``gosource`` (a linear-time Go tokenizer and the readers built on
-it), ``apis`` (k8s.io/api lifecycle).
+No Streamlit here: the CLI calls :func:`add_refresh_arguments` and :func:`run_refresh`.
 """
 
 from __future__ import annotations
@@ -28,29 +22,10 @@ import sys
 from pathlib import Path
 
 from .. import DATA_DIR  # data/ of the checkout, or of the installed package
-from kcompat.refresh.compile import stage_bundle
 from ..core.errors import KcompatError
-from .apis import refresh_apis
-from .common import (
-    FIRST_MINOR,
-    GitRepository,
-    RefreshError,
-    RefreshReport,
-    release_of_minor,
-    checked_out_dir,
-    minor_of_release,
-    open_git_repository,
-)
-from .features import refresh_features
-from .staging import staged_writes
+from .common import FIRST_MINOR, RefreshError, checked_out_dir, minor_of_release, release_of_minor
 
-__all__ = [
-    "GitRepository", "RefreshError", "RefreshReport", "add_refresh_arguments", "refresh_apis", "refresh_features",
-    "run_refresh",
-]  # fmt: skip
-
-# ---------------------------------------------------------------------------------------------
-# CLI wiring (the lead's ``kcompat data refresh`` calls these).
+__all__ = ["RefreshError", "add_refresh_arguments", "refresh", "run_refresh"]
 
 
 def _release_argument(text: str) -> str:
@@ -61,69 +36,53 @@ def _release_argument(text: str) -> str:
 
 
 def add_refresh_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--kubernetes-repo", metavar="PATH", type=Path, help="kubernetes/kubernetes git checkout (tags v1.N.0)")
-    parser.add_argument("--api-repo", metavar="PATH", type=Path, help="k8s.io/api git checkout (tags v0.N.0 = Kubernetes 1.N)")
     parser.add_argument(
         "--oracle",
         action="store_true",
-        help="rewrite the feature files of every release recorded in data/oracle/ (oracle/record.py: the real code's answers)",
+        help="from the recordings in data/oracle/ (oracle/record.py: the real code's answers); the only method, and the default",
     )
-    parser.add_argument("--out", metavar="DIR", type=Path, default=DATA_DIR, help=f"data folder to write into (default: {DATA_DIR})")
+    parser.add_argument("--out", metavar="DIR", type=Path, default=DATA_DIR, help=f"data folder to write into, with its oracle/ recordings (default: {DATA_DIR})")
     parser.add_argument(
         "--release",
         metavar="1.N",
         type=_release_argument,
         action="append",
-        help=f"refresh only this release (repeatable; default: every tag from 1.{FIRST_MINOR} on)",
+        help=f"refresh only this release (repeatable; default: every release from 1.{FIRST_MINOR} on recorded in data/oracle/)",
     )
 
 
+def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
+    """Write the data of ``releases`` (default: every recorded one) into ``out`` from ``out/oracle``;
+    returns the files written (relative to ``out``). Inside :func:`~kcompat.refresh.staging.staged_writes`
+    the writes are staged until the block ends."""
+    from .apis import refresh_apis_from_oracle
+    from .oracle import recorded_minors, refresh_features_from_oracle
+    from .provenance import refresh_provenance
+    from .startup import refresh_startup
+
+    every = recorded_minors(out)
+    minors = sorted({minor_of_release(r) for r in releases}) if releases else every
+    if not minors:
+        raise RefreshError(f"--oracle: no recordings in {out / 'oracle'} (v1.N.P/gates.json, made by oracle/record.py): "
+                           "nothing to refresh from; --out names the data folder that holds them")
+    written = (refresh_features_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
+               + refresh_provenance(out, minors, every))
+    return sorted(set(written))
+
+
 def run_refresh(args: argparse.Namespace) -> int:
-    """Run the refreshes asked for; 0 on success, 2 with a message on bad input or when nothing
-    was refreshed. The data folder changes in one step at the end, or not at all
-    (:mod:`kcompat.refresh.staging`): an error, a full disk or a signal part way leaves it as it was."""
-    kubernetes_repo = getattr(args, "kubernetes_repo", None)
-    api_repo = getattr(args, "api_repo", None)
+    """Run the refresh; 0 on success, 2 with a message on bad input. The data folder changes in
+    one step at the end, or not at all: an error, a full disk or a signal part way leaves it as it was."""
+    from kcompat.refresh.compile import stage_bundle
+
+    from .staging import staged_writes
+
     releases = list(getattr(args, "release", None) or []) or None
-    reports: list[RefreshReport] = []
-    written: list[str] = []
     try:
-        oracle = bool(getattr(args, "oracle", False))
-        if kubernetes_repo is None and api_repo is None and not oracle:
-            raise RefreshError("nothing to refresh: give --oracle, --kubernetes-repo PATH and/or --api-repo PATH")
         out = checked_out_dir(getattr(args, "out", None) or DATA_DIR)
-        for release in releases or []:
-            minor_of_release(release)
-        # check every input before writing anything
-        if kubernetes_repo is not None:
-            open_git_repository(kubernetes_repo, "--kubernetes-repo")
-        if api_repo is not None:
-            open_git_repository(api_repo, "--api-repo")
         with staged_writes():  # nothing reaches the folder before every file is ready
-            if oracle:
-                from .oracle import recorded_minors, refresh_apis_from_oracle, refresh_from_oracle
-
-                minors = [minor_of_release(r) for r in releases] if releases else recorded_minors(out)
-                if not minors:
-                    raise RefreshError(f"--oracle: no recordings in {out / 'oracle'} (v1.N.P/gates.json, made by oracle/record.py): "
-                                       "nothing to refresh from; --out names the data folder that holds them")
-                from .startup import refresh_startup
-
-                written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
-            if kubernetes_repo is not None:
-                reports.append(refresh_features(kubernetes_repo, out, releases))
-            if api_repo is not None:
-                reports.append(refresh_apis(api_repo, out, releases))
-            empty = [r for r in reports if not r.releases_written]
-            if empty:
-                raise _NothingWritten(", ".join(f"--{r.what.replace('features', 'kubernetes')}-repo" for r in empty))
+            written = refresh(out, releases)
             bundle_line = stage_bundle(out)  # data/bundle.json, compiled from what this refresh leaves
-    except _NothingWritten as exc:
-        for report in reports:
-            print("\n".join(report.summary_lines()))
-        print(f"kcompat data refresh: nothing written: no release could be refreshed from {exc} (see above); "
-              "the data folder is unchanged", file=sys.stderr)
-        return 2
     except KcompatError as exc:
         print(f"kcompat data refresh: {exc}", file=sys.stderr)
         return 2
@@ -131,13 +90,10 @@ def run_refresh(args: argparse.Namespace) -> int:
         where = f" {exc.filename}" if exc.filename else ""
         print(f"kcompat data refresh: cannot read{where}: {exc.strerror or exc}; the data folder is unchanged", file=sys.stderr)
         return 2
+    except (ValueError, KeyError, TypeError) as exc:  # a recording that is not what oracle/record.py writes
+        print(f"kcompat data refresh: a recording is malformed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     for name in written:
         print(f"wrote {name} (from the oracle's recordings)")
-    for report in reports:
-        print("\n".join(report.summary_lines()))
     print(bundle_line)
     return 0
-
-
-class _NothingWritten(Exception):
-    """A repository that was asked for gave no release (its report says why)."""

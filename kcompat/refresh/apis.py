@@ -1,220 +1,310 @@
-"""Built-in API lifecycle from a k8s.io/api checkout at ``v0.N.0`` (= Kubernetes 1.N): group/versions,
-kinds and prerelease-lifecycle data, written as ``apis/v1.N.yaml`` and ``apis/lifecycle.csv``."""
+"""Built-in API data from the oracle's ``apis.json`` and the live discovery of the real
+kube-apiserver (``kcompat data refresh``): ``apis/v1.N.yaml`` and ``apis/lifecycle.csv`` (the
+kinds of the three chained apiservers' schemes with their ``APILifecycle*`` values),
+``apis/resources/v1.N.yaml`` (what discovery served, with the REST storage installed only while a
+gate is on), and the release's entries of ``default-enablement.yaml``, ``scheme-priority.yaml``
+and ``storage-overrides.yaml``. The same way for every release."""
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
 import io
+import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from ..core.apis_data import ApiKind, GroupVersion
-from ..core.errors import KcompatError
-from ..core.versions import Version, parse_version
-from .gosource import (
-    const_string,
-    go_tokens,
-    known_types,
-    lifecycle_functions,
-    returned_fields,
-    returned_version,
-)
-from .common import (
-    GitRepository,
-    RefreshError,
-    RefreshReport,
-    SkippedRelease,
-    release_of_minor,
-    checked_out_dir,
-    open_git_repository,
-    release_tags,
-    write_file_atomically,
-)
-from .features import MAX_GO_BLOB_BYTES
-from .staging import current_text
+from .common import current_text, write_file_atomically
+from .oracle import ORACLE_DIR, header_text, recorded
 
-REGISTER_FILE = "register.go"
-LIFECYCLE_FILE = "zz_generated.prerelease-lifecycle.go"
-LIFECYCLE_CSV = "lifecycle.csv"
 LIFECYCLE_CSV_COLUMNS = (
     "release", "group", "version", "kind", "stage", "introduced", "deprecated", "removed",
     "replacement", "is_list", "removed_as_of_release", "lifecycle_source",
 )  # fmt: skip
+LIFECYCLE_FILE = "zz_generated.prerelease-lifecycle.go"
 
-_API_VERSION = re.compile(r"v\d{1,4}(?:(alpha|beta)\d{1,4})?")
-
-# ---------------------------------------------------------------------------------------------
-# k8s.io/api: group/versions, kinds, prerelease lifecycle.
-
-
-@dataclass(frozen=True)
-class KindLifecycle:
-    introduced: str | None = None
-    deprecated: str | None = None
-    removed: str | None = None
-    replacement: str | None = None
+#: kinds ``metav1.AddToGroupVersion`` registers in every group/version: not types of the group
+META_KINDS = frozenset({"WatchEvent", "ListOptions", "GetOptions", "DeleteOptions", "CreateOptions", "UpdateOptions", "PatchOptions"})
 
 
-def stage_of_api_version(version: str) -> str:
-    """``v1`` -> GA, ``v1beta2`` -> beta, ``v1alpha3`` -> alpha."""
-    match = _API_VERSION.fullmatch(version)
-    if match is None:
-        raise RefreshError(f"{version!r} is not a Kubernetes API version name")
-    return match.group(1) or "GA"
+def _stage_of(version: str) -> str:
+    return "alpha" if "alpha" in version else "beta" if "beta" in version else "GA"
 
 
-def group_name_in(register_go: str, where: str = "register.go") -> str | None:
-    return const_string(go_tokens(register_go, where), "GroupName")
+def _gv(group: str, version: str) -> str:
+    return f"{group}/{version}" if group else version
 
 
-def registered_kinds_in(register_go: str, where: str = "register.go") -> tuple[str, ...]:
-    """Types passed to ``AddKnownTypes(SchemeGroupVersion, &A{}, ...)``, in order; types of
-    other packages (``&metav1.Status{}``) are not kinds of this group/version."""
-    return known_types(go_tokens(register_go, where), where)
+def _newest_full(data_dir: Path, minor: int) -> Path | None:
+    """The newest recorded patch of 1.``minor`` with the full oracle's apis.json."""
+    full = [p for p in recorded(data_dir, minor) if (data_dir / ORACLE_DIR / f"v{p.patch}" / "apis.json").is_file()]
+    return data_dir / ORACLE_DIR / f"v{full[-1].patch}" if full else None
 
 
-_LIFECYCLE_VERSIONS = {"Introduced": "introduced", "Deprecated": "deprecated", "Removed": "removed"}
-
-
-def lifecycles_in(lifecycle_go: str, where: str) -> dict[str, KindLifecycle]:
-    """Per kind, the ``APILifecycle*`` answers; RefreshError if a function cannot be read."""
-    fields: dict[str, dict[str, str]] = {}
-    functions = lifecycle_functions(go_tokens(lifecycle_go, where), where)
-    parsed = 0
-    for fn in functions:
-        if fn.which in _LIFECYCLE_VERSIONS:
-            value = returned_version(fn.body)
-            if value is None:
-                continue
-            fields.setdefault(fn.kind, {})[_LIFECYCLE_VERSIONS[fn.which]] = value
-            parsed += 1
-        elif fn.which == "Replacement":
-            parts = returned_fields(fn.body)
-            group_version = f"{parts['Group']}/{parts.get('Version', '')}" if parts.get("Group") else parts.get("Version", "")
-            fields.setdefault(fn.kind, {})["replacement"] = f"{group_version}/{parts.get('Kind', '')}"
-            parsed += 1
-    if parsed != len(functions):
-        raise RefreshError(f"{where}: read {parsed} of {len(functions)} APILifecycle functions (unexpected form)")
-    return {kind: KindLifecycle(**values) for kind, values in fields.items()}
-
-
-def group_version_directories(files: frozenset[str]) -> list[str]:
-    """``<group>/<version>`` directories with a register.go, sorted like the bundled files."""
-    found = []
-    for path in files:
-        parts = path.split("/")
-        if len(parts) == 3 and parts[2] == REGISTER_FILE and _API_VERSION.fullmatch(parts[1]):
-            found.append(f"{parts[0]}/{parts[1]}")
-    return sorted(found)
-
-
-def group_versions_at(repo: GitRepository, tag: str) -> tuple[list[GroupVersion], list[str]]:
-    """All group/versions of k8s.io/api at ``tag`` and notes on directories left out."""
-    files = repo.files_at(tag)
-    result: list[GroupVersion] = []
-    notes: list[str] = []
-    for directory in group_version_directories(files):
-        where = f"{tag}:{directory}/{REGISTER_FILE}"
-        register_go = repo.read(tag, f"{directory}/{REGISTER_FILE}", MAX_GO_BLOB_BYTES).decode("utf-8", "replace")
-        group = group_name_in(register_go, where)
-        kinds = registered_kinds_in(register_go, where)
-        if group is None or not kinds:
-            missing = "no GroupName constant" if group is None else "no AddKnownTypes(SchemeGroupVersion, ...) types"
-            notes.append(f"{tag}: left out {directory}: {missing} in {REGISTER_FILE}")
+def api_release_document(folder: Path, minor: int) -> dict:
+    """``apis/v1.N.yaml`` from the scheme kinds the release's three apiservers register."""
+    apis = json.loads((folder / "apis.json").read_text())
+    by_gv: dict[tuple[str, str], list[dict]] = {}
+    for k in apis["kinds"]:
+        if k["kind"] in META_KINDS:
             continue
-        lifecycle_path = f"{directory}/{LIFECYCLE_FILE}"
-        has_lifecycle = lifecycle_path in files
-        lifecycles = (
-            lifecycles_in(repo.read(tag, lifecycle_path, MAX_GO_BLOB_BYTES).decode("utf-8", "replace"), f"{tag}:{lifecycle_path}")
-            if has_lifecycle
-            else {}
-        )
-        version = directory.split("/")[1]
-        stage = stage_of_api_version(version)
-        api_kinds = tuple(_api_kind(group, version, stage, kind, lifecycles.get(kind, KindLifecycle())) for kind in kinds)
-        result.append(GroupVersion(group, version, stage, api_kinds, has_lifecycle, directory))
-    return result, notes
-
-
-def _api_kind(group: str, version: str, stage: str, kind: str, lifecycle: KindLifecycle) -> ApiKind:
-    def release(text: str | None) -> Version | None:
-        return parse_version(text) if text is not None else None
-
-    return ApiKind(
-        group, version, kind, stage, release(lifecycle.introduced), release(lifecycle.deprecated), release(lifecycle.removed),
-        lifecycle.replacement, is_list=kind.endswith("List") and kind != "List",
-    )
-
-
-def _text(release: Version | None) -> str | None:
-    return str(release) if release is not None else None
-
-
-def removed_as_of(release_minor: int, removed: str | None) -> bool:
-    if removed is None:
-        return False
-    major, minor = (int(part) for part in removed.split("."))
-    return (major, minor) <= (1, release_minor)
-
-
-def api_release_document(minor: int, tag: str, repo: GitRepository, group_versions: list[GroupVersion]) -> dict:
-    """The data of ``apis/v1.N.yaml``, keys in the order of the bundled files."""
+        by_gv.setdefault((k["group"], k["version"]), []).append(k)
+    group_versions = []
+    for (group, version), kinds in sorted(by_gv.items()):
+        names = {k["kind"] for k in kinds}
+        items = []
+        for k in sorted(kinds, key=lambda k: k["kind"]):
+            removed = k.get("removed") or None
+            items.append({
+                "kind": k["kind"],
+                "isList": k["kind"].endswith("List") and k["kind"][: -len("List")] in names,
+                "introduced": k.get("introduced") or None,
+                "deprecated": k.get("deprecated") or None,
+                "removed": removed,
+                "replacement": k.get("replacement") or None,
+                "removedAsOfRelease": bool(removed) and tuple(int(x) for x in removed.split(".")) <= (1, minor),
+                "server": k["server"],
+            })
+        group_versions.append({
+            "group": group, "version": version, "groupVersion": _gv(group, version), "stage": _stage_of(version),
+            "lifecycleFile": any(k.get("introduced") for k in kinds), "kindCount": len(items), "kinds": items,
+        })
     return {
-        "release": release_of_minor(minor),
-        "status": "release",
-        "source": {
-            "repository": f"k8s.io/api (git checkout {repo.path})",
-            "tag": tag,
-            "commit": repo.commit_of(tag),
-            "commitDate": repo.commit_date_of(tag),
-        },
+        "release": f"1.{minor}",
+        "status": f"pre-release ({folder.name})" if "-" in folder.name else "release",
+        "source": {"repository": "k8s.io/kubernetes (running code: the schemes of kube-apiserver, apiextensions-apiserver, kube-aggregator)",
+                   "tag": folder.name, "commit": ""},
         "groupVersionCount": len(group_versions),
+        "groupVersions": group_versions,
+    }
+
+
+def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:
+    """``apis/resources/v1.N.yaml`` from discovery of the real kube-apiserver: every resource any
+    recorded run served (with every API and every gate on, and at every emulated version), its kind
+    and subresources. Kinds no run served keep the previous file's entry (a resource that is never
+    served by this binary, e.g. removed before every emulated version it allows)."""
+    seen: dict[tuple[str, str, str], tuple[str, set[str]]] = {}
+    for run in sorted((folder / "live").glob("*.json")):
+        record = json.loads(run.read_text())
+        for gv, resources in (record.get("discovery") or {}).items():
+            group, _, version = gv.rpartition("/")
+            top = {r["name"]: r["kind"] for r in resources if "/" not in r["name"]}
+            for r in resources:
+                if "/" in r["name"]:
+                    parent, sub = r["name"].split("/", 1)
+                    if parent in top:
+                        seen.setdefault((group, version, top[parent]), (parent, set()))[1].add(sub)
+            for name, kind in top.items():
+                seen.setdefault((group, version, kind), (name, set()))
+    observed = set(seen)
+    gated_file = folder / "gated-resources.json"
+    gated_items = json.loads(gated_file.read_text()) if gated_file.is_file() else []
+    gated = {(g["group"], g["version"], g["resource"]): g["gate"] for g in gated_items if "subresource" not in g}
+    gated_subs: dict[tuple[str, str, str], dict[str, str]] = {}
+    for g in gated_items:
+        if "subresource" in g:
+            gated_subs.setdefault((g["group"], g["version"], g["resource"]), {})[g["subresource"]] = g["gate"]
+    kept = 0
+    for item in (previous or {}).get("groupVersions", []):
+        for r in item.get("resources", []):
+            key = (item["group"], item["version"], r["kind"])
+            if key not in seen:
+                seen[key] = (r["resource"], set(r.get("subresources") or ()))
+                kept += 1
+    by_gv: dict[tuple[str, str], list[dict]] = {}
+    for (group, version, kind), (name, subs) in seen.items():
+        entry: dict = {"kind": kind, "resource": name, "subresources": sorted(subs)}
+        if (group, version, name) in gated:
+            entry["gate"] = gated[(group, version, name)]
+        gated_here = {sub: gate for sub, gate in gated_subs.get((group, version, name), {}).items() if sub in subs}
+        if gated_here:
+            entry["subresourceGates"] = dict(sorted(gated_here.items()))
+        if (group, version, kind) not in observed:
+            entry["storage"] = False
+        by_gv.setdefault((group, version), []).append(entry)
+    return {
+        "release": f"1.{minor}",
+        "source": {"repository": "discovery of the real kube-apiserver (oracle/record.py live runs)", "tag": folder.name, "commit": ""},
+        "observed": len(observed),
+        "keptFromPrevious": kept,
         "groupVersions": [
-            {
-                "group": gv.group,
-                "version": gv.version,
-                "groupVersion": gv.name,
-                "directory": gv.directory,
-                "stage": gv.stage,
-                "lifecycleFile": gv.has_lifecycle_file,
-                "kindCount": sum(not kind.is_list for kind in gv.kinds),
-                "kinds": [
-                    {
-                        "kind": kind.kind,
-                        "isList": kind.is_list,
-                        "introduced": _text(kind.introduced),
-                        "deprecated": _text(kind.deprecated),
-                        "removed": _text(kind.removed),
-                        "replacement": kind.replacement,
-                        "removedAsOfRelease": removed_as_of(minor, _text(kind.removed)),
-                    }
-                    for kind in gv.kinds
-                ],
-            }
-            for gv in group_versions
+            {"group": g, "version": v, "resources": sorted(rs, key=lambda r: r["kind"])} for (g, v), rs in sorted(by_gv.items())
         ],
     }
 
 
-def api_file_header(minor: int, tag: str) -> str:
-    lines = [
-        f"Built-in API group/versions in k8s.io/api at tag {tag} (Kubernetes 1.{minor}).",
-        "Written by `kcompat data refresh` (kcompat/refresh/) from a k8s.io/api git checkout (see source:).",
-        "EXACT extraction from the tagged source: group = GroupName const in <dir>/register.go, kinds = types passed to",
-        "scheme.AddKnownTypes(SchemeGroupVersion, ...), introduced/deprecated/removed/replacement = APILifecycle* funcs in",
-        "<dir>/zz_generated.prerelease-lifecycle.go (null where absent). stage is derived from the version name.",
-        "removedAsOfRelease is DERIVED: removed <= this release (kube-apiserver stops serving such kinds).",
-        "Presence in k8s.io/api does not mean kube-apiserver serves the group/version (e.g. imagepolicy, admission,",
-        "apidiscovery are not REST resources; see default-enablement.yaml). Resource (plural) names are not in k8s.io/api.",
-    ]
-    return "".join(f"# {line}\n" for line in lines)
+def enablement_snapshot(folder: Path, minor: int) -> dict:
+    """The ``default-enablement.yaml`` entry: the resource configs of the three apiservers."""
+    apis = json.loads((folder / "apis.json").read_text())
+    stable, beta, alpha, legacy = set(), set(), set(), set()
+    for server in apis["groupVersionEnabled"].values():
+        for gv, on in server.items():
+            version = gv.rpartition("/")[2]
+            if on:
+                stable.add(gv)
+            elif "alpha" in version:
+                alpha.add(gv)
+            elif "beta" in version:
+                beta.add(gv)
+    for server in apis["resourceEnabled"].values():
+        for key, on in server.items():
+            if on:
+                gv, resource = key.split(" ")
+                legacy.add((gv, resource))
+    return {
+        "id": f"oracle-{folder.name}",
+        "repository": f"k8s.io/kubernetes {folder.name} (running code)",
+        "path": "pkg/controlplane DefaultAPIResourceConfigSource + apiextensions-apiserver and kube-aggregator DefaultAPIResourceConfigSource",
+        "commit": "",
+        "release": f"1.{minor}",
+        "note": f"Printed by the release's own code (oracle/record.py, data/oracle/{folder.name}/apis.json): GroupVersionConfigs and "
+                "ResourceConfigs of the three apiservers kube-apiserver chains; enabled group/versions are listed as stable, disabled ones "
+                "by the stage of their version.",
+        "stableEnabledByDefault": sorted(stable),
+        "legacyBetaResourcesEnabledByDefault": [{"groupVersion": gv, "resource": r} for gv, r in sorted(legacy)],
+        "betaDisabledByDefault": sorted(beta),
+        "alphaDisabledByDefault": sorted(alpha),
+    }
 
 
-def api_file_text(document: dict, header: str) -> str:
-    return header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+#: the header of each file that holds one entry per release, and the key of its list
+RELEASE_LISTS = {
+    "default-enablement.yaml": ("snapshots", [
+        "Default enablement of built-in API group/versions in kube-apiserver, one entry per release: what the release's own",
+        "DefaultAPIResourceConfigSource() of pkg/controlplane, apiextensions-apiserver and kube-aggregator hold",
+        "(GroupVersionConfigs, ResourceConfigs), printed by its running code (oracle/record.py, data/oracle/<release>/apis.json).",
+        "Enabled group/versions are listed as stable, disabled ones by the stage of their version. Group/versions in none of",
+        "the lists are not served by kube-apiserver at all. Regenerate: kcompat data refresh.",
+    ]),
+    "scheme-priority.yaml": ("releases", [
+        "Version priority of each API group in the schemes kube-apiserver chains (PrioritizedVersionsForGroup), highest",
+        "first, one entry per release, printed by its running code (oracle/record.py, data/oracle/<release>/apis.json).",
+        "Regenerate: kcompat data refresh.",
+    ]),
+    "storage-overrides.yaml": ("releases", [
+        "Per-resource storage-version overrides of kube-apiserver, one entry per release: its storage factory's",
+        "ResourceEncodingOverrides (kubeapiserver.NewStorageFactoryConfig), printed by its running code (oracle/record.py,",
+        "data/oracle/<release>/apis.json), then the storage versions of the resources of apiextensions-apiserver and",
+        "kube-aggregator as their discovery's storageVersionHash names them. Entries: group/version resource (core: v1).",
+        "Regenerate: kcompat data refresh.",
+    ]),
+}
+
+
+def release_list_text(path: Path, entries: dict[str, dict]) -> str:
+    """The file ``path`` (one of :data:`RELEASE_LISTS`) with one entry per release: ``entries``
+    for the releases refreshed, the file's own entry for the others, sorted by release. Entries
+    that belong to no release (free-text provenance of an earlier method) are not kept."""
+    key, header = RELEASE_LISTS[path.name]
+    text = current_text(path)  # as this refresh has left it so far
+    document = yaml.safe_load(text) if text is not None else None
+    kept = {}
+    for item in (document or {}).get(key) or []:
+        release = str(item.get("release", ""))
+        if re.fullmatch(r"1\.[0-9]+", release) and release not in entries:
+            kept[release] = item
+    items = [{**kept, **entries}[r] for r in sorted({**kept, **entries}, key=lambda r: int(r.split(".")[1]))]
+    return header_text(header) + yaml.safe_dump({key: items}, sort_keys=False, default_flow_style=False, width=1000)
+
+
+def storage_version_hash(group: str, version: str, kind: str) -> str:
+    """apiserver ``discovery.StorageVersionHash``: base64 of the first 8 bytes of sha256("group/version/kind")."""
+    return base64.b64encode(hashlib.sha256(f"{group}/{version}/{kind}".encode()).digest()[:8]).decode()
+
+
+def chained_storage_versions(folder: Path, apis: dict) -> list[str]:
+    """``group/version resource`` of every resource of apiextensions-apiserver and kube-aggregator,
+    the version being the one whose storage version hash the real apiserver's discovery reports."""
+    versions: dict[tuple[str, str], set[str]] = {}
+    for k in apis["kinds"]:
+        if k["server"] != "kube-apiserver":
+            versions.setdefault((k["group"], k["kind"]), set()).add(k["version"])
+    groups = {g for g, _ in versions}
+    found: dict[tuple[str, str], str] = {}
+    for run in sorted((folder / "live").glob("*.json")):
+        for gv, resources in (json.loads(run.read_text()).get("discovery") or {}).items():
+            group = gv.rpartition("/")[0]
+            if group not in groups:
+                continue
+            for r in resources:
+                if "/" in r["name"] or not r.get("storageVersionHash"):
+                    continue
+                for version in sorted(versions.get((group, r["kind"]), ())):
+                    if storage_version_hash(group, version, r["kind"]) == r["storageVersionHash"]:
+                        found[(group, r["name"])] = f"{group}/{version} {r['name']}"
+    return [found[k] for k in sorted(found)]
+
+
+def refresh_apis_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
+    """Rewrite the API data of each minor whose newest full recording exists; returns the files written."""
+    written: list[str] = []
+    csv_path = data_dir / "apis" / "lifecycle.csv"
+    rows_by_release = existing_lifecycle_rows(csv_path)
+    lists: dict[str, dict[str, dict]] = {name: {} for name in RELEASE_LISTS}
+    for minor in minors:
+        folder = _newest_full(data_dir, minor)
+        if folder is None:
+            continue
+        release = f"1.{minor}"
+        api_doc = api_release_document(folder, minor)
+        api_text = header_text([
+            f"Built-in API group/versions of Kubernetes {release} as {folder.name} registers them: the kinds of the schemes of",
+            "kube-apiserver (legacyscheme), apiextensions-apiserver and kube-aggregator, each with the APILifecycle* values its",
+            "type returns (null where it has none); printed by the release's running code (oracle/record.py, apis.json).",
+            "stage is derived from the version name; removedAsOfRelease = removed <= this release; server = which apiserver serves it.",
+            "Regenerate: kcompat data refresh.",
+        ]) + yaml.safe_dump(api_doc, sort_keys=False, default_flow_style=False, width=1000)
+        write_file_atomically(data_dir / "apis" / f"v{release}.yaml", api_text)
+        written.append(f"apis/v{release}.yaml")
+        rows_by_release[release] = lifecycle_rows(api_doc)
+
+        res_path = data_dir / "apis" / "resources" / f"v{release}.yaml"
+        previous_text = current_text(res_path)
+        previous = yaml.safe_load(previous_text) if previous_text is not None else None
+        res_doc = resources_document(folder, minor, previous)
+        res_text = header_text([
+            f"REST resources of Kubernetes {release}: the discovery documents of the real {folder.name} kube-apiserver",
+            "(oracle/record.py live runs: at every emulated version with every API on, and with every alpha and beta gate on).",
+            "resource = the plural discovery lists, subresources = the names after it (pods/exec -> exec).",
+            f"{res_doc['observed']} kinds observed; {res_doc['keptFromPrevious']} kinds of the release's API types that no run served keep",
+            "the plural name the file gave them before, with storage: false (the binary has no REST storage for them).",
+            "gate: the feature gate without which kube-apiserver installs no storage for the resource (pkg/registry/<group>/rest,",
+            "read from the module's source by oracle/record.py: data/oracle/<release>/gated-resources.json); subresourceGates:",
+            "the same for subresources (pods/resize only while InPlacePodVerticalScaling is on).",
+        ]) + yaml.safe_dump(res_doc, sort_keys=False, default_flow_style=False, width=1000)
+        write_file_atomically(res_path, res_text)
+        written.append(f"apis/resources/v{release}.yaml")
+
+        snapshot = enablement_snapshot(folder, minor)
+        snapshot["legacyBetaResourcesEnabledByDefault"] = [
+            f"{r['groupVersion']} {r['resource']}" for r in snapshot["legacyBetaResourcesEnabledByDefault"]
+        ]
+        lists["default-enablement.yaml"][release] = snapshot
+        apis = json.loads((folder / "apis.json").read_text())
+        provenance = {"repository": f"k8s.io/kubernetes {folder.name} (running code)", "commit": "", "path": f"data/oracle/{folder.name}/apis.json"}
+        lists["scheme-priority.yaml"][release] = {
+            "release": release, **provenance, "groups": {g: v for g, v in sorted(apis["versionPriority"].items()) if v},
+        }
+        lists["storage-overrides.yaml"][release] = {
+            "release": release, **provenance, "kubernetes": folder.name,
+            "overrides": list(apis.get("storageEncodingOverrides") or []) + chained_storage_versions(folder, apis),
+        }
+    for name, entries in lists.items():
+        if entries:
+            path = data_dir / "apis" / name
+            write_file_atomically(path, release_list_text(path, entries))
+            written.append(f"apis/{name}")
+    write_file_atomically(csv_path, lifecycle_csv_text(rows_by_release))
+    written.append("apis/lifecycle.csv")
+    return sorted(set(written))
+
+
+# ---------------------------------------------------------------------------------------------
+# apis/lifecycle.csv: every release's kinds in one table.
 
 
 def lifecycle_rows(document: dict) -> list[list[str]]:
@@ -235,18 +325,18 @@ def lifecycle_rows(document: dict) -> list[list[str]]:
     return rows
 
 
-def existing_lifecycle_rows(path: Path) -> tuple[dict[str, list[list[str]]], list[str]]:
+def existing_lifecycle_rows(path: Path) -> dict[str, list[list[str]]]:
     """Rows per release of an existing lifecycle.csv (kept for releases not refreshed)."""
     text = current_text(path)  # as this refresh has left it so far
     if text is None:
-        return {}, []
+        return {}
     rows = list(csv.reader(io.StringIO(text, newline="")))
     if not rows or tuple(rows[0]) != LIFECYCLE_CSV_COLUMNS:
-        return {}, [f"{path}: unexpected header, its rows were not kept"]
+        return {}
     by_release: dict[str, list[list[str]]] = {}
     for row in rows[1:]:
         by_release.setdefault(row[0], []).append(row)
-    return by_release, []
+    return by_release
 
 
 def _release_sort_key(release: str) -> tuple[int, ...]:
@@ -260,42 +350,3 @@ def lifecycle_csv_text(rows_by_release: dict[str, list[list[str]]]) -> str:
     for release in sorted(rows_by_release, key=_release_sort_key):
         writer.writerows(rows_by_release[release])
     return buffer.getvalue()
-
-
-def refresh_apis(api_repo: Path, out_dir: Path, releases: list[str] | None = None) -> RefreshReport:
-    """Extract ``apis/v1.N.yaml`` from each ``v0.N.0`` tag of k8s.io/api and regenerate lifecycle.csv."""
-    repo = open_git_repository(api_repo, "--api-repo")
-    out = checked_out_dir(out_dir)
-    found, skipped = release_tags(repo, releases, "v0.", "--api-repo", " (k8s.io/api tags)")
-    written: list[Path] = []
-    notes: list[str] = []
-    documents: dict[str, dict] = {}
-    for minor, release, tag in found:
-        try:
-            group_versions, left_out = group_versions_at(repo, tag)
-        except KcompatError as exc:
-            skipped.append(SkippedRelease(release, f"cannot read the API data at {tag}, nothing written for {release}: {exc}"))
-            continue
-        notes += left_out
-        if not group_versions:
-            skipped.append(SkippedRelease(release, f"no <group>/<version>/{REGISTER_FILE} at {tag}: not a k8s.io/api tree"))
-            continue
-        document = api_release_document(minor, tag, repo, group_versions)
-        target = out / "apis" / f"v1.{minor}.yaml"
-        write_file_atomically(target, api_file_text(document, api_file_header(minor, tag)))
-        written.append(target)
-        documents[release] = document
-    if documents:
-        csv_path = out / "apis" / LIFECYCLE_CSV
-        rows, csv_notes = existing_lifecycle_rows(csv_path)
-        kept = sorted(set(rows) - set(documents), key=_release_sort_key)
-        rows.update({release: lifecycle_rows(document) for release, document in documents.items()})
-        write_file_atomically(csv_path, lifecycle_csv_text(rows))
-        written.append(csv_path)
-        notes += csv_notes
-        if kept:
-            notes.append(f"{LIFECYCLE_CSV}: kept the existing rows of {', '.join(kept)}")
-        notes.append("data/SOURCES.md is not updated by a refresh; record the new provenance there")
-    return RefreshReport("apis", repo.path, out, tuple(written), (), tuple(skipped), (), tuple(notes), tuple(documents))
-
-

@@ -1,4 +1,4 @@
-"""About the data: bundled releases, exact vs reconstructed, provenance, broken releases."""
+"""About the data: bundled releases, the patch each is read from, provenance, broken releases."""
 
 import shutil
 
@@ -15,8 +15,10 @@ def test_bundled_releases_and_their_status(catalog):
     assert current_page(at) == "about"
     releases = at.table[0].value.map(plain)
     assert list(releases["release"]) == list(catalog.release_names)
-    assert list(releases["data"]) == ["exact" if r.exact else "reconstructed" for r in catalog.releases]
+    assert list(releases["read from"]) == [f"v{r.patch}" if r.patch else "—" for r in catalog.releases]
     assert list(releases["status"]) == [r.status_text for r in catalog.releases]
+    recorded = releases.set_index("release")
+    assert recorded.loc["1.34", "components"] == "kube-apiserver, kube-controller-manager, kube-scheduler"
     assert (releases["loads"] == "yes").all()
     assert releases["gates"].map(int).gt(100).all()
     assert texts(at.success) == ["Every bundled release loads."]
@@ -25,13 +27,14 @@ def test_bundled_releases_and_their_status(catalog):
 def test_provenance_sections_of_sources_md():
     at = open_app("about")
     labels = at.selectbox(key="about_section").options
-    assert any("Feature files" in label for label in labels)
-    assert any("What is missing" in label for label in labels)
+    assert any("One method" in label for label in labels)
+    assert any("The recordings, per release" in label for label in labels)
+    assert any("What the recordings do not give" in label for label in labels)
 
 
 def test_the_provenance_section_shown_is_kept_in_the_url():
     at = open_app("about")
-    section = next(label for label in at.selectbox(key="about_section").options if "What is missing" in label)
+    section = next(label for label in at.selectbox(key="about_section").options if "What the recordings do not give" in label)
     at.selectbox(key="about_section").set_value(section)
     at.run()
     assert at.query_params["about_section"] == section

@@ -47,8 +47,8 @@ def test_vs_release_is_the_cli_document(at, capsys):
     assert list(shown["there_on"]) == [c["there"]["enabled"] for c in differing]
     assert list(shown["why"]) == [c["why"] for c in differing]
     # the labels say which side is which
-    row = shown.set_index("gate").loc["DisableNodeKubeProxyVersion"]
-    assert row["behaviour"] == "off in 1.33 emulating 1.31, on in a real 1.31"
+    row = shown.set_index("gate").loc["WindowsHostNetwork"]  # v1.31.14 registers it Alpha on, the 1.33 gate says off at 1.31
+    assert row["behaviour"] == "off in 1.33 emulating 1.31, on in a real 1.31 (v1.31.14)"
 
 
 def test_all_differences_include_removed_gates_that_behave_the_same(capsys):
@@ -71,7 +71,7 @@ def test_feature_gates_of_the_selection_apply_to_both_sides(capsys):
     doc = cli(capsys, release_cmd)
     shown = table(at, "changes_release_table_0")
     assert list(shown["gate"]) == [c["name"] for c in doc["changes"] if c["behaviour"] != "same"]
-    assert "DisableNodeKubeProxyVersion" not in set(shown["gate"])  # off on both sides now
+    assert "InOrderInformers" in set(shown["gate"])  # AllBeta=false turns the 1.33 binary's Beta client-go gate off
     assert any("AllBeta=false" in c for c in texts(at.caption))
 
 
@@ -86,10 +86,10 @@ def test_native_and_other_tabs_match_the_cli(at, capsys):
 
 def test_another_release_can_be_picked(capsys):
     at = open_app("changes", binary="1.36", emulated="1.33")
-    at.selectbox(key="changes_other").set_value("1.34")
+    at.selectbox(key="changes_other").set_value("1.34.12")
     rerun(at)
     cmd = commands(at)[-1]
-    assert cmd.endswith("--against 1.34")
+    assert cmd.endswith("--against 1.34.12")
     doc = cli(capsys, cmd)
     assert list(table(at, "changes_other_table_0")["gate"]) == [c["name"] for c in doc["changes"] if c["behaviour"] != "same"]
 
@@ -98,7 +98,7 @@ def test_a_side_that_refuses_the_flags_is_shown_as_an_error():
     at = open_app("changes", binary="1.33", emulated="1.31", feature_gates="ContainerStopSignals=true")
     errors = texts(at.error)
     assert "1.33 emulating 1.31: cannot set feature gate ContainerStopSignals to true, feature is PreAlpha at emulated version 1.31" in errors
-    assert "a real 1.31: unrecognized feature gate: ContainerStopSignals" in errors
+    assert "a real 1.31 (v1.31.14): unrecognized feature gate: ContainerStopSignals" in errors
 
 
 def test_default_load_explains_that_nothing_is_emulated():
@@ -124,8 +124,8 @@ def test_the_view_is_restored_from_the_url():
     assert at.session_state["changes_tab"] == "vs 1.33 without emulation"
     assert at.segmented_control(key="changes_native_show").value == "all differences"
     assert at.segmented_control(key="changes_release_show").value == "behaves differently"
-    assert at.selectbox(key="changes_other").value == "1.34"
-    assert commands(at)[-1].endswith("--against 1.34")
+    assert at.selectbox(key="changes_other").value == "1.34.12"  # a plain release: its newest recorded patch
+    assert commands(at)[-1].endswith("--against 1.34.12")
     assert not at.warning
 
 
@@ -133,10 +133,10 @@ def test_a_change_writes_the_url_and_defaults_stay_out():
     at = open_app("changes", binary="1.33", emulated="1.31")
     assert at.query_params == {"binary": "1.33", "emulated": "1.31"}
     at.segmented_control(key="changes_release_show").set_value("all differences")
-    at.selectbox(key="changes_other").set_value("1.34")
+    at.selectbox(key="changes_other").set_value("1.34.12")
     rerun(at)
     assert at.query_params["changes_release_show"] == "all differences"
-    assert at.query_params["changes_other"] == "1.34"
+    assert at.query_params["changes_other"] == "1.34.12"
 
 
 def test_invalid_view_values_warn_and_are_ignored():
@@ -204,7 +204,7 @@ def test_patch_releases_are_compared_and_named(capsys):
     offered = list(picker.options)
     for patch in ("1.35.0", "1.35.1", "1.35.6", "1.35.8", "1.36.0", "1.36.5"):
         assert f"a real {patch}" in offered, (patch, offered)
-    assert "a real 1.34" in offered  # a release without recorded patches: itself
+    assert "a real 1.34.12" in offered and "a real 1.38.0-beta.0" in offered  # every release by its recorded patches
     assert picker.value == "1.35.8"
     cmd = commands(at)[-1]
     assert cmd == "kcompat changes --binary 1.35.0 --emulated 1.35 --against 1.35.8"

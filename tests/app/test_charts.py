@@ -144,9 +144,9 @@ def test_default_axis_start(segments, starts):
     # the timeline page: from the oldest bundled release at the earliest
     assert default_x_start(segments, V("1.36"), floor=31, starts=starts) == 31
     assert default_x_start(segments, V("1.31"), floor=31) == 30  # at least one release before the binary
-    # the real start, not the placeholder: the row of a gate first listed in 1.35 starts there
+    # the real start, not the placeholder: the row of a gate first listed in 1.34 (a 1.34 patch added it) starts there
     ssrc = [s for s in segments if s.gate == "StatefulSetSemanticRevisionComparison"]
-    assert default_x_start(ssrc, V("1.36"), floor=31) == 31 and default_x_start(ssrc, V("1.36"), floor=31, starts=starts) == 35
+    assert default_x_start(ssrc, V("1.36"), floor=31) == 31 and default_x_start(ssrc, V("1.36"), floor=31, starts=starts) == 34
 
 
 def test_filtered_chart_keeps_only_the_given_gates(segments):
@@ -229,7 +229,8 @@ def test_export_caption_names_the_selection_and_the_datas_provenance(catalog):
         "A 1.36 binary emulating 1.33 with --min-compatibility-version=1.32, --feature-gates=AllBeta=false; 8 of 230 gates"
     )
     assert selection_caption(Selection("1.36", "1.36")) == "A 1.36 binary not emulating"
-    kind = "exact" if catalog.info("1.36").exact else "reconstructed"
+    kind = catalog.info("1.36").source_text
+    assert kind == f"v{catalog.info('1.36').patch}"
     assert provenance(("1.36",)) == (
         "Data: Kubernetes feature-gate manifests (versioned_feature_list.yaml) bundled with kcompat"
         + "".join(f" {v}" for v in [getattr(__import__("kcompat"), "__version__", "")] if v)
@@ -239,12 +240,12 @@ def test_export_caption_names_the_selection_and_the_datas_provenance(catalog):
 
 def test_no_stage_bar_before_a_gates_first_real_spec(segments, starts):
     """StatefulSetSemanticRevisionComparison: one spec, dated 1.0 (a placeholder); the first bundled
-    release that lists it is 1.35. Before 1.35 the chart draws a "predates the gate" band, no bar."""
+    release that lists it is 1.34 (a 1.34 patch added it). Before 1.34 the chart draws a "predates the gate" band, no bar."""
     gate = "StatefulSetSemanticRevisionComparison"
     spec = timeline_chart(segments, V("1.36"), V("1.33"), x_start=31, order=[gate], starts=starts).to_dict()
     bars, band, rules = spec["layer"]
-    assert [(r["start"], r["end"], r["stage"], r["since"]) for r in layer_data(spec, 0)] == [(35, 37, "Beta", "1.35")]
-    assert [(r["start"], r["end"], r["mark"], r["until"]) for r in layer_data(spec, 1)] == [(31, 35, PREDATES, "1.35")]
+    assert [(r["start"], r["end"], r["stage"], r["since"]) for r in layer_data(spec, 0)] == [(34, 37, "Beta", "1.34")]
+    assert [(r["start"], r["end"], r["mark"], r["until"]) for r in layer_data(spec, 1)] == [(31, 34, PREDATES, "1.34")]
     assert "placeholder" in layer_data(spec, 1)[0]["why"] and layer_data(spec, 1)[0]["emulating"] == "Beta (on)"
     # a distinct mark with its own legend entry and tooltip: thinner, dashed, grey
     assert band["mark"]["strokeDash"] and band["mark"]["height"]["band"] < bars["mark"]["height"]["band"]

@@ -31,11 +31,12 @@ def test_spec_history_is_the_binarys_manifest(catalog):
     assert at.get("vega_lite_chart")  # the gate's own timeline
 
 
-def test_state_in_every_release_with_exact_or_reconstructed(catalog):
+def test_state_in_every_release_with_the_patch_its_data_is(catalog):
     at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy")
     releases = frames(at)[1]
     assert list(releases["release"]) == list(catalog.usable_releases())
-    expected_data = ["exact" if catalog.info(r).exact else "reconstructed" for r in catalog.usable_releases()]
+    expected_data = [catalog.info(r).source_text for r in catalog.usable_releases()]
+    assert expected_data[-1] == "v1.38.0-beta.0, pre-release" and "v1.36.5" in expected_data
     assert list(releases["data"]) == expected_data
     assert list(releases["stage"])[:5] == ["Alpha", "Beta", "Beta", "Beta", "GA"]
     # listed by every release up to 1.37; v1.38.0-beta.0 no longer registers it (removed after GA)
@@ -141,3 +142,9 @@ def test_the_placeholder_is_said_on_the_gates_table_too():
     history = dict(zip(table["gate"], table["history_from"]))
     assert history["JobManagedBy"] == "1.30"
     assert history["AllowServiceExternalIPs"] == "placeholder 1.0 (older than the gate)"
+
+
+def test_the_patch_that_changed_the_gate_is_named():
+    at = open_app("gate_detail", binary="1.36", emulated="1.36", gate="SchedulerAsyncAPICalls")
+    assert any("patch releases that changed SchedulerAsyncAPICalls" in c and "1.35.1 default flipped (at 1.35)" in c
+               for c in texts(at.caption))

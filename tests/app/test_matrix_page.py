@@ -334,3 +334,23 @@ def test_removable_in_is_the_cli_answer_with_its_rule(capsys):
     # the options: the release after the newest bundled one, then the bundled releases but the oldest
     assert at.selectbox(key="matrix_removable").options[:2] == ["1.39", "1.38"]
     assert "1.31" not in at.selectbox(key="matrix_removable").options
+
+
+def test_the_patch_view_shows_what_kcompat_matrix_patches_prints():
+    at = open_app("matrix", matrix_patches="1.35")
+    assert at.selectbox(key="matrix_patches").value == "1.35"
+    document = kcompat_json("--patches", "1.35")
+    frame = next(d.value for d in at.dataframe if list(d.value.columns)[2:3] == [document["patches"][0]])
+    assert list(frame.columns) == ["gate", "origin", *document["patches"]]
+    assert list(frame["gate"]) == [g["name"] for g in document["gates"]] == ["MaxUnavailableStatefulSet", "SchedulerAsyncAPICalls"]
+    assert frame.set_index("gate").loc["SchedulerAsyncAPICalls", "1.35.0"] == "Beta (on)"
+    captions = " ".join(texts(at.caption))
+    assert "1.35.1: default flipped SchedulerAsyncAPICalls" in captions and "1.35.4: default flipped MaxUnavailableStatefulSet" in captions
+    # the matrix itself says which patch changed a default of a gate it shows
+    assert "Patch releases that changed a gate shown" in captions and "1.35.1 default flipped: SchedulerAsyncAPICalls" in captions
+
+
+def test_a_release_whose_patches_agree_says_so():
+    at = open_app("matrix", matrix_patches="1.36")
+    assert not [d for d in at.dataframe if "1.36.0" in d.value.columns]
+    assert any("Every recorded patch of 1.36 registers the same gates" in i for i in texts(at.info))

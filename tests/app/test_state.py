@@ -137,7 +137,7 @@ def test_a_typed_version_the_binary_refuses_is_kept():
 
 
 def test_query_string_round_trip():
-    s = Selection("1.36", "1.33", "1.33", "AllAlpha=true,Foo=false", "2")
+    s = Selection("1.36", "1.33", "1.33", "AllAlpha=true,Foo=false", "2", "kube-scheduler")
     assert Selection.from_query(s.query) == s
     assert Selection.from_query(Selection("1.36", "1.36").query) == Selection("1.36", "1.36")
     assert set(s.params()) == set(PARAM_KEYS)

@@ -175,16 +175,32 @@ def test_search_finds_by_abbreviation():
 
 def test_the_gate_detail_page_draws_the_same_band():
     """The detail page draws one gate's row with the same chart: before the gate's first release
-    (1.35 for StatefulSetSemanticRevisionComparison) a "predates" band, not its Beta."""
+    (1.34 for StatefulSetSemanticRevisionComparison) a "predates" band, not its Beta."""
     at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="StatefulSetSemanticRevisionComparison", gate_from="31")
     assert at.select_slider(key="gate_from").value == 31
     ((spec, chart),) = charts(at)
     bars = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" not in m)
     band = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" in m)
-    assert list(zip(bars["start"], bars["stage"])) == [(35, "Beta")]
-    assert list(zip(band["start"], band["end"])) == [(31, 35)]
-    assert any("Releases before 1.35 predate the gate" in c for c in texts(at.caption))
+    assert list(zip(bars["start"], bars["stage"])) == [(34, "Beta")]
+    assert list(zip(band["start"], band["end"])) == [(31, 34)]
+    assert any("Releases before 1.34 predate the gate" in c for c in texts(at.caption))
     assert LABEL_CSS in [h.proto.body for h in at.get("html")]
     # by default its axis starts at its real history (no run of grey)
     fresh = open_app("gate_detail", binary="1.36", emulated="1.33", gate="StatefulSetSemanticRevisionComparison")
-    assert fresh.select_slider(key="gate_from").value == 35
+    assert fresh.select_slider(key="gate_from").value == 34
+
+
+def test_the_timeline_of_a_patch_is_that_patchs_and_names_the_patch_that_changed_a_default():
+    """v1.35.0 has SchedulerAsyncAPICalls on at 1.35, v1.35.1 turned it off: a 1.35.0 binary's
+    timeline draws it on, and the page names the patch that changed it."""
+    def last_bar(at):
+        ((spec, chart),) = [c for c in charts(at)][:1]
+        bars = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" not in m)
+        return bars
+
+    old = open_app("timeline", binary="1.35", emulated="1.35", patch="0", timeline_text="SchedulerAsyncAPICalls")
+    new = open_app("timeline", binary="1.35", emulated="1.35", timeline_text="SchedulerAsyncAPICalls")
+    assert old.subheader[0].value == "Stage history of the 1.35.0 binary's gates"
+    assert list(last_bar(old)["default"])[-1] == "on" and list(last_bar(new)["default"])[-1] == "off"
+    for at in (old, new):
+        assert any("1.35.1 default flipped SchedulerAsyncAPICalls" in c for c in texts(at.caption))

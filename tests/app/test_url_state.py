@@ -43,7 +43,7 @@ def _about_section() -> str:
 VIEWS = {
     "gates": {"gates_quick": "Beta,changed", "gates_text": "Job", "gates_sort": "stage"},
     "timeline": {"timeline_stages": "Alpha,Beta", "timeline_text": "pod", "timeline_sort": "name", "timeline_from": "30"},
-    "changes": {"changes_tab": "other", "changes_other": "1.34", "changes_other_show": "all differences"},
+    "changes": {"changes_tab": "other", "changes_other": "1.34.12", "changes_other_show": "all differences"},
     "matrix": {"matrix_text": "pod", "matrix_changed": "true", "matrix_removable": "1.39"},
     "apis": {
         "runtime_config": "networking.k8s.io/v1beta1=true",

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from kcompat import __version__
 from kcompat.data.bundle import BUNDLE_NAME, read_bundle
@@ -73,10 +74,12 @@ def test_a_changed_feature_file_is_read_from_yaml_not_the_stale_bundle(data_copy
 
 def test_a_changed_release_list_is_read_from_yaml(data_copy):
     path = data_copy / "releases.yaml"
-    path.write_text(path.read_text().replace("status: regenerated", "status: development", 1))
+    document = yaml.safe_load(path.read_text())
+    document["releases"][0]["features"]["status"] = "development"
+    path.write_text(yaml.safe_dump(document))
     catalog = Catalog(data_copy)
     assert catalog.bundle.releases() is None
-    assert catalog.info("1.34").status == "development"
+    assert catalog.info(catalog.release_names[0]).status == "development"
 
 
 def test_a_broken_release_is_reported_even_with_a_bundle(data_copy):
@@ -131,7 +134,7 @@ def test_version_prints_the_version_and_the_bundled_releases(capsys):
     out = capsys.readouterr().out
     assert exc.value.code == 0
     assert out.startswith(f"kcompat {__version__}\n")
-    assert "bundled releases: 1.31 (exact)" in out and "1.37 (v1.37.2)" in out
+    assert "bundled releases: 1.31 (v1.31.14)" in out and "1.37 (v1.37.2)" in out
     assert "compiled bundle up to date" in out
 
 
@@ -155,3 +158,19 @@ def test_help_still_lists_every_command(capsys):
     out = capsys.readouterr().out
     for name in ("gates", "versions", "plan", "apis", "inspect", "config", "storage", "changes", "matrix", "screenshots", "data"):
         assert name in out
+
+
+def test_patch_and_component_files_come_from_the_bundle_unless_they_changed(data_copy):
+    from kcompat.core.compat import parse_binary_version
+
+    catalog = Catalog(data_copy)
+    assert catalog.bundle.document("features/components-v1.34.yaml") is not None
+    assert catalog.bundle.document("features/patches-v1.35.yaml") is not None
+    kcm, _ = catalog.manifest_for(parse_binary_version("1.34"), "kube-controller-manager")
+    assert kcm.by_name["WatchListClient"].specs[0].default is True
+    path = data_copy / "features" / "components-v1.34.yaml"
+    path.write_text(path.read_text().replace("default: true", "default: false", 1))
+    changed = Catalog(data_copy)
+    assert changed.bundle.document("features/components-v1.34.yaml") is None  # read from the YAML again
+    kcm, _ = changed.manifest_for(parse_binary_version("1.34"), "kube-controller-manager")
+    assert kcm.by_name["WatchListClient"].specs[0].default is False

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kcompat.cli.main import main
 
-KEYS = ["binary", "emulated", "minCompatibility", "valid", "verdict", "component", "errors", "notReady", "readinessRecorded", "warnings", "hints", "features"]
+KEYS = ["binary", "emulated", "minCompatibility", "valid", "verdict", "component", "errors", "notReady", "readinessRecorded", "warnings", "hints", "features", "components"]
 FEATURE_KEYS = ["name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom", "binaryStage", "changed"]
 
 
@@ -178,9 +178,9 @@ def test_no_argument_list_gives_a_traceback(argv):
     assert "Traceback" not in err.getvalue()
 
 
-def test_data_refresh_is_wired_and_rejects_a_non_repository(tmp_path, capsys):
-    code, _, err = run(capsys, "data", "refresh", "--kubernetes-repo", str(tmp_path), "--out", str(tmp_path / "out"))
-    assert code == 2 and "git" in err
+def test_data_refresh_is_wired_and_rejects_a_folder_without_recordings(tmp_path, capsys):
+    code, _, err = run(capsys, "data", "refresh", "--out", str(tmp_path / "out"))
+    assert code == 2 and "no recordings in" in err and "Traceback" not in err
 
 
 def test_plan_command(capsys):

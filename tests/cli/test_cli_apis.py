@@ -27,7 +27,8 @@ def test_json_contract(capsys):
     assert all(list(a) == API_KEYS for a in doc["apis"])
     pod = next(a for a in doc["apis"] if a["kind"] == "Pod")
     assert pod == {"group": "", "version": "v1", "kind": "Pod", "resource": "pods",
-                   "subresources": ["binding", "ephemeralcontainers", "eviction", "log", "proxy", "resize", "status"],
+                   # the connect subresources are served; resize only while InPlacePodVerticalScaling is on (off at 1.31)
+                   "subresources": ["attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward", "proxy", "status"],
                    "stage": "GA", "served": True, "servedByRelease": True,
                    "reason": "enabled by default (GA group/version in the default list)"}
     flow = next(a for a in doc["apis"] if (a["group"], a["version"], a["kind"]) == ("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema"))
@@ -185,3 +186,22 @@ def test_a_comparison_release_that_refuses_is_not_mistaken_for_the_binary(capsys
         "emulating 1.34) would refuse this --runtime-config (group version storagemigration.k8s.io/v1beta1 that has not been registered)"
     )
     assert not any(a["servedByRelease"] for a in doc["apis"])
+
+
+def test_the_older_releases_serve_what_their_real_binary_serves(capsys):
+    """1.31-1.34 read from their running code: the chained apiservers' resources, v1/bindings and
+    the connect subresources are served; storage a gate installs follows the gate; an API the
+    binary has no storage for is never served (networking.k8s.io/v1alpha1 in v1.31.14)."""
+    code, out, _ = run(capsys, "--binary", "1.34.4", "--format", "json")
+    served = {(a["group"], a["resource"]): a["subresources"] for a in json.loads(out)["apis"] if a["served"]}
+    assert code == 0
+    assert served[("apiextensions.k8s.io", "customresourcedefinitions")] == ["status"]
+    assert served[("apiregistration.k8s.io", "apiservices")] == ["status"] and ("", "bindings") in served
+    assert {"exec", "attach", "portforward"} <= set(served[("", "pods")]) and "proxy" in served[("", "nodes")]
+    # pods/resize only while InPlacePodVerticalScaling is on: Beta on at 1.33 and 1.34, Alpha off before
+    code, out, _ = run(capsys, "--binary", "1.34.4", "--emulated", "1.32", "--format", "json")
+    pods = next(a for a in json.loads(out)["apis"] if a["served"] and a["resource"] == "pods" and a["group"] == "")
+    assert "resize" not in pods["subresources"] and "resize" in served[("", "pods")]
+    code, out, _ = run(capsys, "--binary", "1.31.14", "--runtime-config", "api/all=true", "--format", "json")
+    document = json.loads(out)
+    assert code == 0 and not [a for a in document["apis"] if a["served"] and (a["group"], a["version"]) == ("networking.k8s.io", "v1alpha1")]

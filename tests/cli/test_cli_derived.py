@@ -12,7 +12,7 @@ from kcompat.cli.main import main
 from kcompat.core.stages import Stage
 
 ROOT = Path(__file__).resolve().parents[2]
-CHANGES_KEYS = ["binary", "emulated", "label", "against", "featureGates", "errors", "warnings", "changes"]
+CHANGES_KEYS = ["binary", "component", "emulated", "label", "against", "featureGates", "errors", "warnings", "changes"]
 CHANGE_KEYS = ["name", "origin", "here", "there", "behaviour", "why"]
 SIDE_KEYS = ["exists", "enabled", "stage", "locked"]
 
@@ -31,7 +31,7 @@ def changes(capsys, *argv):
 def test_changes_json_contract_against_the_real_release(capsys):
     code, doc = changes(capsys, "--binary", "1.33", "--emulated", "1.31", "--against", "release")
     assert code == 0 and list(doc) == CHANGES_KEYS
-    assert doc["against"] == {"kind": "release", "binary": "1.31", "emulated": "1.31", "label": "a real 1.31"}
+    assert doc["against"] == {"kind": "release", "binary": "1.31", "emulated": "1.31", "label": "a real 1.31 (v1.31.14)"}
     assert doc["label"] == "1.33 emulating 1.31"
     assert (doc["binary"], doc["emulated"], doc["featureGates"], doc["errors"]) == ("1.33", "1.31", "", [])
     for c in doc["changes"]:
@@ -55,7 +55,7 @@ def test_changes_default_is_the_release_and_native_is_the_same_binary(capsys):
 
 def test_changes_against_a_version_and_a_binary_at_an_emulated_version(capsys):
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "1.34")
-    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.34", "emulated": "1.34", "label": "a real 1.34"}
+    assert code == 0 and doc["against"] == {"kind": "version", "binary": "1.34", "emulated": "1.34", "label": "a real 1.34 (v1.34.12)"}
     code, doc = changes(capsys, "--binary", "1.36", "--emulated", "1.33", "--against", "1.36@1.34")
     assert doc["against"] == {"kind": "version", "binary": "1.36", "emulated": "1.34", "label": "1.36 emulating 1.34"}
 
@@ -63,15 +63,15 @@ def test_changes_against_a_version_and_a_binary_at_an_emulated_version(capsys):
 def test_the_same_feature_gates_apply_to_both_sides(capsys):
     code, doc = changes(capsys, "--binary", "1.33", "--emulated", "1.31", "--feature-gates", "AllBeta=false")
     assert code == 0 and doc["featureGates"] == "AllBeta=false"
-    proxy = next(c for c in doc["changes"] if c["name"] == "DisableNodeKubeProxyVersion")
-    assert proxy["there"] == {"exists": True, "enabled": False, "stage": Stage.BETA.value, "locked": False}
-    assert proxy["behaviour"] == "same"
+    informers = next(c for c in doc["changes"] if c["name"] == "InOrderInformers")  # Beta on in the 1.33 binary: off with AllBeta=false
+    assert informers["here"] == {"exists": True, "enabled": False, "stage": Stage.BETA.value, "locked": False}
+    assert informers["behaviour"] == "on-there-only"
 
 
 def test_a_side_refusing_the_flags_is_an_error_and_exit_2(capsys):
     code, doc = changes(capsys, "--binary", "1.33", "--emulated", "1.31", "--feature-gates", "ContainerStopSignals=true")
     assert code == 2
-    assert [e.split(":")[0] for e in doc["errors"]] == ["1.33 emulating 1.31", "a real 1.31"]
+    assert [e.split(":")[0] for e in doc["errors"]] == ["1.33 emulating 1.31", "a real 1.31 (v1.31.14)"]
     assert doc["changes"]  # the sides at their defaults are still compared
 
 
@@ -96,13 +96,13 @@ def test_changes_refusals_are_documents_with_exit_2(capsys, argv, message):
 def test_changes_text_formats(capsys, fmt, needle):
     code, out, err = run(capsys, "changes", "--binary", "1.33", "--emulated", "1.31", "--format", fmt)
     assert code == 0 and needle in out and "APIListChunking" in out
-    assert "here: 1.33 emulating 1.31; there: a real 1.31" in err
+    assert "here: 1.33 emulating 1.31; there: a real 1.31 (v1.31.14)" in err
 
 
 def test_matrix_json_contract(capsys, catalog):
     code, out, _ = run(capsys, "matrix", "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and list(doc) == ["releases", "releaseData", "gates", "transitions", "removedGates", "filter", "removable"]
+    assert code == 0 and list(doc) == ["releases", "releaseData", "gates", "transitions", "removedGates", "filter", "removable", "patchTransitions"]
     assert doc["releases"] == list(catalog.usable_releases())
     chunking = next(g for g in doc["gates"] if g["name"] == "APIListChunking")
     assert chunking["releases"]["1.32"] == {"stage": "GA", "default": True, "locked": True}

@@ -104,3 +104,55 @@ def test_an_unrecorded_patch_on_a_side_is_said(capsys):
     code, doc = changes(capsys, "--binary", "1.35.8", "--against", "1.35.7")
     assert code == 0 and doc["against"]["binary"] == "1.35.7"
     assert any(w.startswith("a real 1.35.7: 1.35.7 is not a recorded patch release") and "answered as 1.35.6" in w for w in doc["warnings"])
+
+
+# --- one release's patches side by side: kcompat matrix --patches ---------------------------------
+
+
+def test_matrix_patches_shows_each_recorded_patch_and_what_it_changed(capsys):
+    assert kcompat(["matrix", "--patches", "1.35", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    folders = sorted((p.name[1:] for p in (DATA_DIR / "oracle").glob("v1.35.*")), key=lambda v: int(v.split(".")[2]))
+    assert doc["release"] == "1.35" and doc["patches"] == folders and doc["base"] == folders[-1]
+    cells = {g["name"]: {p: c and (c["stage"], c["default"]) for p, c in g["patches"].items()} for g in doc["gates"]}
+    assert set(cells) == set(PATCH_DIFFERENCES)
+    assert cells["SchedulerAsyncAPICalls"]["1.35.0"] == ("Beta", True) and cells["SchedulerAsyncAPICalls"]["1.35.1"] == ("Beta", False)
+    assert cells["MaxUnavailableStatefulSet"]["1.35.3"] == ("Beta", True) and cells["MaxUnavailableStatefulSet"]["1.35.4"] == ("Beta", False)
+    flipped = {patch: kinds["defaultFlipped"] for patch, kinds in doc["transitions"].items() if kinds["defaultFlipped"]}
+    assert flipped == {"1.35.1": ["SchedulerAsyncAPICalls"], "1.35.4": ["MaxUnavailableStatefulSet"]}
+
+
+def test_the_release_matrix_names_the_patch_that_changed_a_default(capsys):
+    assert kcompat(["matrix", "--search", "SchedulerAsyncAPICalls", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["patchTransitions"]["1.35"]["1.35.1"]["defaultFlipped"] == ["SchedulerAsyncAPICalls"]
+    assert kcompat(["matrix", "--search", "SchedulerAsyncAPICalls"]) == 0
+    assert "# patch releases: 1.35: 1.35.1 default flipped: SchedulerAsyncAPICalls" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--patches", "1.35.2"], "give the release (1.35), not a patch"),
+    (["--patches", "1.29"], "1.29 has no bundled data"),
+    (["--patches", "nope"], "expected a bundled release"),
+    (["--patches", "1.35", "--stage", "Beta"], "drop --stage"),
+])
+def test_matrix_patches_refuses_what_it_cannot_show(capsys, argv, message):
+    assert kcompat(["matrix", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+# --- the releases before 1.35, recorded the same way ---------------------------------------------
+
+
+def test_a_1_34_patch_has_scheduler_async_api_calls_off_and_registers_the_patch_added_gate(capsys):
+    code, doc, answer = gates_json(capsys, "--binary", "1.34.4")
+    assert code == 0 and answer["SchedulerAsyncAPICalls"][0] is False and "StatefulSetSemanticRevisionComparison" in answer
+    recorded = (DATA_DIR / "oracle" / "v1.34.4" / "gates.json").is_file()
+    assert any("1.34.4 is not a recorded patch release" in w for w in doc["warnings"]) is not recorded
+
+
+def test_v1_31_14_has_disable_node_kube_proxy_version_deprecated_and_off(capsys):
+    code, doc, answer = gates_json(capsys, "--binary", "1.31.14")
+    assert code == 0 and doc["warnings"] == []
+    assert answer["DisableNodeKubeProxyVersion"] == (False, "Deprecated", False, False)
+    assert "OrderedNamespaceDeletion" in answer

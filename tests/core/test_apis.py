@@ -13,7 +13,9 @@ from kcompat.core.apis_data import parse_api_release, parse_api_resources
 from kcompat.core.errors import KcompatError
 from kcompat.core.storage import storage_versions
 from kcompat.core.versions import parse_version
+from kcompat.answers.queries import api_gate_states
 from kcompat.data.apis import api_files
+from kcompat.data.catalog import DEFAULT_CATALOG
 
 BUNDLED = api_files()
 
@@ -22,6 +24,8 @@ FLOW = "flowcontrol.apiserver.k8s.io"
 
 
 def apis(binary, emulated=None, runtime_config=None, efc=False, rcefc=False, data_dir=None, **kw):
+    if data_dir is None:  # the bundled gates decide the feature-gated REST storage, as every answer does
+        kw.setdefault("gate_states", api_gate_states(DEFAULT_CATALOG))
     return evaluate_api_availability(binary, emulated, runtime_config, efc, rcefc, api_data=api_files(data_dir), **kw)
 
 
@@ -70,9 +74,11 @@ def test_subresources_are_the_release_clients_own():
     assert result.entry("apps", "v1", "Deployment").subresources == ("scale", "status")
     assert result.entry("", "v1", "ServiceAccount").subresources == ("token",)
     assert result.entry("", "v1", "Endpoints").subresources == ()
-    # 1.31's client has no pods/resize yet (UpdateResize arrives with client-go v0.32.0)
+    # pods/resize: v1.31.14 has none; v1.32.13 installs it only while InPlacePodVerticalScaling (Alpha, off) is on
     assert "resize" not in apis("1.31").entry("", "v1", "Pod").subresources
-    assert "resize" in apis("1.32").entry("", "v1", "Pod").subresources
+    assert "resize" not in apis("1.32").entry("", "v1", "Pod").subresources
+    resizing = apis("1.32", gate_states=api_gate_states(DEFAULT_CATALOG, "InPlacePodVerticalScaling=true"))
+    assert "resize" in resizing.entry("", "v1", "Pod").subresources
 
 
 @pytest.mark.parametrize("release", ["1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37"])
@@ -129,7 +135,7 @@ def test_1_37_serves_storagemigration_v1_and_the_chained_apiservers_resources():
     assert ("apiregistration.k8s.io/v1", "apiservices") in served
     assert ("v1", "bindings") in served
     # without gate states the gated storage is not checked, and the answer says so
-    assert any("feature-gated REST storage not checked" in w for w in result.warnings)
+    assert any("feature-gated REST storage not checked" in w for w in apis("1.37", gate_states=None).warnings)
 
 
 def test_malformed_api_data_names_the_file_and_entry():
@@ -263,9 +269,14 @@ def test_resource_setting_wins_over_its_version():
     assert served(result, NET, "v1beta1", "ServiceCIDR") and not served(result, NET, "v1beta1", "IPAddress")
 
 
-def test_delegated_groups_are_known_but_not_modelled():
+def test_the_chained_apiservers_groups_are_modelled():
+    # apiextensions-apiserver's and kube-aggregator's groups are in the recorded schemes and discovery
     result = apis("1.33", "1.33", "apiextensions.k8s.io/v1beta1=false,apiregistration.k8s.io/v1=true")
-    assert result.valid and any("apiextensions-apiserver" in w for w in result.warnings)
+    assert result.valid and not any("not modelled" in w for w in result.warnings)
+    assert served(result, "apiextensions.k8s.io", "v1", "CustomResourceDefinition") and served(result, "apiregistration.k8s.io", "v1", "APIService")
+    assert result.entry("apiregistration.k8s.io", "v1", "APIService").subresources == ("status",)
+    off = apis("1.33", "1.33", "apiextensions.k8s.io/v1=false")
+    assert not served(off, "apiextensions.k8s.io", "v1", "CustomResourceDefinition")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,7 +287,9 @@ def test_defaults_ga_on_beta_and_alpha_off():
     result = apis("1.33")
     assert reason(result, "apps", "v1", "Deployment") is Reason.GA_ENABLED_BY_DEFAULT
     assert reason(result, NET, "v1beta1", "ServiceCIDR") is Reason.BETA_OFF_BY_DEFAULT
-    assert reason(result, NET, "v1alpha1", "ServiceCIDR") is Reason.REMOVED_AT_OR_BEFORE_EMULATED  # alpha removed in 1.33
+    # a 1.33 binary has no REST storage for networking v1alpha1 at all: no recorded run of v1.33.13 served it
+    assert reason(result, NET, "v1alpha1", "ServiceCIDR") is Reason.NO_STORAGE_IN_BINARY
+    assert reason(result, "authentication.k8s.io", "v1beta1", "SelfSubjectReview") is Reason.REMOVED_AT_OR_BEFORE_EMULATED  # removed in 1.33
     assert reason(result, "storage.k8s.io", "v1alpha1", "VolumeAttributesClass") is Reason.ALPHA_OFF_BY_DEFAULT
 
 
@@ -349,12 +362,15 @@ def test_example_8_runtime_config_forward_compatible_serves_that_resource_only()
 
 
 def test_explicit_version_whose_resources_are_all_future_aborts_startup():
-    result = apis("1.36", "1.33", "storagemigration.k8s.io/v1beta1=true")
+    # the rule looks at the REST storage the binary installs: storagemigration's only while StorageVersionMigrator is on
+    gate_on = api_gate_states(DEFAULT_CATALOG, "StorageVersionMigrator=true")
+    result = apis("1.36", "1.33", "storagemigration.k8s.io/v1beta1=true", gate_states=gate_on)
     assert result.errors == (
         "cannot enable version storagemigration.k8s.io/v1beta1 in runtime-config because all the resources have been introduced "
         "after the current version 1.33. Consider setting --runtime-config-emulation-forward-compatible=true",
     )
-    assert apis("1.36", "1.33", "storagemigration.k8s.io/v1beta1=true", rcefc=True).valid
+    assert apis("1.36", "1.33", "storagemigration.k8s.io/v1beta1=true", rcefc=True, gate_states=gate_on).valid
+    assert apis("1.36", "1.33", "storagemigration.k8s.io/v1beta1=true").valid  # the gate off: no storage, nothing to refuse
 
 
 def test_explicit_version_with_some_present_resources_drops_the_future_ones_silently():
@@ -390,9 +406,9 @@ def test_explicit_disable_of_a_higher_version_beats_widening():
 
 
 def test_alpha_versions_never_propagate():
-    result = apis("1.33", "1.31", f"{NET}/v1alpha1=true", efc=True)
-    assert served(result, NET, "v1alpha1", "ServiceCIDR") and not served(result, NET, "v1beta1", "ServiceCIDR")
-    assert not served(result, NET, "v1", "ServiceCIDR")
+    result = apis("1.33", "1.31", "resource.k8s.io/v1alpha3=true", efc=True)
+    assert served(result, "resource.k8s.io", "v1alpha3", "DeviceClass") and not served(result, "resource.k8s.io", "v1beta1", "DeviceClass")
+    assert not served(result, "resource.k8s.io", "v1beta2", "DeviceClass")
 
 
 @pytest.mark.parametrize("binary", ["1.33", "1.34", "1.36.2"])
@@ -462,11 +478,11 @@ def test_removal_rule_at_emulated_1_31(removed, binary, expected):
 
 
 def test_alpha_prerelease_binary_keeps_an_api_removed_at_the_emulated_version():
-    rc = f"{NET}/v1alpha1=true"
-    assert not served(apis("1.33.0", "1.33", rc), NET, "v1alpha1", "ServiceCIDR")
+    rc = "authentication.k8s.io/v1beta1=true"  # SelfSubjectReview v1beta1: removed in 1.33
+    assert not served(apis("1.33.0", "1.33", rc), "authentication.k8s.io", "v1beta1", "SelfSubjectReview")
     result = apis("1.33.0-alpha.1", "1.33", rc)
-    assert served(result, NET, "v1alpha1", "ServiceCIDR")
-    assert reason(result, NET, "v1alpha1", "ServiceCIDR") is Reason.SERVED_REMOVED_ALPHA_BINARY
+    assert served(result, "authentication.k8s.io", "v1beta1", "SelfSubjectReview")
+    assert reason(result, "authentication.k8s.io", "v1beta1", "SelfSubjectReview") is Reason.SERVED_REMOVED_ALPHA_BINARY
 
 
 # ---------------------------------------------------------------------------------------------

@@ -115,8 +115,9 @@ def test_gate_only_in_the_binary_is_described_by_its_back_dated_spec(vs_release_
 
 
 def test_history_rewritten_in_the_newer_manifest(catalog):
-    c = comparison(catalog, "1.33", "1.31", "release").get("DisableNodeKubeProxyVersion")
-    assert (c.here.stage, c.there.stage) == (Stage.DEPRECATED, Stage.BETA)
+    # v1.31.14 registers WindowsHostNetwork as Alpha on; the 1.33 gate says Alpha off at 1.31
+    c = comparison(catalog, "1.33", "1.31", "release").get("WindowsHostNetwork")
+    assert (c.here.stage, c.there.stage) == (Stage.ALPHA, Stage.ALPHA) and (c.here.enabled, c.there.enabled) == (False, True)
     assert c.behaviour == "on-there-only"
     assert any(r.kind == "history-differs" for r in c.reasons)
 
@@ -131,17 +132,18 @@ def test_all_beta_false_applies_on_both_sides(catalog, gates):
             assert c.here.enabled == here[c.name].enabled, c.name
         if c.there.exists:
             assert c.there.enabled == there[c.name].enabled, c.name
-    # Beta (on) in a real 1.31, Deprecated (off) in the 1.33 manifest: AllBeta=false turns the 1.31 side off too
-    c = result.comparison.get("DisableNodeKubeProxyVersion")
-    assert (c.here.enabled, c.there.enabled, c.there.source) == (False, False, "AllBeta")
-    assert c.behaviour == "same"
+    # client-go's InOrderInformers: Beta (on, at 0.0) in the 1.33 binary, which AllBeta=false turns off; a real
+    # 1.31 does not register it, so the flag cannot reach it there (its back-dated spec: on)
+    c = result.comparison.get("InOrderInformers")
+    assert (c.here.enabled, c.here.source) == (False, "AllBeta") and (c.there.exists, c.there.enabled, c.there.source) == (False, True, "back-dated")
+    assert c.behaviour == "on-there-only"
 
 
 def test_a_side_that_refuses_the_flags_says_so_and_shows_its_defaults(catalog):
     result = compare(catalog, "1.33", "1.31", None, "ContainerStopSignals=true", "release")
     assert result.errors == (
         "1.33 emulating 1.31: cannot set feature gate ContainerStopSignals to true, feature is PreAlpha at emulated version 1.31",
-        "a real 1.31: unrecognized feature gate: ContainerStopSignals",
+        "a real 1.31 (v1.31.14): unrecognized feature gate: ContainerStopSignals",
     )
     assert all(c.here.source != "flag" for c in result.comparison.changes)
 

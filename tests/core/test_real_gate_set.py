@@ -196,6 +196,6 @@ def test_a_malformed_client_go_entry_is_named(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(Path(__file__).resolve().parents[2] / "data", data)
     releases = data / "releases.yaml"
-    releases.write_text(releases.read_text().replace("clientGo: {files: [features/client-go-v1.33.yaml]", "clientGo: {files: features/client-go-v1.33.yaml"))
+    releases.write_text(releases.read_text().replace("files: [features/client-go-v1.33.yaml]", "files: features/client-go-v1.33.yaml"))
     with pytest.raises(KcompatError, match=r"releases\[2\] is malformed \(files must be a list of paths"):
         Catalog(data).releases

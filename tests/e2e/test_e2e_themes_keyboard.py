@@ -68,7 +68,7 @@ def test_theme_renders(open_page, theme, how, scheme):
 def test_tab_reaches_the_main_controls(open_page):
     page, _ = open_page("gates", {"binary": "1.36", "emulated": "1.33"})
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
-    wanted = ["Binary release", "Emulated version", "--feature-gates"]
+    wanted = ["Component", "Binary release", "Emulated version", "--feature-gates"]
     reached: list[str] = []
     for _ in range(60):
         page.keyboard.press("Tab")

@@ -156,12 +156,12 @@ def test_about_view_survives_a_link(open_page):
     section = page.locator('input[aria-label="Section"]')
     section.scroll_into_view_if_needed()
     section.click()
-    section.fill("What is missing")  # the list is long: narrow it as a person would
-    page.get_by_role("listbox").get_by_role("option", name=re.compile("What is missing")).click()
-    page.wait_for_function("() => (new URLSearchParams(location.search).get('about_section') || '').includes('What is missing')")
+    section.fill("What the recordings do not give")  # the list is long: narrow it as a person would
+    page.get_by_role("listbox").get_by_role("option", name=re.compile("What the recordings do not give")).click()
+    page.wait_for_function("() => (new URLSearchParams(location.search).get('about_section') || '').includes('What the recordings do not give')")
     wait_idle(page)
     fresh, _ = open_page(page.url)
-    assert "What is missing" in value_of(fresh, "Section")
+    assert "What the recordings do not give" in value_of(fresh, "Section")
     assert query(fresh)["about_section"] == query(page)["about_section"]
 
 

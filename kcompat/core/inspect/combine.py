@@ -65,9 +65,11 @@ class Combined:
     refused: tuple[FlagParseError, ...] = ()
 
 
-def choose_component(readings: list[Reading]) -> tuple[str, str]:
-    """The one component the process-level inputs describe (kube-apiserver when none does),
-    and where it was named."""
+def choose_component(readings: list[Reading], wanted: str | None = None) -> tuple[str, str]:
+    """The one component the process-level inputs describe (``wanted`` or kube-apiserver when
+    none does), and where it was named. ``wanted`` (``--component``) also picks that component's
+    flags out of inputs that describe several (a ``ps`` listing of the whole control plane); an
+    input that describes another component alone is refused."""
     named: dict[str, str] = {}
     for reading in readings:
         if any(reading.kind.startswith(k) for k in _PROCESS_KINDS):
@@ -76,6 +78,13 @@ def choose_component(readings: list[Reading]) -> tuple[str, str]:
                 continue  # several components in one file (ps aux | grep kube, patches): cluster-level
             for flag_set in reading.flag_sets:
                 named.setdefault(flag_set.component, str(flag_set.where))
+    if wanted is not None:
+        other = {c: w for c, w in named.items() if c != wanted}
+        if other:
+            raise InspectError(
+                "the inputs describe " + ", ".join(f"{c} in {w}" for c, w in other.items()) + f", not {wanted} (--component)"
+            )
+        return wanted, f"{named[wanted]}: {wanted}" if wanted in named else f"--component {wanted}"
     if len(named) > 1:
         raise InspectError(
             "the inputs describe more than one component ("
@@ -222,10 +231,11 @@ def _unread(sets: list[FlagSet], flags: dict[str, list[Fact]], readings: list[Re
     return problems
 
 
-def combine_readings(readings: list[Reading]) -> Combined:
-    """One selection from every reading, or an :class:`InspectError` naming each contradiction."""
+def combine_readings(readings: list[Reading], component: str | None = None) -> Combined:
+    """One selection from every reading (of ``component`` when given), or an
+    :class:`InspectError` naming each contradiction."""
     warnings = [note for r in readings for note in r.notes]
-    component, component_source = choose_component(readings)
+    component, component_source = choose_component(readings, component)
     binary_fact, binary = _binary(readings, warnings)
     component_sets = [s for r in readings for s in r.flag_sets if s.component == component]
     flags, problems = combine_flags(component_sets)
