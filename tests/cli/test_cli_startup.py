@@ -48,7 +48,7 @@ def test_not_ready_has_its_own_exit_status_reason_and_remedy(capsys):
     assert code == ExitStatus.NOT_READY == 3
     assert "(kube-apiserver starts but does not become ready)" in err.splitlines()[0]
     (reason,) = [line for line in err.splitlines() if line.startswith("not ready: ")]
-    assert "CoordinatedLeaderElection on at emulated version 1.34 needs coordination.k8s.io/v1beta1 (LeaseCandidate)" in reason
+    assert "CoordinatedLeaderElection on at emulated version 1.34 needs coordination.k8s.io/v1beta1 (Lease, LeaseCandidate)" in reason
     assert "it kept failing to list *v1beta1.LeaseCandidate" in reason
     assert ("hint: add coordination.k8s.io/v1beta1=true to --runtime-config (the recorded start got ready with it), "
             "or drop CoordinatedLeaderElection=true from --feature-gates") in err
