@@ -191,7 +191,7 @@ def _apis_view(query: str) -> dict:
         default_lists=f"{result.default_enablement_release} ({result.default_enablement_source})",
         default_lists_exact=result.default_enablement_exact,
         csv=formats.rows_to_csv(rows, TABLE_COLUMNS),
-        json=formats.to_json(apis_document(result, startup)),
+        json=formats.to_json(apis_document(result, startup=startup)),
         markdown=formats.rows_to_markdown(rows, TABLE_COLUMNS),
     )
 

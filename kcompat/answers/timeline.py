@@ -112,7 +112,7 @@ def timeline(
     answer = gates(catalog, binary or newest_release(catalog), emulated, min_compat)
     version = parse_binary_version(answer.binary or "")
     release = f"{version.major}.{version.minor}"
-    manifest = catalog.manifest(release)
+    manifest = catalog.manifest_for(version)[0]  # at its patch: 1.35.0 as v1.35.0 registers its gates
     segments = timeline_segments(manifest, offset_minor(version, 1), select_versions(version).rules.gates_use_min_compat)
     stage_at = {r.name: r.stage for r in answer.rows}
     text = (search or "").strip()

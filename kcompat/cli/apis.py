@@ -85,7 +85,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
             raise
         sys.stdout.write(formats.to_json(rejected_apis_document(binary, str(exc), against, only)))
         return ExitStatus.REFUSED
-    document = apis_document(result, comparison, only, startup)
+    document = apis_document(result, comparison, only, startup=startup)
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
     else:

@@ -78,7 +78,7 @@ def _item(entry: ApiEntry) -> dict:
 
 
 def apis_document(
-    result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False, startup: StartupAnswer | None = None,
+    result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False, *, startup: StartupAnswer | None = None,
 ) -> dict:
     """The JSON contract of ``kcompat apis`` (``comparison``: :func:`kcompat.answers.apis.compare_apis`;
     none = against a real release; with kube-apiserver's whole start-up when ``startup`` is given)."""

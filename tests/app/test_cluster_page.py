@@ -137,7 +137,7 @@ HOSTILE = SAMPLES.parent / "hostile"
 def test_what_really_runs_is_read_on_the_page(name, emulated):
     at = paste(open_app("cluster"), (HOSTILE / name).read_text())
     assert [m.value for m in at.metric][:3] == ["kube-apiserver", "1.36", emulated]
-    cli = inspect_document(DEFAULT_CATALOG, [("pasted input", (HOSTILE / name).read_text(), None)])
+    cli = inspect_document(inspect(DEFAULT_CATALOG, [("pasted input", (HOSTILE / name).read_text(), None)]))
     assert cli["emulated"] == emulated
 
 
