@@ -11,6 +11,7 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TypeVar
 
 import pandas as pd
 import streamlit as st
@@ -35,7 +36,15 @@ from dashboard.server import freeze_long_lived
 from dashboard.gates_view import GatesView, view_of
 from dashboard.state.selection import Selection
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
 
+
+
+#: a session's views: keyed by the selection (and an upload's digest)
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @st.cache_resource(show_spinner=False)
@@ -80,7 +89,7 @@ def summary() -> CatalogSummary:
         usable=tuple(d.info.release for d in data if d.usable),
         broken=tuple((d.info.release, d.problem) for d in data if d.problem),
         default_binary=newest_release(cat),
-        gate_counts=tuple((d.info.release, len(d.manifest)) for d in data if d.usable),
+        gate_counts=tuple((d.info.release, len(d.manifest)) for d in data if d.usable and d.manifest is not None),
         labels=MappingProxyType(
             {
                 d.info.release: f"{d.info.release} (development)" if d.info.status == "development" else d.info.named
@@ -113,13 +122,13 @@ def gates_view(sel: Selection) -> GatesView:
     and forth between versions does not even unpickle the cached value again."""
     key = sel.query
     views = st.session_state.setdefault(_SESSION_VIEWS, {})
-    view = views.get(key)
+    view: GatesView | None = views.get(key)
     if view is None:
         view = keep_last(views, key, _gates_view(key) if len(key) <= _CACHE_KEY_MAX else _build_gates_view(sel, None))
     return view
 
 
-def keep_last(views: dict, key, view):
+def keep_last(views: dict[K, V], key: K, view: V) -> V:
     """Store ``view`` under ``key`` in a session's dict of views, dropping the oldest past
     :data:`SESSION_VIEWS_MAX`; returns ``view``."""
     views[key] = view
@@ -150,12 +159,12 @@ def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str) -> dict:
+def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str) -> dict[str, Any]:
     """The ``kcompat changes --format json`` document for these inputs (the page renders it)."""
     return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against))
 
 
-def changes_frame(document: dict) -> pd.DataFrame:
+def changes_frame(document: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(changes_doc.changes_rows(document), columns=list(changes_doc.ROW_COLUMNS))
 
 
@@ -180,7 +189,7 @@ def transitions() -> tuple[ReleaseTransitions, ...]:
 
 
 @st.cache_data(show_spinner=False)
-def matrix_document() -> dict:
+def matrix_document() -> dict[str, Any]:
     """The ``kcompat matrix --format json`` document (the page's transition filters read it)."""
     return matrix_doc.matrix_document(*answers_matrix(catalog()))
 

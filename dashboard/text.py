@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import string
 
-from kcompat.documents.formats import MISSING, plain  # noqa: F401 - the pages' words are the documents' own
+from kcompat.documents.formats import MISSING as MISSING, plain as plain  # the pages' words are the documents' own
 
 _PUNCTUATION = frozenset(string.punctuation)
 

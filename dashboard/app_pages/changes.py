@@ -6,6 +6,8 @@ and ``--feature-gates`` (applied to both sides).
 """
 
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -22,6 +24,7 @@ from dashboard.state.view_state import ViewState
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
+
 
 MAX_MESSAGES = 20
 #: The grid's row (and header) height and the tallest it gets before it scrolls (px).
@@ -45,13 +48,13 @@ def command(against: str) -> str:
     )
 
 
-def _stage(side: dict) -> str:
+def _stage(side: dict[str, Any]) -> str:
     if not side["exists"]:
         return "not registered"
-    return side["stage"]
+    return str(side["stage"])
 
 
-def page_frame(document: dict) -> pd.DataFrame:
+def page_frame(document: dict[str, Any]) -> pd.DataFrame:
     """One row per change of the document: plain-language behaviour, each side's state, why."""
     here, there = side_labels(document)
     rows = [
@@ -69,7 +72,7 @@ def page_frame(document: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["gate", "behaviour", "here_on", "here_stage", "there_on", "there_stage", "why"])
 
 
-def show(document: dict, key: str, against: str) -> None:
+def show(document: dict[str, Any], key: str, against: str) -> None:
     for error in document["errors"][:MAX_MESSAGES]:
         st.error(md(error), icon=":material/error:")
     if len(document["errors"]) > MAX_MESSAGES:
@@ -154,7 +157,7 @@ def show(document: dict, key: str, against: str) -> None:
         open_gate(str(frame.iloc[picked[0]]["gate"]))
 
 
-def document_for(against: str) -> dict:
+def document_for(against: str) -> dict[str, Any]:
     return data.changes(sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, against)
 
 

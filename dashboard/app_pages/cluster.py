@@ -14,6 +14,7 @@ answer in its state (one document per session): nothing is shared across session
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 
 import pandas as pd
 import streamlit as st
@@ -34,6 +35,11 @@ from kcompat.documents.gates import GATE_COLUMNS
 from kcompat.answers.config import config
 from kcompat.documents.config import config_document
 from kcompat.documents.inspect import DISAGREE_COLUMNS
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 #: The session's last answer: (digest of the inputs, (inspect document, config document or None)).
 _LAST_CHECK = "_cluster_last_check"
@@ -86,7 +92,7 @@ def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
     return inputs, problems
 
 
-def checked_document(inputs: list[tuple[str, bytes | str]]) -> tuple[dict, dict | None]:
+def checked_document(inputs: list[tuple[str, bytes | str]]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The inspect document of ``inputs`` and the config document of the selection they give
     (None when the binary refuses it), from the upload worker, kept for this session's reruns (a
     tab switch, a download) while the inputs stay the same."""
@@ -98,13 +104,15 @@ def checked_document(inputs: list[tuple[str, bytes | str]]) -> tuple[dict, dict 
     key = digest.hexdigest()
     last = st.session_state.get(_LAST_CHECK)
     if last is not None and last[0] == key:
-        return last[1]
+        kept: tuple[dict[str, Any], dict[str, Any] | None] = last[1]
+        return kept
     st.session_state.pop(_LAST_CHECK, None)  # one document per session, never two
     kind, value = run_worker(("inspect", tuple(inputs)))
-    if kind != "document":
-        value = ({"valid": False, "errors": list(value), "warnings": [], "observed": None}, None)
-    st.session_state[_LAST_CHECK] = (key, value)
-    return value
+    documents: tuple[dict[str, Any], dict[str, Any] | None] = (
+        value if kind == "document" else ({"valid": False, "errors": list(value), "warnings": [], "observed": None}, None)
+    )
+    st.session_state[_LAST_CHECK] = (key, documents)
+    return documents
 
 
 def input_form() -> None:
@@ -133,7 +141,7 @@ GATE_HELP = {
 }
 
 
-def inspected(document: dict) -> dict:
+def inspected(document: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of a table export of this document: the selection found in the
     inputs (not the bar's, which may not follow a refused one) and the inputs as the source."""
     min_compat = document.get("minCompatibility") or "none"
@@ -150,7 +158,7 @@ def inspected(document: dict) -> dict:
     return {"selection": selection, "source": f"cluster inputs ({names}); prediction from the {data_source()}"}
 
 
-def show_disagreements(document: dict) -> None:
+def show_disagreements(document: dict[str, Any]) -> None:
     observed = document["observed"]
     if observed is None:
         st.info("No /metrics among the inputs: the prediction below is not compared with the cluster.", icon=":material/info:")
@@ -185,7 +193,7 @@ def show_disagreements(document: dict) -> None:
             st.text(printable(", ".join(observed["unknown"])))
 
 
-def show_refusal(document: dict) -> None:
+def show_refusal(document: dict[str, Any]) -> None:
     """A refused input: the binary's lines, the remedies, then what was read from where."""
     startup = document.get("startup")
     errors = document["errors"]
@@ -205,16 +213,16 @@ def show_refusal(document: dict) -> None:
         st.caption("Read: " + md("; ".join(read)))
 
 
-def hint_text(hint: dict) -> str:
+def hint_text(hint: dict[str, Any]) -> str:
     return f"{hint['gate']}: {hint['text']}" if hint["kind"] == "unknown-gate" else hint["text"]
 
 
-def show_version_disagreements(document: dict) -> None:
+def show_version_disagreements(document: dict[str, Any]) -> None:
     for disagreement in shown(document.get("versionDisagreements") or []):
         st.error(md(disagreement), icon=":material/difference:")
 
 
-def follow_selection(document: dict, inputs: list[tuple[str, bytes | str]]) -> None:
+def follow_selection(document: dict[str, Any], inputs: list[tuple[str, bytes | str]]) -> None:
     """Move the selection bar to the inspected cluster's binary, emulated version, min
     compatibility and --feature-gates (once per new input), and rerun so the bar shows it."""
     if not document.get("binary") or not document.get("emulated"):
@@ -237,7 +245,7 @@ def follow_selection(document: dict, inputs: list[tuple[str, bytes | str]]) -> N
         st.rerun()
 
 
-def show_selection(document: dict) -> None:
+def show_selection(document: dict[str, Any]) -> None:
     st.subheader("Selection found")
     cols = st.columns(4)
     for col, key in zip(cols, ("component", "binary", "emulated", "minCompatibility")):
@@ -257,7 +265,7 @@ def show_selection(document: dict) -> None:
         st.warning(md(warning), icon=":material/warning:")
 
 
-def show_prediction(document: dict) -> None:
+def show_prediction(document: dict[str, Any]) -> None:
     gates = document["gates"]
     st.subheader("Prediction")
     params = {"binary": document["binary"], "emulated": document["emulated"]}
@@ -277,7 +285,7 @@ def show_prediction(document: dict) -> None:
     )
 
 
-def show_snippets(config: dict) -> None:
+def show_snippets(config: Mapping[str, Any]) -> None:
     """The flags for a selection as a command line, kubeadm, kind and static pod patches."""
     if not config["valid"]:
         st.error(f"The selection cannot be used: {len(config['errors']):,} problem(s).", icon=":material/error:")

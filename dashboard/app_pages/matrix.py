@@ -5,6 +5,8 @@ The filters build a :class:`~kcompat.core.matrix_filter.MatrixFilter` with
 table is :func:`kcompat.answers.matrix.filtered`'s answer: the page and the CLI show the same rows.
 """
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -26,6 +28,7 @@ from kcompat.core.matrix import ALL_TRANSITION_KINDS
 from kcompat.core.matrix_filter import FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
 from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_document, matrix_rows
+
 
 #: The grid's row and header heights (px) and the tallest it gets before it scrolls.
 ROW_PX, HEADER_PX, MAX_HEIGHT = 35, 35, 520
@@ -116,7 +119,7 @@ def _label(release: str) -> str:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[dict], dict[str, int]]:
+def _view(flt: MatrixFilter) -> tuple[tuple[str, ...], list[dict[str, Any]], dict[str, int]]:
     """The answer for ``flt``: the releases shown, the rows (``kcompat matrix``'s table rows) and
     the width of each column (its longest cell or header: nothing is cut)."""
     document = matrix_document(*filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts()))

@@ -8,6 +8,9 @@ newest bundled release moves with the data).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Literal
 
 import pandas as pd
 import streamlit as st
@@ -26,7 +29,9 @@ from kcompat.documents.plan import plan_markdown
 from kcompat.core.versions import parse_version
 
 TO = "to"
-KIND_LABELS = {
+#: The colours a badge may have (st.badge)
+BadgeColor = Literal["red", "orange", "yellow", "blue", "green", "violet", "gray", "grey", "primary"]
+KIND_LABELS: dict[str, tuple[str, str, BadgeColor]] = {
     "binary": ("Binary upgrade", ":material/upgrade:", "blue"),
     "emulation": ("Emulation step", ":material/history:", "violet"),
     "nodes": ("Kubelet upgrade", ":material/dns:", "green"),
@@ -44,7 +49,7 @@ def default_target(options: tuple[str, ...]) -> str:
     return newest if newest in options else options[-1]
 
 
-def target_reader(binary: str, options: tuple[str, ...]):
+def target_reader(binary: str, options: tuple[str, ...]) -> Callable[[str], tuple[str | None, str | None]]:
     """Reads a ``to`` URL value that is not a target's text (``v1.36``, ``1.36.2``): ``(target,
     None)``, or ``(None, why it cannot be planned to)``."""
 
@@ -251,7 +256,7 @@ for note in plan.notes:
 with st.container(horizontal=True, vertical_alignment="center"):
     st.download_button(
         "Download as Markdown",
-        data=lambda text=markdown: text,
+        data=functools.partial(str, markdown),  # the file's text, handed over when the button is clicked
         file_name=f"upgrade-plan-{sel.binary}-emulating-{sel.emulated}-to-{target}.md",
         mime="text/markdown",
         key="plan_download",

@@ -3,6 +3,8 @@
 The filters, the order and the start release are kept in the URL (``timeline_stages``,
 ``timeline_text``, ``timeline_sort``, ``timeline_from``; see state/view_state.py)."""
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -27,6 +29,7 @@ from kcompat.answers.timeline import SORTS, STAGE_NAMES
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.timeline import ROW_COLUMNS, timeline_rows
+
 
 sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)
@@ -86,10 +89,10 @@ if shown:
     # block, each with its axis and legends, so the page grows with the rows (no scroll box) and an
     # axis and a legend are on screen wherever it is scrolled.
     spec = timeline_chart(shown, binary, emulated, x_start=x_start, order=order, compact=is_phone(), starts=real_starts).to_dict()
-    picked: list = []
+    picked: list[Any] = []
     with st.container(key="timeline_rows", gap="small"):
         for i, block in enumerate(timeline_block_specs(spec, timeline_blocks(order))):
-            event = st.vega_lite_chart(
+            event: Any = st.vega_lite_chart(
                 spec=block,
                 width="stretch",
                 key=f"timeline_chart_{generation}_{i}",

@@ -6,6 +6,8 @@ Exported charts carry a title and a caption: what is selected and where the data
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections.abc import Sequence
 
 import streamlit as st
@@ -45,7 +47,7 @@ def provenance(releases: Sequence[str] = ()) -> str:
 
 
 def chart_downloads(
-    chart,
+    chart: Any,
     name: str,
     key: str,
     title: str | None = None,

@@ -20,6 +20,7 @@ import streamlit as st
 from kcompat.core.errors import KcompatError, shown
 
 from dashboard import data
+from dashboard.gates_view import GatesView
 from dashboard.state.selection import (
     PARAM_KEYS,
     Resolved,
@@ -59,7 +60,9 @@ def _resolve(raw: tuple[tuple[str, str | None], ...]) -> Resolved:
 
 
 @functools.lru_cache(maxsize=256)
-def _resolve_memo(raw, usable, default_binary, broken) -> Resolved:
+def _resolve_memo(
+    raw: tuple[tuple[str, str | None], ...], usable: tuple[str, ...], default_binary: str, broken: tuple[tuple[str, str], ...]
+) -> Resolved:
     # Pure and immutable in, immutable out: memoised per process (every rerun resolves the URL).
     return resolve_selection(dict(raw), usable, default_binary, dict(broken))
 
@@ -120,7 +123,7 @@ def adjustment_notes(old: Selection, new: Selection, changed: str) -> tuple[str,
     return tuple(notes)
 
 
-def _keep(raw) -> Resolved:
+def _keep(raw: tuple[tuple[str, str | None], ...]) -> Resolved:
     """Resolve the URL (or, when the navigation menu dropped it, the session's last selection),
     write the canonical values back and keep the selection in the session."""
     if all(v is None for _, v in raw) and SAVED in st.session_state:
@@ -312,7 +315,7 @@ def flag_messages(sel: Selection) -> None:
     show_flag_messages(data.gates_view(sel))
 
 
-def show_flag_messages(view: data.GatesView) -> None:
+def show_flag_messages(view: GatesView) -> None:
     """A gates view's errors and warnings (startup range errors included)."""
     for error in shown(view.errors):
         st.error(md(error), icon=":material/block:")

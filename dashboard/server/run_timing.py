@@ -8,6 +8,8 @@ server spends; no websocket delivery, no browser rendering), the session, and ho
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import json
 import threading
 import time
@@ -26,7 +28,7 @@ def _session_id() -> str | None:
         return None
 
 
-def timed_run(run, path: str) -> None:
+def timed_run(run: Callable[[], None], path: str) -> None:
     start, cpu = time.perf_counter(), time.thread_time()
     outcome = "ok"
     try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -95,7 +96,7 @@ def session_gone() -> Callable[[], bool]:
     return lambda: not instance.is_active_session(session_id)
 
 
-def run_worker(request: tuple) -> tuple:
+def run_worker(request: tuple[Any, ...]) -> tuple[Any, ...]:
     """``request`` answered by the upload worker, one at a time in the process (in the order
     asked); nothing runs for, and no worker outlives, a session that disconnected."""
     gone = session_gone()
@@ -119,11 +120,12 @@ def _view(sel: Selection, data: bytes, digest: str) -> GatesView | tuple[str, ..
     found instead."""
     key = (sel.query, digest)
     views = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {})
-    view = views.get(key)
+    view: GatesView | None = views.get(key)
     if view is None:
         kind, value = run_worker(("view", data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
         if kind != "view":
-            return value
+            problems: tuple[str, ...] = value
+            return problems
         view = keep_last(views, key, view_of(value))
     return view
 
@@ -133,10 +135,10 @@ def custom_gates_view(sel: Selection, custom: CustomManifest) -> GatesView | tup
     return _view(sel, custom.data, custom.digest)
 
 
-def custom_download(custom: CustomManifest, fmt: str, args: tuple) -> str:
+def custom_download(custom: CustomManifest, fmt: str, args: tuple[str | None, ...]) -> str:
     """``kcompat gates --manifest FILE --format fmt`` for the upload, written by the upload worker."""
     kind, text = run_worker(("download", custom.data, *args, fmt))
-    return text if kind == "text" else "\n".join(text) + "\n"
+    return str(text) if kind == "text" else "\n".join(text) + "\n"
 
 
 SESSION = "_custom_manifest_upload"
@@ -195,7 +197,7 @@ def _upload_dialog(binary: str) -> None:
         st.rerun()
 
 
-def show_problems(problems: tuple[str, ...], heading: str = "The uploaded manifest cannot be shown", where=st) -> None:
+def show_problems(problems: tuple[str, ...], heading: str = "The uploaded manifest cannot be shown", where: Any = st) -> None:
     """What the upload worker found wrong: ``heading`` and the count in ``where``, then the
     messages (every one cut, at most :data:`~kcompat.core.errors.MAX_SHOWN` of them)."""
     where.error(f"{heading}: {len(problems):,} problem(s).", icon=":material/error:")

@@ -21,20 +21,19 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     answer = versions(catalog, args.binary)
-    info = versions_document(answer.allowed, answer.bundled, answer.warnings)
     if args.format == "json":
-        sys.stdout.write(formats.to_json(info))
+        sys.stdout.write(formats.to_json(versions_document(answer.allowed, answer.bundled, answer.warnings)))
         return ExitStatus.OK
-    low, high = info["emulatedRange"]
-    for warning in info["warnings"]:
+    allowed = answer.allowed
+    low, high = allowed.emulated_range
+    for warning in answer.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    print(f"binary {info['binary']} (release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
-    print(f"--emulated-version: {low}..{high} (default {info['defaultEmulated']})")
-    flag = "yes" if info["minCompatibilityFlag"] else "no (fixed to the default)"
-    print(f"--min-compatibility-version flag: {flag}")
+    print(f"binary {allowed.binary} (release {allowed.release}{'' if answer.bundled else ', no bundled data'})")
+    print(f"--emulated-version: {low}..{high} (default {allowed.default_emulated})")
+    print(f"--min-compatibility-version flag: {'yes' if allowed.min_compat_flag else 'no (fixed to the default)'}")
     rows = [
-        {"emulated": e["emulated"], "default min compat": e["defaultMinCompatibility"], "allowed min compat": ", ".join(e["minCompatibility"])}
-        for e in info["emulated"]
+        {"emulated": e.emulated, "default min compat": e.default_min_compat, "allowed min compat": ", ".join(e.min_compat)}
+        for e in allowed.emulated
     ]
     sys.stdout.write(formats.rows_to_table(rows, ["emulated", "default min compat", "allowed min compat"]))
     return ExitStatus.OK

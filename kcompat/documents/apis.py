@@ -21,13 +21,18 @@ from ..core.apis import ApiAvailability, ApiEntry
 from ..core.remedies import api_remedies
 from .gates import hint_dict
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+
 DOCUMENT_KEYS = ("binary", "emulated", "valid", "errors", "warnings", "hints", "apis")
 API_KEYS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
 TABLE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
 DIFFERENCE_COLUMNS = ("group", "version", "resource", "kind", "served", "servedByRelease", "reason")
 
 
-def api_item(entry: ApiEntry) -> dict:
+def api_item(entry: ApiEntry) -> dict[str, Any]:
     return {
         "group": entry.group,
         "version": entry.version,
@@ -41,7 +46,7 @@ def api_item(entry: ApiEntry) -> dict:
     }
 
 
-def apis_document(result: ApiAvailability) -> dict:
+def apis_document(result: ApiAvailability) -> dict[str, Any]:
     """The JSON contract of ``kcompat apis``."""
     return {
         "binary": str(result.binary),
@@ -54,17 +59,17 @@ def apis_document(result: ApiAvailability) -> dict:
     }
 
 
-def rejected_apis_document(binary: str | None, message: str) -> dict:
+def rejected_apis_document(binary: str | None, message: str) -> dict[str, Any]:
     """The document when the input is not usable at all (no evaluation happened)."""
     return {"binary": binary, "emulated": None, "valid": False, "errors": [message], "warnings": [], "hints": [], "apis": []}
 
 
-def api_rows(result: ApiAvailability) -> list[dict]:
+def api_rows(result: ApiAvailability) -> list[dict[str, Any]]:
     """Table rows (subresources joined with commas)."""
     return [{**api_item(e), "subresources": ", ".join(e.subresources)} for e in result.entries]
 
 
-def difference_rows(result: ApiAvailability) -> list[dict]:
+def difference_rows(result: ApiAvailability) -> list[dict[str, Any]]:
     """The entries whose answer differs from a real binary of the emulated release."""
     return [{k: api_item(e)[k] for k in DIFFERENCE_COLUMNS} for e in result.differences_from_release()]
 

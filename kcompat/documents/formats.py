@@ -11,6 +11,10 @@ from collections.abc import Mapping, Sequence
 
 from kcompat.core.errors import printable
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import TextIO
+
 #: The unsafe characters (:data:`~dashboard.core.errors.UNSAFE_CHARACTERS`) that ``json.dumps``
 #: leaves unescaped (it escapes C0 controls itself).
 _JSON_RAW_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
@@ -96,7 +100,7 @@ def render_rows(fmt: str, rows: Sequence[Mapping[str, object]], columns: Sequenc
     return {"table": rows_to_table, "csv": rows_to_csv, "markdown": rows_to_markdown}[fmt](rows, columns)
 
 
-def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = ()) -> None:
+def report_problems(summary: str, warnings: Sequence[str], errors: Sequence[str], stream: TextIO, hints: Sequence[str] = ()) -> None:
     """The lines a text-format command prints on stderr beside its table (hints after the errors)."""
     print(f"# {printable(summary)}", file=stream)
     for warning in warnings:

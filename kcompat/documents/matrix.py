@@ -27,6 +27,11 @@ from ..core.matrix import ALL_TRANSITION_KINDS, TRANSITION_KEYS, ReleaseTransiti
 from ..core.matrix_filter import FilteredMatrix
 from ..core.removals import GateLineage, RemovedGate
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+
 __all__ = ["TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_document", "matrix_rows", "render"]
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
@@ -40,17 +45,17 @@ TRANSITION_LABELS = {
 }
 
 
-def _cell(status: GateStatus | None) -> dict | None:
+def _cell(status: GateStatus | None) -> dict[str, Any] | None:
     if status is None:
         return None
     return {"stage": status.stage.value, "default": status.default, "locked": status.locked}
 
 
-def transitions_document(transitions: tuple[ReleaseTransitions, ...]) -> dict:
+def transitions_document(transitions: tuple[ReleaseTransitions, ...]) -> dict[str, Any]:
     return {t.release: {TRANSITION_KEYS[k]: list(t.gates(k)) for k in ALL_TRANSITION_KINDS} for t in transitions}
 
 
-def removed_document(removal: RemovedGate) -> dict:
+def removed_document(removal: RemovedGate) -> dict[str, Any]:
     spec = removal.last_spec
     return {
         "name": removal.name,
@@ -62,7 +67,7 @@ def removed_document(removal: RemovedGate) -> dict:
     }
 
 
-def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict:
+def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict[str, Any]:
     """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer."""
     matrix = answer.matrix
     shown = {r.gate for r in matrix.rows}
@@ -78,7 +83,7 @@ def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict:
     }
 
 
-def cell_text(cell: dict | None, removed: str | None = None) -> str:
+def cell_text(cell: dict[str, Any] | None, removed: str | None = None) -> str:
     """``Beta (on)``, ``GA (on, locked)``, ``PreAlpha``, ``removed (always on)`` (not listed any more:
     ``removed`` is the removal's behaviour), ``—`` (not listed yet)."""
     if cell is None:
@@ -95,7 +100,7 @@ def _key(release: str) -> tuple[int, ...]:
     return tuple(int(p) for p in release.split("."))
 
 
-def removal_at(document: dict, name: str, release: str) -> str | None:
+def removal_at(document: dict[str, Any], name: str, release: str) -> str | None:
     """The behaviour of ``name`` in ``release`` when the newest removal at or before it applies."""
     found = None
     for g in document["removedGates"]:
@@ -105,7 +110,7 @@ def removal_at(document: dict, name: str, release: str) -> str | None:
     return found["behaviour"] if found is not None else None
 
 
-def matrix_rows(document: dict) -> list[dict]:
+def matrix_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per gate: ``gate``, ``origin`` and a :func:`cell_text` per release."""
     removed = {g["name"] for g in document["removedGates"]}
     rows = []
@@ -119,7 +124,7 @@ def matrix_rows(document: dict) -> list[dict]:
     return rows
 
 
-def render(document: dict, fmt: str) -> str:
+def render(document: dict[str, Any], fmt: str) -> str:
     """``kcompat matrix --format <fmt>`` output."""
     if fmt == "json":
         return formats.to_json(document)

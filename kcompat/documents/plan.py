@@ -17,6 +17,10 @@ from __future__ import annotations
 
 from kcompat.core.plan import Point, UpgradePlan
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def plan_markdown(plan: UpgradePlan, limit: int = 40) -> str:
     """The plan as a Markdown document (what the page exports)."""
@@ -60,11 +64,11 @@ def plan_markdown(plan: UpgradePlan, limit: int = 40) -> str:
     return "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
 
 
-def _point_document(p: Point) -> dict:
+def _point_document(p: Point) -> dict[str, Any]:
     return {"binary": str(p.binary), "emulated": str(p.emulated), "minCompatibility": str(p.min_compat)}
 
 
-def plan_document(plan: UpgradePlan) -> dict:
+def plan_document(plan: UpgradePlan) -> dict[str, Any]:
     """The JSON contract of ``kcompat plan --format json``."""
     return {
         "from": _point_document(plan.start),

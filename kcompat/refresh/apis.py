@@ -35,6 +35,11 @@ from .common import (
 )
 from .features import MAX_GO_BLOB_BYTES
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+
 REGISTER_FILE = "register.go"
 LIFECYCLE_FILE = "zz_generated.prerelease-lifecycle.go"
 LIFECYCLE_CSV = "lifecycle.csv"
@@ -159,7 +164,7 @@ def removed_as_of(release_minor: int, removed: str | None) -> bool:
     return (major, minor) <= (1, release_minor)
 
 
-def api_release_document(minor: int, tag: str, repo: GitRepository, group_versions: list[GroupVersion]) -> dict:
+def api_release_document(minor: int, tag: str, repo: GitRepository, group_versions: list[GroupVersion]) -> dict[str, Any]:
     """The data of ``apis/v1.N.yaml``, keys in the order of the bundled files."""
     return {
         "release": release_of_minor(minor),
@@ -212,11 +217,12 @@ def api_file_header(minor: int, tag: str) -> str:
     return "".join(f"# {line}\n" for line in lines)
 
 
-def api_file_text(document: dict, header: str) -> str:
-    return header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+def api_file_text(document: dict[str, Any], header: str) -> str:
+    body: str = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+    return header + body
 
 
-def lifecycle_rows(document: dict) -> list[list[str]]:
+def lifecycle_rows(document: dict[str, Any]) -> list[list[str]]:
     """The ``lifecycle.csv`` rows of one ``apis/v1.N.yaml`` document."""
 
     def cell(value: object) -> str:
@@ -268,7 +274,7 @@ def refresh_apis(api_repo: Path, out_dir: Path, releases: list[str] | None = Non
     found, skipped = release_tags(repo, releases, "v0.", "--api-repo", " (k8s.io/api tags)")
     written: list[Path] = []
     notes: list[str] = []
-    documents: dict[str, dict] = {}
+    documents: dict[str, dict[str, Any]] = {}
     for minor, release, tag in found:
         try:
             group_versions, left_out = group_versions_at(repo, tag)

@@ -16,6 +16,7 @@ from pathlib import Path
 from ..core.errors import KcompatError
 from ..core.safe_yaml import DEFAULT_MAX_BYTES
 
+
 FIRST_MINOR = 31  # the oldest release the dashboard covers (first with compatibility versions)
 _RELEASE = re.compile(r"1\.(\d{1,4})")
 #: Any git command's output is bounded (a tree listing of kubernetes is ~2 MB) and so is its time.
@@ -187,8 +188,10 @@ class _OutputTooLarge(Exception):
     pass
 
 
-def _read_bounded(process: subprocess.Popen, limit: int) -> bytes:
-    chunks, total = [], 0
+def _read_bounded(process: subprocess.Popen[bytes], limit: int) -> bytes:
+    assert process.stdout is not None  # started with stdout=PIPE
+    chunks: list[bytes] = []
+    total = 0
     deadline = time.monotonic() + GIT_TIMEOUT_SECONDS
     while True:
         chunk = process.stdout.read(1 << 16)

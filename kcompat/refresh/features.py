@@ -3,7 +3,7 @@ the dependency map of ``pkg/features/kube_features.go`` and client-go's known fe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -29,6 +29,11 @@ from .common import (
     release_tags,
     write_file_atomically,
 )
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 NEW_VERSIONED = "test/compatibility_lifecycle/reference/versioned_feature_list.yaml"
 NEW_UNVERSIONED = "test/compatibility_lifecycle/reference/unversioned_feature_list.yaml"
@@ -121,7 +126,7 @@ def prepared_manifest(repo: GitRepository, tag: str, path: str) -> UpstreamManif
 
 
 def feature_file_header(
-    release: str, repo: GitRepository, tag: str, commit: str, manifest: UpstreamManifest, dependencies: dict | None = None
+    release: str, repo: GitRepository, tag: str, commit: str, manifest: UpstreamManifest, dependencies: dict[str, Any] | None = None
 ) -> str:
     kind = "UNVERSIONED feature gates" if "unversioned" in Path(manifest.path).name else "feature-gate manifest"
     lines = [
@@ -213,7 +218,8 @@ def refresh_features(kubernetes_repo: Path, out_dir: Path, releases: list[str] |
 
 def _check_no_gate_in_both(manifests: dict[bool, UpstreamManifest], tag: str) -> None:
     """The dashboard loads the two lists of a release together; a gate may be in only one."""
-    features, sources = [], []
+    features: list[Feature] = []
+    sources: list[str] = []
     for manifest in manifests.values():
         source = f"{tag}:{manifest.path}"
         features.extend(load_manifest_bytes(manifest.text, source))
@@ -252,9 +258,9 @@ def with_dependencies(text: str, dependencies: dict[str, tuple[str, ...]]) -> st
     return "".join(out)
 
 
-def client_go_manifest_text(header_lines: list[str], items: list[dict]) -> str:
+def client_go_manifest_text(header_lines: list[str], items: list[dict[str, Any]]) -> str:
     """A client-go features file in the bundled manifest layout."""
-    body = yaml.safe_dump(items, sort_keys=False, default_flow_style=False)
+    body: str = yaml.safe_dump(items, sort_keys=False, default_flow_style=False)
     return "".join(f"# {line}\n" if line else "#\n" for line in header_lines) + "\n" + body
 
 
@@ -274,7 +280,7 @@ class ReleaseGoData:
     1.35) and client-go's features as the kube binary registers them (None when not found)."""
 
     dependencies: dict[str, tuple[str, ...]] | None
-    client_go: tuple[dict, ...] | None
+    client_go: tuple[dict[str, Any], ...] | None
     client_go_versioned: bool | None
     notes: tuple[str, ...]
 
@@ -283,7 +289,7 @@ def go_source_at(repo: GitRepository, tag: str, path: str) -> str:
     return repo.read(tag, path, MAX_GO_BLOB_BYTES).decode("utf-8", "replace")
 
 
-def package_reader(repo: GitRepository, tag: str):
+def package_reader(repo: GitRepository, tag: str) -> Callable[[str], list[tuple[str, str]]]:
     """Reads the Go files of an imported package from the checkout (staging packages under
     ``staging/src/``), for resolving ``genericfeatures.X``-style names."""
 

@@ -25,6 +25,11 @@ from dataclasses import dataclass
 
 from ..core.errors import KcompatError
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+
 #: Go sources larger than this are refused before they are tokenized (kube_features.go is ~150 kB).
 MAX_GO_SOURCE_CHARS = 4 * 1024 * 1024
 #: At most this many tokens per file (kube_features.go has ~30,000): bounds memory for punctuation floods.
@@ -36,6 +41,13 @@ IDENT, STRING, NUMBER, PUNCT = "ident", "string", "number", "punct"
 _IDENT_RUN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER_RUN = re.compile(r"[0-9][0-9A-Za-z_.]*")
 _SPACE_RUN = re.compile(r"[ \t\r\n]+")
+
+
+def _run_end(run: re.Pattern[str], source: str, at: int) -> int:
+    """Where ``run`` ends that starts at ``at`` (the caller has seen its first character)."""
+    match = run.match(source, at)
+    assert match is not None
+    return match.end()
 
 
 class GoSourceError(KcompatError):
@@ -60,7 +72,7 @@ def go_tokens(source: str, where: str) -> list[Token]:
             raise GoSourceError(f"{where}: more than {MAX_GO_TOKENS:,} tokens: not a feature or API source file")
         c = source[i]
         if c in " \t\r\n":
-            end = _SPACE_RUN.match(source, i).end()
+            end = _run_end(_SPACE_RUN, source, i)
             line += source.count("\n", i, end)
             i = end
         elif source.startswith("//", i):
@@ -88,11 +100,11 @@ def go_tokens(source: str, where: str) -> list[Token]:
             line += source.count("\n", i, end)
             i = end + 1
         elif c.isascii() and (c.isalpha() or c == "_"):
-            end = _IDENT_RUN.match(source, i).end()
+            end = _run_end(_IDENT_RUN, source, i)
             tokens.append(Token(IDENT, source[i:end], line))
             i = end
         elif c.isdigit():
-            end = _NUMBER_RUN.match(source, i).end()
+            end = _run_end(_NUMBER_RUN, source, i)
             tokens.append(Token(NUMBER, source[i:end], line))
             i = end
         else:
@@ -251,7 +263,8 @@ def matching_brace(tokens: list[Token], i: int, where: str) -> int:
 def split_top_level(tokens: tuple[Token, ...]) -> list[tuple[Token, ...]]:
     """The comma-separated elements inside one ``{...}`` (outer braces given)."""
     parts: list[tuple[Token, ...]] = []
-    depth, current = 0, []
+    depth = 0
+    current: list[Token] = []
     for token in tokens[1:-1]:
         if token.kind == PUNCT and token.text in "{([":
             depth += 1
@@ -385,7 +398,7 @@ def _spec_fields(spec: tuple[Token, ...], where: str) -> dict[str, str]:
     return fields
 
 
-def client_go_features(source: str, where: str, versioned: bool) -> list[dict]:
+def client_go_features(source: str, where: str, versioned: bool) -> list[dict[str, Any]]:
     """client-go's features as manifest items (``name``, ``versionedSpecs``), sorted by name.
 
     ``versioned``: read ``defaultVersionedKubernetesFeatureGates`` (registered with their

@@ -23,6 +23,11 @@ import yaml
 
 from .common import RefreshError, write_file_atomically
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+
 ORACLE_DIR = "oracle"
 ORIGIN_CLIENT_GO = "client-go"
 PATCH_FOLDER = re.compile(r"^v1\.[0-9]+\.[0-9]+$")
@@ -38,7 +43,7 @@ class PatchGates:
     patch: str  # "1.35.2"
     kubernetes: str  # module version, "v1.35.2"
     go: str
-    gates: tuple[dict, ...]
+    gates: tuple[dict[str, Any], ...]
 
 
 def _patch_key(patch: str) -> tuple[int, ...]:
@@ -83,9 +88,9 @@ def recorded(data_dir: Path, minor: int) -> list[PatchGates]:
     return recorded_patches(data_dir, minor) or ([pre] if pre is not None else [])
 
 
-def manifest_item(gate: dict) -> dict:
+def manifest_item(gate: dict[str, Any]) -> dict[str, Any]:
     """One gate in the bundled manifest layout (name, dependencies, versionedSpecs)."""
-    item: dict = {"name": gate["name"]}
+    item: dict[str, Any] = {"name": gate["name"]}
     if gate.get("dependencies"):
         item["dependencies"] = sorted(gate["dependencies"])
     specs = []
@@ -104,8 +109,14 @@ def manifest_item(gate: dict) -> dict:
     return item
 
 
-def _dump(items: list[dict]) -> str:
-    return yaml.safe_dump(items, sort_keys=False, default_flow_style=False, width=1000)
+def _dump_document(document: dict[str, Any]) -> str:
+    text: str = yaml.safe_dump(document, sort_keys=False, default_flow_style=False, width=1000)
+    return text
+
+
+def _dump(items: list[dict[str, Any]]) -> str:
+    text: str = yaml.safe_dump(items, sort_keys=False, default_flow_style=False, width=1000)
+    return text
 
 
 def _header(lines: list[str]) -> str:
@@ -137,7 +148,7 @@ def feature_texts(newest: PatchGates, minor: int) -> dict[str, str]:
     return {f"features/v1.{minor}.yaml": kube_text, f"features/client-go-v1.{minor}.yaml": client_text}
 
 
-def patches_document(patches: list[PatchGates]) -> dict:
+def patches_document(patches: list[PatchGates]) -> dict[str, Any]:
     """For every patch older than the newest: the gates that differ from it (whole entries, origin
     kept) and the names the newest registers but that patch does not."""
     newest = patches[-1]
@@ -166,7 +177,7 @@ def patches_text(patches: list[PatchGates], minor: int) -> str:
         "differ there (the whole entry as that patch registers it) and the gates it does not register.",
         f"Patches recorded: {', '.join(p.patch for p in patches)}; with a difference: {', '.join(differing) or 'none'}.",
         "Read from the running code of each k8s.io/kubernetes patch by oracle/record.py (data/oracle/v1.N.P/gates.json).",
-    ]) + yaml.safe_dump(document, sort_keys=False, default_flow_style=False, width=1000)
+    ]) + _dump_document(document)
 
 
 def recorded_minors(data_dir: Path) -> list[int]:
@@ -214,10 +225,10 @@ def _newest_full(data_dir: Path, minor: int) -> Path | None:
     return data_dir / ORACLE_DIR / f"v{full[-1].patch}" if full else None
 
 
-def api_release_document(folder: Path, minor: int) -> dict:
+def api_release_document(folder: Path, minor: int) -> dict[str, Any]:
     """``apis/v1.N.yaml`` from the scheme kinds the release's three apiservers register."""
     apis = json.loads((folder / "apis.json").read_text())
-    by_gv: dict[tuple[str, str], list[dict]] = {}
+    by_gv: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for k in apis["kinds"]:
         if k["kind"] in META_KINDS:
             continue
@@ -227,7 +238,7 @@ def api_release_document(folder: Path, minor: int) -> dict:
         names = {k["kind"] for k in kinds}
         items = []
         for k in sorted(kinds, key=lambda k: k["kind"]):
-            removed = k.get("removed") or None
+            removed: str | None = k.get("removed") or None
             items.append({
                 "kind": k["kind"],
                 "isList": k["kind"].endswith("List") and k["kind"][: -len("List")] in names,
@@ -235,7 +246,7 @@ def api_release_document(folder: Path, minor: int) -> dict:
                 "deprecated": k.get("deprecated") or None,
                 "removed": removed,
                 "replacement": k.get("replacement") or None,
-                "removedAsOfRelease": bool(removed) and tuple(int(x) for x in removed.split(".")) <= (1, minor),
+                "removedAsOfRelease": removed is not None and tuple(int(x) for x in removed.split(".")) <= (1, minor),
                 "server": k["server"],
             })
         group_versions.append({
@@ -252,7 +263,7 @@ def api_release_document(folder: Path, minor: int) -> dict:
     }
 
 
-def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:
+def resources_document(folder: Path, minor: int, previous: dict[str, Any] | None) -> dict[str, Any]:
     """``apis/resources/v1.N.yaml`` from discovery of the real kube-apiserver: every resource any
     recorded run served (with every API and every gate on, and at every emulated version), its kind
     and subresources. Kinds no run served keep the previous file's entry (a resource that is never
@@ -285,9 +296,9 @@ def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:
             if key not in seen:
                 seen[key] = (r["resource"], set(r.get("subresources") or ()))
                 kept += 1
-    by_gv: dict[tuple[str, str], list[dict]] = {}
+    by_gv: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (group, version, kind), (name, subs) in seen.items():
-        entry: dict = {"kind": kind, "resource": name, "subresources": sorted(subs)}
+        entry: dict[str, Any] = {"kind": kind, "resource": name, "subresources": sorted(subs)}
         if (group, version, name) in gated:
             entry["gate"] = gated[(group, version, name)]
         gated_here = {sub: gate for sub, gate in gated_subs.get((group, version, name), {}).items() if sub in subs}
@@ -307,7 +318,7 @@ def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:
     }
 
 
-def enablement_snapshot(folder: Path, minor: int) -> dict:
+def enablement_snapshot(folder: Path, minor: int) -> dict[str, Any]:
     """The ``default-enablement.yaml`` entry: the resource configs of the three apiservers."""
     apis = json.loads((folder / "apis.json").read_text())
     stable, beta, alpha, legacy = set(), set(), set(), set()
@@ -350,7 +361,7 @@ def _leading_comments(text: str) -> str:
     return "".join(lines)
 
 
-def _rewrite_release_list(path: Path, key: str, release: str, entry: dict, superseded_id: str | None = None) -> str:
+def _rewrite_release_list(path: Path, key: str, release: str, entry: dict[str, Any], superseded_id: str | None = None) -> str:
     """``path`` (a YAML mapping with a list under ``key``) with the entry of ``release`` replaced by
     ``entry`` (added when there is none). With ``superseded_id`` an entry of the same release is
     kept for provenance with its release renamed, so no loader takes it for the release's list."""
@@ -367,7 +378,8 @@ def _rewrite_release_list(path: Path, key: str, release: str, entry: dict, super
         items.append(item)
     items.append(entry)
     document[key] = items
-    return _leading_comments(text) + "\n" + yaml.safe_dump(document, sort_keys=False, default_flow_style=False, width=1000)
+    dumped: str = yaml.safe_dump(document, sort_keys=False, default_flow_style=False, width=1000)
+    return _leading_comments(text) + "\n" + dumped
 
 
 def storage_version_hash(group: str, version: str, kind: str) -> str:
@@ -378,7 +390,7 @@ def storage_version_hash(group: str, version: str, kind: str) -> str:
     return base64.b64encode(hashlib.sha256(f"{group}/{version}/{kind}".encode()).digest()[:8]).decode()
 
 
-def chained_storage_versions(folder: Path, apis: dict) -> list[str]:
+def chained_storage_versions(folder: Path, apis: dict[str, Any]) -> list[str]:
     """``group/version resource`` of every resource of apiextensions-apiserver and kube-aggregator,
     the version being the one whose storage version hash the real apiserver's discovery reports."""
     versions: dict[tuple[str, str], set[str]] = {}
