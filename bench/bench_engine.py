@@ -58,7 +58,7 @@ def timed(fns, repeat):
     """The median time of each function, run in turn ``repeat`` times."""
     samples = [[] for _ in fns]
     for _ in range(repeat):
-        for fn, times in zip(fns, samples):
+        for fn, times in zip(fns, samples, strict=True):
             start = time.perf_counter()
             fn()
             times.append(time.perf_counter() - start)

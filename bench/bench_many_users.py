@@ -52,7 +52,7 @@ def _choose(page, option: str) -> None:
 
 def _round(pages, targets) -> list[float]:
     started = []
-    for page, target in zip(pages, targets):
+    for page, target in zip(pages, targets, strict=True):
         _choose(page, target)
         started.append(time.perf_counter())
     done = [None] * len(pages)
@@ -61,12 +61,12 @@ def _round(pages, targets) -> list[float]:
             if done[i] is None and page.evaluate(IDLE) and f"emulated={targets[i]}" in page.url:
                 done[i] = time.perf_counter()
         time.sleep(0.005)
-    return [(d - s) * 1000 for d, s in zip(done, started)]
+    return [(d - s) * 1000 for d, s in zip(done, started, strict=True)]
 
 
 def _pct(values, p):
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
 class ServerTimes:

@@ -217,7 +217,7 @@ class Session:
         self._send(request)
         response = self._receive_until(lambda m, kind: kind == "file_urls_response").file_urls_response
         state = WidgetState(id=uploader)
-        for (name, data), urls in zip(files, response.file_urls):
+        for (name, data), urls in zip(files, response.file_urls, strict=True):
             boundary = uuid.uuid4().hex
             body = (
                 f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
@@ -380,7 +380,7 @@ def _sample_rss(pid: int, threads: list[threading.Thread], peaks: list[int]) -> 
         time.sleep(0.2)
 
 
-def main() -> int:
+def main() -> int:  # noqa: C901 - the options of the run, read in one place
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--reruns", type=int, default=50)
@@ -458,8 +458,8 @@ def main() -> int:
                 threading.Thread(target=_worker, args=(url, i, args.reruns, uploads[i], errors, durations, deadline))
                 for i in range(args.sessions)
             ]
-            sampler = threading.Thread(target=lambda: _sample_rss(proc.pid, threads, peaks), daemon=True)
             peaks: list[int] = []
+            sampler = threading.Thread(target=_sample_rss, args=(proc.pid, threads, peaks), daemon=True)
             sampler.start()
             t0 = time.perf_counter()
             for t in threads:

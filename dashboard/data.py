@@ -207,7 +207,7 @@ def matrix_frame() -> pd.DataFrame:
 def matrix_stages() -> pd.DataFrame:
     """Same shape as :func:`matrix_frame`, each cell the stage name ("" when not listed)."""
     m = matrix()
-    rows = [{"gate": r.gate, **{rel: c.stage.value if c else "" for rel, c in zip(m.releases, r.cells)}} for r in m.rows]
+    rows = [{"gate": r.gate, **{rel: c.stage.value if c else "" for rel, c in zip(m.releases, r.cells, strict=True)}} for r in m.rows]
     return pd.DataFrame(rows, columns=["gate", *m.releases])
 
 

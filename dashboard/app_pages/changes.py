@@ -110,7 +110,7 @@ def show(document: dict[str, Any], key: str, against: str) -> None:
     if shown != ALL:
         keep = [c["behaviour"] != "same" for c in changes]
         frame = frame[keep]
-        rows = [r for r, k in zip(rows, keep) if k]
+        rows = [r for r, k in zip(rows, keep, strict=True) if k]
     if frame.empty:
         st.success(f"Every feature behaves the same in {here} and in {there}.", icon=":material/check:")
         return

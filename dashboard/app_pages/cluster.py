@@ -118,7 +118,7 @@ def checked_document(inputs: list[tuple[str, bytes | str]]) -> tuple[dict[str, A
 def input_form() -> None:
     with st.form("cluster_inputs", border=False):
         columns = st.columns(3)
-        for column, (key, label, help_text) in zip(columns, PASTES):
+        for column, (key, label, help_text) in zip(columns, PASTES, strict=True):
             # Streamlit cuts a longer value to max_chars on the server: one more than the limit lets
             # collect_inputs refuse it by name instead of reading a silently cut /metrics
             column.text_area(label, key=key, height=160, max_chars=MAX_PASTE_CHARS + 1, help=help_text)
@@ -248,7 +248,7 @@ def follow_selection(document: dict[str, Any], inputs: list[tuple[str, bytes | s
 def show_selection(document: dict[str, Any]) -> None:
     st.subheader("Selection found")
     cols = st.columns(4)
-    for col, key in zip(cols, ("component", "binary", "emulated", "minCompatibility")):
+    for col, key in zip(cols, ("component", "binary", "emulated", "minCompatibility"), strict=True):
         col.metric(SOURCE_LABELS[key], document[key])
     rows = [
         {"setting": label, "value": document.get(key) or "", "from": document["sources"][key]}

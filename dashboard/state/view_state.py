@@ -336,7 +336,7 @@ class ViewState:
         ids = list(ids)
         labels = list(labels) if labels is not None else ids
         default = ids[0] if default is None else default
-        by_label = dict(zip(labels, ids))
+        by_label = dict(zip(labels, ids, strict=True))
         value = self._one(name, ids, default)
         encode = lambda label: None if by_label.get(label, default) == default else by_label[label]  # noqa: E731
         bound = self._bind(name, labels[ids.index(value)], encode, kwargs)

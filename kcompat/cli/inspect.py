@@ -111,7 +111,7 @@ def _kubectl_raw(path: str, args: argparse.Namespace) -> bytes:
         raise _Unusable(f"kubectl get --raw {path} {stopped}; stopped")
     if status != 0:
         message = err.decode("utf-8", "replace").strip().splitlines()
-        raise _Unusable(f"kubectl get --raw {path} failed: {echo((message or ['exit status %d' % status])[-1], 500)}")
+        raise _Unusable(f"kubectl get --raw {path} failed: {echo((message or [f'exit status {status}'])[-1], 500)}")
     return out
 
 

@@ -17,6 +17,7 @@ from types import ModuleType
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut
 from kcompat.data.catalog import DEFAULT_CATALOG, Catalog
+import contextlib
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -193,10 +194,8 @@ def run() -> None:
 
 def _fail(message: str, status: ExitStatus = ExitStatus.REFUSED) -> ExitStatus:
     """Print one error (cut: it may echo user input at any length) and return the exit status."""
-    try:
+    with contextlib.suppress(OSError):
         print(f"kcompat: error: {cut(message, MESSAGE_LIMIT)}", file=sys.stderr)
-    except OSError:
-        pass
     return status
 
 

@@ -161,7 +161,7 @@ class Change:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        return tuple(f for f, a, b in zip(FIELDS, self.here.key(), self.there.key()) if a != b)
+        return tuple(f for f, a, b in zip(FIELDS, self.here.key(), self.there.key(), strict=True) if a != b)
 
     @property
     def why(self) -> str:

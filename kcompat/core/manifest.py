@@ -158,11 +158,11 @@ class PickIndex:
     @staticmethod
     def build(features: tuple[Feature, ...]) -> PickIndex:
         newest_first = [
-            tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1])))
+            tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1]), strict=True))
             for f in features
         ]
         pre_alpha = tuple(f.default_states[-1] for f in features)
-        newest = tuple(entries[0][2] if entries else pre for entries, pre in zip(newest_first, pre_alpha))
+        newest = tuple(entries[0][2] if entries else pre for entries, pre in zip(newest_first, pre_alpha, strict=True))
         late = sorted((entries[0][0], i) for i, entries in enumerate(newest_first) if entries)
         need = sorted((entries[0][1], i) for i, entries in enumerate(newest_first) if entries and entries[0][1] is not None)
         alpha_on = tuple(

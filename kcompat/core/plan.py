@@ -327,6 +327,13 @@ def _rollback(kind: str, before: Point, after: Point, nodes_before: Version | No
     )
 
 
+def _title_and_order(kind: str, prev: Point, point: Point) -> tuple[str, tuple[str, ...]]:
+    """A control-plane step's title and the order its components roll in."""
+    if kind == "binary":
+        return f"Upgrade the control-plane binaries {prev.binary} -> {point.binary}, keep --emulated-version={point.emulated}", BINARY_ORDER
+    return f"Raise --emulated-version {prev.emulated} -> {point.emulated} on {point.binary} binaries", EMULATION_ORDER
+
+
 def plan_upgrade(
     start_binary: Version,
     start_emulated: Version | None,
@@ -389,13 +396,7 @@ def plan_upgrade(
 
     for kind, point in path:
         gates, apis, storage = gates_at(point), apis_at(point), storage_at(point)
-        order: tuple[str, ...]
-        if kind == "binary":
-            title = f"Upgrade the control-plane binaries {prev.binary} -> {point.binary}, keep --emulated-version={point.emulated}"
-            order = BINARY_ORDER
-        else:
-            title = f"Raise --emulated-version {prev.emulated} -> {point.emulated} on {point.binary} binaries"
-            order = EMULATION_ORDER
+        title, order = _title_and_order(kind, prev, point)
         # while the step rolls, peers and controllers still run the previous binary at the previous emulated version
         components = {KUBE_APISERVER: (prev.binary, prev.emulated), CONTROLLER_MANAGER: (prev.binary, prev.emulated), KUBELET: (nodes, nodes)}
         checks = _skew_checks(point, components)

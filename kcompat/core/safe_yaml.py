@@ -67,7 +67,7 @@ def _scan_events(text: str, source: str, manifest: bool) -> None:
     (an alias bomb is never expanded), nesting past :data:`MAX_YAML_DEPTH`, duplicate mapping keys,
     and, for a feature manifest, more gates, specs or nodes than any real list has."""
     stack: list[list[Any]] = []  # per open collection: [is mapping, children so far, {key: line}]
-    nodes = gates = specs = 0
+    counts = _ManifestCounts(source) if manifest else None
     for event in yaml.parse(text, Loader=_LOADER):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise KcompatError(f"{source}: anchors and aliases are not allowed ({_line(event)})")
@@ -76,33 +76,45 @@ def _scan_events(text: str, source: str, manifest: bool) -> None:
             continue
         if not isinstance(event, _NODE_EVENTS):
             continue
-        nodes += 1
         if stack:
-            top = stack[-1]
-            if top[0] and top[1] % 2 == 0:  # a mapping key
-                if isinstance(event, yaml.ScalarEvent):
-                    keys = top[2]
-                    if event.value in keys:
-                        raise KcompatError(
-                            f"{source}: duplicate key {repr_cut(event.value)} ({_line(event)}; first at line {keys[event.value]})"
-                        )
-                    keys[event.value] = event.start_mark.line + 1
-            top[1] += 1
-        if manifest:
-            if len(stack) == 1 and not stack[0][0]:
-                gates += 1
-                if gates > MAX_GATES:
-                    raise KcompatError(f"{source}: more than {MAX_GATES:,} gates (no Kubernetes release has more than a few hundred)")
-            elif len(stack) == 3 and isinstance(event, yaml.MappingStartEvent):
-                specs += 1
-                if specs > MAX_MANIFEST_SPECS:
-                    raise KcompatError(f"{source}: more than {MAX_MANIFEST_SPECS:,} versioned specs in all")
-            if nodes > MAX_MANIFEST_NODES:
-                raise KcompatError(f"{source}: more than {MAX_MANIFEST_NODES:,} YAML values (a feature list has a few thousand)")
+            _child(stack[-1], event, source)
+        if counts is not None:
+            counts.add(stack, event)
         if isinstance(event, _START_EVENTS):
             if len(stack) >= MAX_YAML_DEPTH:
                 raise KcompatError(f"{source}: YAML nested too deeply: more than {MAX_YAML_DEPTH} levels ({_line(event)})")
             stack.append([isinstance(event, yaml.MappingStartEvent), 0, {}])
+
+
+def _child(top: list[Any], event: Any, source: str) -> None:
+    """One more child of the open collection ``top``; a mapping's key seen twice is refused."""
+    if top[0] and top[1] % 2 == 0 and isinstance(event, yaml.ScalarEvent):  # a mapping key
+        keys = top[2]
+        if event.value in keys:
+            raise KcompatError(f"{source}: duplicate key {repr_cut(event.value)} ({_line(event)}; first at line {keys[event.value]})")
+        keys[event.value] = event.start_mark.line + 1
+    top[1] += 1
+
+
+class _ManifestCounts:
+    """The gates, specs and YAML values of a feature manifest, refused past the limits as they come."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.nodes = self.gates = self.specs = 0
+
+    def add(self, stack: list[list[Any]], event: Any) -> None:
+        self.nodes += 1
+        if len(stack) == 1 and not stack[0][0]:
+            self.gates += 1
+            if self.gates > MAX_GATES:
+                raise KcompatError(f"{self.source}: more than {MAX_GATES:,} gates (no Kubernetes release has more than a few hundred)")
+        elif len(stack) == 3 and isinstance(event, yaml.MappingStartEvent):
+            self.specs += 1
+            if self.specs > MAX_MANIFEST_SPECS:
+                raise KcompatError(f"{self.source}: more than {MAX_MANIFEST_SPECS:,} versioned specs in all")
+        if self.nodes > MAX_MANIFEST_NODES:
+            raise KcompatError(f"{self.source}: more than {MAX_MANIFEST_NODES:,} YAML values (a feature list has a few thousand)")
 
 
 def read_yaml_text(data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, manifest: bool = False) -> object:

@@ -89,7 +89,7 @@ def rows_to_markdown(rows: Sequence[Mapping[str, object]], columns: Sequence[str
 def rows_to_table(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
     cells = [[printable(cell_text(row.get(c))) for c in columns] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    fmt = "  ".join("{:<%d}" % w for w in widths)
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [fmt.format(*columns).rstrip(), fmt.format(*("-" * w for w in widths)).rstrip()]
     lines += [fmt.format(*r).rstrip() for r in cells]
     return "\n".join(lines) + "\n"

@@ -74,7 +74,7 @@ def matrix_document(answer: FilteredMatrix, lineage: GateLineage) -> dict[str, A
     return {
         "releases": list(matrix.releases),
         "gates": [
-            {"name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells)}}
+            {"name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells, strict=True)}}
             for r in matrix.rows
         ],
         "transitions": transitions_document(answer.transitions),
@@ -104,9 +104,8 @@ def removal_at(document: dict[str, Any], name: str, release: str) -> str | None:
     """The behaviour of ``name`` in ``release`` when the newest removal at or before it applies."""
     found = None
     for g in document["removedGates"]:
-        if g["name"] == name and _key(g["removedIn"]) <= _key(release):
-            if found is None or _key(g["removedIn"]) > _key(found["removedIn"]):
-                found = g
+        if g["name"] == name and _key(g["removedIn"]) <= _key(release) and (found is None or _key(g["removedIn"]) > _key(found["removedIn"])):
+            found = g
     return found["behaviour"] if found is not None else None
 
 

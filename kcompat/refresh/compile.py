@@ -10,6 +10,7 @@ from kcompat.core.errors import KcompatError, cut
 from kcompat.core.manifest import Manifest
 from kcompat.data.bundle import BUNDLE_NAME, FORMAT, file_hash
 from kcompat.data.catalog import Catalog
+import contextlib
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -97,8 +98,6 @@ def rebuild_after_refresh(data_dir: Path) -> str:
         path = write_bundle(data_dir)
         return f"bundle: wrote {path}"
     except (KcompatError, OSError) as exc:
-        try:
+        with contextlib.suppress(OSError):
             (Path(data_dir) / BUNDLE_NAME).unlink(missing_ok=True)
-        except OSError:
-            pass
         return f"bundle: not written ({cut(exc, 300)}); the YAML files are read directly"

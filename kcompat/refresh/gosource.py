@@ -61,7 +61,7 @@ class Token:
     line: int
 
 
-def go_tokens(source: str, where: str) -> list[Token]:
+def go_tokens(source: str, where: str) -> list[Token]:  # noqa: C901 - the Go lexer's one loop, one branch per token class
     """The tokens of ``source`` (comments dropped; strings keep their quotes), in one pass."""
     if len(source) > MAX_GO_SOURCE_CHARS:
         raise GoSourceError(f"{where}: {len(source):,} characters, more than the limit of {MAX_GO_SOURCE_CHARS:,} for a Go file")
@@ -206,7 +206,7 @@ class MapEntry:
     value: tuple[Token, ...]  # the value's tokens, outer braces included
 
 
-def map_literal(tokens: list[Token], variable: str, where: str) -> list[MapEntry] | None:
+def map_literal(tokens: list[Token], variable: str, where: str) -> list[MapEntry] | None:  # noqa: C901 - one pass over the literal's tokens, as the Go grammar nests them
     """The entries of ``var <variable> = map[...]...{ ... }``; None when the variable is absent."""
     n = len(tokens)
     start = None
@@ -461,12 +461,12 @@ def known_types(tokens: list[Token], where: str) -> tuple[str, ...]:
         j = i + 3
         i = end + 1  # each token is looked at a bounded number of times, however calls nest
         while j < end:
-            if tokens[j].text == "&" and j + 3 <= end and tokens[j + 1].kind == IDENT:
-                if tokens[j + 2].text == "{" and tokens[j + 3].text == "}":
-                    if tokens[j + 1].text not in kinds:
-                        kinds.append(tokens[j + 1].text)
-                    j += 4
-                    continue
+            if (tokens[j].text == "&" and j + 3 <= end and tokens[j + 1].kind == IDENT
+                    and tokens[j + 2].text == "{" and tokens[j + 3].text == "}"):
+                if tokens[j + 1].text not in kinds:
+                    kinds.append(tokens[j + 1].text)
+                j += 4
+                continue
             j += 1
     return tuple(kinds)
 

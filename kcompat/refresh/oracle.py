@@ -263,7 +263,7 @@ def api_release_document(folder: Path, minor: int) -> dict[str, Any]:
     }
 
 
-def resources_document(folder: Path, minor: int, previous: dict[str, Any] | None) -> dict[str, Any]:
+def resources_document(folder: Path, minor: int, previous: dict[str, Any] | None) -> dict[str, Any]:  # noqa: C901 - one pass over the recorded discovery documents, field by field
     """``apis/resources/v1.N.yaml`` from discovery of the real kube-apiserver: every resource any
     recorded run served (with every API and every gate on, and at every emulated version), its kind
     and subresources. Kinds no run served keep the previous file's entry (a resource that is never

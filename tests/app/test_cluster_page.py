@@ -108,7 +108,7 @@ def test_each_table_csv_has_the_cli_columns(inputs, exports, tmp_path, capsys):
     assert "data: cluster inputs (pasted command line, pasted /version, pasted /metrics); prediction from the bundled data" in header
     csv_downloads = {key: "\n".join(export.text("csv").splitlines()[1:]) for key, export in exports.items() if key.startswith("cluster_")}
     files = []
-    for name, text in zip(("cmdline.txt", "version.json", "metrics.txt"), inputs):
+    for name, text in zip(("cmdline.txt", "version.json", "metrics.txt"), inputs, strict=True):
         (tmp_path / name).write_text(text)
         files.append(str(tmp_path / name))
     kcompat(["inspect", *files, "--format", "markdown"])  # inspect has no CSV output: its tables' columns

@@ -311,7 +311,7 @@ def test_a_chosen_patch_release_is_the_binary_of_every_page():
     at = open_app(binary="1.35", emulated="1.35", patch="0")
     document = kcompat_json("gates", "--binary", "1.35.0")
     shown = frame_with(at, GATE_VIEW)
-    assert dict(zip(shown["gate"], shown["enabled"])) == {f["name"]: f["enabled"] for f in document["features"]}
+    assert dict(zip(shown["gate"], shown["enabled"], strict=True)) == {f["name"]: f["enabled"] for f in document["features"]}
     newest = kcompat_json("gates", "--binary", "1.35")
     assert document["features"] != newest["features"]
     params = {"binary": "1.35", "emulated": "1.34", "patch": "0"}

@@ -4,6 +4,7 @@
 responses. The /version response is a recorded-format sample; the /metrics response is
 GENERATED from the engine's prediction (tests/inspect_samples.py). No cluster is needed."""
 
+from typing import ClassVar
 import json
 import os
 import shutil
@@ -28,8 +29,8 @@ pytestmark = [
 
 
 class _Replay(BaseHTTPRequestHandler):
-    responses: dict[str, tuple[str, bytes]] = {}
-    seen: list[str] = []
+    responses: ClassVar[dict[str, tuple[str, bytes]]] = {}
+    seen: ClassVar[list[str]] = []
 
     def do_GET(self):  # noqa: N802 - http.server's name
         path = self.path.split("?")[0]

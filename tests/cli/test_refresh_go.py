@@ -241,7 +241,7 @@ def test_long_runs_that_made_the_old_patterns_backtrack_are_linear() -> None:
         registered_kinds_in("AddKnownTypes(SchemeGroupVersion," + "&" * 200_000, "register.go")
     nested = "AddKnownTypes(SchemeGroupVersion, &A{}, " * 20_000 + ")" * 20_000
     assert registered_kinds_in(nested, "register.go") == ("A",)
-    text, renames = rename_go_identifiers("- " + " " * 300_000 + "x\n" + "  -\t" * 100_000)
+    _text, renames = rename_go_identifiers("- " + " " * 300_000 + "x\n" + "  -\t" * 100_000)
     assert renames == ()
     assert len(go_tokens("a" * 1_000_000 + " " + "1" * 1_000_000, "long.go")) == 2
     assert time.process_time() - started < 3

@@ -4,6 +4,7 @@ answers are the ones the same work gives in this process and the ones the CLI pr
 
 from __future__ import annotations
 
+from pathlib import Path
 import subprocess
 import sys
 
@@ -152,8 +153,8 @@ def test_a_cancelled_request_kills_its_worker():
     children = [p for p in set(os.listdir("/proc")) - pids_before if p.isdigit()]
     for pid in children:
         try:
-            cmdline = open(f"/proc/{pid}/cmdline", "rb").read()
-            stat = open(f"/proc/{pid}/stat", "rb").read()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
         except OSError:
             continue
         parent = int(stat.rsplit(b")", 1)[1].split()[1])
@@ -194,7 +195,7 @@ def test_a_session_asking_again_at_once_cannot_pass_a_waiting_one():
         lock, order = FifoLock(), []
         lock.acquire()
 
-        def victim() -> None:
+        def victim(lock: FifoLock = lock, order: list[str] = order) -> None:
             lock.acquire()
             order.append("victim")
             lock.release()

@@ -1,5 +1,7 @@
 """Stage history across releases (kcompat.core.gate_history, matrix, matrix_filter) on the bundled data."""
 
+import itertools
+
 import pytest
 
 from kcompat.core.gate_history import GateStatus, gate_segments, status_at_release, timeline_segments
@@ -53,7 +55,7 @@ def test_timeline_covers_every_gate_of_the_binary_in_name_order(catalog):
     segments = timeline_segments(manifest, V("1.37"))
     gates = list(dict.fromkeys(s.gate for s in segments))
     assert gates == [f.name for f in manifest.features]
-    for a, b in zip(segments, segments[1:]):
+    for a, b in itertools.pairwise(segments):
         if a.gate == b.gate:
             assert a.end == b.start and a.status != b.status
 
@@ -288,5 +290,5 @@ def test_parsing_a_filter_names_the_bad_value(matrix):
         parse_stage("PreAlpha")
     with pytest.raises(KcompatError, match='origin "k8s": not one of kube, client-go'):
         parse_origin("k8s")
-    with pytest.raises(KcompatError, match='"0.9": not a bundled release'):
+    with pytest.raises(KcompatError, match=r'"0\.9": not a bundled release'):
         filter_matrix(matrix, MatrixFilter(releases=("0.9",)))

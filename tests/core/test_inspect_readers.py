@@ -58,7 +58,7 @@ def test_flag_without_its_value_is_named():
 
 def test_kubelet_is_refused_with_a_reason():
     reading = read_input("/usr/bin/kubelet --feature-gates=Foo=true --config=/var/lib/kubelet/config.yaml\n", "kubelet.txt")
-    with pytest.raises(InspectError, match="kubelet.txt line 1: the kubelet takes no --emulated-version"):
+    with pytest.raises(InspectError, match=r"kubelet\.txt line 1: the kubelet takes no --emulated-version"):
         combine_readings([reading])
 
 

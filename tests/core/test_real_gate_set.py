@@ -198,4 +198,4 @@ def test_a_malformed_client_go_entry_is_named(tmp_path):
     releases = data / "releases.yaml"
     releases.write_text(releases.read_text().replace("clientGo: {files: [features/client-go-v1.33.yaml]", "clientGo: {files: features/client-go-v1.33.yaml"))
     with pytest.raises(KcompatError, match=r"releases\[2\] is malformed \(files must be a list of paths"):
-        Catalog(data).releases
+        _ = Catalog(data).releases

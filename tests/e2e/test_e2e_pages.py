@@ -54,7 +54,7 @@ def test_page_loads_without_errors(loaded, key):
 
 @pytest.mark.parametrize("key", list(PAGES))
 def test_page_requests_stay_on_localhost(loaded, key):
-    page, watch = loaded(key)
+    _page, watch = loaded(key)
     assert watch.requests, "no request was recorded"
     assert watch.external_requests() == [], (
         "the page asked a host outside localhost (a ':material/…:' page_icon makes Streamlit load the "

@@ -258,7 +258,7 @@ def read_cluster_configuration(doc: dict[str, Any], lines: Lines, where: Where, 
     return binary, sets, notes
 
 
-def read_kind_cluster(doc: dict[str, Any], lines: Lines, where: Where) -> tuple[list[Fact], list[FlagSet], list[str]]:
+def read_kind_cluster(doc: dict[str, Any], lines: Lines, where: Where) -> tuple[list[Fact], list[FlagSet], list[str]]:  # noqa: C901 - one pass over the kind config's fields, each read where it stands
     """kind ``Cluster``: ``featureGates`` (every component), ``runtimeConfig`` (kube-apiserver),
     ``kubeadmConfigPatches`` (ClusterConfiguration extraArgs) and the control-plane node image."""
     notes: list[str] = []

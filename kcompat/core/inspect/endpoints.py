@@ -129,7 +129,7 @@ def _labels(text: str, where: Where) -> dict[str, str]:
 _WANTED_LINE = re.compile(r"^kubernetes_(?:feature_enabled|build_info).*$", re.M)
 
 
-def read_metrics(text: str, source: str) -> Reading:
+def read_metrics(text: str, source: str) -> Reading:  # noqa: C901 - one pass over the /metrics lines, each kind of line read where it stands
     """``kubectl get --raw /metrics``: every ``kubernetes_feature_enabled`` sample and the
     ``kubernetes_build_info`` git version. Other metrics are skipped; a gate named twice with
     different values is a contradiction. More than :data:`MAX_OBSERVED_GATES` samples are refused."""

@@ -18,7 +18,7 @@ from ..errors import ECHO_LIMIT, KcompatError, cut
 #: ``kube`` component, SPEC §2.4); the kubelet takes ``--feature-gates`` but no emulation flags.
 CONTROL_PLANE = ("kube-apiserver", "kube-controller-manager", "kube-scheduler")
 KUBELET = "kubelet"
-COMPONENTS = CONTROL_PLANE + (KUBELET,)
+COMPONENTS = (*CONTROL_PLANE, KUBELET)
 
 #: The flags kcompat reads (everything else on a command line is kept out of the answer).
 EMULATED = "emulated-version"
