@@ -27,7 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcompat.cli.screenshots import launch_browser, new_context, page_url, start_server, stop_server, wait_idle  # noqa: E402
+from kcompat.cli.screenshots import (
+    launch_browser,
+    new_context,
+    page_url,
+    start_server,
+    stop_server,
+    wait_idle,
+)
 
 GOAL = 3.0
 BINARIES = ["1.36", "1.35", "1.34", "1.33", "1.37"]

@@ -16,25 +16,27 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
-from kcompat.data.catalog import Catalog, ReleaseInfo, catalog_from_environment
-from kcompat.core.errors import KcompatError
-from kcompat.answers.changes import compare
-from kcompat.documents import changes as changes_doc
-from kcompat.answers.matrix import bundled_matrix, matrix as answers_matrix
-from kcompat.documents import matrix as matrix_doc
-from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_transitions
-from kcompat.core.manifest import Manifest
-from kcompat.core.stages import STAGE_ORDER
-from kcompat.core.search import GateText
-from kcompat.answers.gate import GateDetail, gate_detail as answers_gate_detail
-from kcompat.answers.gates import gate_texts as answers_gate_texts, gates
-from kcompat.answers.queries import newest_release
-from kcompat.answers.timeline import TimelineAnswer, timeline as answers_timeline
-
-from dashboard.server import freeze_long_lived
-
 from dashboard.gates_view import GatesView, view_of
+from dashboard.server import freeze_long_lived
 from dashboard.state.selection import Selection
+from kcompat.answers.changes import compare
+from kcompat.answers.gate import GateDetail
+from kcompat.answers.gate import gate_detail as answers_gate_detail
+from kcompat.answers.gates import gate_texts as answers_gate_texts
+from kcompat.answers.gates import gates
+from kcompat.answers.matrix import bundled_matrix
+from kcompat.answers.matrix import matrix as answers_matrix
+from kcompat.answers.queries import newest_release
+from kcompat.answers.timeline import TimelineAnswer
+from kcompat.answers.timeline import timeline as answers_timeline
+from kcompat.core.errors import KcompatError
+from kcompat.core.manifest import Manifest
+from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_transitions
+from kcompat.core.search import GateText
+from kcompat.core.stages import STAGE_ORDER
+from kcompat.data.catalog import Catalog, ReleaseInfo, catalog_from_environment
+from kcompat.documents import changes as changes_doc
+from kcompat.documents import matrix as matrix_doc
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

@@ -23,23 +23,31 @@ from urllib.parse import parse_qsl, urlencode
 import pandas as pd
 import streamlit as st
 
-from kcompat.documents import formats
 from dashboard import data
-from dashboard.tables.downloads import table_csv, table_exports
 from dashboard.frame.selection_bar import current
+from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import table_csv, table_exports
 from dashboard.tables.table_text import config_labels, flag_column, table_as_text
 from dashboard.text import md
-from dashboard.state.view_state import ViewState
 from kcompat.answers.apis import apis, storage
 from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
-from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.errors import KcompatError
 from kcompat.core.remedies import api_remedies
-from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
+from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
+from kcompat.documents import formats
+from kcompat.documents.apis import (
+    DIFFERENCE_COLUMNS,
+    TABLE_COLUMNS,
+    api_rows,
+    apis_document,
+    difference_rows,
+)
 from kcompat.documents.commands import same_as
-from kcompat.documents.skew import ROW_COLUMNS as SKEW_COLUMNS, skew_rows
-from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
+from kcompat.documents.skew import ROW_COLUMNS as SKEW_COLUMNS
+from kcompat.documents.skew import skew_rows
+from kcompat.documents.storage import RESOURCE_KEYS, storage_rows
+from kcompat.documents.storage import TABLE_COLUMNS as STORAGE_COLUMNS
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

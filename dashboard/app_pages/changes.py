@@ -12,19 +12,23 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data
-from dashboard.tables.downloads import table_csv
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
 from dashboard.frame.selection_bar import current
 from dashboard.state.selection import binary_choices
-from dashboard.tables.table_text import flag_column, table_as_text
-from dashboard.text import code, md
-from dashboard.tables.text_width import column_px
 from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import table_csv
+from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.tables.text_width import column_px
+from dashboard.text import code, md
 from kcompat.core.versions import parse_version
+from kcompat.documents.changes import (
+    ROW_COLUMNS,
+    behaviour_text,
+    changes_rows,
+    side_labels,
+)
 from kcompat.documents.commands import same_as
-from kcompat.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
-
 
 MAX_MESSAGES = 20
 #: The grid's row (and header) height and the tallest it gets before it scrolls (px).

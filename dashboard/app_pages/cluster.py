@@ -19,21 +19,26 @@ from collections.abc import Mapping
 import pandas as pd
 import streamlit as st
 
-from kcompat.documents import formats
 from dashboard import data
-from dashboard.tables.downloads import data_source, table_exports
 from dashboard.frame.pages import page
 from dashboard.frame.selection_bar import SAVED, current, write_url
 from dashboard.state.selection import Selection, missing_data, startup_errors
+from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import data_source, table_exports
 from dashboard.tables.table_text import flag_column, table_as_text
 from dashboard.text import code, md
 from dashboard.uploads.custom_manifest import run_worker
-from dashboard.state.view_state import ViewState
-from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
-from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
-from kcompat.documents.gates import GATE_COLUMNS
 from kcompat.answers.config import config
+from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
+from kcompat.core.inspect.model import (
+    MAX_CHECK_BYTES,
+    MAX_PASTE_CHARS,
+    MAX_UPLOAD_BYTES,
+    MAX_UPLOADS,
+)
+from kcompat.documents import formats
 from kcompat.documents.config import config_document
+from kcompat.documents.gates import GATE_COLUMNS
 from kcompat.documents.inspect import DISAGREE_COLUMNS
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)

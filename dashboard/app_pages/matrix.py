@@ -13,22 +13,26 @@ import streamlit as st
 from dashboard import data
 from dashboard.charts.export import chart_downloads
 from dashboard.charts.specs import stage_counts_chart, transitions_chart
-from dashboard.tables.downloads import table_csv
+from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_TEXT
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
-from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_TEXT
-from dashboard.tables.table_text import config_labels, table_as_text
-from dashboard.text import md
-from dashboard.tables.text_width import column_px
 from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import table_csv
+from dashboard.tables.table_text import config_labels, table_as_text
+from dashboard.tables.text_width import column_px
+from dashboard.text import md
 from kcompat.answers.matrix import filtered, matrix_filter
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError
 from kcompat.core.matrix import ALL_TRANSITION_KINDS
 from kcompat.core.matrix_filter import FILTER_STAGES, ORIGINS, MatrixFilter
 from kcompat.core.stages import Stage
-from kcompat.documents.matrix import TRANSITION_KEYS, TRANSITION_LABELS, matrix_document, matrix_rows
-
+from kcompat.documents.matrix import (
+    TRANSITION_KEYS,
+    TRANSITION_LABELS,
+    matrix_document,
+    matrix_rows,
+)
 
 #: The grid's row and header heights (px) and the tallest it gets before it scrolls.
 ROW_PX, HEADER_PX, MAX_HEIGHT = 35, 35, 520

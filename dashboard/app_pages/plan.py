@@ -16,17 +16,22 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data
-from dashboard.tables.downloads import table_csv
 from dashboard.frame.selection_bar import current
-from dashboard.tables.table_text import TextTable, config_labels, table_as_text, tables_as_text
-from dashboard.text import code, md
 from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import table_csv
+from dashboard.tables.table_text import (
+    TextTable,
+    config_labels,
+    table_as_text,
+    tables_as_text,
+)
+from dashboard.text import code, md
+from kcompat.answers.plan import plan_for
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
-from kcompat.answers.plan import plan_for
+from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.plan import plan_markdown
-from kcompat.core.versions import parse_version
 
 TO = "to"
 #: The colours a badge may have (st.badge)

@@ -22,14 +22,13 @@ from dashboard.charts.specs import (
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
 from dashboard.frame.selection_bar import current
+from dashboard.state.view_state import ViewState
 from dashboard.tables.table_text import table_as_text
 from dashboard.text import plain
-from dashboard.state.view_state import ViewState
 from kcompat.answers.timeline import SORTS, STAGE_NAMES
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.timeline import ROW_COLUMNS, timeline_rows
-
 
 sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)

@@ -6,17 +6,15 @@ Exported charts carry a title and a caption: what is selected and where the data
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Sequence
+from typing import Any
 
 import streamlit as st
 
 import kcompat
-from kcompat.documents.exports import chart_png, chart_svg
-
 from dashboard import data
 from dashboard.state.selection import Selection
+from kcompat.documents.exports import chart_png, chart_svg
 
 
 def selection_caption(sel: Selection, shown: str = "") -> str:

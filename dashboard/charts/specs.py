@@ -12,13 +12,12 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 import altair as alt
 import pandas as pd
 
+from dashboard.charts.stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 from kcompat.answers.timeline import order as timeline_order
 from kcompat.core.gate_history import Segment
-from kcompat.core.matrix import ReleaseTransitions, TRANSITION_KINDS
+from kcompat.core.matrix import TRANSITION_KINDS, ReleaseTransitions
 from kcompat.core.placeholders import GateStart, is_placeholder
 from kcompat.core.versions import Version
-
-from dashboard.charts.stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

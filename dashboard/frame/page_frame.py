@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.frame import chrome
-
 from dashboard import data
+from dashboard.frame import chrome
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.landing import landing_intro
 from dashboard.frame.pages import WITHOUT_SELECTION, all_pages, document_title, page_key
-from dashboard.frame.selection_bar import flag_messages, keep_selection, selection_bar, show_refusal
+from dashboard.frame.selection_bar import (
+    flag_messages,
+    keep_selection,
+    selection_bar,
+    show_refusal,
+)
 from dashboard.state.selection import GATE_PARAM, Selection, landing_selection
 from dashboard.state.view_state import drop_url_keys
 from dashboard.text import md

@@ -17,8 +17,6 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from kcompat.core.errors import KcompatError, shown
-
 from dashboard import data
 from dashboard.gates_view import GatesView
 from dashboard.state.selection import (
@@ -34,7 +32,7 @@ from dashboard.state.selection import (
     startup_hints,
 )
 from dashboard.text import code, md
-
+from kcompat.core.errors import KcompatError, shown
 
 WIDGET = {
     "binary": "sel_binary",

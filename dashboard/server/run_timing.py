@@ -8,11 +8,10 @@ server spends; no websocket delivery, no browser rendering), the session, and ho
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import json
 import threading
 import time
+from collections.abc import Callable
 
 ENV = "KCOMPAT_RUN_TIMES"
 _lock = threading.Lock()

@@ -75,9 +75,8 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from kcompat.core.errors import repr_cut
-
 from dashboard.text import md
+from kcompat.core.errors import repr_cut
 
 #: Longest free text kept from the URL (a search box).
 MAX_TEXT = 200

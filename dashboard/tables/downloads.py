@@ -18,17 +18,16 @@ from typing import Any
 import streamlit as st
 
 import kcompat
-from kcompat.answers.gates import gates
-from kcompat.documents import formats
-from kcompat.documents.exports import TABLE_FORMATS, header_line, table_text
-from kcompat.documents.gates import gates_text
-
 from dashboard import data
 from dashboard.frame.pages import PAGES, WITHOUT_SELECTION
 from dashboard.frame.selection_bar import current
 from dashboard.state.selection import Selection, default_min_compat
-from dashboard.text import MISSING, md
 from dashboard.state.view_state import page_prefixes, page_view
+from dashboard.text import MISSING, md
+from kcompat.answers.gates import gates
+from kcompat.documents import formats
+from kcompat.documents.exports import TABLE_FORMATS, header_line, table_text
+from kcompat.documents.gates import gates_text
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

@@ -15,15 +15,15 @@ import pyarrow.compute as pc
 import streamlit as st
 
 from dashboard import data
-from dashboard.gates_view import GatesView
-from dashboard.tables.downloads import every_gate, table_exports
+from dashboard.charts.stage_colors import STAGE_NAMES
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
-from dashboard.charts.stage_colors import STAGE_NAMES
+from dashboard.gates_view import GatesView
 from dashboard.state.selection import Selection
+from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import every_gate, table_exports
 from dashboard.tables.table_text import flag_column, table_as_text
 from dashboard.text import plain
-from dashboard.state.view_state import ViewState
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

@@ -17,23 +17,22 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 import streamlit as st
 from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from kcompat.core.compat import parse_binary_version
-from kcompat.core.errors import MAX_SHOWN, cut, shown
-from kcompat.core.registration import registration_for
-from kcompat.core.versions import mm
-from dashboard.uploads.worker import MAX_BYTES, Cancelled, FifoLock, ask
-
 from dashboard.data import keep_last
 from dashboard.gates_view import GatesView, view_of
 from dashboard.state.selection import Selection
 from dashboard.text import md
+from dashboard.uploads.worker import MAX_BYTES, Cancelled, FifoLock, ask
+from kcompat.core.compat import parse_binary_version
+from kcompat.core.errors import MAX_SHOWN, cut, shown
+from kcompat.core.registration import registration_for
+from kcompat.core.versions import mm
 
 WIDGET = "custom_manifest_file"
 #: Results kept per session (one per registration rule set: 1.31, 1.33, 1.35).

@@ -35,8 +35,8 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 #: Largest manifest accepted (the real 1.37 list is about 60 kB); the server refuses above 5 MB.
 MAX_BYTES = 2 * 1024 * 1024
@@ -134,12 +134,16 @@ def ask(request: tuple[Any, ...], cancelled: Callable[[], bool] = lambda: False)
 
 def answer(request: tuple[Any, ...]) -> tuple[Any, ...]:
     """The answer to one request, computed in this process (what the child runs)."""
-    from kcompat.data.catalog import catalog_from_environment
     from kcompat.core.compat import parse_binary_version
     from kcompat.core.errors import KcompatError
     from kcompat.core.manifest import Manifest
-    from kcompat.core.registration import ManifestError, load_manifest_bytes, registration_for
+    from kcompat.core.registration import (
+        ManifestError,
+        load_manifest_bytes,
+        registration_for,
+    )
     from kcompat.core.versions import mm
+    from kcompat.data.catalog import catalog_from_environment
 
     if request[0] == "inspect":
         from kcompat.answers.config import config_for_inspection

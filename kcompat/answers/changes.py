@@ -35,7 +35,9 @@ def _there(catalog: Catalog, here: Side, against: str, feature_gates: str | None
     if text == "release":
         release = bundled_release(catalog, here.emulated, "the emulated release")
         return "release", _side(catalog, parse_binary_version(release), None, None, feature_gates, True, "the emulated release")
-    from kcompat.core.plan import parse_plan_endpoint  # B or B@E, as kcompat plan --from reads it
+    from kcompat.core.plan import (
+        parse_plan_endpoint,  # B or B@E, as kcompat plan --from reads it
+    )
 
     try:
         binary, emulated = parse_plan_endpoint(text)

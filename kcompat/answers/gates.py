@@ -15,14 +15,13 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation, evaluate_gates
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
 from kcompat.data.catalog import Catalog
-
-from kcompat.answers.queries import gate_lineage
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

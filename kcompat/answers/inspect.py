@@ -19,7 +19,14 @@ from kcompat.answers.queries import api_gate_states, gate_lineage
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import KcompatError, echo
 from kcompat.core.flags import parse_go_bool
-from kcompat.core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
+from kcompat.core.inspect import (
+    Combined,
+    Comparison,
+    InspectError,
+    combine_readings,
+    compare_observed,
+    read_input,
+)
 from kcompat.core.inspect.model import MAX_INPUT_BYTES, Reading
 from kcompat.core.problems import AlphaApiWhileEmulating, Remedy
 from kcompat.core.remedies import api_remedies

@@ -42,7 +42,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     # imported here: building the parser for another subcommand does not load the engine
     from kcompat.answers.apis import apis
-    from kcompat.documents.apis import TABLE_COLUMNS, api_rows, apis_document, rejected_apis_document
+    from kcompat.documents.apis import (
+        TABLE_COLUMNS,
+        api_rows,
+        apis_document,
+        rejected_apis_document,
+    )
 
     try:
         result = apis(

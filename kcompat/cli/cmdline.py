@@ -63,7 +63,7 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
             if value is None:
                 raise KcompatError(f'invalid argument "{cut(fact.value)}" for "--{name}" flag: strconv.ParseBool: parsing "{cut(fact.value)}": invalid syntax')
             setattr(args, dest, value)
-        elif isinstance(current, list) or current is None and _appends(dest, command):
+        elif isinstance(current, list) or (current is None and _appends(dest, command)):
             setattr(args, dest, [*(current or []), fact.value])
         elif current is None or current == fact.value:
             setattr(args, dest, fact.value)

@@ -9,6 +9,7 @@ Every subcommand is a module of this package with one contract (:mod:`kcompat.cl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -17,7 +18,6 @@ from types import ModuleType
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut
 from kcompat.data.catalog import DEFAULT_CATALOG, Catalog
-import contextlib
 
 
 class _Formatter(argparse.HelpFormatter):

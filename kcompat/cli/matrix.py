@@ -46,7 +46,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
-    from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter
+    from kcompat.answers.matrix import (
+        bundled_matrix,
+        filtered,
+        gate_texts,
+        matrix_filter,
+    )
     from kcompat.answers.queries import gate_lineage
     from kcompat.documents.matrix import matrix_document, render
 

@@ -24,7 +24,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     # imported here: building the parser for another subcommand does not load the engine
     from kcompat.answers.apis import storage
-    from kcompat.documents.storage import TABLE_COLUMNS, rejected_storage_document, storage_document, storage_rows
+    from kcompat.documents.storage import (
+        TABLE_COLUMNS,
+        rejected_storage_document,
+        storage_document,
+        storage_rows,
+    )
 
     try:
         result = storage(catalog, args.binary, args.emulated, args.min_compat)

@@ -38,8 +38,25 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from .apis_data import ApiData, ApiKind, ApiRelease, DefaultEnablement, group_version_text
-from .compat import ReleaseRules, VersionSelection, parse_binary_version, select_versions
+
+from .api_versions import (
+    compare_kube_aware_versions,
+    is_alpha_version,
+    versions_by_priority,
+)
+from .apis_data import (
+    ApiData,
+    ApiKind,
+    ApiRelease,
+    DefaultEnablement,
+    group_version_text,
+)
+from .compat import (
+    ReleaseRules,
+    VersionSelection,
+    parse_binary_version,
+    select_versions,
+)
 from .errors import KcompatError
 from .gates import evaluate_gates
 from .manifest import Manifest
@@ -55,25 +72,24 @@ from .problems import (
     messages,
     unique,
 )
-from .versions import Version, major_minor, mm
-from .api_versions import compare_kube_aware_versions, is_alpha_version, versions_by_priority
 from .runtime_config import (
     GV,
     GVR,
     NON_REST_GROUPS,
     ApiRegistry,
     Origin,
+    ResourceConfig,
     RuntimeConfig,
     Setting,
-    ResourceConfig,
-    split_group_version,
     default_config,
     merge_runtime_config,
     parse_runtime_config,
     registry_for,
+    split_group_version,
     validate_runtime_config,
     widen_for_forward_compatibility,
 )
+from .versions import Version, major_minor, mm
 
 #: The release that adds ``--emulation-forward-compatible`` and ``--runtime-config-emulation-forward-compatible``.
 FORWARD_COMPAT_FLAGS_SINCE = major_minor(1, 33)

@@ -137,7 +137,7 @@ class PickIndex:
 
     # a plain class: built once per manifest and only read, it needs none of what @dataclass
     # generates (and is not worth the time generating it takes at every CLI start)
-    __slots__ = ("newest", "older", "pre_alpha", "late_keys", "late_order", "need_keys", "need_order", "alpha_on")
+    __slots__ = ("alpha_on", "late_keys", "late_order", "need_keys", "need_order", "newest", "older", "pre_alpha")
 
     def __init__(
         self,

@@ -31,8 +31,8 @@ from .errors import KcompatError, repr_cut
 from .gates import evaluate_gates
 from .manifest import GateState, Manifest
 from .removals import GateLineage
-from .stages import Stage
 from .skew import CONTROLLER_MANAGER, KUBE_APISERVER, KUBELET, skew_policy
+from .stages import Stage
 from .storage import storage_versions
 from .versions import Version, major_minor, mm, parse_version
 

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 
 from .errors import KcompatError, cut, shown
 from .manifest import META_GATES, ZERO, Feature, FeatureSpec, Manifest, spec_at
-from .safe_yaml import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES, MAX_GATES as MAX_GATES, read_yaml_text
+from .safe_yaml import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
+from .safe_yaml import MAX_GATES as MAX_GATES
+from .safe_yaml import read_yaml_text
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
 from .versions import Version, major_minor, parse_version, subtract_minor
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
+from .api_versions import is_alpha_version, versions_by_priority
 from .apis_data import (
     ApiRelease,
     DefaultEnablement,
@@ -29,7 +30,6 @@ from .problems import (
     RuntimeConfigResourceNotLowercase,
     UnknownApiGroups,
 )
-from .api_versions import is_alpha_version, versions_by_priority
 
 MAX_RUNTIME_CONFIG_LENGTH = 100_000
 API_ALL, API_GA, API_BETA, API_ALPHA = "api/all", "api/ga", "api/beta", "api/alpha"

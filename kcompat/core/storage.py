@@ -44,11 +44,11 @@ from enum import StrEnum
 
 from .api_versions import versions_by_priority
 from .apis import GateResolver, evaluate_api_availability
-from .runtime_config import NON_REST_GROUPS
 from .apis_data import ApiData, ApiKind, ApiRelease, SchemePriority, group_version_text
 from .compat import rules_for
 from .errors import KcompatError
 from .problems import Note, Problem, Verdict, messages
+from .runtime_config import NON_REST_GROUPS
 from .versions import Version, major_minor, mm, parse_version
 
 ZERO = major_minor(0, 0)

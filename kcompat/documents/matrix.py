@@ -22,6 +22,7 @@ oldest bundled one) is compared with its previous bundled release, shown or not.
 from __future__ import annotations
 
 from kcompat.documents import formats
+
 from ..core.gate_history import GateStatus
 from ..core.matrix import ALL_TRANSITION_KINDS, TRANSITION_KEYS, ReleaseTransitions
 from ..core.matrix_filter import FilteredMatrix

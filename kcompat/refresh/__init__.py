@@ -27,8 +27,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from .. import DATA_DIR  # data/ of the checkout, or of the installed package
 from kcompat.refresh.compile import rebuild_after_refresh
+
+from .. import DATA_DIR  # data/ of the checkout, or of the installed package
 from ..core.errors import KcompatError
 from .apis import refresh_apis
 from .common import (
@@ -36,10 +37,10 @@ from .common import (
     GitRepository,
     RefreshError,
     RefreshReport,
-    release_of_minor,
     checked_out_dir,
     minor_of_release,
     open_git_repository,
+    release_of_minor,
 )
 from .features import refresh_features
 
@@ -97,7 +98,11 @@ def run_refresh(args: argparse.Namespace) -> int:
         reports = []
         written = []
         if oracle:
-            from .oracle import recorded_minors, refresh_apis_from_oracle, refresh_from_oracle
+            from .oracle import (
+                recorded_minors,
+                refresh_apis_from_oracle,
+                refresh_from_oracle,
+            )
 
             minors = [minor_of_release(r) for r in releases] if releases else recorded_minors(out)
             written = refresh_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors)

@@ -14,6 +14,18 @@ import yaml
 from ..core.apis_data import ApiKind, GroupVersion
 from ..core.errors import KcompatError
 from ..core.versions import Version, parse_version
+from .common import (
+    GitRepository,
+    RefreshError,
+    RefreshReport,
+    SkippedRelease,
+    checked_out_dir,
+    open_git_repository,
+    release_of_minor,
+    release_tags,
+    write_file_atomically,
+)
+from .features import MAX_GO_BLOB_BYTES
 from .gosource import (
     const_string,
     go_tokens,
@@ -22,18 +34,6 @@ from .gosource import (
     returned_fields,
     returned_version,
 )
-from .common import (
-    GitRepository,
-    RefreshError,
-    RefreshReport,
-    SkippedRelease,
-    release_of_minor,
-    checked_out_dir,
-    open_git_repository,
-    release_tags,
-    write_file_atomically,
-)
-from .features import MAX_GO_BLOB_BYTES
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

@@ -10,12 +10,11 @@ import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from ..core.errors import KcompatError
 from ..core.safe_yaml import DEFAULT_MAX_BYTES
-
 
 FIRST_MINOR = 31  # the oldest release the dashboard covers (first with compatibility versions)
 _RELEASE = re.compile(r"1\.(\d{1,4})")

@@ -3,6 +3,7 @@ YAML files with every check, written with the SHA-256 of each file it read."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -10,7 +11,6 @@ from kcompat.core.errors import KcompatError, cut
 from kcompat.core.manifest import Manifest
 from kcompat.data.bundle import BUNDLE_NAME, FORMAT, file_hash
 from kcompat.data.catalog import Catalog
-import contextlib
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

@@ -11,12 +11,10 @@ import yaml
 
 from ..core.errors import KcompatError
 from ..core.manifest import Feature
-from ..core.registration import check_manifest_dependencies, load_manifest_bytes, merge_features
-from .gosource import (
-    MAX_GO_SOURCE_CHARS,
-    client_go_features,
-    dependency_map,
-    registers_client_features_versioned,
+from ..core.registration import (
+    check_manifest_dependencies,
+    load_manifest_bytes,
+    merge_features,
 )
 from .common import (
     GateRename,
@@ -28,6 +26,12 @@ from .common import (
     open_git_repository,
     release_tags,
     write_file_atomically,
+)
+from .gosource import (
+    MAX_GO_SOURCE_CHARS,
+    client_go_features,
+    dependency_map,
+    registers_client_features_versioned,
 )
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)

@@ -173,7 +173,7 @@ def patches_text(patches: list[PatchGates], minor: int) -> str:
     differing = [p["patch"] for p in document["patches"] if p["gates"] or p["absent"]]
     return _header([
         f"Kubernetes 1.{minor}: how each recorded patch release's feature gates differ from v{patches[-1].patch}",
-        "(features/v1.{0}.yaml and client-go-v1.{0}.yaml). Each entry lists the gates whose specs or dependencies".format(minor),
+        f"(features/v1.{minor}.yaml and client-go-v1.{minor}.yaml). Each entry lists the gates whose specs or dependencies",
         "differ there (the whole entry as that patch registers it) and the gates it does not register.",
         f"Patches recorded: {', '.join(p.patch for p in patches)}; with a difference: {', '.join(differing) or 'none'}.",
         "Read from the running code of each k8s.io/kubernetes patch by oracle/record.py (data/oracle/v1.N.P/gates.json).",

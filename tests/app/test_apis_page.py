@@ -5,15 +5,15 @@ import json
 import shlex
 
 import pytest
-
 from conftest import current_page, metric, open_app, rerun, texts
+
 from kcompat.cli.main import main as kcompat
-from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows
 from kcompat.core.apis import evaluate_api_availability
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH
 from kcompat.core.skew import skew_policy
 from kcompat.core.storage import storage_versions
 from kcompat.data.apis import api_files
+from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows
 
 BUNDLED = api_files()
 

@@ -4,8 +4,8 @@ import json
 import shlex
 
 import pytest
-
 from conftest import current_page, open_app, rerun, texts
+
 from kcompat.cli.main import main as kcompat
 
 

@@ -18,14 +18,24 @@ from dashboard.charts.specs import (
     timeline_chart,
     transitions_chart,
 )
-from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
+from dashboard.charts.stage_colors import (
+    STAGE_COLORS,
+    STAGE_NAMES,
+    STAGE_RANGE,
+    TRANSITION_COLORS,
+)
 from kcompat.answers.timeline import order as timeline_order
 from kcompat.core.gate_history import gate_segments, timeline_segments
-from kcompat.core.matrix import TRANSITION_KINDS, listed_since, release_matrix, release_transitions
+from kcompat.core.matrix import (
+    TRANSITION_KINDS,
+    listed_since,
+    release_matrix,
+    release_transitions,
+)
 from kcompat.core.placeholders import gate_starts
 from kcompat.core.stages import STAGE_ORDER, Stage
-from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.core.versions import parse_version as V
+from kcompat.data.catalog import DEFAULT_CATALOG
 
 
 @pytest.fixture(scope="module")

@@ -6,18 +6,17 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import open_app, open_export, plain, rerun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
-from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
-from kcompat.answers.config import config  # noqa: E402
-from kcompat.answers.inspect import inspect  # noqa: E402
-from kcompat.documents.config import config_document  # noqa: E402
-from kcompat.documents.inspect import inspect_document  # noqa: E402
+from kcompat.answers.config import config
+from kcompat.answers.inspect import inspect
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.documents.config import config_document
+from kcompat.documents.inspect import inspect_document
 
 
 def paste(at, cmdline="", version="", metrics=""):

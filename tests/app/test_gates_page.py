@@ -3,12 +3,12 @@
 import json
 
 import pytest
-
 from conftest import current_page, metric, open_app, rerun
-from kcompat.cli.main import main as kcompat
-from kcompat.documents.gates import gate_rows, gates_text
-from kcompat.data.catalog import DEFAULT_CATALOG
+
 from kcompat.answers.gates import gate_evaluation, gates
+from kcompat.cli.main import main as kcompat
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.documents.gates import gate_rows, gates_text
 
 
 @pytest.fixture(scope="module")

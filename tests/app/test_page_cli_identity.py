@@ -16,12 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, open_app, plain, rerun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
 #: Non-trivial selections: emulation with --feature-gates, and the whole API surface of 1.37.
 EMULATING = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false"}
@@ -92,8 +91,8 @@ def test_gates_refused_shows_the_same_errors_and_hints():
 def test_gates_downloads_are_what_the_cli_prints():
     # the texts the page's "Download…" buttons produce when clicked (the page's own code path)
     from dashboard import data
-    from dashboard.tables import downloads
     from dashboard.state.selection import Selection
+    from dashboard.tables import downloads
     from kcompat.data.catalog import DEFAULT_CATALOG
 
     sel = Selection("1.36", "1.33", None, "AllBeta=false")

@@ -4,10 +4,10 @@ import re
 import shlex
 
 import pytest
-
 from conftest import current_page, open_app, rerun, texts
-from kcompat.cli.main import main as kcompat
+
 from kcompat.answers.plan import plan_for
+from kcompat.cli.main import main as kcompat
 
 
 @pytest.fixture(scope="module")

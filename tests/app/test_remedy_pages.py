@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import open_app, plain, rerun, texts
+
 from kcompat.cli.main import main as kcompat
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "inspect"

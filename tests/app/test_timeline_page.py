@@ -3,10 +3,16 @@ gate selection."""
 
 import json
 
+from conftest import current_page, open_app, rerun, texts
 from streamlit import dataframe_util
 
-from conftest import current_page, open_app, rerun, texts
-from dashboard.charts.specs import GATE_PICK, LABEL_CSS, PREDATES, ROWS_PER_BLOCK, STAGE_LEGEND
+from dashboard.charts.specs import (
+    GATE_PICK,
+    LABEL_CSS,
+    PREDATES,
+    ROWS_PER_BLOCK,
+    STAGE_LEGEND,
+)
 from kcompat.answers.gates import gate_evaluation
 
 
@@ -159,8 +165,8 @@ def test_clicking_a_bar_in_any_block_opens_the_gate():
 
 def test_search_finds_by_abbreviation():
     """Issue 19: the timeline's search is the Gates page's (DRA finds DynamicResourceAllocation)."""
-    from kcompat.data.catalog import DEFAULT_CATALOG
     from kcompat.core.search import GateText, search_gates
+    from kcompat.data.catalog import DEFAULT_CATALOG
 
     at = open_app("timeline", binary="1.36", emulated="1.33")
     at.text_input(key="timeline_text").set_value("DRA")

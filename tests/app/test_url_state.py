@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, open_app, rerun, texts
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
@@ -28,7 +27,7 @@ def _touching() -> set[str]:
 
 def test_only_the_url_modules_touch_the_query_string():
     touching = _touching()
-    assert URL_MODULES <= touching  # the grep finds real uses
+    assert touching >= URL_MODULES  # the grep finds real uses
     assert touching - URL_MODULES == set()
     for moved in ("dashboard/app_pages/apis.py", "dashboard/app_pages/plan.py", "dashboard/app_pages/gate_detail.py"):
         assert moved not in touching

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from kcompat.data.catalog import Catalog
 from kcompat.cli.main import main
 from kcompat.core.errors import KcompatError
+from kcompat.data.catalog import Catalog
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

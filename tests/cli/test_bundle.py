@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from kcompat import __version__
-from kcompat.data.bundle import BUNDLE_NAME, read_bundle
-from kcompat.refresh.compile import bundle_text, compile_bundle, rebuild_after_refresh
-from kcompat.data.catalog import Catalog
 from kcompat.cli.main import main
+from kcompat.data.bundle import BUNDLE_NAME, read_bundle
+from kcompat.data.catalog import Catalog
+from kcompat.refresh.compile import bundle_text, compile_bundle, rebuild_after_refresh
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

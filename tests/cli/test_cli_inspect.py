@@ -12,13 +12,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
-from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
-from kcompat.cli.main import main as kcompat  # noqa: E402
-from kcompat.core.inspect import combine_readings, read_input  # noqa: E402
-from kcompat.answers.config import config  # noqa: E402
-from kcompat.documents.config import config_document  # noqa: E402
+from kcompat.answers.config import config
+from kcompat.cli.main import main as kcompat
+from kcompat.core.inspect import combine_readings, read_input
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.documents.config import config_document
 
 
 def run(capsys, *argv):
@@ -191,7 +191,7 @@ def test_config_formats_match_the_document():
     from kcompat.core.inspect.model import MAX_INPUT_BYTES
     from kcompat.documents.config import SNIPPETS
 
-    assert CONFIG_FORMATS == (*SNIPPETS, "json") and MAX_FILE_BYTES == MAX_INPUT_BYTES
+    assert (*SNIPPETS, "json") == CONFIG_FORMATS and MAX_FILE_BYTES == MAX_INPUT_BYTES
 
 
 def test_building_the_parser_does_not_import_the_documents():

@@ -4,7 +4,6 @@
 responses. The /version response is a recorded-format sample; the /metrics response is
 GENERATED from the engine's prediction (tests/inspect_samples.py). No cluster is needed."""
 
-from typing import ClassVar
 import json
 import os
 import shutil
@@ -13,12 +12,13 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
 KUBECTL = shutil.which("kubectl")
 PLUGIN = Path(sys.executable).parent / "kubectl-kcompat"

@@ -10,10 +10,15 @@ from pathlib import Path
 import pytest
 import yaml
 
+from kcompat.data.files import load_manifest_files
+from kcompat.refresh import (
+    add_refresh_arguments,
+    refresh_apis,
+    refresh_features,
+    run_refresh,
+)
 from kcompat.refresh import apis as refresh_apis_module
 from kcompat.refresh import features as refresh_features_module
-from kcompat.data.files import load_manifest_files
-from kcompat.refresh import add_refresh_arguments, refresh_apis, refresh_features, run_refresh
 from kcompat.refresh.features import NEW_VERSIONED, OLD_UNVERSIONED, OLD_VERSIONED
 
 BUNDLED = Path(__file__).resolve().parents[2] / "data"

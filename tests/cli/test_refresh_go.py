@@ -9,11 +9,11 @@ import time
 from pathlib import Path
 
 import pytest
+from test_refresh import commit_tree, gate, git_identity, new_repo  # noqa: F401 (git_identity: autouse fixture)
 
+from kcompat.answers.gates import gate_evaluation
 from kcompat.data.catalog import Catalog
 from kcompat.data.files import load_manifest_files
-from kcompat.refresh.gosource import GoSourceError, dependency_map, go_tokens
-from kcompat.answers.gates import gate_evaluation
 from kcompat.refresh import refresh_features, run_refresh
 from kcompat.refresh.apis import lifecycles_in, registered_kinds_in
 from kcompat.refresh.features import (
@@ -24,8 +24,7 @@ from kcompat.refresh.features import (
     OLD_VERSIONED,
     rename_go_identifiers,
 )
-
-from test_refresh import commit_tree, gate, git_identity, new_repo  # noqa: F401 (git_identity: autouse fixture)
+from kcompat.refresh.gosource import GoSourceError, dependency_map, go_tokens
 
 STAGING_APISERVER = "staging/src/k8s.io/apiserver/pkg/features/kube_features.go"
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_refresh import api_repo, git, git_identity, parse  # noqa: E402,F401,F811 - fixtures used by name
+from test_refresh import api_repo, git, git_identity, parse  # noqa: F401 - fixtures used by name
 
-from kcompat.refresh import run_refresh  # noqa: E402
-from kcompat.refresh.common import GitRepository  # noqa: E402
+from kcompat.refresh import run_refresh
+from kcompat.refresh.common import GitRepository
 
 
 def sign_tag(repo: Path, tag: str) -> None:

@@ -4,18 +4,18 @@ answers are the ones the same work gives in this process and the ones the CLI pr
 
 from __future__ import annotations
 
-from pathlib import Path
 import subprocess
 import sys
+from pathlib import Path
 
-from kcompat.data.catalog import Catalog
+from dashboard.gates_view import view_of
+from dashboard.uploads.worker import ask
+from kcompat.answers.gates import gates
 from kcompat.cli.main import main
 from kcompat.core.manifest import Manifest
 from kcompat.core.registration import load_manifest_bytes, registration_for
-from kcompat.core.versions import parse_version, mm
-from kcompat.answers.gates import gates
-from dashboard.gates_view import view_of
-from dashboard.uploads.worker import ask
+from kcompat.core.versions import mm, parse_version
+from kcompat.data.catalog import Catalog
 
 CATALOG = Catalog()
 # the real 1.35 manifest, as a distribution would upload its own copy

@@ -7,10 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kcompat.core.api_versions import compare_kube_aware_versions, versions_by_priority
-from kcompat.core.apis import Reason, compare_with_binary, evaluate_api_availability, should_serve_removed
-from kcompat.core.runtime_config import parse_runtime_config
+from kcompat.core.apis import (
+    Reason,
+    compare_with_binary,
+    evaluate_api_availability,
+    should_serve_removed,
+)
 from kcompat.core.apis_data import parse_api_release, parse_api_resources
 from kcompat.core.errors import KcompatError
+from kcompat.core.runtime_config import parse_runtime_config
 from kcompat.core.storage import storage_versions
 from kcompat.core.versions import parse_version
 from kcompat.data.apis import api_files

@@ -4,8 +4,12 @@ import itertools
 
 import pytest
 
-from kcompat.core.gate_history import GateStatus, gate_segments, status_at_release, timeline_segments
-
+from kcompat.core.gate_history import (
+    GateStatus,
+    gate_segments,
+    status_at_release,
+    timeline_segments,
+)
 from kcompat.core.matrix import TRANSITION_KINDS, release_matrix, release_transitions
 from kcompat.core.registration import parse_manifest
 from kcompat.core.stages import Stage
@@ -157,9 +161,9 @@ def test_every_transition_kind_equals_an_independent_reading_of_the_release_tabl
 
 def test_spec_changes_on_real_data(catalog):
     """Issue 19: what each release changed for one gate, and the removal from the lineage."""
+    from kcompat.answers.queries import gate_lineage
     from kcompat.core.gate_history import spec_changes
     from kcompat.core.placeholders import introduced_text, placeholder_start
-    from kcompat.answers.queries import gate_lineage
 
     feature = catalog.manifest("1.34").by_name["AllowServiceLBStatusOnNonLB"]
     removal = gate_lineage(catalog).by_name["AllowServiceLBStatusOnNonLB"][-1]
@@ -269,7 +273,14 @@ def test_filter_stage_origin_search_changed_only_and_columns(matrix):
 
 def test_parsing_a_filter_names_the_bad_value(matrix):
     from kcompat.core.errors import KcompatError
-    from kcompat.core.matrix_filter import MatrixFilter, Transition, filter_matrix, parse_origin, parse_stage, parse_transition
+    from kcompat.core.matrix_filter import (
+        MatrixFilter,
+        Transition,
+        filter_matrix,
+        parse_origin,
+        parse_stage,
+        parse_transition,
+    )
 
     releases = matrix.releases
     assert parse_transition("1.35:toga", releases) == Transition("1.35", "to GA")

@@ -9,10 +9,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, metrics_text  # noqa: E402
+from inspect_samples import SAMPLES, metrics_text
 
-from kcompat.core.inspect import InspectError, combine_readings, read_input  # noqa: E402
-from kcompat.core.inspect.model import MAX_INPUT_BYTES  # noqa: E402
+from kcompat.core.inspect import InspectError, combine_readings, read_input
+from kcompat.core.inspect.model import MAX_INPUT_BYTES
 
 
 def read(name):

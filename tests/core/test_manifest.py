@@ -4,7 +4,14 @@
 import pytest
 
 from kcompat.core.errors import KcompatError
-from kcompat.core.registration import FULL, INCREASING, SORTED, ManifestError, load_manifest_bytes, registration_for
+from kcompat.core.registration import (
+    FULL,
+    INCREASING,
+    SORTED,
+    ManifestError,
+    load_manifest_bytes,
+    registration_for,
+)
 from kcompat.core.stages import Stage
 
 

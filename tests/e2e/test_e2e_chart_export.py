@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-import pytest
 
+import pytest
 from e2e_support import wait_idle
 
 pytestmark = pytest.mark.e2e

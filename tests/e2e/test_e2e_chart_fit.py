@@ -5,7 +5,6 @@ elements' boxes are what the reader sees), and the selection bar's boxes show th
 from __future__ import annotations
 
 import pytest
-
 from e2e_support import DESKTOP, PHONE
 
 pytestmark = pytest.mark.e2e

@@ -4,12 +4,11 @@ the red state of a selection the binary refuses, export titles, and the 390 px l
 
 from __future__ import annotations
 
-from pathlib import Path
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
 from e2e_support import PHONE, streamlit_problems, wait_idle
 
 pytestmark = pytest.mark.e2e

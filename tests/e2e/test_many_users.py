@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from kcompat.data.catalog import Catalog
-from kcompat.answers.gates import gate_evaluation
 from e2e_support import new_context, page_url, wait_idle
+
+from kcompat.answers.gates import gate_evaluation
+from kcompat.data.catalog import Catalog
 
 #: 20 selections: every release pair the sessions spread over, some with --feature-gates.
 SELECTIONS = [

@@ -10,7 +10,17 @@ from __future__ import annotations
 import os
 import re
 
-from .model import BOOL_FLAGS, COMPONENTS, FLAGS, MAX_DOCUMENT_BYTES, Fact, FlagSet, InspectError, Reading, Where
+from .model import (
+    BOOL_FLAGS,
+    COMPONENTS,
+    FLAGS,
+    MAX_DOCUMENT_BYTES,
+    Fact,
+    FlagSet,
+    InspectError,
+    Reading,
+    Where,
+)
 
 #: Command lines of a component read from one input (ps aux | grep kube lists a handful).
 MAX_COMMAND_LINES = 100

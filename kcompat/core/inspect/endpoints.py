@@ -15,11 +15,20 @@ one sample per gate of ``GetAll``, which leaves out gates PreAlpha at the emulat
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 import re
+from collections.abc import Callable
 
 from ..errors import cut, echo, quote_cut, repr_cut
-from .model import MAX_DOCUMENT_BYTES, MAX_OBSERVED_GATES, Fact, InspectError, Lines, ObservedGate, Reading, Where
+from .model import (
+    MAX_DOCUMENT_BYTES,
+    MAX_OBSERVED_GATES,
+    Fact,
+    InspectError,
+    Lines,
+    ObservedGate,
+    Reading,
+    Where,
+)
 
 FEATURE_METRIC = "kubernetes_feature_enabled"
 BUILD_METRIC = "kubernetes_build_info"
