@@ -5,7 +5,7 @@ as ``kcompat inspect`` -- and the flags for that selection as config snippets
 (``kcompat config``).
 
 Inputs are bounded in size (checked here, on the server: the browser's own limit is no limit)
-and read by the upload worker (:mod:`dashboard.upload_worker`): a child process with a CPU limit,
+and read by the upload worker (:mod:`dashboard.uploads.worker`): a child process with a CPU limit,
 one at a time in the order asked, killed when the session disconnects, so a hostile input costs
 this server neither CPU time nor heap. The inputs stay in this session's widgets and the last
 answer in its state (one document per session): nothing is shared across sessions.

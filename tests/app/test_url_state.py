@@ -1,5 +1,5 @@
 """One URL-state mechanism: every page keeps its own view in the URL through
-``dashboard.state.view_state.ViewState`` (the selection through ``selection.py``). A link with
+``dashboard.state.view_state.ViewState`` (the selection through ``dashboard/frame/selection_bar.py``). A link with
 a full set of a page's keys opens that view, and the keys survive a rerun and a trip through the
 navigation menu (which drops the query string) to another page and back."""
 
