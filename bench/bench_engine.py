@@ -20,10 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcompat.data.catalog import Catalog  # noqa: E402
-from kcompat.core.compat import allowed_versions, select_versions  # noqa: E402
-from kcompat.core.gates import evaluate_gates  # noqa: E402
-from kcompat.core.versions import parse_version  # noqa: E402
+from kcompat.core.compat import allowed_versions, select_versions
+from kcompat.core.gates import evaluate_gates
+from kcompat.core.versions import parse_version
+from kcompat.data.catalog import Catalog
 
 
 def pairs(catalog: Catalog):
@@ -58,7 +58,7 @@ def timed(fns, repeat):
     """The median time of each function, run in turn ``repeat`` times."""
     samples = [[] for _ in fns]
     for _ in range(repeat):
-        for fn, times in zip(fns, samples):
+        for fn, times in zip(fns, samples, strict=True):
             start = time.perf_counter()
             fn()
             times.append(time.perf_counter() - start)

@@ -26,7 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kcompat.cli.screenshots import launch_browser, new_context, start_server, stop_server  # noqa: E402
+from kcompat.cli.screenshots import (  # noqa: E402
+    launch_browser,
+    new_context,
+    start_server,
+    stop_server,
+)
 
 GOAL = 1.5
 GATES_QUERY = "/?binary=1.36&emulated=1.33"

@@ -27,7 +27,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcompat.cli.screenshots import launch_browser, new_context, page_url, start_server, stop_server, wait_idle  # noqa: E402
+from kcompat.cli.screenshots import (
+    launch_browser,
+    new_context,
+    page_url,
+    start_server,
+    stop_server,
+    wait_idle,
+)
 
 GOAL = 3.0
 BINARIES = ["1.36", "1.35", "1.34", "1.33", "1.37"]
@@ -52,7 +59,7 @@ def _choose(page, option: str) -> None:
 
 def _round(pages, targets) -> list[float]:
     started = []
-    for page, target in zip(pages, targets):
+    for page, target in zip(pages, targets, strict=True):
         _choose(page, target)
         started.append(time.perf_counter())
     done = [None] * len(pages)
@@ -61,12 +68,12 @@ def _round(pages, targets) -> list[float]:
             if done[i] is None and page.evaluate(IDLE) and f"emulated={targets[i]}" in page.url:
                 done[i] = time.perf_counter()
         time.sleep(0.005)
-    return [(d - s) * 1000 for d, s in zip(done, started)]
+    return [(d - s) * 1000 for d, s in zip(done, started, strict=True)]
 
 
 def _pct(values, p):
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
 class ServerTimes:

@@ -36,14 +36,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from streamlit.proto.BackMsg_pb2 import BackMsg  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
-from websockets.sync.client import connect  # noqa: E402
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from websockets.sync.client import connect
 
-from dashboard.server import MALLOC_ENV  # noqa: E402
-from dashboard.uploads.custom_manifest import MAX_BYTES  # noqa: E402
-from kcompat.core.registration import MAX_GATES  # noqa: E402
-from kcompat.cli.screenshots import start_server, stop_server  # noqa: E402
+from dashboard.server import MALLOC_ENV
+from dashboard.uploads.custom_manifest import MAX_BYTES
+from kcompat.cli.screenshots import start_server, stop_server
+from kcompat.core.registration import MAX_GATES
 
 SELECTIONS = [
     "binary=1.36&emulated=1.33", "binary=1.36&emulated=1.36", "binary=1.37&emulated=1.35",
@@ -217,7 +217,7 @@ class Session:
         self._send(request)
         response = self._receive_until(lambda m, kind: kind == "file_urls_response").file_urls_response
         state = WidgetState(id=uploader)
-        for (name, data), urls in zip(files, response.file_urls):
+        for (name, data), urls in zip(files, response.file_urls, strict=True):
             boundary = uuid.uuid4().hex
             body = (
                 f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
@@ -257,9 +257,9 @@ class Session:
 
 def max_metrics_file(tag: str, size: int) -> bytes:
     """A /metrics file of ``size`` bytes: the real prediction's samples, then other metrics."""
-    from kcompat.data.catalog import DEFAULT_CATALOG
-    from kcompat.core.inspect import predicted_on_metrics
     from kcompat.answers.gates import gate_evaluation
+    from kcompat.core.inspect import predicted_on_metrics
+    from kcompat.data.catalog import DEFAULT_CATALOG
 
     predicted = predicted_on_metrics(gate_evaluation(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
     lines = [f"# {tag}", 'kubernetes_build_info{git_version="v1.36.0"} 1']
@@ -274,11 +274,14 @@ def max_cluster_inputs(tag: str) -> tuple[str, str, str]:
     """The Check a cluster page's boxes at their limits: a static pod manifest at the YAML limit
     (9,000 args), a /version, and a /metrics pasted at the paste limit (the real prediction's
     samples, unknown gates up to the sample limit, other metrics as padding)."""
-    from kcompat.core.inspect.model import MAX_PASTE_CHARS
-    from kcompat.data.catalog import DEFAULT_CATALOG
-    from kcompat.core.inspect import predicted_on_metrics
-    from kcompat.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES
     from kcompat.answers.gates import gate_evaluation
+    from kcompat.core.inspect import predicted_on_metrics
+    from kcompat.core.inspect.model import (
+        MAX_OBSERVED_GATES,
+        MAX_PASTE_CHARS,
+        MAX_YAML_BYTES,
+    )
+    from kcompat.data.catalog import DEFAULT_CATALOG
 
     head = (
         f"# Soak{tag}\napiVersion: v1\nkind: Pod\nmetadata:\n  name: kube-apiserver\nspec:\n  containers:\n"
@@ -380,7 +383,7 @@ def _sample_rss(pid: int, threads: list[threading.Thread], peaks: list[int]) -> 
         time.sleep(0.2)
 
 
-def main() -> int:
+def main() -> int:  # noqa: C901 - the options of the run, read in one place
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=20)
     parser.add_argument("--reruns", type=int, default=50)
@@ -458,8 +461,8 @@ def main() -> int:
                 threading.Thread(target=_worker, args=(url, i, args.reruns, uploads[i], errors, durations, deadline))
                 for i in range(args.sessions)
             ]
-            sampler = threading.Thread(target=lambda: _sample_rss(proc.pid, threads, peaks), daemon=True)
             peaks: list[int] = []
+            sampler = threading.Thread(target=_sample_rss, args=(proc.pid, threads, peaks), daemon=True)
             sampler.start()
             t0 = time.perf_counter()
             for t in threads:

@@ -11,32 +11,43 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TypeVar
 
 import pandas as pd
 import streamlit as st
 
-from kcompat.data.catalog import Catalog, ReleaseInfo, catalog_from_environment
+from dashboard.gates_view import GatesView, unrecorded_view, view_of
+from dashboard.server import freeze_long_lived
+from dashboard.state.selection import Selection
+from kcompat.answers.changes import compare
+from kcompat.answers.gate import GateDetail
+from kcompat.answers.gate import gate_detail as answers_gate_detail
+from kcompat.answers.gates import compare_components, gates
+from kcompat.answers.gates import gate_texts as answers_gate_texts
+from kcompat.answers.matrix import bundled_matrix
+from kcompat.answers.matrix import matrix as answers_matrix
+from kcompat.answers.queries import newest_release
+from kcompat.answers.timeline import TimelineAnswer
+from kcompat.answers.timeline import timeline as answers_timeline
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import KcompatError
-from kcompat.answers.changes import compare
-from kcompat.documents import changes as changes_doc
-from kcompat.answers.matrix import bundled_matrix, matrix as answers_matrix
-from kcompat.documents import matrix as matrix_doc
-from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_transitions
 from kcompat.core.manifest import Manifest
-from kcompat.core.stages import STAGE_ORDER
+from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_transitions
 from kcompat.core.search import GateText
-from kcompat.answers.gate import GateDetail, gate_detail as answers_gate_detail
-from kcompat.answers.gates import compare_components, gate_texts as answers_gate_texts, gates
-from kcompat.answers.queries import newest_release
-from kcompat.answers.timeline import TimelineAnswer, timeline as answers_timeline
+from kcompat.core.stages import STAGE_ORDER
+from kcompat.data.catalog import Catalog, ReleaseInfo, catalog_from_environment
+from kcompat.documents import changes as changes_doc
+from kcompat.documents import matrix as matrix_doc
 
-from dashboard.server import freeze_long_lived
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
 
-from dashboard.gates_view import GatesView, unrecorded_view, view_of
-from dashboard.state.selection import Selection
 
 
+#: a session's views: keyed by the selection (and an upload's digest)
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @st.cache_resource(show_spinner=False)
@@ -81,7 +92,7 @@ def summary() -> CatalogSummary:
         usable=tuple(d.info.release for d in data if d.usable),
         broken=tuple((d.info.release, d.problem) for d in data if d.problem),
         default_binary=newest_release(cat),
-        gate_counts=tuple((d.info.release, len(d.manifest)) for d in data if d.usable),
+        gate_counts=tuple((d.info.release, len(d.manifest)) for d in data if d.usable and d.manifest is not None),
         labels=MappingProxyType(
             {
                 d.info.release: f"{d.info.release} (development)" if d.info.status == "development" else d.info.named
@@ -114,13 +125,13 @@ def gates_view(sel: Selection) -> GatesView:
     and forth between versions does not even unpickle the cached value again."""
     key = sel.query
     views = st.session_state.setdefault(_SESSION_VIEWS, {})
-    view = views.get(key)
+    view: GatesView | None = views.get(key)
     if view is None:
         view = keep_last(views, key, _gates_view(key) if len(key) <= _CACHE_KEY_MAX else _build_gates_view(sel, None))
     return view
 
 
-def keep_last(views: dict, key, view):
+def keep_last(views: dict[K, V], key: K, view: V) -> V:
     """Store ``view`` under ``key`` in a session's dict of views, dropping the oldest past
     :data:`SESSION_VIEWS_MAX`; returns ``view``."""
     views[key] = view
@@ -167,7 +178,7 @@ def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: s
     return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against, component))
 
 
-def changes_frame(document: dict) -> pd.DataFrame:
+def changes_frame(document: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(changes_doc.changes_rows(document), columns=list(changes_doc.ROW_COLUMNS))
 
 
@@ -208,7 +219,7 @@ def transitions() -> tuple[ReleaseTransitions, ...]:
 
 
 @st.cache_data(show_spinner=False)
-def matrix_document() -> dict:
+def matrix_document() -> dict[str, Any]:
     """The ``kcompat matrix --format json`` document (the page's transition filters read it)."""
     return matrix_doc.matrix_document(*answers_matrix(catalog()))
 
@@ -226,7 +237,7 @@ def matrix_frame() -> pd.DataFrame:
 def matrix_stages() -> pd.DataFrame:
     """Same shape as :func:`matrix_frame`, each cell the stage name ("" when not listed)."""
     m = matrix()
-    rows = [{"gate": r.gate, **{rel: c.stage.value if c else "" for rel, c in zip(m.releases, r.cells)}} for r in m.rows]
+    rows = [{"gate": r.gate, **{rel: c.stage.value if c else "" for rel, c in zip(m.releases, r.cells, strict=True)}} for r in m.rows]
     return pd.DataFrame(rows, columns=["gate", *m.releases])
 
 

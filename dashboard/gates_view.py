@@ -61,7 +61,7 @@ class GatesView:
 
     def stage_at(self) -> dict[str, str]:
         """Gate -> stage at the emulated version."""
-        return dict(zip(self.table.column("gate").to_pylist(), self.table.column("stage").to_pylist()))
+        return dict(zip(self.table.column("gate").to_pylist(), self.table.column("stage").to_pylist(), strict=True))
 
     def row(self, gate: str) -> dict[str, object] | None:
         names = self.table.column("gate").to_pylist()

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import string
 
-from kcompat.documents.formats import MISSING, plain  # noqa: F401 - the pages' words are the documents' own
+from kcompat.documents.formats import (  # the pages' words are the documents' own
+    MISSING as MISSING,
+)
+from kcompat.documents.formats import plain as plain
 
 _PUNCTUATION = frozenset(string.punctuation)
 

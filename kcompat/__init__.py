@@ -1,8 +1,8 @@
 """Kubernetes compatibility versions: the library (``kcompat.core``, data, answers, documents) and the CLI.
 The Streamlit app (``dashboard``) builds on it; nothing here imports it."""
 
-from pathlib import Path as _Path
 import sys as _sys
+from pathlib import Path as _Path
 
 #: The one place the version is written (pyproject.toml reads it: ``dynamic = ["version"]``).
 __version__ = "0.2.0"

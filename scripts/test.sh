@@ -28,7 +28,7 @@ fi
 # bytecode once, so every `kcompat` process the tests start does not compile the package again
 .venv/bin/python -m compileall -q kcompat dashboard >/dev/null
 
-# lint and types first (seconds): ruff over the project, mypy strict on what pyproject lists
+# lint and types first (seconds): ruff over the project, mypy strict on kcompat and dashboard (pyproject)
 .venv/bin/ruff check .
 .venv/bin/mypy
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kcompat.data.catalog import DEFAULT_CATALOG
-from kcompat.core.inspect import predicted_on_metrics
 from kcompat.answers.gates import gate_evaluation
+from kcompat.core.inspect import predicted_on_metrics
+from kcompat.data.catalog import DEFAULT_CATALOG
 
 SAMPLES = Path(__file__).resolve().parent / "samples" / "inspect"
 FEATURE_HELP = "# HELP kubernetes_feature_enabled [BETA] This metric records the data about the stage and enablement of a k8s feature."

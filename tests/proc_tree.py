@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 
+
 def tree_rss(pid: int) -> int:
     """The resident memory (bytes) of ``pid`` and every process below it, from /proc."""
     parents: dict[int, int] = {}

@@ -8,12 +8,11 @@ import re
 import pandas as pd
 import streamlit as st
 
-from dashboard import server
-from dashboard import data
+from dashboard import data, server
+from dashboard.server.patch import streamlit_version
+from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import table_csv
 from dashboard.text import md, or_missing
-from dashboard.state.view_state import ViewState
-from dashboard.server.patch import streamlit_version
 
 view = ViewState("about")  # before the first table: its exports name the page's view
 url_problems = st.container()  # a URL value of this page that is not an option, named (as on every page)

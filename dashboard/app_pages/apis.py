@@ -18,6 +18,7 @@ an amber state when it would start but not become ready.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import SimpleNamespace
 from urllib.parse import parse_qsl, urlencode
@@ -25,24 +26,37 @@ from urllib.parse import parse_qsl, urlencode
 import pandas as pd
 import streamlit as st
 
-from kcompat.documents import formats
 from dashboard import data
-from dashboard.tables.downloads import table_csv, table_exports
 from dashboard.frame.selection_bar import current
+from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import table_csv, table_exports
 from dashboard.tables.table_text import config_labels, flag_column, table_as_text
 from dashboard.text import md
-from dashboard.state.view_state import ViewState
 from kcompat.answers.apis import apis, apis_startup, storage
 from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
-from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
-from kcompat.core.startup import read_options
 from kcompat.core.errors import KcompatError
 from kcompat.core.remedies import api_remedies
-from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows, apis_document, difference_rows
+from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
+from kcompat.core.startup import read_options
+from kcompat.documents import formats
+from kcompat.documents.apis import (
+    DIFFERENCE_COLUMNS,
+    TABLE_COLUMNS,
+    api_rows,
+    apis_document,
+    difference_rows,
+)
 from kcompat.documents.commands import same_as
-from kcompat.documents.skew import ROW_COLUMNS as SKEW_COLUMNS, skew_rows
-from kcompat.documents.storage import RESOURCE_KEYS, TABLE_COLUMNS as STORAGE_COLUMNS, storage_rows
+from kcompat.documents.skew import ROW_COLUMNS as SKEW_COLUMNS
+from kcompat.documents.skew import skew_rows
+from kcompat.documents.storage import RESOURCE_KEYS, storage_rows
+from kcompat.documents.storage import TABLE_COLUMNS as STORAGE_COLUMNS
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 RC, EFC, RCEFC = "runtime_config", "emulation_forward_compatible", "runtime_config_emulation_forward_compatible"
 APF = "enable_priority_and_fairness"
@@ -134,7 +148,7 @@ def _query(binary: str, emulated: str, min_compat: str | None, flags: ApiFlags, 
 DIFF_COLUMNS = ("group", "version", "kind", "resource", "stage", "reason")
 
 
-def _diff_frame(entries: tuple[ApiEntry, ...], reason_of) -> pd.DataFrame:
+def _diff_frame(entries: tuple[ApiEntry, ...], reason_of: Callable[[ApiEntry], str]) -> pd.DataFrame:
     rows = [
         {"group": e.group, "version": e.version, "kind": e.kind, "resource": e.resource, "stage": e.stage, "reason": reason_of(e)}
         for e in entries
@@ -143,7 +157,7 @@ def _diff_frame(entries: tuple[ApiEntry, ...], reason_of) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def _apis_view(query: str) -> dict:
+def _apis_view(query: str) -> dict[str, Any]:
     """Everything the page shows for one input, as plain picklable values (a class defined in a
     page script cannot be pickled by the cache): ``failure`` (why nothing can be evaluated) or the
     engine's errors/warnings, the tables and the three download texts."""
@@ -197,7 +211,7 @@ def _apis_view(query: str) -> dict:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], tuple[str, ...], pd.DataFrame, list[dict]]:
+def _storage(binary: str, emulated: str, min_compat: str) -> tuple[str, str, tuple[str, ...], tuple[str, ...], pd.DataFrame, list[dict[str, Any]]]:
     """(rule, min compatibility used, errors, warnings, table, rows) at (emulated, min compat):
     the rows of ``kcompat storage``."""
     result = storage(data.catalog(), binary, emulated, min_compat or None)
@@ -226,7 +240,7 @@ def cli_command(binary: str, emulated: str, flags: ApiFlags, fmt: str = "json") 
 # Filters and tables
 
 
-def _filter(table: pd.DataFrame, served: str | None, stages, groups, text: str) -> pd.DataFrame:
+def _filter(table: pd.DataFrame, served: str | None, stages: Sequence[str], groups: Sequence[str], text: str) -> pd.DataFrame:
     mask = pd.Series(True, index=table.index)
     if served is not None:
         mask &= table["served"] == (served == "served")
@@ -245,7 +259,7 @@ def _filter(table: pd.DataFrame, served: str | None, stages, groups, text: str) 
 SERVED_WORDS = {"served": ("yes", "no"), "servedByRelease": ("yes", "no")}
 
 
-def _api_config(emulated: str) -> dict:
+def _api_config(emulated: str) -> dict[str, Any]:
     col = st.column_config
     return {
         "group": col.TextColumn("group", help="API group (empty: the core group)"),
@@ -264,7 +278,7 @@ def _api_config(emulated: str) -> dict:
     }
 
 
-def _api_text(frame: pd.DataFrame, key: str, what: str, config: dict) -> None:
+def _api_text(frame: pd.DataFrame, key: str, what: str, config: dict[str, Any]) -> None:
     """The grid's rows as text (:mod:`dashboard.tables.table_text`), the kind as row headers."""
     table_as_text(
         frame, f"table_text_{key}", f"{what}: {len(frame)} rows", labels=config_labels(config), words=SERVED_WORDS, row_header="kind"
@@ -465,7 +479,7 @@ with tab_table:
 
 with tab_storage:
     mc = sel.min_compat or ""
-    rule, used_mc, storage_errors, storage_warnings, storage, storage_csv_rows = _storage(sel.binary_version, view.emulated, mc)
+    rule, used_mc, storage_errors, storage_warnings, storage_table, storage_csv_rows = _storage(sel.binary_version, view.emulated, mc)
     st.markdown(
         f"Storage version of every REST resource at emulated {md(view.emulated)}, min compatibility {md(used_mc)}: "
         f"a per-resource override of the {md(sel.binary)} storage factory first, else the rule of a {md(sel.binary)} "
@@ -482,9 +496,9 @@ with tab_storage:
         "reason": st.column_config.TextColumn("reason", width="large"),
     }
     storage_what = f"Storage versions at emulated {view.emulated}, min compatibility {used_mc}"
-    st.dataframe(storage, key="apis_storage", hide_index=True, column_config=storage_config, height=420, alt=storage_what)
+    st.dataframe(storage_table, key="apis_storage", hide_index=True, column_config=storage_config, height=420, alt=storage_what)
     table_as_text(
-        storage, "table_text_apis_storage", f"{storage_what}: {len(storage)} rows", labels=config_labels(storage_config),
+        storage_table, "table_text_apis_storage", f"{storage_what}: {len(storage_table)} rows", labels=config_labels(storage_config),
         words=SERVED_WORDS, row_header="resource",
     )
     table_csv(
@@ -495,17 +509,17 @@ with tab_storage:
     st.code(same_as("storage", binary=sel.binary_version, emulated=view.emulated, min_compat=mc, format="json"), language=None)
 
 with tab_skew:
-    skew_mc, skew = _skew(sel.binary, view.emulated, sel.min_compat or "")
+    skew_mc, skew_table = _skew(sel.binary, view.emulated, sel.min_compat or "")
     st.markdown(
         f"Versions other components may run against this apiserver: by the emulation-aware rules (KEP-4330, from emulated "
         f"{md(view.emulated)} and min compatibility {md(skew_mc)}) and by the classic policy (from the binary "
         f"{md(sel.binary)} alone). Ranges are inclusive; nothing enforces them."
     )
     skew_what = f"Versions other components may run against a {sel.binary} apiserver emulating {view.emulated}"
-    st.dataframe(skew, key="apis_skew", hide_index=True, alt=skew_what)
-    table_as_text(skew, "table_text_apis_skew", f"{skew_what}: {len(skew)} rows")
+    st.dataframe(skew_table, key="apis_skew", hide_index=True, alt=skew_what)
+    table_as_text(skew_table, "table_text_apis_skew", f"{skew_what}: {len(skew_table)} rows")
     table_csv(
-        skew.to_dict("records"), skew.columns, file_name=f"skew-{sel.binary}-emulating-{view.emulated}.csv", key="apis_skew_csv",
+        skew_table.to_dict("records"), skew_table.columns, file_name=f"skew-{sel.binary}-emulating-{view.emulated}.csv", key="apis_skew_csv",
         help="This table: what `kcompat skew --format csv` prints.",
     )
     st.caption("Same as the command line:")

@@ -6,23 +6,30 @@ and ``--feature-gates`` (applied to both sides).
 """
 
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
 from dashboard import data
-from dashboard.tables.downloads import table_csv
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
 from dashboard.frame.selection_bar import current
 from dashboard.state.selection import binary_choices
-from dashboard.tables.table_text import flag_column, table_as_text
-from dashboard.text import code, md
-from dashboard.tables.text_width import column_px
 from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import table_csv
+from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.tables.text_width import column_px
+from dashboard.text import code, md
 from kcompat.core.diffs import side_label
 from kcompat.core.versions import mm, parse_version
+from kcompat.documents.changes import (
+    ROW_COLUMNS,
+    behaviour_text,
+    changes_rows,
+    side_labels,
+)
 from kcompat.documents.commands import same_as
-from kcompat.documents.changes import ROW_COLUMNS, behaviour_text, changes_rows, side_labels
 
 MAX_MESSAGES = 20
 #: The grid's row (and header) height and the tallest it gets before it scrolls (px).
@@ -46,13 +53,13 @@ def command(against: str) -> str:
     )
 
 
-def _stage(side: dict) -> str:
+def _stage(side: dict[str, Any]) -> str:
     if not side["exists"]:
         return "not registered"
     return f"{side['stage']}, locked" if side["locked"] else side["stage"]
 
 
-def page_frame(document: dict) -> pd.DataFrame:
+def page_frame(document: dict[str, Any]) -> pd.DataFrame:
     """One row per change of the document: plain-language behaviour, each side's state, why."""
     here, there = side_labels(document)
     rows = [
@@ -70,7 +77,7 @@ def page_frame(document: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["gate", "behaviour", "here_on", "here_stage", "there_on", "there_stage", "why"])
 
 
-def show(document: dict, key: str, against: str) -> None:
+def show(document: dict[str, Any], key: str, against: str) -> None:
     for error in document["errors"][:MAX_MESSAGES]:
         st.error(md(error), icon=":material/error:")
     if len(document["errors"]) > MAX_MESSAGES:
@@ -108,7 +115,7 @@ def show(document: dict, key: str, against: str) -> None:
     if shown != ALL:
         keep = [c["behaviour"] != "same" for c in changes]
         frame = frame[keep]
-        rows = [r for r, k in zip(rows, keep) if k]
+        rows = [r for r, k in zip(rows, keep, strict=True) if k]
     if frame.empty:
         st.success(f"Every feature behaves the same in {here} and in {there}.", icon=":material/check:")
         return

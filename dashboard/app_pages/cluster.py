@@ -5,7 +5,7 @@ as ``kcompat inspect`` -- and the flags for that selection as config snippets
 (``kcompat config``).
 
 Inputs are bounded in size (checked here, on the server: the browser's own limit is no limit)
-and read by the upload worker (:mod:`dashboard.upload_worker`): a child process with a CPU limit,
+and read by the upload worker (:mod:`dashboard.uploads.worker`): a child process with a CPU limit,
 one at a time in the order asked, killed when the session disconnects, so a hostile input costs
 this server neither CPU time nor heap. The inputs stay in this session's widgets and the last
 answer in its state (one document per session): nothing is shared across sessions.
@@ -14,27 +14,38 @@ answer in its state (one document per session): nothing is shared across session
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 
 import pandas as pd
 import streamlit as st
 
-from kcompat.documents import formats
 from dashboard import data
-from dashboard.tables.downloads import data_source, table_exports
 from dashboard.frame.pages import page
 from dashboard.frame.selection_bar import SAVED, current, write_url
 from dashboard.state.selection import Selection, missing_data, startup_errors
+from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import data_source, table_exports
 from dashboard.tables.table_text import flag_column, table_as_text
 from dashboard.text import code, md
 from dashboard.uploads.custom_manifest import run_worker
-from dashboard.state.view_state import ViewState
-from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
-from kcompat.core.inspect.model import MAX_CHECK_BYTES, MAX_PASTE_CHARS, MAX_UPLOAD_BYTES, MAX_UPLOADS
-from kcompat.documents.gates import GATE_COLUMNS
 from kcompat.answers.config import config
 from kcompat.answers.inspect import Input
+from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
+from kcompat.core.inspect.model import (
+    MAX_CHECK_BYTES,
+    MAX_PASTE_CHARS,
+    MAX_UPLOAD_BYTES,
+    MAX_UPLOADS,
+)
+from kcompat.documents import formats
 from kcompat.documents.config import config_document
+from kcompat.documents.gates import GATE_COLUMNS
 from kcompat.documents.inspect import DISAGREE_HEADERS, REFUSED_VERSION, disagree_rows
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 #: The session's last answer: (digest of the inputs, (inspect document, config document or None)).
 _LAST_CHECK = "_cluster_last_check"
@@ -111,19 +122,21 @@ def checked_document(inputs: list[Input]) -> tuple[dict, dict | None]:
     key = digest.hexdigest()
     last = st.session_state.get(_LAST_CHECK)
     if last is not None and last[0] == key:
-        return last[1]
+        kept: tuple[dict[str, Any], dict[str, Any] | None] = last[1]
+        return kept
     st.session_state.pop(_LAST_CHECK, None)  # one document per session, never two
     kind, value = run_worker(("inspect", tuple(inputs)))
-    if kind != "document":
-        value = ({"valid": False, "errors": list(value), "warnings": [], "observed": None}, None)
-    st.session_state[_LAST_CHECK] = (key, value)
-    return value
+    documents: tuple[dict[str, Any], dict[str, Any] | None] = (
+        value if kind == "document" else ({"valid": False, "errors": list(value), "warnings": [], "observed": None}, None)
+    )
+    st.session_state[_LAST_CHECK] = (key, documents)
+    return documents
 
 
 def input_form() -> None:
     with st.form("cluster_inputs", border=False):
         columns = st.columns(3)
-        for column, (key, label, help_text) in zip(columns, PASTES):
+        for column, (key, label, help_text) in zip(columns, PASTES, strict=True):
             # Streamlit cuts a longer value to max_chars on the server: one more than the limit lets
             # collect_inputs refuse it by name instead of reading a silently cut /metrics
             column.text_area(label, key=key, height=160, max_chars=MAX_PASTE_CHARS + 1, help=help_text)
@@ -146,7 +159,7 @@ GATE_HELP = {
 }
 
 
-def inspected(document: dict) -> dict:
+def inspected(document: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of a table export of this document: the selection found in the
     inputs (not the bar's, which may not follow a refused one) and the inputs as the source."""
     min_compat = document.get("minCompatibility") or "none"
@@ -163,7 +176,7 @@ def inspected(document: dict) -> dict:
     return {"selection": selection, "source": f"cluster inputs ({names}); prediction from the {data_source()}"}
 
 
-def show_disagreements(document: dict) -> None:
+def show_disagreements(document: dict[str, Any]) -> None:
     observed = document["observed"]
     if observed is None:
         st.info("No /metrics among the inputs: the prediction below is not compared with the cluster.", icon=":material/info:")
@@ -200,7 +213,7 @@ def show_disagreements(document: dict) -> None:
             st.text(printable(", ".join(observed["unknown"])))
 
 
-def show_refusal(document: dict) -> None:
+def show_refusal(document: dict[str, Any]) -> None:
     """A refused input: the binary's lines, the remedies, then what was read from where."""
     startup = document.get("startup")
     errors = document["errors"]
@@ -235,7 +248,7 @@ def hint_text(hint: dict) -> str:
     return f"{hint['gate']}: {hint['text']}" if hint["kind"] == "unknown-gate" else hint["text"]
 
 
-def show_version_disagreements(document: dict) -> None:
+def show_version_disagreements(document: dict[str, Any]) -> None:
     for disagreement in shown(document.get("versionDisagreements") or []):
         st.error(md(disagreement), icon=":material/difference:")
 
@@ -263,10 +276,10 @@ def follow_selection(document: dict, inputs: list[Input]) -> None:
         st.rerun()
 
 
-def show_selection(document: dict) -> None:
+def show_selection(document: dict[str, Any]) -> None:
     st.subheader("Selection found")
     cols = st.columns(4)
-    for col, key in zip(cols, ("component", "binary", "emulated", "minCompatibility")):
+    for col, key in zip(cols, ("component", "binary", "emulated", "minCompatibility"), strict=False):
         col.metric(SOURCE_LABELS[key], document[key] or "refused")  # None: the binary refuses the version flags
     rows = [
         {"setting": label, "value": document.get(key) or (REFUSED_VERSION if key in ("emulated", "minCompatibility") else ""), "from": document["sources"][key]}
@@ -283,7 +296,7 @@ def show_selection(document: dict) -> None:
         st.warning(md(warning), icon=":material/warning:")
 
 
-def show_prediction(document: dict) -> None:
+def show_prediction(document: dict[str, Any]) -> None:
     gates = document["gates"]
     st.subheader("Prediction")
     params = {"binary": document["binary"], "emulated": document["emulated"]}
@@ -303,7 +316,7 @@ def show_prediction(document: dict) -> None:
     )
 
 
-def show_snippets(config: dict) -> None:
+def show_snippets(config: Mapping[str, Any]) -> None:
     """The flags for a selection as a command line, kubeadm, kind and static pod patches."""
     if not config["valid"]:
         st.error(f"The selection cannot be used: {len(config['errors']):,} problem(s).", icon=":material/error:")

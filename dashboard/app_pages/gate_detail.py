@@ -11,17 +11,23 @@ import streamlit as st
 from dashboard import data
 from dashboard.charts.export import chart_downloads, selection_caption
 from dashboard.charts.specs import LABEL_CSS, default_x_start, timeline_chart
+from dashboard.frame.chrome import is_phone
 from dashboard.frame.selection_bar import current
 from dashboard.state.selection import GATE_PARAM
+from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import table_csv
-from dashboard.frame.chrome import is_phone
 from dashboard.tables.gate_table import FLAG_WORDS
 from dashboard.tables.table_text import flag_column, table_as_text
 from dashboard.text import md
-from dashboard.state.view_state import ViewState
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
-from kcompat.documents.gate import TABLES, change_rows, gate_document, release_rows, spec_rows
+from kcompat.documents.gate import (
+    TABLES,
+    change_rows,
+    gate_document,
+    release_rows,
+    spec_rows,
+)
 
 _SAFE_URL = re.compile(r"\Ahttps://[A-Za-z0-9._~:/?#\[\]@!$&'()*+,;=%-]+\Z")
 

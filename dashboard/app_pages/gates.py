@@ -5,9 +5,14 @@ the figures and the table. The advanced "Custom manifest" button comes after the
 an uploaded manifest is in use, its notice comes first, since it changes the answer."""
 
 from dashboard.data import gates_view
-from dashboard.tables.gate_table import gates_panel
 from dashboard.frame.selection_bar import current, show_flag_messages
-from dashboard.uploads.custom_manifest import custom_gates_view, custom_manifest_box, custom_manifest_in_use, show_problems
+from dashboard.tables.gate_table import gates_panel
+from dashboard.uploads.custom_manifest import (
+    custom_gates_view,
+    custom_manifest_box,
+    custom_manifest_in_use,
+    show_problems,
+)
 
 sel = current()
 if not custom_manifest_in_use():

@@ -17,17 +17,22 @@ import shlex
 import pandas as pd
 import streamlit as st
 
-from dashboard.tables.downloads import data_source, table_exports
 from dashboard.frame.selection_bar import current
+from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import data_source, table_exports
 from dashboard.tables.table_text import table_as_text
 from dashboard.text import md
 from dashboard.uploads.custom_manifest import run_worker
-from dashboard.state.view_state import ViewState
 from kcompat.core.errors import KcompatError, echo, shown
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.scan import MAX_SCAN_BYTES
 from kcompat.documents import formats
-from kcompat.documents.scan import SCAN_COLUMNS, scan_document, scan_rows, summary_counts
+from kcompat.documents.scan import (
+    SCAN_COLUMNS,
+    scan_document,
+    scan_rows,
+    summary_counts,
+)
 
 #: The paste box and the uploader (widget keys); uploads per check and bytes of all inputs of one
 #: check (the upload worker reads about 1.5 MB a second and stops at 3 s of CPU).
@@ -107,7 +112,7 @@ def cli_command(request: tuple, names: list[str], fmt: str = "json") -> str:
         argv.append("--emulation-forward-compatible")
     if rcefc:
         argv.append("--runtime-config-emulation-forward-compatible")
-    return shlex.join(argv + ["--format", fmt])
+    return shlex.join([*argv, "--format", fmt])
 
 
 def show_answer(answer, request: tuple, every: bool) -> None:

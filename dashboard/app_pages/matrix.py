@@ -5,23 +5,24 @@ The filters build a :class:`~kcompat.core.matrix_filter.MatrixFilter` with
 table is :func:`kcompat.answers.matrix.filtered`'s answer: the page and the CLI show the same rows.
 """
 
+
 import pandas as pd
 import streamlit as st
 
 from dashboard import data
 from dashboard.charts.export import chart_downloads
 from dashboard.charts.specs import stage_counts_chart, transitions_chart
-from dashboard.tables.downloads import table_csv
-from dashboard.frame.pages import open_gate
 from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_TEXT
-from dashboard.tables.table_text import config_labels, table_as_text
-from dashboard.text import md
-from dashboard.tables.text_width import column_px
+from dashboard.frame.pages import open_gate
 from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import table_csv
+from dashboard.tables.table_text import config_labels, table_as_text
+from dashboard.tables.text_width import column_px
+from dashboard.text import md
 from kcompat.answers.matrix import filtered, matrix_filter, release_provenance
-from kcompat.answers.removable import removal_choices
 from kcompat.answers.patches import patch_changes, patch_matrix
 from kcompat.answers.queries import gate_lineage
+from kcompat.answers.removable import removal_choices
 from kcompat.core.errors import KcompatError
 from kcompat.core.matrix import ALL_TRANSITION_KINDS
 from kcompat.core.matrix_filter import FILTER_STAGES, ORIGINS, MatrixFilter

@@ -8,25 +8,35 @@ newest bundled release moves with the data).
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Literal
 
 import pandas as pd
 import streamlit as st
 
 from dashboard import data
-from dashboard.tables.downloads import table_csv
 from dashboard.frame.selection_bar import current
-from dashboard.tables.table_text import TextTable, config_labels, table_as_text, tables_as_text
-from dashboard.text import code, md
 from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import table_csv
+from dashboard.tables.table_text import (
+    TextTable,
+    config_labels,
+    table_as_text,
+    tables_as_text,
+)
+from dashboard.text import code, md
+from kcompat.answers.plan import StepStartup, plan_for, plan_startups
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
-from kcompat.answers.plan import StepStartup, plan_for, plan_startups
+from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.plan import plan_markdown
-from kcompat.core.versions import parse_version
 
 TO = "to"
-KIND_LABELS = {
+#: The colours a badge may have (st.badge)
+BadgeColor = Literal["red", "orange", "yellow", "blue", "green", "violet", "gray", "grey", "primary"]
+KIND_LABELS: dict[str, tuple[str, str, BadgeColor]] = {
     "binary": ("Binary upgrade", ":material/upgrade:", "blue"),
     "emulation": ("Emulation step", ":material/history:", "violet"),
     "nodes": ("Kubelet upgrade", ":material/dns:", "green"),
@@ -44,7 +54,7 @@ def default_target(options: tuple[str, ...]) -> str:
     return newest if newest in options else options[-1]
 
 
-def target_reader(binary: str, options: tuple[str, ...]):
+def target_reader(binary: str, options: tuple[str, ...]) -> Callable[[str], tuple[str | None, str | None]]:
     """Reads a ``to`` URL value that is not a target's text (``v1.36``, ``1.36.2``): ``(target,
     None)``, or ``(None, why it cannot be planned to)``."""
 
@@ -274,7 +284,7 @@ for note in plan.notes:
 with st.container(horizontal=True, vertical_alignment="center"):
     st.download_button(
         "Download as Markdown",
-        data=lambda text=markdown: text,
+        data=functools.partial(str, markdown),  # the file's text, handed over when the button is clicked
         file_name=f"upgrade-plan-{sel.binary}-emulating-{sel.emulated}-to-{target}.md",
         mime="text/markdown",
         key="plan_download",

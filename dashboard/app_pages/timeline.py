@@ -3,6 +3,8 @@
 The filters, the order and the start release are kept in the URL (``timeline_stages``,
 ``timeline_text``, ``timeline_sort``, ``timeline_from``; see state/view_state.py)."""
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -20,14 +22,13 @@ from dashboard.charts.specs import (
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
 from dashboard.frame.selection_bar import current
+from dashboard.state.view_state import ViewState
 from dashboard.tables.table_text import table_as_text
 from dashboard.text import md, plain
-from dashboard.state.view_state import ViewState
 from kcompat.answers.timeline import SORTS, STAGE_NAMES
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.timeline import match_counts, row_columns, timeline_rows
-
 
 sel = current()
 binary, emulated = parse_version(sel.binary), parse_version(sel.emulated)
@@ -101,7 +102,7 @@ if shown:
     picked: list = []
     with st.container(key="timeline_rows", gap="small"):
         for i, block in enumerate(timeline_block_specs(spec, timeline_blocks(order))):
-            event = st.vega_lite_chart(
+            event: Any = st.vega_lite_chart(
                 spec=block,
                 width="stretch",
                 key=f"timeline_chart_{generation}_{i}",

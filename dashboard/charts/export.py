@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 import streamlit as st
 
 import kcompat
-from kcompat.documents.exports import chart_png, chart_svg
-
 from dashboard import data
 from dashboard.state.selection import Selection
+from kcompat.documents.exports import chart_png, chart_svg
 
 
 def _altair_lock() -> threading.Lock:
@@ -75,7 +75,7 @@ def provenance(releases: Sequence[str] = ()) -> str:
 
 
 def chart_downloads(
-    chart,
+    chart: Any,
     name: str,
     key: str,
     title: str | None = None,

@@ -7,18 +7,22 @@ so 1.9 sorts before 1.10. Stage colours come from :mod:`dashboard.charts.stage_c
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import altair as alt
 import pandas as pd
 
+from dashboard.charts.stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
 from kcompat.answers.timeline import order as timeline_order
 from kcompat.core.gate_history import Segment
-from kcompat.core.matrix import ReleaseTransitions, TRANSITION_KINDS
+from kcompat.core.matrix import TRANSITION_KINDS, ReleaseTransitions
 from kcompat.core.placeholders import GateStart, is_placeholder
 from kcompat.core.versions import Version
 
-from dashboard.charts.stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 ROW_HEIGHT = 18
 #: Rows per timeline chart on the page: each block of rows has its own axis and legends, so that
@@ -62,7 +66,7 @@ def _label(version: Version) -> str:
     return f"{version.major}.{version.minor}"
 
 
-def _pieces(segments: Iterable[Segment], starts: Mapping[str, GateStart]):
+def _pieces(segments: Iterable[Segment], starts: Mapping[str, GateStart]) -> Iterator[tuple[Segment, int, int, bool]]:
     """Each segment as (segment, start, end, predates): the part before its gate's real start
     (``starts``) predates the gate, the rest is the gate's history."""
     for s in segments:
@@ -318,7 +322,7 @@ def timeline_chart(
             tooltip=[alt.Tooltip("marker:N"), alt.Tooltip("version:N")],
         )
     )
-    return (
+    chart: alt.LayerChart = (
         alt.layer(*layers)
         .resolve_scale(color="independent")
         .resolve_axis(x="independent")
@@ -328,9 +332,10 @@ def timeline_chart(
             usermeta={"title": f"Stage history of the {_label(binary)} binary's gates", "embedOptions": {"renderer": "svg"}},
         )
     )
+    return chart
 
 
-def timeline_block_specs(spec: dict, blocks: Sequence[Sequence[str]]) -> list[dict]:
+def timeline_block_specs(spec: dict[str, Any], blocks: Sequence[Sequence[str]]) -> list[dict[str, Any]]:
     """The Vega-Lite spec of a :func:`timeline_chart` of every row (its ``to_dict()``) cut into one
     spec per block of rows (:func:`timeline_blocks`): each block has only its rows' data and its
     own row order, legends that list only the stages and marks of its rows, the release axis at its
@@ -364,7 +369,7 @@ def timeline_block_specs(spec: dict, blocks: Sequence[Sequence[str]]) -> list[di
     return out
 
 
-def _legend_style(compact: bool) -> dict:
+def _legend_style(compact: bool) -> dict[str, Any]:
     if not compact:
         return {"orient": "top", "symbolSize": 150, "labelFontSize": LABEL_SIZE, "titleFontSize": LABEL_SIZE}
     return {"orient": "top", "direction": "vertical", "symbolSize": 80, "labelFontSize": 9, "titleFontSize": 9, "labelLimit": 80}
@@ -395,7 +400,7 @@ def transitions_chart(transitions: Sequence[ReleaseTransitions]) -> alt.Chart:
     # the legend lists the kinds of change that have a bar (a kind no release has is not drawn)
     kinds = [k for k in TRANSITION_KINDS if data.loc[data["kind"] == k, "gates"].sum() > 0]
     data = data[data["kind"].isin(kinds)]
-    return (
+    chart: alt.Chart = (
         alt.Chart(data)
         .mark_bar()
         .encode(
@@ -412,12 +417,13 @@ def transitions_chart(transitions: Sequence[ReleaseTransitions]) -> alt.Chart:
         )
         .properties(width="container", height=280, usermeta={"title": "Feature-gate changes per release"})
     )
+    return chart
 
 
 def stage_counts_chart(counts: pd.DataFrame) -> alt.Chart:
     """Stacked bars: how many gates each release lists per stage (``release``, ``stage``, ``gates``)."""
     releases = sorted(set(counts["release"]), key=lambda r: tuple(int(p) for p in r.split(".")))
-    return (
+    chart: alt.Chart = (
         alt.Chart(counts)
         .mark_bar()
         .encode(
@@ -434,3 +440,4 @@ def stage_counts_chart(counts: pd.DataFrame) -> alt.Chart:
         )
         .properties(width="container", height=280, usermeta={"title": "Feature gates per stage in each release"})
     )
+    return chart

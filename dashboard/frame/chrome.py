@@ -136,7 +136,8 @@ def note_visit(key: str) -> int:
     if state.get("_last_page") != key:
         visits[key] = visits.get(key, 0) + 1
         state["_last_page"] = key
-    return visits.get(key, 1)
+    count: int = visits.get(key, 1)
+    return count
 
 
 def compact_heading(visits: int, phone: bool) -> tuple[bool, str | None]:

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard.frame import chrome
-
 from dashboard import data
+from dashboard.frame import chrome
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.landing import landing_intro
 from dashboard.frame.pages import WITHOUT_SELECTION, all_pages, document_title, page_key
-from dashboard.frame.selection_bar import flag_messages, keep_selection, selection_bar, show_component_state, show_refusal
-from dashboard.state.selection import GATE_PARAM, landing_selection
+from dashboard.frame.selection_bar import (
+    flag_messages,
+    keep_selection,
+    selection_bar,
+    show_component_state,
+    show_refusal,
+)
+from dashboard.state.selection import GATE_PARAM, Selection, landing_selection
 from dashboard.state.view_state import drop_url_keys
 from dashboard.text import md
 from dashboard.uploads.custom_manifest import custom_manifest_in_use
@@ -51,7 +56,7 @@ def run_app() -> None:
     page.run()
 
 
-def _landing_intro(sel, visits: int) -> None:
+def _landing_intro(sel: Selection, visits: int) -> None:
     summary = data.summary()
     compact, problem = chrome.compact_heading(visits, is_phone())
     landing_intro(sel, landing_selection(summary.usable, summary.default_binary), compact)

@@ -18,9 +18,6 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from kcompat.core.components import COMPONENTS, KUBE_APISERVER, apiserver_only
-from kcompat.core.errors import KcompatError, shown
-
 from dashboard import data
 from dashboard.state.selection import (
     PARAM_KEYS,
@@ -35,7 +32,8 @@ from dashboard.state.selection import (
     startup_hints,
 )
 from dashboard.text import code, md
-
+from kcompat.core.components import COMPONENTS, KUBE_APISERVER, apiserver_only
+from kcompat.core.errors import KcompatError, shown
 
 WIDGET = {
     "binary": "sel_binary",
@@ -62,7 +60,9 @@ def _resolve(raw: tuple[tuple[str, str | None], ...]) -> Resolved:
 
 
 @functools.lru_cache(maxsize=256)
-def _resolve_memo(raw, usable, default_binary, broken) -> Resolved:
+def _resolve_memo(
+    raw: tuple[tuple[str, str | None], ...], usable: tuple[str, ...], default_binary: str, broken: tuple[tuple[str, str], ...]
+) -> Resolved:
     # Pure and immutable in, immutable out: memoised per process (every rerun resolves the URL).
     return resolve_selection(dict(raw), usable, default_binary, dict(broken))
 
@@ -123,7 +123,7 @@ def adjustment_notes(old: Selection, new: Selection, changed: str) -> tuple[str,
     return tuple(notes)
 
 
-def _keep(raw) -> Resolved:
+def _keep(raw: tuple[tuple[str, str | None], ...]) -> Resolved:
     """Resolve the URL (or, when the navigation menu dropped it, the session's last selection),
     write the canonical values back and keep the selection in the session."""
     if all(v is None for _, v in raw) and SAVED in st.session_state:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 
 ENV = "KCOMPAT_RUN_TIMES"
 _lock = threading.Lock()
@@ -26,7 +27,7 @@ def _session_id() -> str | None:
         return None
 
 
-def timed_run(run, path: str) -> None:
+def timed_run(run: Callable[[], None], path: str) -> None:
     start, cpu = time.perf_counter(), time.thread_time()
     outcome = "ok"
     try:

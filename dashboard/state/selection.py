@@ -17,7 +17,11 @@ from types import MappingProxyType
 from urllib.parse import parse_qsl, urlencode
 
 from kcompat.answers.versions import allowed_ranges
-from kcompat.core.compat import parse_binary_version, parse_version_flag, select_versions
+from kcompat.core.compat import (
+    parse_binary_version,
+    parse_version_flag,
+    select_versions,
+)
 from kcompat.core.components import COMPONENTS, KUBE_APISERVER
 from kcompat.core.errors import KcompatError, repr_cut
 from kcompat.core.versions import mm
@@ -188,14 +192,14 @@ def startup_hints(selection: Selection) -> tuple[str, ...]:
 
 def missing_data(selection: Selection, usable: Sequence[str], broken: Mapping[str, str] | None = None) -> str | None:
     """Why the bundled data cannot answer for this binary release (None when it can)."""
-    if selection.binary in usable:  # noqa: SIM102 - the common case first
+    if selection.binary in usable:
         return None
     if broken and selection.binary in broken:
         return f"the bundled data of release {selection.binary} cannot be used ({broken[selection.binary]})"
     return f"there is no bundled data for release {selection.binary} (bundled: {', '.join(usable)})"
 
 
-def resolve_selection(
+def resolve_selection(  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     raw: Mapping[str, str | None],
     usable: Sequence[str],
     default_binary: str,

@@ -75,9 +75,8 @@ from typing import Any
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from kcompat.core.errors import repr_cut
-
 from dashboard.text import md
+from kcompat.core.errors import repr_cut
 
 #: Longest free text kept from the URL (a search box).
 MAX_TEXT = 200
@@ -183,7 +182,7 @@ class ViewState:
             st.query_params[key] = text
         self._save()
 
-    def _bind(self, name: str, value: Any, encode: Callable[[Any], str | None], kwargs: dict) -> dict:
+    def _bind(self, name: str, value: Any, encode: Callable[[Any], str | None], kwargs: dict[str, Any]) -> dict[str, Any]:
         """Put ``value`` in the widget's state and make its change write the URL."""
         key = self.key(name)
         url_key = self.url_key(name)
@@ -253,7 +252,7 @@ class ViewState:
     def _many_encoder(self, options: Sequence[Any], default: Sequence[Any]) -> Callable[[Any], str | None]:
         order = {_text(o): i for i, o in enumerate(options)}
 
-        def encode(values) -> str | None:
+        def encode(values: Any) -> str | None:
             values = list(values or ())
             if sorted(map(_text, values)) == sorted(map(_text, default)):
                 return None
@@ -271,8 +270,8 @@ class ViewState:
         *,
         validate: Callable[[str], str | None] | None = None,
         max_chars: int = MAX_TEXT,
-        target=st,
-        **kwargs,
+        target: Any = st,
+        **kwargs: Any,
     ) -> str:
         """A free text (cut to ``max_chars``); ``validate(text)`` returns why a URL text cannot be
         used (it is then named and dropped) or None."""
@@ -298,8 +297,8 @@ class ViewState:
         follows_selection: bool = False,
         resolve: Callable[[str], tuple[Any, str | None]] | None = None,
         instead: str = _IGNORED,
-        target=st,
-        **kwargs,
+        target: Any = st,
+        **kwargs: Any,
     ) -> Any:
         """One option; with ``optional`` nothing chosen (``None``, the placeholder) is the default.
         ``pin``, ``follows_selection``, ``resolve`` and ``instead``: see the module docstring."""
@@ -314,7 +313,7 @@ class ViewState:
         return target.selectbox(label, options, **bound)
 
     def segmented_control(
-        self, name: str, label: str, options: Sequence[Any], default: Any = None, *, optional: bool = False, target=st, **kwargs
+        self, name: str, label: str, options: Sequence[Any], default: Any = None, *, optional: bool = False, target: Any = st, **kwargs: Any
     ) -> Any:
         """One choice of a few (a tab bar); clicking the chosen one again keeps it chosen, unless
         ``optional``: then it unselects it and ``None`` (nothing chosen) is the default."""
@@ -323,37 +322,37 @@ class ViewState:
         bound = self._bind(name, value, self._one_encoder(default), kwargs)
         return target.segmented_control(label, options, selection_mode="single", **bound) or default
 
-    def toggle(self, name: str, label: str, default: bool = False, *, target=st, **kwargs) -> bool:
+    def toggle(self, name: str, label: str, default: bool = False, *, target: Any = st, **kwargs: Any) -> bool:
         """On or off; ``true`` or ``false`` in the URL (the default stays out)."""
         value = self._one(name, ("true", "false"), "true" if default else "false") == "true"
         encode = lambda v: None if bool(v) == default else ("true" if v else "false")  # noqa: E731
         bound = self._bind(name, value, encode, kwargs)
         return bool(target.toggle(label, **bound))
 
-    def tabs(self, name: str, ids: Sequence[str], labels: Sequence[str] | None = None, default: str | None = None, *, target=st, **kwargs):
+    def tabs(self, name: str, ids: Sequence[str], labels: Sequence[str] | None = None, default: str | None = None, *, target: Any = st, **kwargs: Any) -> Any:
         """``st.tabs`` that remembers the open tab: ``ids`` are the URL values (stable), ``labels``
         the tab titles (they may change with the selection). Every tab's content still runs."""
         ids = list(ids)
         labels = list(labels) if labels is not None else ids
         default = ids[0] if default is None else default
-        by_label = dict(zip(labels, ids))
+        by_label = dict(zip(labels, ids, strict=True))
         value = self._one(name, ids, default)
         encode = lambda label: None if by_label.get(label, default) == default else by_label[label]  # noqa: E731
         bound = self._bind(name, labels[ids.index(value)], encode, kwargs)
         return target.tabs(labels, **bound)
 
-    def select_slider(self, name: str, label: str, options: Sequence[Any], default: Any = None, *, target=st, **kwargs) -> Any:
+    def select_slider(self, name: str, label: str, options: Sequence[Any], default: Any = None, *, target: Any = st, **kwargs: Any) -> Any:
         default = options[0] if default is None and options else default
         value = self._one(name, options, default)
         bound = self._bind(name, value, self._one_encoder(default), kwargs)
         return target.select_slider(label, options, **bound)
 
-    def multiselect(self, name: str, label: str, options: Sequence[Any], default: Sequence[Any] = (), *, target=st, **kwargs) -> list:
+    def multiselect(self, name: str, label: str, options: Sequence[Any], default: Sequence[Any] = (), *, target: Any = st, **kwargs: Any) -> list[Any]:
         value = self._many(name, options, default)
         bound = self._bind(name, value, self._many_encoder(options, default), kwargs)
         return list(target.multiselect(label, options, **bound) or ())
 
-    def pills(self, name: str, label: str, options: Sequence[Any], default: Sequence[Any] = (), *, target=st, **kwargs) -> list:
+    def pills(self, name: str, label: str, options: Sequence[Any], default: Sequence[Any] = (), *, target: Any = st, **kwargs: Any) -> list[Any]:
         value = self._many(name, options, default)
         bound = self._bind(name, value, self._many_encoder(options, default), kwargs)
         return list(target.pills(label, options, selection_mode="multi", **bound) or ())

@@ -10,24 +10,28 @@ On the Gates page the dialog also offers every gate: the three files ``kcompat g
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
 
 import kcompat
+from dashboard import data
+from dashboard.frame.pages import PAGES, WITHOUT_SELECTION
+from dashboard.frame.selection_bar import current
+from dashboard.state.selection import Selection, default_min_compat
+from dashboard.state.view_state import page_prefixes, page_view
+from dashboard.text import MISSING, md
 from kcompat.answers.gates import compare_components, gates
 from kcompat.documents import formats
 from kcompat.documents.exports import TABLE_FORMATS, header_line, table_text
 from kcompat.documents.gates import gates_text
 
-from dashboard import data
-from dashboard.frame.pages import PAGES, WITHOUT_SELECTION
-from dashboard.frame.selection_bar import current
-from dashboard.state.selection import Selection, default_min_compat
-from dashboard.text import MISSING, md
-from dashboard.state.view_state import page_prefixes, page_view
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from dashboard.uploads.custom_manifest import CustomManifest
 
 FORMATS = {"csv": ("CSV", "csv"), "json": ("JSON", "json"), "markdown": ("Markdown", "md")}
 #: Widget key suffix of each export button after the table's own key.
@@ -56,7 +60,7 @@ class TableExport:
     source: str = ""
     as_is: bool = False
 
-    def records(self) -> list[dict]:
+    def records(self) -> list[dict[str, Any]]:
         rows = self.rows
         if hasattr(rows, "to_pylist"):  # pyarrow
             rows = rows.to_pylist()
@@ -146,7 +150,7 @@ def export_buttons(export: TableExport, key: str, help: str | None = None) -> No
         for fmt, (label, _, mime) in TABLE_FORMATS.items():
             st.download_button(
                 label,
-                data=lambda f=fmt: export.text(f),
+                data=functools.partial(export.text, fmt),
                 file_name=export.file_name(fmt),
                 mime=mime,
                 key=key + KEY_SUFFIX[fmt],
@@ -190,7 +194,7 @@ def table_exports(
         _export_dialog(export, key, help, also)
 
 
-def table_csv(rows, columns, file_name: str, key: str, help: str | None = None, *, as_is: bool = False) -> None:
+def table_csv(rows: Any, columns: Sequence[str], file_name: str, key: str, help: str | None = None, *, as_is: bool = False) -> None:
     """A table's "Download…" button (CSV, Markdown, JSON; the name is kept from when there was
     CSV only): its rows with ``columns`` (the CLI's names where the CLI prints the table), written
     like the CLI writes CSV (formula-safe; a missing value is an empty cell, never "None" or "—",
@@ -198,7 +202,7 @@ def table_csv(rows, columns, file_name: str, key: str, help: str | None = None, 
     table_exports(rows, columns, file_name, key, help, as_is=as_is)
 
 
-def csv_text(rows, columns, *, as_is: bool = False) -> str:
+def csv_text(rows: Iterable[Mapping[str, Any]], columns: Sequence[str], *, as_is: bool = False) -> str:
     """The table part of a :func:`table_csv` CSV file (the lines after the header line)."""
     columns = list(columns)
     if as_is:
@@ -206,7 +210,7 @@ def csv_text(rows, columns, *, as_is: bool = False) -> str:
     return formats.rows_to_csv([{c: _cell(dict(r).get(c)) for c in columns} for r in rows], columns)
 
 
-def _cell(value):
+def _cell(value: object) -> object:
     return None if value == MISSING else value
 
 
@@ -214,7 +218,7 @@ def _cell(value):
 # The Gates page: every gate, as `kcompat gates` prints it
 
 
-def every_gate(sel: Selection, custom=None) -> None:
+def every_gate(sel: Selection, custom: CustomManifest | None = None) -> None:
     """The dialog's second part on Gates: the three files ``kcompat gates`` prints for the
     selection, whatever the filters (``custom``: an uploaded manifest, :class:`upload.CustomManifest`)."""
     st.markdown("**Every gate, as `kcompat gates` prints it**")

@@ -15,15 +15,23 @@ import pyarrow.compute as pc
 import streamlit as st
 
 from dashboard import data
-from dashboard.gates_view import GatesView
-from dashboard.tables.downloads import every_gate, table_exports
+from dashboard.charts.stage_colors import STAGE_NAMES
 from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
-from dashboard.charts.stage_colors import STAGE_NAMES
+from dashboard.gates_view import GatesView
 from dashboard.state.selection import Selection
+from dashboard.state.view_state import ViewState
+from dashboard.tables.downloads import every_gate, table_exports
 from dashboard.tables.table_text import flag_column, table_as_text
 from dashboard.text import md, plain
-from dashboard.state.view_state import ViewState
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from dashboard.uploads.custom_manifest import CustomManifest
+    from kcompat.core.search import GateText
 
 #: The "show only" quick filters: value -> (column, wanted value). Within one column the chosen
 #: values are alternatives (on + off = either); different columns must all match.
@@ -48,7 +56,7 @@ class Filters:
         return bool(self.stages or self.quick or self.text.strip())
 
 
-def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
+def filter_table(table: pa.Table, f: Filters, texts: Mapping[str, GateText] | None = None) -> pa.Table:
     """Rows of the effective table that pass the filters. The search finds a gate by part of its
     name, an abbreviation, a KEP number or words of its description (``texts``: name ->
     :class:`~kcompat.core.search.GateText`; see :mod:`kcompat.core.search`); with a search the
@@ -58,7 +66,7 @@ def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
     mask = None
     found: dict[str, str] | None = None
 
-    def both(expr):
+    def both(expr: Any) -> None:
         nonlocal mask
         mask = expr if mask is None else pc.and_(mask, expr)
 
@@ -68,9 +76,9 @@ def filter_table(table: pa.Table, f: Filters, texts=None) -> pa.Table:
     for name in f.quick:
         column, wanted = QUICK[name]
         by_column.setdefault(column, set()).add(wanted)
-    for column, wanted in by_column.items():
-        if len(wanted) == 1:
-            both(pc.equal(table[column], next(iter(wanted))))
+    for column, values in by_column.items():
+        if len(values) == 1:
+            both(pc.equal(table[column], next(iter(values))))
     text = f.text.strip()
     if text:
         from kcompat.core.search import search_matches
@@ -172,7 +180,7 @@ def key_column_colour(text: str, background: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def column_config(binary: str, emulated: str, phone: bool = False, longest_name: int = 0) -> MappingProxyType:
+def column_config(binary: str, emulated: str, phone: bool = False, longest_name: int = 0) -> MappingProxyType[str, Any]:
     """Column labels and help of the gate table (built once per version pair; read-only). On a
     phone the essential columns (gate, enabled, stage) get widths that fit the screen; elsewhere
     the gate column fits the longest name (``longest_name`` characters). Booleans read as words
@@ -268,7 +276,7 @@ def metrics_row(metrics: dict[str, int], binary: str, emulated: str) -> None:
         st.metric("Locked", metrics["locked"], help="Gates locked to their default at the emulated version.")
 
 
-def gates_panel(sel: Selection, view: GatesView, custom=None) -> None:
+def gates_panel(sel: Selection, view: GatesView, custom: CustomManifest | None = None) -> None:
     """The whole effective-table widget: metrics, quick filters, the table (a selected row opens
     the gate's detail page) and the downloads: the table as shown (filters and order applied) as
     CSV, Markdown and JSON, and every gate as ``kcompat gates`` prints it. ``view`` is

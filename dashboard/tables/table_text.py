@@ -19,7 +19,7 @@ import html
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import pyarrow as pa
 import streamlit as st
@@ -32,7 +32,9 @@ LABEL = "Table as text"
 Rows = Any
 
 
-def flag_column(label: str, help: str | None, words: tuple[str, str], width: int | str | None = None):
+def flag_column(
+    label: str, help: str | None, words: tuple[str, str], width: int | Literal["small", "medium", "large"] | None = None
+) -> Any:
     """A read-only boolean column shown as words (``on`` / ``off``) in the normal text colour: a
     read-only checkbox column draws its boxes in the faded colour of a disabled control. The
     values stay booleans (sorting, selection and the tests read them as such); no value stays empty."""
@@ -61,7 +63,7 @@ def cell_text(value: object, words: tuple[str, str] | None = None) -> str:
     return str(value)
 
 
-def _columns(table: Rows) -> tuple[list[str], list[list]]:
+def _columns(table: Rows) -> tuple[list[str], list[list[Any]]]:
     """Column names and values (plain Python objects, None for no value) of an Arrow table or a DataFrame."""
     if isinstance(table, pa.Table):
         names = table.column_names

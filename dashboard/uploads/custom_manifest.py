@@ -18,21 +18,21 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import streamlit as st
 from streamlit import runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from kcompat.core.compat import parse_binary_version
-from kcompat.core.errors import MAX_SHOWN, cut, shown
-from kcompat.core.registration import registration_for
-from kcompat.core.versions import mm
-from dashboard.uploads.worker import MAX_BYTES, Cancelled, FifoLock, ask
-
 from dashboard.data import keep_last
 from dashboard.gates_view import GatesView, view_of
 from dashboard.state.selection import Selection
 from dashboard.text import md
+from dashboard.uploads.worker import MAX_BYTES, Cancelled, FifoLock, ask
+from kcompat.core.compat import parse_binary_version
+from kcompat.core.errors import MAX_SHOWN, cut, shown
+from kcompat.core.registration import registration_for
+from kcompat.core.versions import mm
 
 WIDGET = "custom_manifest_file"
 #: Results kept per session (one per registration rule set: 1.31, 1.33, 1.35).
@@ -95,7 +95,7 @@ def session_gone() -> Callable[[], bool]:
     return lambda: not instance.is_active_session(session_id)
 
 
-def run_worker(request: tuple) -> tuple:
+def run_worker(request: tuple[Any, ...]) -> tuple[Any, ...]:
     """``request`` answered by the upload worker, one at a time in the process (in the order
     asked); nothing runs for, and no worker outlives, a session that disconnected."""
     gone = session_gone()
@@ -119,11 +119,12 @@ def _view(sel: Selection, data: bytes, digest: str) -> GatesView | tuple[str, ..
     found instead."""
     key = (sel.query, digest)
     views = st.session_state.setdefault(_SESSION_CUSTOM_VIEWS, {})
-    view = views.get(key)
+    view: GatesView | None = views.get(key)
     if view is None:
         kind, value = run_worker(("view", data, sel.binary, sel.emulated, sel.min_compat, sel.feature_gates))
         if kind != "view":
-            return value
+            problems: tuple[str, ...] = value
+            return problems
         view = keep_last(views, key, view_of(value))
     return view
 
@@ -133,10 +134,10 @@ def custom_gates_view(sel: Selection, custom: CustomManifest) -> GatesView | tup
     return _view(sel, custom.data, custom.digest)
 
 
-def custom_download(custom: CustomManifest, fmt: str, args: tuple) -> str:
+def custom_download(custom: CustomManifest, fmt: str, args: tuple[str | None, ...]) -> str:
     """``kcompat gates --manifest FILE --format fmt`` for the upload, written by the upload worker."""
     kind, text = run_worker(("download", custom.data, *args, fmt))
-    return text if kind == "text" else "\n".join(text) + "\n"
+    return str(text) if kind == "text" else "\n".join(text) + "\n"
 
 
 SESSION = "_custom_manifest_upload"
@@ -195,7 +196,7 @@ def _upload_dialog(binary: str) -> None:
         st.rerun()
 
 
-def show_problems(problems: tuple[str, ...], heading: str = "The uploaded manifest cannot be shown", where=st) -> None:
+def show_problems(problems: tuple[str, ...], heading: str = "The uploaded manifest cannot be shown", where: Any = st) -> None:
     """What the upload worker found wrong: ``heading`` and the count in ``where``, then the
     messages (every one cut, at most :data:`~kcompat.core.errors.MAX_SHOWN` of them)."""
     where.error(f"{heading}: {len(problems):,} problem(s).", icon=":material/error:")

@@ -39,6 +39,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 #: Largest manifest accepted (the real 1.37 list is about 60 kB); the server refuses above 5 MB.
 MAX_BYTES = 2 * 1024 * 1024
@@ -94,7 +95,7 @@ class FifoLock:
             return len(self._queue)
 
 
-def ask(request: tuple, cancelled: Callable[[], bool] = lambda: False) -> tuple:
+def ask(request: tuple[Any, ...], cancelled: Callable[[], bool] = lambda: False) -> tuple[Any, ...]:
     """Run one request in a fresh child process; any failure of the child becomes a problem.
     The child is killed as soon as ``cancelled()`` is true (:class:`Cancelled` is raised)."""
     root = str(Path(__file__).resolve().parent.parent)
@@ -130,17 +131,22 @@ def ask(request: tuple, cancelled: Callable[[], bool] = lambda: False) -> tuple:
         if child.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # RLIMIT_CPU's soft, then hard limit
             reason += f" (more than {CPU_SECONDS} s of CPU)"
         return ("problems", (f"checking the uploaded file failed: the worker ended with {reason}",))
-    return pickle.loads(out)  # noqa: S301 - our own child's answer, plain values only
+    answered: tuple[Any, ...] = pickle.loads(out)  # noqa: S301 - our own child's answer, plain values only
+    return answered
 
 
-def answer(request: tuple) -> tuple:
+def answer(request: tuple[Any, ...]) -> tuple[Any, ...]:
     """The answer to one request, computed in this process (what the child runs)."""
-    from kcompat.data.catalog import catalog_from_environment
     from kcompat.core.compat import parse_binary_version
     from kcompat.core.errors import KcompatError
     from kcompat.core.manifest import Manifest
-    from kcompat.core.registration import ManifestError, load_manifest_bytes, registration_for
+    from kcompat.core.registration import (
+        ManifestError,
+        load_manifest_bytes,
+        registration_for,
+    )
     from kcompat.core.versions import mm
+    from kcompat.data.catalog import catalog_from_environment
 
     if request[0] == "inspect":
         from kcompat.answers.config import config_for_inspection

@@ -9,8 +9,8 @@ from kcompat.answers.queries import api_gate_states
 from kcompat.core.api_comparison import AGAINST, ApiComparison
 from kcompat.core.apis import ApiAvailability, evaluate_api_availability
 from kcompat.core.compat import parse_binary_version, select_versions
-from kcompat.core.storage import StorageVersions, storage_versions
 from kcompat.core.errors import KcompatError
+from kcompat.core.storage import StorageVersions, storage_versions
 from kcompat.data.catalog import Catalog
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)

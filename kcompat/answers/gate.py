@@ -16,9 +16,15 @@ from kcompat.answers.matrix import bundled_matrix
 from kcompat.answers.queries import gate_lineage, newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.errors import KcompatError, quote_cut
-from kcompat.core.gate_history import GateStatus, Segment, SpecChange, gate_segments, spec_changes
-from kcompat.core.matrix import listed_since
+from kcompat.core.gate_history import (
+    GateStatus,
+    Segment,
+    SpecChange,
+    gate_segments,
+    spec_changes,
+)
 from kcompat.core.manifest import Feature, FeatureSpec
+from kcompat.core.matrix import listed_since
 from kcompat.core.placeholders import GateStart, gate_start, placeholder_start
 from kcompat.core.versions import offset_minor, parse_version
 from kcompat.data.catalog import Catalog, GateInfo, ReleaseInfo

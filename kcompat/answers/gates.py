@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.components import COMPONENTS, KUBE_APISERVER
 from kcompat.core.errors import KcompatError
@@ -24,15 +25,13 @@ from kcompat.core.placeholders import introduced_text
 from kcompat.core.versions import Version, mm, parse_version
 from kcompat.data.catalog import Catalog
 
-from kcompat.answers.queries import gate_lineage
-
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from kcompat.answers.startup import StartupAnswer
     from kcompat.core.problems import Remedy
-    from kcompat.core.startup import ApiserverOptions
     from kcompat.core.removals import GateLineage
     from kcompat.core.search import GateText
+    from kcompat.core.startup import ApiserverOptions
 
 #: A flag value as given: one string, a repeated flag's strings, or nothing.
 FlagValue = str | list[str] | None

@@ -16,16 +16,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kcompat.answers.gates import GatesAnswer, answer_of, compare_components, gate_evaluation
+from kcompat.answers.gates import (
+    GatesAnswer,
+    answer_of,
+    compare_components,
+    gate_evaluation,
+)
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.errors import KcompatError, echo
 from kcompat.core.flags import parse_go_bool
-from kcompat.core.inspect import Combined, Comparison, InspectError, combine_readings, compare_observed, read_input
+from kcompat.core.gates import GateEvaluation
+from kcompat.core.inspect import (
+    Combined,
+    Comparison,
+    InspectError,
+    combine_readings,
+    compare_observed,
+    read_input,
+)
 from kcompat.core.inspect.messages import pflag_error, pflag_remedy
 from kcompat.core.inspect.model import FLAGS, MAX_INPUT_BYTES, FlagParseError, Reading
-from kcompat.core.gates import GateEvaluation
 from kcompat.core.problems import FlagSyntaxRefused, Remedy, RemedyKind
 from kcompat.core.versions import Version, mm
 from kcompat.data.catalog import Catalog

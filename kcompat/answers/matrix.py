@@ -9,7 +9,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError, quote_cut
 from kcompat.core.matrix import ReleaseMatrix, release_matrix
-from kcompat.core.matrix_filter import FilteredMatrix, MatrixFilter, filter_matrix, parse_origin, parse_release, parse_stage, parse_transition
+from kcompat.core.matrix_filter import (
+    FilteredMatrix,
+    MatrixFilter,
+    filter_matrix,
+    parse_origin,
+    parse_release,
+    parse_stage,
+    parse_transition,
+)
 from kcompat.core.removals import GateLineage
 from kcompat.core.search import MAX_QUERY_LENGTH, GateText
 from kcompat.data.catalog import Catalog

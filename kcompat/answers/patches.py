@@ -11,7 +11,12 @@ from dataclasses import dataclass
 from kcompat.answers.queries import bundled_release
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import KcompatError, quote_cut
-from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_matrix, release_transitions
+from kcompat.core.matrix import (
+    ReleaseMatrix,
+    ReleaseTransitions,
+    release_matrix,
+    release_transitions,
+)
 from kcompat.core.versions import parse_version
 from kcompat.data.catalog import Catalog
 

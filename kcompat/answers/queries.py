@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import functools
 
-from kcompat.data.catalog import Catalog
 from kcompat.core.errors import KcompatError
 from kcompat.core.versions import Version
+from kcompat.data.catalog import Catalog
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:  # imported where used: the CLI's gates path needs no lineage unless a gate is unknown

@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import functools
 
-from kcompat.core.removable import RemovableGates, parse_removal_release, removable_gates
+from kcompat.core.removable import (
+    RemovableGates,
+    parse_removal_release,
+    removable_gates,
+)
 from kcompat.data.catalog import Catalog
 
 

@@ -17,7 +17,14 @@ from kcompat.answers.apis import apis
 from kcompat.answers.queries import newest_release
 from kcompat.core.errors import KcompatError
 from kcompat.core.remedies import api_remedies
-from kcompat.core.scan import MAX_SCAN_OBJECTS, ManifestReading, ScanAnswer, ScanInput, check_objects, read_manifests
+from kcompat.core.scan import (
+    MAX_SCAN_OBJECTS,
+    ManifestReading,
+    ScanAnswer,
+    ScanInput,
+    check_objects,
+    read_manifests,
+)
 from kcompat.data.catalog import Catalog
 from kcompat.data.lifecycle import api_lifecycle
 

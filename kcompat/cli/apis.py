@@ -44,7 +44,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the API table even when kube-apiserver would refuse the flags (JSON always has it)")
-    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
+    from kcompat.cli.cmdline import (
+        add_apiserver_option_arguments,
+        add_command_line_argument,
+    )
     from kcompat.cli.components import add_component_argument
 
     add_apiserver_option_arguments(parser)
@@ -57,9 +60,13 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.apis import apis, apis_startup, compare_apis
     from kcompat.answers.queries import newest_release
     from kcompat.cli.cmdline import apiserver_options, exit_status
-    from kcompat.documents.apis import api_rows, apis_document, rejected_apis_document, table_columns
-
     from kcompat.core.components import apiserver_only
+    from kcompat.documents.apis import (
+        api_rows,
+        apis_document,
+        rejected_apis_document,
+        table_columns,
+    )
 
     against, only = getattr(args, "against", "release"), bool(getattr(args, "only_differences", False))
     binary = args.binary

@@ -15,7 +15,6 @@ from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
-
 #: what --against means (kept here so building the parser imports nothing heavy)
 AGAINST_HELP = (
     "the other side: 'native' (the same binary at its own version), 'release' (the real release E: release E's "

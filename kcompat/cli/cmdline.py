@@ -72,7 +72,7 @@ def apiserver_options(args: argparse.Namespace) -> ApiserverOptions:
     return read_options(getattr(args, "apiserver_flags", None) or ())
 
 
-def apply_command_line(args: argparse.Namespace, command: str) -> None:
+def apply_command_line(args: argparse.Namespace, command: str) -> None:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     """Move the pasted line's flags into ``args`` (in place); a clear error for anything else."""
     words = list(getattr(args, "command_line", None) or [])
     if not words:
@@ -115,7 +115,7 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:
             if value is None:
                 raise KcompatError(f'invalid argument "{cut(fact.value)}" for "--{name}" flag: strconv.ParseBool: parsing "{cut(fact.value)}": invalid syntax')
             setattr(args, dest, value)
-        elif isinstance(current, list) or current is None and _appends(dest, command):
+        elif isinstance(current, list) or (current is None and _appends(dest, command)):
             setattr(args, dest, [*(current or []), fact.value])
         elif current is None or current == fact.value:
             setattr(args, dest, fact.value)

@@ -28,7 +28,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
                         help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
     parser.add_argument("--format", choices=FORMATS, default="cmdline")
-    from kcompat.cli.cmdline import add_apiserver_option_arguments, add_command_line_argument
+    from kcompat.cli.cmdline import (
+        add_apiserver_option_arguments,
+        add_command_line_argument,
+    )
     from kcompat.cli.components import add_component_argument
 
     add_component_argument(parser, every=True, pasted=True)
@@ -39,9 +42,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.config import config
-    from kcompat.documents.config import config_document
-
     from kcompat.cli.cmdline import apiserver_options, exit_status
+    from kcompat.documents.config import config_document
 
     answer = config(
         catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,

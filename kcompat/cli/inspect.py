@@ -17,6 +17,13 @@ from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+
+    from kcompat.documents.gates import HintDict
+    from kcompat.documents.inspect import InspectDocument
+
+
 # The documents (and YAML, the API data) are imported when a command runs, not when the parser
 # is built: ``kcompat gates`` does not pay for them.
 MAX_FILE_BYTES = 32 * 1024 * 1024  # kcompat.core.inspect.model.MAX_INPUT_BYTES
@@ -123,12 +130,12 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     return status
 
 
-def hint_line(hint: dict) -> str:
+def hint_line(hint: HintDict) -> str:
     """A hint of a JSON document as one line (an unknown gate's suggestion names the gate)."""
     return f"{hint['gate']}: {hint['text']}" if hint["kind"] == "unknown-gate" else hint["text"]
 
 
-def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str:
+def render_inspect(document: InspectDocument, fmt: str, show_defaults: bool = False) -> str:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     """The inspect document as text: a refusal with its remedies first, the selection read and
     where from, the disagreements, then every gate (not for a refused input, unless
     ``show_defaults``)."""
@@ -175,7 +182,8 @@ def render_inspect(document: dict, fmt: str, show_defaults: bool = False) -> str
         if observed["unknown"]:
             unknown = ", ".join(observed["unknown"])
             out.append(f"\nunknown to kcompat ({len(observed['unknown'])}): {formats.md_escape(unknown) if markdown else printable(unknown)}")
-    if document.get("gates") and (document["valid"] or show_defaults):
+    gates = document.get("gates")
+    if gates and (document["valid"] or show_defaults):
         out.append(f"\n{heading}Predicted gates\n")
-        out.append(formats.render_rows(fmt, document["gates"]["features"], GATE_COLUMNS).rstrip("\n"))
+        out.append(formats.render_rows(fmt, gates["features"], GATE_COLUMNS).rstrip("\n"))
     return "\n".join(out) + "\n"

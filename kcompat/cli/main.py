@@ -9,6 +9,7 @@ Every subcommand is a module of this package with one contract (:mod:`kcompat.cl
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -199,10 +200,8 @@ def run() -> None:
 
 def _fail(message: str, status: ExitStatus = ExitStatus.REFUSED) -> ExitStatus:
     """Print one error (cut: it may echo user input at any length) and return the exit status."""
-    try:
+    with contextlib.suppress(OSError):
         print(f"kcompat: error: {cut(message, MESSAGE_LIMIT)}", file=sys.stderr)
-    except OSError:
-        pass
     return status
 
 

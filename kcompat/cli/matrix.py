@@ -56,10 +56,21 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
-    from kcompat.answers.matrix import bundled_matrix, filtered, gate_texts, matrix_filter, release_provenance
+    from kcompat.answers.matrix import (
+        bundled_matrix,
+        filtered,
+        gate_texts,
+        matrix_filter,
+        release_provenance,
+    )
     from kcompat.answers.patches import patch_changes
     from kcompat.answers.queries import gate_lineage
-    from kcompat.documents.matrix import matrix_document, patch_change_lines, removable_rule_text, render
+    from kcompat.documents.matrix import (
+        matrix_document,
+        patch_change_lines,
+        removable_rule_text,
+        render,
+    )
 
     if getattr(args, "patches", None) is not None:
         return _run_patches(args, catalog)

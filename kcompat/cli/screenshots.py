@@ -60,6 +60,10 @@ from kcompat.core.errors import KcompatError, cut
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from typing import Any
+
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+
     from kcompat.data.catalog import Catalog
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +77,7 @@ DETAIL_GATE = "JobManagedBy"
 VIEWPORT = {"width": 1440, "height": 900}
 #: ``--phone``: a 390x844 phone (its User-Agent says "Mobile", which the dashboard reads), shot at
 #: twice the pixels as a phone shows it.
-PHONE: dict = {
+PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
     "is_mobile": True,
@@ -110,10 +114,11 @@ def chromium_path() -> str | None:
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
-def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
+def wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
     """Wait until ``url``/_stcore/health answers 200 (or the server exits)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -128,7 +133,7 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
     raise RuntimeError(f"streamlit did not become healthy in {timeout:.0f} s{_log_tail(proc)}")
 
 
-def _log_tail(proc: subprocess.Popen) -> str:
+def _log_tail(proc: subprocess.Popen[bytes]) -> str:
     log = getattr(proc, "log_path", None)
     if log is None:
         return ""
@@ -139,7 +144,9 @@ def _log_tail(proc: subprocess.Popen) -> str:
     return "\n--- streamlit output ---\n" + text[-3000:]
 
 
-def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None):
+def start_server(
+    extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``streamlit run SCRIPT`` (default: the dashboard; through ``python -m dashboard.server``,
     as ``kcompat serve`` does, so the server customisations apply from the start) on a free loopback port, headless,
     without usage statistics, and wait until it is healthy. Returns ``(process, base_url)``; stop it
@@ -179,7 +186,7 @@ def stop_server(proc: subprocess.Popen) -> None:
 # The browser
 
 
-def launch_browser(playwright):
+def launch_browser(playwright: Playwright) -> Browser:
     """Debian's chromium through Playwright (Playwright's own browser builds are not used)."""
     path = chromium_path()
     if path is None:
@@ -199,7 +206,7 @@ IDLE_JS = """() => {
 }"""
 
 
-def wait_idle(page, timeout: float = 60_000, settle: int = 250) -> None:
+def wait_idle(page: Page, timeout: float = 60_000, settle: int = 250) -> None:
     """Wait until Streamlit is connected, has finished running the script and drawn its charts.
 
     ``settle`` ms later it checks again (a rerun triggered by the first render — a query-param
@@ -270,7 +277,7 @@ def link_shots(links: Iterable[str], theme: str = "light") -> list[Shot]:
     return shots
 
 
-def freeze(page) -> None:
+def freeze(page: Page) -> None:
     """Stop transitions, animations and the caret; park the mouse; drop focus."""
     page.add_style_tag(content=FREEZE_CSS)
     page.mouse.move(0, 0)
@@ -278,7 +285,7 @@ def freeze(page) -> None:
     page.evaluate("() => document.fonts.ready")
 
 
-def redraw(page) -> None:
+def redraw(page: Page) -> None:
     """Make every canvas draw itself once more from scratch (the viewport one pixel taller and
     back): a data grid that redrew part of its header while loading blends its grid lines twice
     where they cross, one or two pixels that otherwise differ between runs."""
@@ -289,7 +296,7 @@ def redraw(page) -> None:
         page.set_viewport_size(size)
 
 
-def screenshot_page(context, base_url: str, key: str, path: Path, theme: str = "light", params: Mapping[str, str] | None = None) -> Path:
+def screenshot_page(context: BrowserContext, base_url: str, key: str, path: Path, theme: str = "light", params: Mapping[str, str] | None = None) -> Path:
     """Open page ``key`` in a new tab of ``context`` (with ``params``, default: the fixed
     selection, see :func:`screenshot_params`) and save a PNG."""
     page = context.new_page()
@@ -305,9 +312,9 @@ def screenshot_page(context, base_url: str, key: str, path: Path, theme: str = "
     return path
 
 
-def new_context(browser, **kwargs):
+def new_context(browser: Browser, **kwargs: Any) -> BrowserContext:
     """A fresh browser context as the screenshots and tests use it (1440x900, reduced motion, light)."""
-    options = {"viewport": dict(VIEWPORT), "reduced_motion": "reduce", "color_scheme": "light", "device_scale_factor": 1}
+    options: dict[str, Any] = {"viewport": dict(VIEWPORT), "reduced_motion": "reduce", "color_scheme": "light", "device_scale_factor": 1}
     options.update(kwargs)
     return browser.new_context(**options)
 
@@ -317,7 +324,7 @@ def take_screenshots(
     pages: Iterable[str] | None = None,
     server: str | None = None,
     *,
-    browser=None,
+    browser: Browser | None = None,
     links: Iterable[str] | None = None,
     query: Mapping[str, str] | None = None,
     theme: str = "light",
@@ -364,7 +371,7 @@ def take_screenshots(
             stop_server(proc)
 
 
-def _shoot(browser, server: str, shots: list[Shot], out: Path, theme: str, phone: bool) -> list[Path]:
+def _shoot(browser: Browser, server: str, shots: list[Shot], out: Path, theme: str, phone: bool) -> list[Path]:
     options = dict(PHONE) if phone else {}
     context = new_context(browser, color_scheme=theme, **options)
     try:

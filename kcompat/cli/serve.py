@@ -57,7 +57,7 @@ def serve_command(args: argparse.Namespace) -> list[str]:
     command = [sys.executable, "-m", "dashboard.server", "run", str(app_path()), "--server.port", str(args.port)]
     if args.address:
         command += ["--server.address", args.address]
-    return command + ["--browser.serverAddress", args.server_address]
+    return [*command, "--browser.serverAddress", args.server_address]
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

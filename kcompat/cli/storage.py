@@ -27,9 +27,13 @@ def register(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     # imported here: building the parser for another subcommand does not load the engine
     from kcompat.answers.apis import storage
-    from kcompat.documents.storage import TABLE_COLUMNS, rejected_storage_document, storage_document, storage_rows
-
     from kcompat.core.components import apiserver_only
+    from kcompat.documents.storage import (
+        TABLE_COLUMNS,
+        rejected_storage_document,
+        storage_document,
+        storage_rows,
+    )
 
     try:
         apiserver_only(getattr(args, "component", None) or "kube-apiserver", "storage versions")

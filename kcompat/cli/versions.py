@@ -26,10 +26,11 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     answer = versions(catalog, args.binary, args.component)
     info = versions_document(answer.allowed, answer.bundled, answer.warnings, answer.component)
     if args.format == "json":
-        sys.stdout.write(formats.to_json(info))
+        sys.stdout.write(formats.to_json(versions_document(answer.allowed, answer.bundled, answer.warnings)))
         return ExitStatus.OK
-    low, high = info["emulatedRange"]
-    for warning in info["warnings"]:
+    allowed = answer.allowed
+    low, high = allowed.emulated_range
+    for warning in answer.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     named = "" if info["component"] == "kube-apiserver" else f"{info['component']}, "
     print(f"binary {info['binary']} ({named}release {info['release']}{'' if info['bundled'] else ', no bundled data'})")
@@ -37,8 +38,8 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     flag = "yes" if info["minCompatibilityFlag"] else "no (fixed to the default)"
     print(f"--min-compatibility-version flag: {flag}")
     rows = [
-        {"emulated": e["emulated"], "default min compat": e["defaultMinCompatibility"], "allowed min compat": ", ".join(e["minCompatibility"])}
-        for e in info["emulated"]
+        {"emulated": e.emulated, "default min compat": e.default_min_compat, "allowed min compat": ", ".join(e.min_compat)}
+        for e in allowed.emulated
     ]
     sys.stdout.write(formats.rows_to_table(rows, ["emulated", "default min compat", "allowed min compat"]))
     return ExitStatus.OK

@@ -43,7 +43,7 @@ def compare_kube_aware_versions(a: str, b: str) -> int:
         return -1
     if pb is None:
         return 1
-    for x, y in zip(pa, pb):
+    for x, y in zip(pa, pb, strict=False):
         if x != y:
             return x - y
     return 0

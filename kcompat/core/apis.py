@@ -37,9 +37,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
-from .apis_data import ApiData, ApiKind, ApiRelease, DefaultEnablement, group_version_text
-from .compat import ReleaseRules, VersionSelection, parse_binary_version, select_versions
+from enum import StrEnum
+
+from .api_versions import (
+    compare_kube_aware_versions,
+    is_alpha_version,
+    versions_by_priority,
+)
+from .apis_data import (
+    ApiData,
+    ApiKind,
+    ApiRelease,
+    DefaultEnablement,
+    group_version_text,
+)
+from .compat import (
+    ReleaseRules,
+    VersionSelection,
+    parse_binary_version,
+    select_versions,
+)
 from .errors import KcompatError
 from .gates import evaluate_gates
 from .manifest import Manifest
@@ -55,24 +72,24 @@ from .problems import (
     messages,
     unique,
 )
-from .versions import Version, major_minor, mm
-from .api_versions import compare_kube_aware_versions, is_alpha_version, versions_by_priority
 from .runtime_config import (
     GV,
+    GVR,
     NON_REST_GROUPS,
     ApiRegistry,
     Origin,
+    ResourceConfig,
     RuntimeConfig,
     Setting,
-    ResourceConfig,
-    split_group_version,
     default_config,
     merge_runtime_config,
     parse_runtime_config,
     registry_for,
+    split_group_version,
     validate_runtime_config,
     widen_for_forward_compatibility,
 )
+from .versions import Version, major_minor, mm
 
 #: The release that adds ``--emulation-forward-compatible`` and ``--runtime-config-emulation-forward-compatible``.
 FORWARD_COMPAT_FLAGS_SINCE = major_minor(1, 33)
@@ -104,7 +121,7 @@ def should_serve_removed(removed: Version | None, emulated: Version, binary: Ver
 # Results.
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why an API kind is served or not."""
 
     GA_ENABLED_BY_DEFAULT = "ga-enabled-by-default"
@@ -494,34 +511,49 @@ def _apply_introduced_rule(
             continue
         kept_any = False
         for state in present:
-            kind, resource = state.kind, state.kind.resource
+            resource = state.kind.resource
             if resource is None:  # never: only REST resources have a state (see _filter_kinds)
                 continue
-            gvr = (group, version, resource)
-            introduced = kind.introduced_or_zero
-            if mm(emu) >= mm(introduced):
-                keep = True
-            elif not rules.has_forward_compat_flags:
-                keep = False
-            elif efc and resource in lower_enabled:
-                keep = True
-                state.kept_by = Reason.KEPT_BY_EMULATION_FORWARD_COMPATIBLE
-                state.kept_note = lower_enabled[resource]
-            elif rcefc and (config.resource_explicitly_enabled(gvr) or config.version_explicitly_enabled((group, version))):
-                keep = True
-                state.kept_by = Reason.KEPT_BY_RUNTIME_CONFIG_FORWARD_COMPATIBLE
-                state.kept_note = state.setting.source if state.setting else ""
-            else:
-                keep = False
-                if config.resource_explicitly_enabled(gvr):
-                    errors.append(ApiResourceIntroducedLater(group, version, resource, mm(introduced), mm(emu)))
-            state.introduced_ok = keep
-            if keep:
+            state.introduced_ok = _introduced_or_kept(state, (group, version, resource), lower_enabled, config, emu, rules, efc, rcefc, errors)
+            if state.introduced_ok:
                 kept_any = True
                 if not is_alpha_version(version):
                     lower_enabled[resource] = group_version_text(group, version)
         if not kept_any and rules.has_forward_compat_flags and config.version_explicitly_enabled((group, version)):
             errors.append(ApiVersionIntroducedLater(group_version_text(group, version), mm(emu)))
+
+
+def _introduced_or_kept(
+    state: _KindState,
+    gvr: GVR,
+    lower_enabled: dict[str, str],
+    config: ResourceConfig,
+    emu: Version,
+    rules: ReleaseRules,
+    efc: bool,
+    rcefc: bool,
+    errors: list[Problem],
+) -> bool:
+    """Whether one resource introduced after the emulated version stays served: kept by a
+    forward-compatibility flag (which one is noted on ``state``), else dropped, and refused when
+    ``--runtime-config`` names it explicitly."""
+    group, version, resource = gvr
+    introduced = state.kind.introduced_or_zero
+    if mm(emu) >= mm(introduced):
+        return True
+    if not rules.has_forward_compat_flags:
+        return False
+    if efc and resource in lower_enabled:
+        state.kept_by = Reason.KEPT_BY_EMULATION_FORWARD_COMPATIBLE
+        state.kept_note = lower_enabled[resource]
+        return True
+    if rcefc and (config.resource_explicitly_enabled(gvr) or config.version_explicitly_enabled((group, version))):
+        state.kept_by = Reason.KEPT_BY_RUNTIME_CONFIG_FORWARD_COMPATIBLE
+        state.kept_note = state.setting.source if state.setting else ""
+        return True
+    if config.resource_explicitly_enabled(gvr):
+        errors.append(ApiResourceIntroducedLater(group, version, resource, mm(introduced), mm(emu)))
+    return False
 
 
 def _alpha_while_emulating_warnings(

@@ -190,7 +190,7 @@ def parse_api_resources(document: object, source: str, expected_release: str | N
             r = _mapping(r_item, r_where)
             kind, plural, subs = r.get("kind"), r.get("resource"), r.get("subresources", [])
             gate, storage, sub_gates = r.get("gate"), r.get("storage", True), r.get("subresourceGates") or {}
-            if gate is not None and (not isinstance(gate, str) or not gate) or not isinstance(storage, bool):
+            if (gate is not None and (not isinstance(gate, str) or not gate)) or not isinstance(storage, bool):
                 raise KcompatError(f"{r_where}: gate must be a gate name and storage true or false")
             if not isinstance(kind, str) or not kind or not isinstance(plural, str) or not _RESOURCE_RE.fullmatch(plural):
                 raise KcompatError(f"{r_where}: kind must be a non-empty string and resource a lowercase plural")

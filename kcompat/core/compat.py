@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 
 from .errors import KcompatError, cut, quote_cut, repr_cut
 from .flags import go_trim_space
-from .versions import Version, major_minor, mm, parse_version, subtract_minor, vmax, with_patch_zero, with_pre_release
+from .versions import (
+    Version,
+    major_minor,
+    mm,
+    parse_version,
+    subtract_minor,
+    vmax,
+    with_patch_zero,
+    with_pre_release,
+)
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

@@ -137,7 +137,7 @@ class PickIndex:
 
     # a plain class: built once per manifest and only read, it needs none of what @dataclass
     # generates (and is not worth the time generating it takes at every CLI start)
-    __slots__ = ("newest", "older", "pre_alpha", "late_keys", "late_order", "need_keys", "need_order", "alpha_on")
+    __slots__ = ("alpha_on", "late_keys", "late_order", "need_keys", "need_order", "newest", "older", "pre_alpha")
 
     def __init__(
         self,
@@ -158,11 +158,11 @@ class PickIndex:
     @staticmethod
     def build(features: tuple[Feature, ...]) -> PickIndex:
         newest_first = [
-            tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1])))
+            tuple(zip(reversed(f.version_keys), reversed(f.min_compat_keys), reversed(f.default_states[:-1]), strict=True))
             for f in features
         ]
         pre_alpha = tuple(f.default_states[-1] for f in features)
-        newest = tuple(entries[0][2] if entries else pre for entries, pre in zip(newest_first, pre_alpha))
+        newest = tuple(entries[0][2] if entries else pre for entries, pre in zip(newest_first, pre_alpha, strict=True))
         late = sorted((entries[0][0], i) for i, entries in enumerate(newest_first) if entries)
         need = sorted((entries[0][1], i) for i, entries in enumerate(newest_first) if entries and entries[0][1] is not None)
         alpha_on = tuple(

@@ -15,6 +15,7 @@ from .manifest import Manifest, spec_at
 from .stages import Stage
 from .versions import Version, mm, parse_version
 
+
 @dataclass(frozen=True)
 class MatrixRow:
     gate: str

@@ -9,7 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .errors import KcompatError, quote_cut
-from .matrix import TRANSITION_KEYS, MatrixRow, ReleaseMatrix, ReleaseTransitions, release_transitions
+from .matrix import (
+    TRANSITION_KEYS,
+    MatrixRow,
+    ReleaseMatrix,
+    ReleaseTransitions,
+    release_transitions,
+)
 from .search import GateText, search_matches
 from .stages import Stage
 

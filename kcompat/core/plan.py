@@ -22,7 +22,6 @@ A gate the new binary no longer registers is described by its last spec
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -33,8 +32,8 @@ from .errors import KcompatError, repr_cut
 from .gates import evaluate_gates
 from .manifest import GateState, Manifest
 from .removals import GateLineage
-from .stages import Stage
 from .skew import CONTROLLER_MANAGER, KUBE_APISERVER, KUBELET, skew_policy
+from .stages import Stage
 from .storage import storage_versions
 from .versions import Version, major_minor, mm, parse_version
 
@@ -174,7 +173,7 @@ def parse_plan_endpoint(text: str) -> tuple[Version, Version | None]:
     if len(parts) > 2:
         problem = f"{len(parts) - 1} '@' (one at most: B@E)"
     else:
-        for part, where in zip(parts, ("before", "after")):
+        for part, where in zip(parts, ("before", "after"), strict=False):
             if part == "":
                 problem = f"nothing {where} '@'"
             elif not _ENDPOINT_VERSION.fullmatch(part):
@@ -354,7 +353,14 @@ def _rollback(kind: str, before: Point, after: Point, nodes_before: Version | No
     )
 
 
-def plan_upgrade(
+def _title_and_order(kind: str, prev: Point, point: Point) -> tuple[str, tuple[str, ...]]:
+    """A control-plane step's title and the order its components roll in."""
+    if kind == "binary":
+        return f"Upgrade the control-plane binaries {prev.binary} -> {point.binary}, keep --emulated-version={point.emulated}", BINARY_ORDER
+    return f"Raise --emulated-version {prev.emulated} -> {point.emulated} on {point.binary} binaries", EMULATION_ORDER
+
+
+def plan_upgrade(  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     start_binary: Version,
     start_emulated: Version | None,
     target_binary: Version,
@@ -425,13 +431,7 @@ def plan_upgrade(
 
     for kind, point in path:
         gates, apis, storage = gates_at(point), apis_at(point), storage_at(point)
-        order: tuple[str, ...]
-        if kind == "binary":
-            title = f"Upgrade the control-plane binaries {prev.binary} -> {point.binary}, keep --emulated-version={point.emulated}"
-            order = BINARY_ORDER
-        else:
-            title = f"Raise --emulated-version {prev.emulated} -> {point.emulated} on {point.binary} binaries"
-            order = EMULATION_ORDER
+        title, order = _title_and_order(kind, prev, point)
         # while the step rolls, peers and controllers still run the previous binary at the previous emulated version
         components = {KUBE_APISERVER: (prev.binary, prev.emulated), CONTROLLER_MANAGER: (prev.binary, prev.emulated), KUBELET: (nodes, nodes)}
         checks = _skew_checks(point, components)

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 
 from .errors import KcompatError, cut, shown
 from .manifest import META_GATES, ZERO, Feature, FeatureSpec, Manifest, spec_at
-from .safe_yaml import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES, MAX_GATES as MAX_GATES, read_yaml_text
+from .safe_yaml import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
+from .safe_yaml import MAX_GATES as MAX_GATES
+from .safe_yaml import read_yaml_text
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
 from .versions import Version, major_minor, parse_version, subtract_minor
 
@@ -141,12 +143,7 @@ def _parse_gate(item: object, index: int, problems: _Problems, registration: str
         return None
     label = name if len(name) <= MAX_NAME_LENGTH else name[:MAX_NAME_LENGTH] + "..."
     before = len(problems)
-    if len(name) > MAX_NAME_LENGTH:
-        problem(label, "name", f"longer than {MAX_NAME_LENGTH} characters")
-    elif name != name.strip() or any(c in name for c in ",=:") or any(not c.isprintable() or c.isspace() for c in name):
-        problem(label, "name", "must not contain whitespace, control characters, ',', '=' or ':' (it could never be set by --feature-gates)")
-    if name in META_GATES:
-        problem(label, "name", f"{name} is a meta-gate every gate set already has; it cannot be listed")
+    _check_name(name, label, problem)
     for key in item:
         if key not in _GATE_KEYS:
             problem(label, str(key), f"unknown field (expected one of {sorted(_GATE_KEYS)})")
@@ -157,19 +154,32 @@ def _parse_gate(item: object, index: int, problems: _Problems, registration: str
     if len(raw_specs) > MAX_SPECS_PER_GATE:
         problem(label, "versionedSpecs", f"{len(raw_specs)} specs is more than the limit of {MAX_SPECS_PER_GATE}")
         return None
-    deps = item.get("dependencies", [])
-    dependencies: tuple[str, ...] = ()
-    if deps is None:
-        deps = []
-    if not isinstance(deps, list) or not all(isinstance(d, str) and d for d in deps):
-        problem(label, "dependencies", f"expected a list of gate names, got {_describe(deps)}")
-    else:
-        dependencies = tuple(sorted(set(deps)))
+    dependencies = _parse_dependencies(item.get("dependencies", []), label, problem)
     unversioned = len(raw_specs) == 1 and isinstance(raw_specs[0], dict) and raw_specs[0].get("version") in ("", None)
     specs = _parse_specs(label, raw_specs, unversioned, problem, registration)
     if specs is None or len(problems) != before:
         return None
     return Feature(name=name, specs=specs, dependencies=dependencies)
+
+
+def _check_name(name: str, label: str, problem: Report) -> None:
+    """A gate's name as ``--feature-gates`` can set it, and not a meta-gate."""
+    if len(name) > MAX_NAME_LENGTH:
+        problem(label, "name", f"longer than {MAX_NAME_LENGTH} characters")
+    elif name != name.strip() or any(c in name for c in ",=:") or any(not c.isprintable() or c.isspace() for c in name):
+        problem(label, "name", "must not contain whitespace, control characters, ',', '=' or ':' (it could never be set by --feature-gates)")
+    if name in META_GATES:
+        problem(label, "name", f"{name} is a meta-gate every gate set already has; it cannot be listed")
+
+
+def _parse_dependencies(deps: object, label: str, problem: Report) -> tuple[str, ...]:
+    """The gate's ``dependencies`` (none when absent or null), sorted and each once."""
+    if deps is None:
+        return ()
+    if not isinstance(deps, list) or not all(isinstance(d, str) and d for d in deps):
+        problem(label, "dependencies", f"expected a list of gate names, got {_describe(deps)}")
+        return ()
+    return tuple(sorted(set(deps)))
 
 
 class _Problems(list[ManifestProblem]):
@@ -207,55 +217,52 @@ def _parse_version_field(value: object, gate: str, fld: str, problem: Report) ->
 
 
 def _parse_specs(gate: str, raw_specs: list[object], unversioned: bool, problem: Report, registration: str) -> tuple[FeatureSpec, ...] | None:
-    specs: list[FeatureSpec] = []
-    ok = True
-    for i, raw in enumerate(raw_specs):
-        where = f"versionedSpecs[{i}]"
-        if not isinstance(raw, dict):
-            problem(gate, where, f"expected a mapping, got {_describe(raw)}")
-            ok = False
-            continue
-        for key in raw:
-            if key not in _SPEC_KEYS:
-                problem(gate, f"{where}.{key}", f"unknown field (expected one of {sorted(_SPEC_KEYS)})")
-                ok = False
-        if unversioned:
-            version: Version | None = ZERO
-        else:
-            if raw.get("version") in ("", None):
-                problem(gate, f"{where}.version", "missing: every spec of a versioned gate needs a version")
-                ok = False
-                continue
-            version = _parse_version_field(raw.get("version"), gate, f"{where}.version", problem)
-        flags: dict[str, bool] = {}
-        for key in ("default", "lockToDefault"):
-            value = raw.get(key, False if key == "lockToDefault" else None)
-            if isinstance(value, bool):
-                flags[key] = value
-            else:
-                problem(gate, f"{where}.{key}", f"expected true or false, got {_describe(value)}")
-                ok = False
-        stage_text = raw.get("preRelease")
-        stage = next((s for s in MANIFEST_STAGES if s.value == stage_text), None)
-        if stage is None:
-            allowed = ", ".join(s.value for s in MANIFEST_STAGES)
-            problem(gate, f"{where}.preRelease", f"expected one of {allowed}, got {_describe(stage_text)}")
-            ok = False
-        mc = None
-        if raw.get("minCompatibilityVersion") not in (None, ""):
-            mc = _parse_version_field(raw["minCompatibilityVersion"], gate, f"{where}.minCompatibilityVersion", problem)
-            if mc is None:
-                ok = False
-        if version is None or stage is None or not ok:  # a stage of None was reported (ok is False)
-            ok = False
-            continue
-        specs.append(FeatureSpec(version, flags["default"], flags["lockToDefault"], stage, mc))
-    if not ok:
+    specs = [_parse_spec(gate, f"versionedSpecs[{i}]", raw, unversioned, problem) for i, raw in enumerate(raw_specs)]
+    if None in specs:
         return None
+    parsed = [s for s in specs if s is not None]
     if registration == SORTED:
-        specs.sort(key=lambda s: (s.version.major, s.version.minor))
-        return _with_inherited_min_compat(specs)
-    return _check_spec_sequence(gate, specs, problem, registration)
+        parsed.sort(key=lambda s: (s.version.major, s.version.minor))
+        return _with_inherited_min_compat(parsed)
+    return _check_spec_sequence(gate, parsed, problem, registration)
+
+
+def _parse_spec(gate: str, where: str, raw: object, unversioned: bool, problem: Report) -> FeatureSpec | None:
+    """One spec, or None when a problem was reported for it (every problem of it is)."""
+    if not isinstance(raw, dict):
+        problem(gate, where, f"expected a mapping, got {_describe(raw)}")
+        return None
+    ok = True
+    for key in raw:
+        if key not in _SPEC_KEYS:
+            problem(gate, f"{where}.{key}", f"unknown field (expected one of {sorted(_SPEC_KEYS)})")
+            ok = False
+    version: Version | None = ZERO
+    if not unversioned:
+        if raw.get("version") in ("", None):
+            problem(gate, f"{where}.version", "missing: every spec of a versioned gate needs a version")
+            return None
+        version = _parse_version_field(raw.get("version"), gate, f"{where}.version", problem)
+    flags: dict[str, bool] = {}
+    for key in ("default", "lockToDefault"):
+        value = raw.get(key, False if key == "lockToDefault" else None)
+        if isinstance(value, bool):
+            flags[key] = value
+        else:
+            problem(gate, f"{where}.{key}", f"expected true or false, got {_describe(value)}")
+            ok = False
+    stage_text = raw.get("preRelease")
+    stage = next((s for s in MANIFEST_STAGES if s.value == stage_text), None)
+    if stage is None:
+        allowed = ", ".join(s.value for s in MANIFEST_STAGES)
+        problem(gate, f"{where}.preRelease", f"expected one of {allowed}, got {_describe(stage_text)}")
+    mc = None
+    if raw.get("minCompatibilityVersion") not in (None, ""):
+        mc = _parse_version_field(raw["minCompatibilityVersion"], gate, f"{where}.minCompatibilityVersion", problem)
+        ok = ok and mc is not None
+    if version is None or stage is None or not ok:
+        return None
+    return FeatureSpec(version, flags["default"], flags["lockToDefault"], stage, mc)
 
 
 def _with_inherited_min_compat(specs: list[FeatureSpec]) -> tuple[FeatureSpec, ...]:
@@ -266,29 +273,37 @@ def _with_inherited_min_compat(specs: list[FeatureSpec]) -> tuple[FeatureSpec, .
     return tuple(out)
 
 
+class _Seen:
+    """What the specs before the current one were: the stages reached, whether one was locked."""
+
+    def __init__(self) -> None:
+        self.beta = self.ga = self.deprecated = self.locked = False
+
+    def add(self, spec: FeatureSpec) -> None:
+        self.beta |= spec.stage is Stage.BETA
+        self.ga |= spec.stage is Stage.GA
+        self.deprecated |= spec.stage is Stage.DEPRECATED
+        self.locked |= spec.lock_to_default
+
+
 def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem: Report, registration: str) -> tuple[FeatureSpec, ...] | None:
     """The ordering rules of ``AddVersioned`` (SPEC §3.2); fills in inherited min-compat values.
 
     Mirrors component-base: 1.33/1.34 require strictly increasing versions and no stage
     regression; 1.35+ compare each spec with the previous *completed* spec (min compat inherited)."""
     out: list[FeatureSpec] = []
-    ok = True
-    was_beta = was_ga = was_deprecated = was_locked = False
+    reported: list[int] = []
+    seen = _Seen()
     for i, spec in enumerate(specs):
-        where = f"versionedSpecs[{i}]"
 
-        def bad(message: str, fld: str = "") -> None:
-            nonlocal ok
-            ok = False
+        def bad(message: str, fld: str = "", where: str = f"versionedSpecs[{i}]", i: int = i) -> None:
+            reported.append(i)
             problem(gate, where + fld, message)
 
         mc = spec.min_compatibility_version if registration == FULL else None
         last = out[-1] if out else None
         if mc is not None:
-            if last is None or spec.version != last.version:
-                bad("minCompatibilityVersion needs a preceding spec at the same version without it", ".minCompatibilityVersion")
-            if mc > spec.version:
-                bad(f"minCompatibilityVersion {mc} is greater than the spec's version {spec.version}", ".minCompatibilityVersion")
+            _check_min_compat(spec, mc, last, bad)
         if i == 0 and spec.stage is Stage.DEPRECATED and spec.version.minor != 0:
             bad(f"a gate cannot start Deprecated at {spec.version}; begin with a \"1.0\"-style spec describing its earlier state")
         if last is not None:
@@ -296,35 +311,50 @@ def _check_spec_sequence(gate: str, specs: list[FeatureSpec], problem: Report, r
                 if not last.version < spec.version:
                     bad(f"version {spec.version} is not greater than the previous spec's {last.version} (1.33/1.34 need strictly increasing versions)", ".version")
             else:
-                last_mc = last.effective_min_compatibility
-                if spec.version < last.version:
-                    bad(f"version {spec.version} is lower than the previous spec's {last.version} (specs must ascend)", ".version")
-                if mc is not None and last_mc is not None and mc < last_mc:
-                    bad(f"minCompatibilityVersion {mc} is lower than the previous spec's {last_mc}", ".minCompatibilityVersion")
-                if spec.version == last.version:
-                    if mc == last_mc:
-                        bad(f"duplicate spec for version {spec.version} (same minCompatibilityVersion)", ".version")
-                    if spec.stage is not last.stage:
-                        bad(f"two specs at version {spec.version} change the stage ({last.stage} -> {spec.stage})", ".preRelease")
-                    if spec.lock_to_default != last.lock_to_default:
-                        bad(f"two specs at version {spec.version} change lockToDefault", ".lockToDefault")
-                if (spec.stage, spec.default, spec.lock_to_default) == (last.stage, last.default, last.lock_to_default):
-                    bad(f"changes nothing relative to the previous spec ({last.stage}, default {str(last.default).lower()}, lockToDefault {str(last.lock_to_default).lower()})")
-                if was_locked and not spec.lock_to_default:
-                    bad("unlocks a gate that an earlier spec locked to its default", ".lockToDefault")
-            if was_deprecated and spec.stage is not Stage.DEPRECATED:
-                bad(f"{spec.stage} after Deprecated: Deprecated is terminal", ".preRelease")
-            elif spec.stage is Stage.ALPHA and (was_beta or was_ga):
-                bad("Alpha after a more stable stage goes backwards", ".preRelease")
-            elif spec.stage is Stage.BETA and was_ga:
-                bad("Beta after GA goes backwards", ".preRelease")
+                _check_against_previous(spec, mc, last, seen, bad)
+            _check_stage_order(spec, seen, bad)
         inherited = mc if mc is not None else (last.effective_min_compatibility if last is not None else None)
         out.append(FeatureSpec(spec.version, spec.default, spec.lock_to_default, spec.stage, mc, inherited))
-        was_beta |= spec.stage is Stage.BETA
-        was_ga |= spec.stage is Stage.GA
-        was_deprecated |= spec.stage is Stage.DEPRECATED
-        was_locked |= spec.lock_to_default
-    return tuple(out) if ok else None
+        seen.add(spec)
+    return None if reported else tuple(out)
+
+
+def _check_min_compat(spec: FeatureSpec, mc: Version, last: FeatureSpec | None, bad: Callable[..., None]) -> None:
+    """A spec's own ``minCompatibilityVersion`` (1.35+)."""
+    if last is None or spec.version != last.version:
+        bad("minCompatibilityVersion needs a preceding spec at the same version without it", ".minCompatibilityVersion")
+    if mc > spec.version:
+        bad(f"minCompatibilityVersion {mc} is greater than the spec's version {spec.version}", ".minCompatibilityVersion")
+
+
+def _check_against_previous(spec: FeatureSpec, mc: Version | None, last: FeatureSpec, seen: _Seen, bad: Callable[..., None]) -> None:
+    """1.35+: a spec against the previous completed one (its min compatibility inherited)."""
+    last_mc = last.effective_min_compatibility
+    if spec.version < last.version:
+        bad(f"version {spec.version} is lower than the previous spec's {last.version} (specs must ascend)", ".version")
+    if mc is not None and last_mc is not None and mc < last_mc:
+        bad(f"minCompatibilityVersion {mc} is lower than the previous spec's {last_mc}", ".minCompatibilityVersion")
+    if spec.version == last.version:
+        if mc == last_mc:
+            bad(f"duplicate spec for version {spec.version} (same minCompatibilityVersion)", ".version")
+        if spec.stage is not last.stage:
+            bad(f"two specs at version {spec.version} change the stage ({last.stage} -> {spec.stage})", ".preRelease")
+        if spec.lock_to_default != last.lock_to_default:
+            bad(f"two specs at version {spec.version} change lockToDefault", ".lockToDefault")
+    if (spec.stage, spec.default, spec.lock_to_default) == (last.stage, last.default, last.lock_to_default):
+        bad(f"changes nothing relative to the previous spec ({last.stage}, default {str(last.default).lower()}, lockToDefault {str(last.lock_to_default).lower()})")
+    if seen.locked and not spec.lock_to_default:
+        bad("unlocks a gate that an earlier spec locked to its default", ".lockToDefault")
+
+
+def _check_stage_order(spec: FeatureSpec, seen: _Seen, bad: Callable[..., None]) -> None:
+    """No stage goes backwards: Deprecated is terminal, no Alpha after Beta or GA, no Beta after GA."""
+    if seen.deprecated and spec.stage is not Stage.DEPRECATED:
+        bad(f"{spec.stage} after Deprecated: Deprecated is terminal", ".preRelease")
+    elif spec.stage is Stage.ALPHA and (seen.beta or seen.ga):
+        bad("Alpha after a more stable stage goes backwards", ".preRelease")
+    elif spec.stage is Stage.BETA and seen.ga:
+        bad("Beta after GA goes backwards", ".preRelease")
 
 
 def _check_dependencies(features: list[Feature], problem: Report) -> None:
@@ -347,21 +377,25 @@ def _check_dependencies(features: list[Feature], problem: Report) -> None:
     for feature in features:
         for dep_name in feature.dependencies:
             target = by_name.get(dep_name)
-            if target is None:
-                continue
-            for spec in reversed(feature.specs):
-                # featureSpecAtEmulationAndMinCompatVersion: a spec without min compat looks at version-1
-                mc = spec.effective_min_compatibility or subtract_minor(spec.version, 1)
-                at = spec_at(target, spec.version, mc, use_min_compat=True)
-                if STABILITY_RANK[spec.stage] > STABILITY_RANK[at.stage]:
-                    problem(feature.name, "dependencies", f"{spec.stage.label} feature {feature.name} cannot depend on {at.stage.label} feature {dep_name} at version {spec.version}")
-                    break
-                if spec.default and not at.default:
-                    problem(feature.name, "dependencies", f"default-enabled feature {feature.name} cannot depend on default-disabled feature {dep_name} at version {spec.version}")
-                    break
-                if spec.lock_to_default and not at.lock_to_default:
-                    problem(feature.name, "dependencies", f"locked-to-default feature {feature.name} cannot depend on unlocked feature {dep_name} at version {spec.version}")
-                    break
+            why = _dependency_refused(feature, target) if target is not None else None
+            if why is not None:
+                problem(feature.name, "dependencies", why)
+
+
+def _dependency_refused(feature: Feature, target: Feature) -> str | None:
+    """Why ``feature`` cannot depend on ``target`` at one of its versions (newest first), or None:
+    the dependent may not be more stable, on by default or locked where its dependency is not."""
+    for spec in reversed(feature.specs):
+        # featureSpecAtEmulationAndMinCompatVersion: a spec without min compat looks at version-1
+        mc = spec.effective_min_compatibility or subtract_minor(spec.version, 1)
+        at = spec_at(target, spec.version, mc, use_min_compat=True)
+        if STABILITY_RANK[spec.stage] > STABILITY_RANK[at.stage]:
+            return f"{spec.stage.label} feature {feature.name} cannot depend on {at.stage.label} feature {target.name} at version {spec.version}"
+        if spec.default and not at.default:
+            return f"default-enabled feature {feature.name} cannot depend on default-disabled feature {target.name} at version {spec.version}"
+        if spec.lock_to_default and not at.lock_to_default:
+            return f"locked-to-default feature {feature.name} cannot depend on unlocked feature {target.name} at version {spec.version}"
+    return None
 
 
 def first_cycle_root(features: Iterable[Feature], by_name: Mapping[str, Feature]) -> str | None:

@@ -39,7 +39,14 @@ from .compat import allowed_versions, rules_for
 from .manifest import Feature, FeatureSpec, Manifest, spec_at
 from .placeholders import is_placeholder
 from .stages import Stage
-from .versions import Version, major_minor, mm, offset_minor, parse_version, subtract_minor
+from .versions import (
+    Version,
+    major_minor,
+    mm,
+    offset_minor,
+    parse_version,
+    subtract_minor,
+)
 
 #: The rule as the outputs cite it.
 RULE = (

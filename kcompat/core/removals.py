@@ -115,7 +115,7 @@ class GateLineage:
                 found = g
         if found is None:
             return None
-        for release, manifest in zip(self.releases, self.manifests):
+        for release, manifest in zip(self.releases, self.manifests, strict=True):
             if _key(found.removed_in) < _key(release) <= b and name in manifest.by_name:
                 return None
         return found
@@ -126,7 +126,7 @@ class GateLineage:
         from .manifest import spec_at
 
         a = mm(at)
-        for release, manifest in zip(self.releases, self.manifests):
+        for release, manifest in zip(self.releases, self.manifests, strict=True):
             feature = manifest.by_name.get(name)
             if feature is None or _key(release) <= _key(a):
                 continue

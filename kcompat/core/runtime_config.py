@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from types import MappingProxyType
 
+from .api_versions import is_alpha_version, versions_by_priority
 from .apis_data import (
     ApiRelease,
     DefaultEnablement,
@@ -29,7 +30,6 @@ from .problems import (
     RuntimeConfigResourceNotLowercase,
     UnknownApiGroups,
 )
-from .api_versions import is_alpha_version, versions_by_priority
 
 MAX_RUNTIME_CONFIG_LENGTH = 100_000
 API_ALL, API_GA, API_BETA, API_ALPHA = "api/all", "api/ga", "api/beta", "api/alpha"
@@ -122,6 +122,26 @@ def parse_runtime_config(flag_values: str | Sequence[str] | None) -> RuntimeConf
     core key -- ``v1``, ``v1/<anything>``, ``api/v1``, ``api/v1/<anything>`` -- becomes ``/v1``
     with its value, overriding an explicit ``/v1``. (So ``v1/pods=false`` switches the whole
     core group version; the notes say so.)"""
+    raw = _read_items(flag_values)
+    items: dict[str, str] = {}
+    legacy: list[tuple[str, str]] = []
+    notes: list[str] = []
+    for key, val in raw.items():
+        if key == "api/legacy":
+            notes.append("--runtime-config api/legacy is ignored (kube-apiserver drops it)")
+        elif _is_legacy_core_key(key):
+            legacy.append((key, val))
+        else:
+            items[key] = val
+    if legacy:
+        notes += _legacy_notes(items, legacy)
+        items["/v1"] = legacy[-1][1]
+    return RuntimeConfig(tuple(items.items()), tuple(notes))
+
+
+def _read_items(flag_values: str | Sequence[str] | None) -> dict[str, str]:
+    """``ConfigurationMap.Set`` over every value: comma-separated items, trimmed; the last of a
+    repeated key wins."""
     if flag_values is None:
         flag_values = []
     elif isinstance(flag_values, str):
@@ -138,30 +158,23 @@ def parse_runtime_config(flag_values: str | Sequence[str] | None) -> RuntimeConf
                 continue
             key, sep, val = item.partition("=")
             raw[go_trim_space(key)] = go_trim_space(val) if sep else ""
-    items: dict[str, str] = {}
-    legacy: list[tuple[str, str]] = []
-    notes: list[str] = []
-    for key, val in raw.items():
-        if key == "api/legacy":
-            notes.append("--runtime-config api/legacy is ignored (kube-apiserver drops it)")
-        elif _is_legacy_core_key(key):
-            legacy.append((key, val))
-        else:
-            items[key] = val
-    if legacy:
-        if "/v1" in items and any(v != items["/v1"] for _, v in legacy):
-            notes.append(f"--runtime-config /v1={items['/v1']} is overridden by the legacy core key {legacy[-1][0]}")
-        if len({v for _, v in legacy}) > 1:
-            spelled = ", ".join(f"{k}={v}" for k, v in legacy)
-            notes.append(
-                f"--runtime-config legacy core keys {spelled} all set /v1; kube-apiserver picks one in random map order, the last one is shown"
-            )
-        for key, val in legacy:
-            if key not in ("v1", "api/v1"):
-                notes.append(f"--runtime-config {key}: kube-apiserver rewrites it to /v1={val}, which switches the whole core group version, not one resource")
-        items.setdefault("/v1", "")
-        items["/v1"] = legacy[-1][1]
-    return RuntimeConfig(tuple(items.items()), tuple(notes))
+    return raw
+
+
+def _legacy_notes(items: dict[str, str], legacy: list[tuple[str, str]]) -> list[str]:
+    """What the rewrite of the legacy core keys to ``/v1`` means for these items."""
+    notes = []
+    if "/v1" in items and any(v != items["/v1"] for _, v in legacy):
+        notes.append(f"--runtime-config /v1={items['/v1']} is overridden by the legacy core key {legacy[-1][0]}")
+    if len({v for _, v in legacy}) > 1:
+        spelled = ", ".join(f"{k}={v}" for k, v in legacy)
+        notes.append(
+            f"--runtime-config legacy core keys {spelled} all set /v1; kube-apiserver picks one in random map order, the last one is shown"
+        )
+    for key, val in legacy:
+        if key not in ("v1", "api/v1"):
+            notes.append(f"--runtime-config {key}: kube-apiserver rewrites it to /v1={val}, which switches the whole core group version, not one resource")
+    return notes
 
 
 def _parse_group_version(text: str) -> GV:
@@ -182,7 +195,7 @@ def validate_runtime_config(
     if config.get(API_ALL) == "false" and len(config.items) == 1:
         return [OnlyApiAllFalse(API_ALL, noun)]
     groups: list[tuple[str, str]] = []
-    for key in config.keys():
+    for key, _ in config.items:
         if key in LEVEL_KEYS:
             continue
         tokens = key.split("/")
@@ -201,7 +214,7 @@ def validate_runtime_config(
 # The resource configuration (apiserver ``pkg/server/storage/resource_config.go``).
 
 
-class Origin(str, Enum):
+class Origin(StrEnum):
     """Where an enablement setting came from."""
 
     DEFAULT_STABLE = "default-stable"
@@ -299,33 +312,36 @@ def _version_and_resource_preferences(
         if len(tokens) < 2 or len(tokens) > 3:
             continue
         gv = _parse_group_version(tokens[0] + "/" + tokens[1])
-        group, version = gv
-        if not registry.is_group_registered(group):
-            if group in DELEGATED_GROUPS:
-                if version not in DELEGATED_GROUPS[group]:
-                    errors.append(GroupVersionNotRegistered(group_version_text(group, version)))
-                elif notes is not None:
-                    notes.append(f"--runtime-config {key} is applied by the {'apiextensions-apiserver' if group.startswith('apiextensions') else 'kube-aggregator'}; not modelled here")
+        if not _registered(key, gv, registry, errors, notes):
             continue
-        if not registry.is_version_registered(group, version):
-            errors.append(GroupVersionNotRegistered(group_version_text(group, version)))
+        enabled = parse_go_bool(value) if value != "" else True
+        if enabled is None:
+            errors.append(RuntimeConfigInvalidBool(key, value))
             continue
-        if value == "":
-            enabled = True
-        else:
-            parsed = parse_go_bool(value)
-            if parsed is None:
-                errors.append(RuntimeConfigInvalidBool(key, value))
-                continue
-            enabled = parsed
-        resource = None
-        if len(tokens) == 3:
-            resource = tokens[2]
-            if resource.lower() != resource:
-                errors.append(RuntimeConfigResourceNotLowercase(key, resource))
-                continue
+        resource = tokens[2] if len(tokens) == 3 else None
+        if resource is not None and resource.lower() != resource:
+            errors.append(RuntimeConfigResourceNotLowercase(key, resource))
+            continue
         prefs.append(_Preference(key, _item_text(key, value), enabled, gv, resource))
     return prefs
+
+
+def _registered(key: str, gv: GV, registry: ApiRegistry, errors: list[Problem], notes: list[str] | None) -> bool:
+    """Whether the item's group/version is the binary's own to set; a group another server of the
+    control plane serves (apiextensions, kube-aggregator) is noted, an unknown version refused."""
+    group, version = gv
+    if registry.is_group_registered(group):
+        if registry.is_version_registered(group, version):
+            return True
+        errors.append(GroupVersionNotRegistered(group_version_text(group, version)))
+        return False
+    if group in DELEGATED_GROUPS:
+        if version not in DELEGATED_GROUPS[group]:
+            errors.append(GroupVersionNotRegistered(group_version_text(group, version)))
+        elif notes is not None:
+            server = "apiextensions-apiserver" if group.startswith("apiextensions") else "kube-aggregator"
+            notes.append(f"--runtime-config {key} is applied by the {server}; not modelled here")
+    return False
 
 
 def _apply_preferences(target: ResourceConfig, prefs: list[_Preference]) -> None:

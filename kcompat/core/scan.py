@@ -36,8 +36,8 @@ from .api_versions import versions_by_priority
 from .apis import ApiAvailability, ApiEntry, Reason
 from .apis_data import ApiRelease, group_version_text
 from .errors import KcompatError, cut, echo
-from .problems import Remedy
 from .inspect.model import Lines
+from .problems import Remedy
 from .safe_yaml import read_yaml_documents
 from .text_input import decode_input
 from .versions import Version, mm, parse_version

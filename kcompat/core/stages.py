@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Stage(str, Enum):
+class Stage(StrEnum):
     PRE_ALPHA = "PreAlpha"
     ALPHA = "Alpha"
     BETA = "Beta"

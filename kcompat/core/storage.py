@@ -40,15 +40,15 @@ order of the group's versions in k8s.io/api is used and a warning says so.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 
 from .api_versions import versions_by_priority
 from .apis import GateResolver, evaluate_api_availability
-from .runtime_config import NON_REST_GROUPS
-from .apis_data import ApiData, ApiKind, ApiRelease, group_version_text
+from .apis_data import ApiData, ApiKind, ApiRelease, SchemePriority, group_version_text
 from .compat import rules_for
 from .errors import KcompatError
 from .problems import Note, Problem, Verdict, messages
+from .runtime_config import NON_REST_GROUPS
 from .versions import Version, major_minor, mm, parse_version
 
 ZERO = major_minor(0, 0)
@@ -57,7 +57,7 @@ ZERO = major_minor(0, 0)
 COHABITING = {("events.k8s.io", "events"): ("", "events")}
 
 
-class StorageRule(str, Enum):
+class StorageRule(StrEnum):
     FIRST_AT_MIN_COMPAT = "first version introduced at or before min compatibility (1.31, 1.35, 1.36)"
     SKIP_REPLACED = "first version introduced at or before min compatibility, skipping replaced versions (1.32-1.34)"
     NON_ALPHA_AT_MIN_COMPAT = "first non-alpha version introduced at or before min compatibility, else first introduced at or before emulated (1.37 / HEAD)"
@@ -223,24 +223,9 @@ def storage_versions(
     for group in sorted(groups, key=lambda g: (g != "", g)):
         if group in NON_REST_GROUPS or not api.versions_of(group):
             continue
-        if scheme is not None and group in scheme.groups:
-            priority = [v for v in scheme.groups[group] if api.find(group, v) is not None]
-        else:
-            if scheme is not None:
-                warnings.append(f"the {mm(binary_version)} scheme lists no versions of {group}; the kube-aware order is used")
-            priority = versions_by_priority(gv.version for gv in api.versions_of(group))
-        if not priority:
-            continue
-        by_kind: dict[str, list[ApiKind]] = {}
-        for version in priority:
-            gv = api.find(group, version)
-            for k in gv.kinds if gv else ():
-                by_kind.setdefault(k.kind, []).append(k)
-        for kind_name, kinds in by_kind.items():
-            resources = [k for k in kinds if k.resource is not None]
-            if not resources:
-                continue
-            resource = resources[0].resource or ""
+        priority = _group_priority(group, api, scheme, warnings)
+        for kind_name, kinds in _kinds_by_name(group, priority, api).items():
+            resource = next(k.resource for k in kinds if k.resource is not None) or ""
             override = overrides.version_for(group, resource) if overrides else None
             if override is not None and overrides is not None:
                 version, why = override, f"per-resource override of the {mm(binary_version)} storage factory ({overrides.provenance})"
@@ -250,17 +235,41 @@ def storage_versions(
             choices.append(
                 StorageChoice(group, kind_name, resource, group, version, tuple(k.version for k in kinds), why, (group, resource) in served)
             )
-    final = []
-    for c in choices:
-        target = COHABITING.get((c.group, c.resource))
-        if target is not None and target in picked:
-            version, why = picked[target]
-            c = StorageChoice(
-                c.group, c.kind, c.resource, target[0], version, c.candidates,
-                f"stored as the {target[0] or 'core'} {target[1]} resource (cohabiting resources): {why}", c.served,
-            )
-        final.append(_without_foreign_version(c, api, emu))
+    final = [_without_foreign_version(_cohabiting(c, picked), api, emu) for c in choices]
     return StorageVersions(binary_version, emu, mc, rule, tuple(final), (*rules.validate(emu, mc), *(Note(w) for w in warnings)))
+
+
+def _group_priority(group: str, api: ApiRelease, scheme: SchemePriority | None, warnings: list[str]) -> list[str]:
+    """The group's versions in the scheme's priority order (the kube-aware order when the scheme
+    lists none), those the release's API data holds."""
+    if scheme is not None and group in scheme.groups:
+        return [v for v in scheme.groups[group] if api.find(group, v) is not None]
+    if scheme is not None:
+        warnings.append(f"the {api.release} scheme lists no versions of {group}; the kube-aware order is used")
+    return versions_by_priority(gv.version for gv in api.versions_of(group))
+
+
+def _kinds_by_name(group: str, priority: list[str], api: ApiRelease) -> dict[str, list[ApiKind]]:
+    """Each kind of the group with its versions, highest priority first; kinds that are no REST
+    resource in any version left out."""
+    by_kind: dict[str, list[ApiKind]] = {}
+    for version in priority:
+        gv = api.find(group, version)
+        for k in gv.kinds if gv else ():
+            by_kind.setdefault(k.kind, []).append(k)
+    return {name: kinds for name, kinds in by_kind.items() if any(k.resource is not None for k in kinds)}
+
+
+def _cohabiting(choice: StorageChoice, picked: dict[tuple[str, str], tuple[str, str]]) -> StorageChoice:
+    """A resource stored as another group's resource (events.k8s.io ``events`` as core ``v1``)."""
+    target = COHABITING.get((choice.group, choice.resource))
+    if target is None or target not in picked:
+        return choice
+    version, why = picked[target]
+    return StorageChoice(
+        choice.group, choice.kind, choice.resource, target[0], version, choice.candidates,
+        f"stored as the {target[0] or 'core'} {target[1]} resource (cohabiting resources): {why}", choice.served,
+    )
 
 
 def _without_foreign_version(choice: StorageChoice, api: ApiRelease, emu: Version) -> StorageChoice:

@@ -85,7 +85,9 @@ class Version:
 
 
 def _compare(v: Version, o: Version) -> int:
-    for a, b in zip(v.components, o.components):
+    """``compareInternal``: the numbers first (an extra number counts only when not zero), then the
+    pre-release of two semantic versions."""
+    for a, b in zip(v.components, o.components, strict=False):
         if a != b:
             return 1 if a > b else -1
     vl, ol = len(v.components), len(o.components)
@@ -95,14 +97,20 @@ def _compare(v: Version, o: Version) -> int:
         return -1
     if not (v.semver and o.semver):
         return 0
-    if v.pre_release == o.pre_release:
+    return _compare_pre_release(v.pre_release, o.pre_release)
+
+
+def _compare_pre_release(vp: str, op: str) -> int:
+    """``comparePreRelease``: none sorts after any; dot-separated parts compare numerically when
+    both are ASCII digits, else as text; more parts sort after fewer."""
+    if vp == op:
         return 0
-    if not v.pre_release:
+    if not vp:
         return 1
-    if not o.pre_release:
+    if not op:
         return -1
-    vp, op = v.pre_release.split("."), o.pre_release.split(".")
-    for x, y in zip(vp, op):
+    vparts, oparts = vp.split("."), op.split(".")
+    for x, y in zip(vparts, oparts, strict=False):
         if x.isdigit() and y.isdigit() and x.isascii() and y.isascii():
             na, nb = int(x), int(y)
             if na != nb:
@@ -110,8 +118,8 @@ def _compare(v: Version, o: Version) -> int:
             continue
         if x != y:
             return 1 if x > y else -1
-    if len(vp) != len(op):
-        return 1 if len(vp) > len(op) else -1
+    if len(vparts) != len(oparts):
+        return 1 if len(vparts) > len(oparts) else -1
     return 0
 
 
@@ -251,10 +259,7 @@ def with_pre_release(v: Version, pre_release: str) -> Version:
 
 def offset_minor(v: Version, diff: int) -> Version:
     """``OffsetMinor``: keeps the major, saturates at minor 0, drops everything else."""
-    if diff >= 0:
-        minor = v.minor + diff
-    else:
-        minor = v.minor + diff if -diff <= v.minor else 0
+    minor = v.minor + diff if diff >= 0 else v.minor + diff if -diff <= v.minor else 0
     return major_minor(v.major, minor)
 
 

@@ -265,7 +265,11 @@ def _apply_patch(base: Manifest, level: PatchLevel, registration: str, what: str
     """``base`` with the gates of ``level`` replaced, added or removed, checked as the binary would."""
     from dataclasses import replace
 
-    from kcompat.core.registration import check_manifest_dependencies, merge_features, parse_manifest
+    from kcompat.core.registration import (
+        check_manifest_dependencies,
+        merge_features,
+        parse_manifest,
+    )
 
     source = f"{what} {level.name} ({level.kubernetes})"
     items = [{k: _thawed(v) for k, v in g.items() if k != "origin"} for g in level.gates]

@@ -17,7 +17,13 @@ from pathlib import Path
 
 from kcompat.core.errors import KcompatError, cut
 from kcompat.core.manifest import Feature, Manifest
-from kcompat.core.registration import DEFAULT_MAX_BYTES, FULL, check_manifest_dependencies, load_manifest_bytes, merge_features
+from kcompat.core.registration import (
+    DEFAULT_MAX_BYTES,
+    FULL,
+    check_manifest_dependencies,
+    load_manifest_bytes,
+    merge_features,
+)
 from kcompat.core.safe_yaml import read_yaml_text
 
 TYPE_CHECKING = False

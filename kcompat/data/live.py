@@ -48,9 +48,9 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator
-from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from kcompat.core.errors import KcompatError, cut, echo
@@ -88,10 +88,8 @@ class LiveError(KcompatError):
 
 def stderr_progress(line: str) -> None:
     """A progress line on stderr (the default ``progress``)."""
-    try:
+    with contextlib.suppress(OSError, ValueError):
         print(f"kcompat: {line}", file=sys.stderr, flush=True)
-    except (OSError, ValueError):
-        pass
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,7 +131,7 @@ def kubeconfig_files(explicit: str | None) -> list[tuple[Path, bool]]:
     return [(Path.home() / ".kube" / "config", True)]
 
 
-def load_kubeconfig(explicit: str | None = None) -> KubeConfig:
+def load_kubeconfig(explicit: str | None = None) -> KubeConfig:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     """The merged kubeconfig (see the module)."""
     from kcompat.core.safe_yaml import read_yaml_text
 
@@ -223,7 +221,7 @@ def _file(path: Path, what: str) -> bytes:
     return data
 
 
-def resolve(config: KubeConfig, context: str | None, progress: Progress | None = None) -> Target:
+def resolve(config: KubeConfig, context: str | None, progress: Progress | None = None) -> Target:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     """The target of ``context`` (default: the current context), credentials included (an exec
     plugin is run here)."""
     name = context or config.current_context
@@ -403,7 +401,7 @@ def _load_client_certificate(tls: ssl.SSLContext, cert: bytes, key: bytes) -> No
 # exec credential plugins (client.authentication.k8s.io ExecCredential).
 
 
-def run_exec_plugin(user: Entry, cluster: Entry, context: str,
+def run_exec_plugin(user: Entry, cluster: Entry, context: str,  # noqa: C901 - the checks in the order the real code runs them, kept in one place
                     progress: Progress | None) -> tuple[str | None, tuple[bytes, bytes] | None, str]:
     """Run ``user.exec`` as kubectl does; (token, (certificate, key), a description)."""
     spec = user.values["exec"]

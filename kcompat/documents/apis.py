@@ -33,6 +33,8 @@ from .gates import hint_dict
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..answers.startup import StartupAnswer
 
 DOCUMENT_KEYS = ("binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "against", "onlyDifferences", "apis")
@@ -115,7 +117,7 @@ def api_rows(result: ApiAvailability, comparison: ApiComparison | None = None, o
     return [{**api_item(e, comparison), "subresources": ", ".join(e.subresources)} for e in _entries(result, comparison, only_differences)]
 
 
-def difference_rows(result: ApiAvailability) -> list[dict]:
+def difference_rows(result: ApiAvailability) -> list[dict[str, Any]]:
     """The entries whose answer differs from a real binary of the emulated release."""
     return [{k: _item(e)[k] for k in DIFFERENCE_COLUMNS} for e in result.differences_from_release()]
 

@@ -23,8 +23,13 @@ The same ``--feature-gates`` value applies to both sides; a side that refuses it
 
 from __future__ import annotations
 
-from kcompat.core.diffs import ChangesResult
+from kcompat.core.diffs import Change, ChangesResult
 from kcompat.documents import formats
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 ROW_COLUMNS = (
     "name", "origin", "behaviour",
@@ -34,7 +39,7 @@ ROW_COLUMNS = (
 )
 
 
-def change_document(change) -> dict:
+def change_document(change: Change) -> dict[str, Any]:
     return {
         "name": change.name,
         "origin": change.origin,
@@ -45,7 +50,7 @@ def change_document(change) -> dict:
     }
 
 
-def changes_document(result: ChangesResult) -> dict:
+def changes_document(result: ChangesResult) -> dict[str, Any]:
     """The JSON contract of ``kcompat changes``."""
     return {
         "binary": result.binary,
@@ -60,7 +65,7 @@ def changes_document(result: ChangesResult) -> dict:
     }
 
 
-def changes_rows(document: dict) -> list[dict]:
+def changes_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
     """Flat rows (table, CSV, Markdown) of a changes document."""
     rows = []
     for c in document["changes"]:
@@ -73,7 +78,7 @@ def changes_rows(document: dict) -> list[dict]:
     return rows
 
 
-def side_labels(document: dict) -> tuple[str, str]:
+def side_labels(document: dict[str, Any]) -> tuple[str, str]:
     """(here, there) as the page and the CLI name them, from a document with an ``against``."""
     return document["label"], document["against"]["label"]
 
@@ -98,7 +103,7 @@ def behaviour_text(behaviour: str, here: str, there: str) -> str:
     return "behaves the same"
 
 
-def render(document: dict, fmt: str) -> str:
+def render(document: dict[str, Any], fmt: str) -> str:
     """``kcompat changes --format <fmt>`` output."""
     if fmt == "json":
         return formats.to_json(document)

@@ -121,7 +121,7 @@ EXPORT_FIXED = {"labelLimit": 0, "labelFontSize": 11}
 def _static(node: Any) -> Any:
     """The spec without interactive hints and with browser-width expressions fixed."""
     if isinstance(node, dict):
-        out = {}
+        out: dict[str, Any] = {}
         for key, value in node.items():
             if key in EXPORT_FIXED and isinstance(value, dict) and "containerSize" in str(value.get("expr", "")):
                 out[key] = EXPORT_FIXED[key]
@@ -135,14 +135,14 @@ def _static(node: Any) -> Any:
     return node
 
 
-def export_spec(chart: Any, title: str | None = None, caption: Sequence[str] = ()) -> dict:
+def export_spec(chart: Any, title: str | None = None, caption: Sequence[str] = ()) -> dict[str, Any]:
     """The Vega-Lite spec of an exported chart: fixed width, ``title`` with ``caption`` lines under
     it (default: the chart's ``usermeta`` ``title``/``caption``), no interactive hints."""
-    spec = chart.to_dict() if hasattr(chart, "to_dict") else dict(chart)
-    meta = spec.get("usermeta") or {}
+    drawn: dict[str, Any] = chart.to_dict() if hasattr(chart, "to_dict") else dict(chart)
+    meta = drawn.get("usermeta") or {}
     title = title or meta.get("title")
     caption = [c for c in (caption or meta.get("caption") or ()) if c]
-    spec = _static(spec)
+    spec: dict[str, Any] = _static(drawn)
     if spec.get("width") == "container":
         spec["width"] = EXPORT_WIDTH
     if title:

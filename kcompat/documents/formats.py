@@ -11,6 +11,10 @@ from collections.abc import Mapping, Sequence
 
 from kcompat.core.errors import printable
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    pass
+
 #: The unsafe characters (:data:`~dashboard.core.errors.UNSAFE_CHARACTERS`) that ``json.dumps``
 #: leaves unescaped (it escapes C0 controls itself).
 _JSON_RAW_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
@@ -85,7 +89,7 @@ def rows_to_markdown(rows: Sequence[Mapping[str, object]], columns: Sequence[str
 def rows_to_table(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
     cells = [[printable(cell_text(row.get(c))) for c in columns] for row in rows]
     widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(columns)]
-    fmt = "  ".join("{:<%d}" % w for w in widths)
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [fmt.format(*columns).rstrip(), fmt.format(*("-" * w for w in widths)).rstrip()]
     lines += [fmt.format(*r).rstrip() for r in cells]
     return "\n".join(lines) + "\n"

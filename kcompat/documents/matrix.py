@@ -34,11 +34,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kcompat.documents import formats
+
 from ..core.gate_history import GateStatus
-from ..core.matrix import ALL_TRANSITION_KINDS, TRANSITION_KEYS, ReleaseMatrix, ReleaseTransitions
+from ..core.matrix import (
+    ALL_TRANSITION_KINDS,
+    TRANSITION_KEYS,
+    ReleaseMatrix,
+    ReleaseTransitions,
+)
 from ..core.matrix_filter import FilteredMatrix
 from ..core.removable import RULE, SOURCES, RemovableGates
 from ..core.removals import GateLineage, RemovedGate
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "TRANSITION_KEYS", "TRANSITION_LABELS", "matrix_columns", "matrix_document", "matrix_rows", "patches_document", "release_header",
@@ -56,17 +66,17 @@ TRANSITION_LABELS = {
 }
 
 
-def _cell(status: GateStatus | None) -> dict | None:
+def _cell(status: GateStatus | None) -> dict[str, Any] | None:
     if status is None:
         return None
     return {"stage": status.stage.value, "default": status.default, "locked": status.locked}
 
 
-def transitions_document(transitions: tuple[ReleaseTransitions, ...]) -> dict:
+def transitions_document(transitions: tuple[ReleaseTransitions, ...]) -> dict[str, Any]:
     return {t.release: {TRANSITION_KEYS[k]: list(t.gates(k)) for k in ALL_TRANSITION_KINDS} for t in transitions}
 
 
-def removed_document(removal: RemovedGate) -> dict:
+def removed_document(removal: RemovedGate) -> dict[str, Any]:
     spec = removal.last_spec
     return {
         "name": removal.name,
@@ -94,7 +104,7 @@ def matrix_document(
         "releaseData": {r: provenance.get(r, "exact") for r in matrix.releases} if provenance is not None else None,
         "gates": [
             {
-                "name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells)},
+                "name": r.gate, "origin": r.origin, "releases": {rel: _cell(c) for rel, c in zip(matrix.releases, r.cells, strict=False)},
                 **({"matched": matched[r.gate]} if matched is not None else {}),
             }
             for r in matrix.rows
@@ -196,7 +206,7 @@ def patches_document(release: str, patches: tuple[str, ...], base: str | None, m
         "patches": list(patches),
         "base": base,
         "gates": [
-            {"name": r.gate, "origin": r.origin, "patches": {p: _cell(c) for p, c in zip(matrix.releases, r.cells)},
+            {"name": r.gate, "origin": r.origin, "patches": {p: _cell(c) for p, c in zip(matrix.releases, r.cells, strict=False)},
              "specsOnly": r.gate in specs_only}
             for r in matrix.rows
         ],
@@ -229,13 +239,12 @@ def _key(release: str) -> tuple[int, ...]:
     return tuple(int(p) for p in release.split("."))
 
 
-def removal_at(document: dict, name: str, release: str) -> str | None:
+def removal_at(document: dict[str, Any], name: str, release: str) -> str | None:
     """The behaviour of ``name`` in ``release`` when the newest removal at or before it applies."""
     found = None
     for g in document["removedGates"]:
-        if g["name"] == name and _key(g["removedIn"]) <= _key(release):
-            if found is None or _key(g["removedIn"]) > _key(found["removedIn"]):
-                found = g
+        if g["name"] == name and _key(g["removedIn"]) <= _key(release) and (found is None or _key(g["removedIn"]) > _key(found["removedIn"])):
+            found = g
     return found["behaviour"] if found is not None else None
 
 
@@ -286,7 +295,7 @@ def matrix_rows(document: dict) -> list[dict]:
     return rows
 
 
-def render(document: dict, fmt: str) -> str:
+def render(document: dict[str, Any], fmt: str) -> str:
     """``kcompat matrix --format <fmt>`` output."""
     if fmt == "json":
         return formats.to_json(document)

@@ -19,6 +19,8 @@ from kcompat.core.plan import Point, UpgradePlan
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from typing import Any
+
     from kcompat.answers.plan import StepStartup
 
 
@@ -80,7 +82,7 @@ def plan_markdown(plan: UpgradePlan, limit: int = 40, startups: tuple[StepStartu
     return "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
 
 
-def _point_document(p: Point) -> dict:
+def _point_document(p: Point) -> dict[str, Any]:
     return {"binary": str(p.binary), "emulated": str(p.emulated), "minCompatibility": str(p.min_compat)}
 
 

@@ -16,19 +16,24 @@ from __future__ import annotations
 
 from ..core.storage import StorageVersions
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+
 DOCUMENT_KEYS = ("binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "resources")
 RESOURCE_KEYS = ("group", "resource", "kind", "storageVersion", "served", "reason")
 TABLE_COLUMNS = RESOURCE_KEYS
 
 
-def storage_rows(result: StorageVersions) -> list[dict]:
+def storage_rows(result: StorageVersions) -> list[dict[str, Any]]:
     return [
         {"group": c.group, "resource": c.resource, "kind": c.kind, "storageVersion": c.group_version, "served": c.served, "reason": c.explanation}
         for c in result.choices
     ]
 
 
-def storage_document(result: StorageVersions) -> dict:
+def storage_document(result: StorageVersions) -> dict[str, Any]:
     """The JSON contract of ``kcompat storage``."""
     return {
         "binary": str(result.binary),
@@ -41,6 +46,6 @@ def storage_document(result: StorageVersions) -> dict:
     }
 
 
-def rejected_storage_document(binary: str | None, message: str) -> dict:
+def rejected_storage_document(binary: str | None, message: str) -> dict[str, Any]:
     """The document when the input is not usable at all (no evaluation happened)."""
     return {"binary": binary, "emulated": None, "minCompatibility": None, "valid": False, "errors": [message], "warnings": [], "resources": []}

@@ -23,7 +23,13 @@ from pathlib import Path
 
 from .. import DATA_DIR  # data/ of the checkout, or of the installed package
 from ..core.errors import KcompatError
-from .common import FIRST_MINOR, RefreshError, checked_out_dir, minor_of_release, release_of_minor
+from .common import (
+    FIRST_MINOR,
+    RefreshError,
+    checked_out_dir,
+    minor_of_release,
+    release_of_minor,
+)
 
 __all__ = ["RefreshError", "add_refresh_arguments", "refresh", "run_refresh"]
 

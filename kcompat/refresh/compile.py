@@ -12,9 +12,13 @@ from kcompat.data.bundle import BUNDLE_NAME, FORMAT, file_hash
 from kcompat.data.catalog import MAX_LIST_BYTES, Catalog
 from kcompat.data.files import read_data_file
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
 
-def _encode_manifest(manifest: Manifest, files: list[str]) -> dict:
-    def text(v):
+
+def _encode_manifest(manifest: Manifest, files: list[str]) -> dict[str, Any]:
+    def text(v: object) -> str | None:
         return None if v is None else str(v)
 
     return {
@@ -34,7 +38,7 @@ def _encode_manifest(manifest: Manifest, files: list[str]) -> dict:
     }
 
 
-def compile_bundle(data_dir: Path) -> dict:
+def compile_bundle(data_dir: Path) -> dict[str, Any]:
     """The bundle document of ``data_dir``: every release loaded from its YAML, with every check."""
     from dataclasses import asdict
 
@@ -68,7 +72,7 @@ def compile_bundle(data_dir: Path) -> dict:
     }
 
 
-def bundle_text(document: dict) -> str:
+def bundle_text(document: dict[str, Any]) -> str:
     """One line per release and per hash: small diffs when one release changes."""
     lines = ["{"]
     lines.append(f'"format": {json.dumps(document["format"])},')

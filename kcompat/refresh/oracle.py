@@ -30,6 +30,11 @@ import yaml
 from ..core.components import KUBE_APISERVER, OTHER_COMPONENTS
 from .common import RefreshError, current_text, remove_file, write_file_atomically
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+
 ORACLE_DIR = "oracle"
 ORIGIN_CLIENT_GO = "client-go"
 PATCH_FOLDER = re.compile(r"^v1\.[0-9]+\.[0-9]+$")
@@ -119,7 +124,7 @@ def recorded_minors(data_dir: Path) -> list[int]:
 
 def manifest_item(gate: dict) -> dict:
     """One gate in the bundled manifest layout (name, dependencies, versionedSpecs)."""
-    item: dict = {"name": gate["name"]}
+    item: dict[str, Any] = {"name": gate["name"]}
     if gate.get("dependencies"):
         item["dependencies"] = sorted(gate["dependencies"])
     specs = []
@@ -213,7 +218,7 @@ def patches_text(patches: list[PatchGates], minor: int) -> str:
     differing = [p["patch"] for p in document["patches"] if p["gates"] or p["absent"]]
     return header_text([
         f"Kubernetes 1.{minor}: how each recorded patch release's feature gates differ from v{patches[-1].patch}",
-        "(features/v1.{0}.yaml and client-go-v1.{0}.yaml). Each entry lists the gates whose specs or dependencies".format(minor),
+        f"(features/v1.{minor}.yaml and client-go-v1.{minor}.yaml). Each entry lists the gates whose specs or dependencies",
         "differ there (the whole entry as that patch registers it) and the gates it does not register.",
         f"Patches recorded: {', '.join(p.patch for p in patches)}; with a difference: {', '.join(differing) or 'none'}.",
         "Read from the running code of each k8s.io/kubernetes patch by oracle/record.py (data/oracle/v1.N.P/gates.json).",

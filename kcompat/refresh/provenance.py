@@ -9,7 +9,14 @@ from pathlib import Path
 import yaml
 
 from .common import RefreshError, current_text, write_file_atomically
-from .oracle import FIRST_FULL_MINOR, ORACLE_DIR, PatchGates, component_recording, read_meta, recorded
+from .oracle import (
+    FIRST_FULL_MINOR,
+    ORACLE_DIR,
+    PatchGates,
+    component_recording,
+    read_meta,
+    recorded,
+)
 
 RELEASES_HEADER = """\
 # The bundled Kubernetes releases: which files make up each release's data and where it was read.

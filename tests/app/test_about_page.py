@@ -4,10 +4,10 @@ import shutil
 
 import pytest
 import streamlit as st
-
 from conftest import ROOT, current_page, open_app, plain, texts
-from kcompat.data.catalog import DATA_DIR_ENV
+
 from dashboard import data
+from kcompat.data.catalog import DATA_DIR_ENV
 
 
 def test_bundled_releases_and_their_status(catalog):

@@ -5,15 +5,15 @@ import json
 import shlex
 
 import pytest
-
 from conftest import current_page, metric, open_app, rerun, texts
+
 from kcompat.cli.main import main as kcompat
-from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows
 from kcompat.core.apis import evaluate_api_availability
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH
 from kcompat.core.skew import skew_policy
 from kcompat.core.storage import storage_versions
 from kcompat.data.apis import api_files
+from kcompat.documents.apis import DIFFERENCE_COLUMNS, TABLE_COLUMNS, api_rows
 
 BUNDLED = api_files()
 
@@ -266,9 +266,9 @@ def test_page_leads_with_the_differences_from_the_real_release(capsys):
     assert at.dataframe[0].value.equals(shown)
     assert "**Differences from a real 1.31 kube-apiserver** (2)" in texts(at.markdown)
     assert any("a real 1.31 binary with the same --runtime-config" in c for c in texts(at.caption))
-    code, doc = cli_json(capsys, at)
+    _code, doc = cli_json(capsys, at)
     from_cli = [a for a in doc["apis"] if a["servedByRelease"] is not None and a["servedByRelease"] != a["served"]]
-    assert [(a["group"], a["version"], a["resource"]) for a in from_cli] == list(zip(shown["group"], shown["version"], shown["resource"]))
+    assert [(a["group"], a["version"], a["resource"]) for a in from_cli] == list(zip(shown["group"], shown["version"], shown["resource"], strict=True))
 
 
 def test_no_differences_says_so():
@@ -291,7 +291,7 @@ def test_downloads_are_the_cli_formats(at_rc):
     buttons = [b for b in at_rc.get("download_button") if "apis_download_" in b.proto.id]
     assert [b.label for b in buttons] == ["CSV", "JSON", "Markdown"]
     assert all(b.proto.deferred_file_id and b.proto.ignore_rerun for b in buttons)
-    assert all(f"kcompat apis --format {fmt}" in b.proto.help for fmt, b in zip(("csv", "json", "markdown"), buttons))
+    assert all(f"kcompat apis --format {fmt}" in b.proto.help for fmt, b in zip(("csv", "json", "markdown"), buttons, strict=True))
 
 
 def test_the_view_is_restored_from_the_url():

@@ -4,8 +4,8 @@ import json
 import shlex
 
 import pytest
-
 from conftest import current_page, open_app, rerun, texts
+
 from kcompat.cli.main import main as kcompat
 
 
@@ -37,7 +37,7 @@ def test_tabs_name_the_sides(at):
 
 
 def test_vs_release_is_the_cli_document(at, capsys):
-    [release_cmd, native_cmd, other_cmd] = commands(at)
+    [release_cmd, _native_cmd, _other_cmd] = commands(at)
     assert release_cmd == "kcompat changes --binary 1.33 --emulated 1.31 --against release"
     doc = cli(capsys, release_cmd)
     shown = table(at, "changes_release_table_0")
@@ -156,7 +156,7 @@ def test_each_table_csv_has_the_cli_columns(csv_downloads, capsys, show):
         changes_release_show=show, changes_native_show=show, changes_other_show=show,
     )
     assert sorted(csv_downloads) == ["changes_native_csv", "changes_other_csv", "changes_release_csv"]
-    for cmd, key in zip(commands(at), ("changes_release_csv", "changes_native_csv", "changes_other_csv")):
+    for cmd, key in zip(commands(at), ("changes_release_csv", "changes_native_csv", "changes_other_csv"), strict=True):
         assert kcompat([*shlex.split(cmd)[1:], "--format", "csv"]) == 0
         printed = capsys.readouterr().out
         assert csv_downloads[key].splitlines()[0] == printed.splitlines()[0]

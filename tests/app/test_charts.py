@@ -18,14 +18,24 @@ from dashboard.charts.specs import (
     timeline_chart,
     transitions_chart,
 )
-from dashboard.charts.stage_colors import STAGE_COLORS, STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
+from dashboard.charts.stage_colors import (
+    STAGE_COLORS,
+    STAGE_NAMES,
+    STAGE_RANGE,
+    TRANSITION_COLORS,
+)
 from kcompat.answers.timeline import order as timeline_order
 from kcompat.core.gate_history import gate_segments, timeline_segments
-from kcompat.core.matrix import TRANSITION_KINDS, listed_since, release_matrix, release_transitions
+from kcompat.core.matrix import (
+    TRANSITION_KINDS,
+    listed_since,
+    release_matrix,
+    release_transitions,
+)
 from kcompat.core.placeholders import gate_starts
 from kcompat.core.stages import STAGE_ORDER, Stage
-from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.core.versions import parse_version as V
+from kcompat.data.catalog import DEFAULT_CATALOG
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +87,7 @@ def test_stage_colours_come_from_the_one_mapping(spec, segments):
     # The legend pick fades the other stages through fillOpacity, so the colour (and with it
     # every legend's swatch) stays the stage's own.
     assert spec["layer"][0]["encoding"]["fillOpacity"]["condition"]["param"] == STAGE_LEGEND
-    assert dict(zip(STAGE_NAMES, STAGE_RANGE)) == {s.value: STAGE_COLORS[s] for s in STAGE_ORDER}
+    assert dict(zip(STAGE_NAMES, STAGE_RANGE, strict=True)) == {s.value: STAGE_COLORS[s] for s in STAGE_ORDER}
 
 
 def test_default_and_lock_are_visibly_different(spec):
@@ -194,7 +204,7 @@ def test_the_matrix_pages_bar_charts_list_only_what_they_draw(catalog, transitio
 
     rows = [
         {"release": rel, "stage": c.stage.value, "gates": 1, "stage_rank": 0}
-        for r in m.rows for rel, c in zip(m.releases, r.cells) if c is not None
+        for r in m.rows for rel, c in zip(m.releases, r.cells, strict=True) if c is not None
     ]
     counts = pd.DataFrame(rows).groupby(["release", "stage"], as_index=False).agg(gates=("gates", "sum"), stage_rank=("stage_rank", "min"))
     listed = set(counts["stage"])
@@ -254,7 +264,7 @@ def test_no_stage_bar_before_a_gates_first_real_spec(segments, starts):
     assert rules["mark"]["type"] == "rule"
     # without the real starts the old drawing: Beta from the placeholder on
     old = segment_frame([s for s in segments if s.gate == gate], 31, 37)
-    assert list(zip(old["start"], old["stage"])) == [(31, "Beta")]
+    assert list(zip(old["start"], old["stage"], strict=True)) == [(31, "Beta")]
 
 
 def test_every_gate_dated_to_a_placeholder_gets_no_bar_before_its_real_start(segments, starts):
@@ -289,12 +299,12 @@ def test_blocks_of_rows_are_the_charts_of_their_rows(segments, starts):
     full = timeline_chart(segments, V("1.36"), V("1.33"), x_start=31, order=order, starts=starts).to_dict()
     cut = timeline_block_specs(full, blocks)
     assert len(cut) == len(blocks)
-    for i, (rows, block) in enumerate(zip(blocks, cut)):
+    for i, (rows, block) in enumerate(zip(blocks, cut, strict=True)):
         own = timeline_chart(
             segments, V("1.36"), V("1.33"), x_start=31, order=rows, starts=starts, bottom_axis=i == len(blocks) - 1
         ).to_dict()
         assert [lay["mark"] for lay in block["layer"]] == [lay["mark"] for lay in own["layer"]]
-        for n, (mine, theirs) in enumerate(zip(block["layer"], own["layer"])):
+        for n, (mine, theirs) in enumerate(zip(block["layer"], own["layer"], strict=True)):
             assert layer_data(block, n) == layer_data(own, n)
             assert mine["encoding"] == theirs["encoding"]
         assert outer(block) == outer(own)

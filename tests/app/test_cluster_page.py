@@ -6,18 +6,17 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import open_app, open_export, plain, rerun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
-from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
-from kcompat.answers.config import config  # noqa: E402
-from kcompat.answers.inspect import inspect  # noqa: E402
-from kcompat.documents.config import config_document  # noqa: E402
-from kcompat.documents.inspect import disagree_rows, inspect_document  # noqa: E402
+from kcompat.answers.config import config
+from kcompat.answers.inspect import inspect
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.documents.config import config_document
+from kcompat.documents.inspect import disagree_rows, inspect_document
 
 
 def paste(at, cmdline="", version="", metrics=""):
@@ -117,7 +116,7 @@ def test_each_table_csv_has_the_cli_columns(inputs, exports, tmp_path, capsys):
     assert "data: cluster inputs (pasted input, pasted /version, pasted /metrics); prediction from the bundled data" in header
     csv_downloads = {key: export.text("csv") for key, export in exports.items() if key.startswith("cluster_")}
     files = []
-    for name, text in zip(("cmdline.txt", "version.json", "metrics.txt"), inputs):
+    for name, text in zip(("cmdline.txt", "version.json", "metrics.txt"), inputs, strict=True):
         (tmp_path / name).write_text(text)
         files.append(str(tmp_path / name))
     kcompat(["inspect", *files, "--format", "markdown"])  # inspect has no CSV output: its tables' columns

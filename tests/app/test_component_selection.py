@@ -5,8 +5,8 @@ the URL (``component``), answered from each component's own recorded gate set as
 import json
 
 import pytest
-
 from conftest import open_app, rerun, texts
+
 from kcompat.cli.main import main as kcompat
 
 
@@ -34,7 +34,7 @@ def test_the_component_is_offered_kept_in_the_url_and_left_out_by_default():
 def test_the_gates_page_answers_with_the_components_own_gate_set(capsys):
     at = open_app(binary="1.34", emulated="1.34", component="kube-controller-manager")
     shown = table(at)
-    rows = dict(zip(shown["gate"], zip(shown["enabled"], shown["stage"])))
+    rows = dict(zip(shown["gate"], zip(shown["enabled"], shown["stage"], strict=False), strict=False))
     assert rows == cli_rows(capsys, "--binary", "1.34", "--emulated", "1.34", "--component", "kube-controller-manager")
     assert rows["WatchListClient"] == (True, "Beta")  # kube-controller-manager's own default
     # kube-apiserver differs, and the page says so (the note kcompat gates prints)
@@ -54,8 +54,8 @@ def without_1_36_components(tmp_path, monkeypatch):
     import shutil
 
     import streamlit as st
-
     from conftest import ROOT
+
     from dashboard import data
     from kcompat.data.catalog import DATA_DIR_ENV
 

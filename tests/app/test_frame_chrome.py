@@ -8,12 +8,17 @@ import tomllib
 
 import pyarrow as pa
 import pytest
-
 from conftest import APP, ROOT, TIMEOUT, open_app, rerun, texts
+
 from dashboard.frame import chrome
-from dashboard.tables.gate_table import FLAG_WORDS, PIN_GATE_COLUMN, PINNED_TEXT_OPACITY, key_column_colour
 from dashboard.frame.landing import HEADING, MORE_LABEL
 from dashboard.frame.pages import PAGES
+from dashboard.tables.gate_table import (
+    FLAG_WORDS,
+    PIN_GATE_COLUMN,
+    PINNED_TEXT_OPACITY,
+    key_column_colour,
+)
 from dashboard.tables.table_text import LABEL, html_table
 
 CONFIG = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))

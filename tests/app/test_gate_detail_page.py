@@ -23,7 +23,7 @@ def test_job_managed_by(catalog):
 
 def test_spec_history_is_the_binarys_manifest(catalog):
     at = open_app("gate_detail", binary="1.36", emulated="1.33", gate="JobManagedBy")
-    specs, releases = frames(at)[:2]  # then "What changed, release by release" (issue 19)
+    specs, _releases = frames(at)[:2]  # then "What changed, release by release" (issue 19)
     feature = catalog.manifest("1.36").by_name["JobManagedBy"]
     assert specs[["version", "stage", "default", "locked"]].values.tolist() == [
         [str(s.version), s.stage.value, s.default, s.lock_to_default] for s in feature.specs
@@ -139,7 +139,7 @@ def test_removed_gate_lists_its_removal_and_its_placeholder_start():
 def test_the_placeholder_is_said_on_the_gates_table_too():
     at = open_app(binary="1.36", emulated="1.33")
     table = at.dataframe[0].value
-    history = dict(zip(table["gate"], table["history_from"]))
+    history = dict(zip(table["gate"], table["history_from"], strict=True))
     assert history["JobManagedBy"] == "1.30"
     assert history["AllowServiceExternalIPs"] == "placeholder 1.0 (older than the gate)"
 

@@ -3,12 +3,12 @@
 import json
 
 import pytest
-
 from conftest import current_page, metric, open_app, rerun
-from kcompat.cli.main import main as kcompat
-from kcompat.documents.gates import gate_rows, gates_text
-from kcompat.data.catalog import DEFAULT_CATALOG
+
 from kcompat.answers.gates import gate_evaluation, gates
+from kcompat.cli.main import main as kcompat
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.documents.gates import gate_rows, gates_text
 
 
 @pytest.fixture(scope="module")
@@ -29,12 +29,12 @@ def test_table_equals_the_cli_rows(catalog, at_133):
         for r in expected
     ]
     native = {r["name"]: r["stage"] for r in gate_rows(gates(catalog, "1.36"))}
-    assert dict(zip(shown["gate"], shown["binary_stage"])) == native
+    assert dict(zip(shown["gate"], shown["binary_stage"], strict=True)) == native
     # the origin column equals the JSON's origin key
     doc = json.loads(gates_text(gates(catalog, "1.36", "1.33", None, ""), "json"))
-    assert dict(zip(shown["gate"], shown["origin"])) == {f["name"]: f["origin"] for f in doc["features"]}
-    assert dict(zip(shown["gate"], shown["origin"]))["WatchListClient"] == "client-go"
-    assert dict(zip(shown["gate"], shown["origin"]))["JobManagedBy"] == "kube"
+    assert dict(zip(shown["gate"], shown["origin"], strict=True)) == {f["name"]: f["origin"] for f in doc["features"]}
+    assert dict(zip(shown["gate"], shown["origin"], strict=True))["WatchListClient"] == "client-go"
+    assert dict(zip(shown["gate"], shown["origin"], strict=True))["JobManagedBy"] == "kube"
 
 
 def test_table_with_flags_equals_the_cli_rows(catalog):
@@ -142,7 +142,7 @@ def test_download_dialog_offers_three_deferred_files():
     buttons = [b for b in at.get("download_button") if "-download_" in b.proto.id and b not in table]
     assert [b.label for b in buttons] == ["CSV (every gate)", "JSON (every gate)", "Markdown (every gate)"]
     assert all(b.proto.deferred_file_id and b.proto.ignore_rerun for b in buttons)
-    assert ["kcompat gates --format " + f in b.proto.help for f, b in zip(("csv", "json", "markdown"), buttons)] == [True] * 3
+    assert ["kcompat gates --format " + f in b.proto.help for f, b in zip(("csv", "json", "markdown"), buttons, strict=True)] == [True] * 3
 
 
 @pytest.mark.parametrize("fmt", ["json", "csv", "markdown"])
@@ -195,7 +195,7 @@ def test_search_says_where_each_gate_matched(catalog, capsys):
     shown = table(filtered(text="sidecar"))
     assert kcompat(["gates", "--binary", "1.36", "--emulated", "1.33", "--search", "sidecar", "--format", "json"], catalog=catalog) == 0
     printed = {f["name"]: f["matched"] for f in json.loads(capsys.readouterr().out)["features"]}
-    assert dict(zip(shown["gate"], shown["matched"])) == printed
+    assert dict(zip(shown["gate"], shown["matched"], strict=False)) == printed
     assert printed["SidecarContainers"] == "name" and printed["InPlacePodVerticalScalingInitContainers"] == "description"
     assert "matched" not in table(filtered(["Beta"])).columns  # no search, no column
 

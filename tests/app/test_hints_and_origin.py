@@ -4,6 +4,7 @@ the same answer as ``kcompat gates --format json``."""
 import json
 
 from conftest import open_app, texts
+
 from kcompat.cli.main import main as kcompat
 
 

@@ -69,7 +69,7 @@ def test_9000_unknown_gates_show_twenty_messages_then_a_count(warm):
 
 
 def test_hostile_plan_target_in_the_url(warm):
-    at, cpu = _run({"binary": "1.36", "emulated": "1.36", "to": DIGITS}, page="plan")
+    at, _cpu = _run({"binary": "1.36", "emulated": "1.36", "to": DIGITS}, page="plan")
     warnings = [plain(w.value) for w in at.warning]
     assert any(w.startswith("to=") and "(5,002 characters)" in w for w in warnings), warnings
     assert all(len(w) < 800 for w in warnings)

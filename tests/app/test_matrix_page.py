@@ -5,10 +5,10 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import current_page, open_app, rerun, texts
-from kcompat.data.catalog import DEFAULT_CATALOG
+
 from kcompat.core.matrix import TRANSITION_KINDS, release_matrix, release_transitions
+from kcompat.data.catalog import DEFAULT_CATALOG
 
 
 @pytest.fixture(scope="module")

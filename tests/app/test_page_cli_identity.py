@@ -16,12 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, open_app, plain, rerun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
 #: Non-trivial selections: emulation with --feature-gates, and the whole API surface of 1.37.
 EMULATING = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false"}
@@ -70,10 +69,10 @@ def test_gates(params, argv):
         {k: f[k] for k in keys.values()} for f in document["features"]
     ]
     # "stage in 1.36" and "changed vs 1.36": the CLI's binaryStage and changed (its table's "stage in binary", "changed")
-    assert list(zip(shown["binary_stage"], shown["changed"])) == [(f["binaryStage"], f["changed"]) for f in document["features"]]
+    assert list(zip(shown["binary_stage"], shown["changed"], strict=False)) == [(f["binaryStage"], f["changed"]) for f in document["features"]]
     table = kcompat("gates", *argv, "--format", "csv").splitlines()
     assert table[0] == "name,enabled,stage,default,locked,explicit,stage in binary,changed"
-    assert [line.split(",")[-2:] for line in table[1:]] == [[b, str(c).lower()] for b, c in zip(shown["binary_stage"], shown["changed"])]
+    assert [line.split(",")[-2:] for line in table[1:]] == [[b, str(c).lower()] for b, c in zip(shown["binary_stage"], shown["changed"], strict=False)]
     assert len(shown) > 200
     assert not at.error and document["valid"] and not document["errors"]
     # the figures count the same gates
@@ -97,8 +96,8 @@ def test_gates_refused_shows_the_same_errors_and_hints():
 def test_gates_downloads_are_what_the_cli_prints():
     # the texts the page's "Download…" buttons produce when clicked (the page's own code path)
     from dashboard import data
-    from dashboard.tables import downloads
     from dashboard.state.selection import Selection
+    from dashboard.tables import downloads
     from kcompat.data.catalog import DEFAULT_CATALOG
 
     sel = Selection("1.36", "1.33", None, "AllBeta=false")
@@ -170,7 +169,7 @@ def test_apis_differences_are_the_cli_differences(params, argv):
     assert heading.endswith(f"({len(release['apis'])})")
     if release["apis"]:
         differences = frame_with(at, ["group", "version", "resource", "kind", "served", "servedByRelease", "reason"]).to_dict("records")
-        assert [{k: d[k] for k in row} for d, row in zip(release["apis"], differences)] == differences
+        assert [{k: d[k] for k in row} for d, row in zip(release["apis"], differences, strict=False)] == differences
         assert len(differences) == len(release["apis"]) and all(d["served"] != d["servedByRelease"] for d in release["apis"])
     else:  # the same resources as the real release: said so, no empty table
         assert any("serves exactly the resources a real" in s.value for s in at.success)
@@ -376,7 +375,7 @@ def test_a_chosen_patch_release_is_the_binary_of_every_page():
     at = open_app(binary="1.35", emulated="1.35", patch="0")
     document = kcompat_json("gates", "--binary", "1.35.0")
     shown = frame_with(at, GATE_VIEW)
-    assert dict(zip(shown["gate"], shown["enabled"])) == {f["name"]: f["enabled"] for f in document["features"]}
+    assert dict(zip(shown["gate"], shown["enabled"], strict=True)) == {f["name"]: f["enabled"] for f in document["features"]}
     newest = kcompat_json("gates", "--binary", "1.35")
     assert document["features"] != newest["features"]
     params = {"binary": "1.35", "emulated": "1.34", "patch": "0"}

@@ -4,10 +4,10 @@ import re
 import shlex
 
 import pytest
-
 from conftest import current_page, open_app, rerun, texts
-from kcompat.cli.main import main as kcompat
+
 from kcompat.answers.plan import plan_for
+from kcompat.cli.main import main as kcompat
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +134,7 @@ def test_the_page_shows_the_cli_json_plan(at, capsys):
     assert list(shown["supported"]) == ["yes" if s["supported"] else "no" for s in doc["steps"]]
     assert list(shown["rollback"]) == ["yes" if s["rollback"]["supported"] else "no" for s in doc["steps"]]
     # one binary minor per step by default
-    assert [b for b, k in zip(shown["binary"], shown["kind"]) if k == "Binary upgrade"] == ["1.34", "1.35", "1.36"]
+    assert [b for b, k in zip(shown["binary"], shown["kind"], strict=True) if k == "Binary upgrade"] == ["1.34", "1.35", "1.36"]
     markdown = texts(at.markdown)
     for step in doc["steps"]:
         assert f"Rollback: {step['rollback']['text']}" in markdown

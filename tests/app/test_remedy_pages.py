@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import open_app, plain, rerun, texts
+
 from kcompat.cli.main import main as kcompat
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "inspect"
@@ -47,7 +47,7 @@ def selection_bar(at):
 )
 def test_gates_page_shows_the_remedy_of_the_cli(capsys, argv):
     doc = cli_json(capsys, "gates", *argv)
-    values = dict(zip(argv[::2], argv[1::2]))
+    values = dict(zip(argv[::2], argv[1::2], strict=True))
     params = {"binary": values["--binary"], "emulated": values.get("--emulated", values["--binary"]), "feature_gates": values["--feature-gates"]}
     at = open_app(**params)
     assert texts(at.error) == doc["errors"]

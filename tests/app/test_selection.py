@@ -1,7 +1,6 @@
 """The shared selection bar and the URL (AppTest on dashboard/app.py)."""
 
 import pytest
-
 from conftest import current_page, metric, open_app, rerun, texts
 
 

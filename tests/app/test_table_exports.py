@@ -7,8 +7,8 @@ import io
 import json
 
 import pytest
-
 from conftest import APP, TIMEOUT, open_app, open_export, rerun
+
 from kcompat.documents.apis import TABLE_COLUMNS
 
 GATES_VIEW = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false", "gates_quick": "Beta", "gates_text": "Job"}
@@ -62,7 +62,7 @@ def test_gates_exports_are_the_filtered_rows_shown(gates):
     assert all(len(c) == len(columns) for c in cells)
 
     document = json.loads(export.text("json"))
-    assert list(document)[0] == "header" and document["header"] == header
+    assert next(iter(document)) == "header" and document["header"] == header
     assert document["view"] == {"gates_quick": "Beta", "gates_text": "Job"}
     assert document["selection"]["feature gates"] == "AllBeta=false"
     assert document["columns"] == list(shown.columns)
@@ -102,13 +102,13 @@ APIS_VIEW = {
 def test_apis_exports_are_the_filtered_rows_shown(exports):
     at = open_export(open_app("apis", **APIS_VIEW), "apis_table_export")
     shown = next(d.value for d in at.dataframe if list(d.value.columns) == list(TABLE_COLUMNS))
-    assert 1 < len(shown) and shown["served"].all()
+    assert len(shown) > 1 and shown["served"].all()
     export = exports["apis_table_export"]
     header, rows = csv_rows(export)
     assert header.startswith("kcompat APIs · selection: binary 1.33; emulated 1.31; min compat 1.31 (default); feature gates none · ")
     assert "runtime_config=networking.k8s.io/v1beta1=true" in header and "apis_served=served" in header
     assert "apis_text=networking" in header and f"· {len(shown)} rows ·" in header
-    assert [(r["group"], r["version"], r["resource"]) for r in rows] == list(zip(shown["group"], shown["version"], shown["resource"]))
+    assert [(r["group"], r["version"], r["resource"]) for r in rows] == list(zip(shown["group"], shown["version"], shown["resource"], strict=True))
     assert [r["served"] for r in rows] == ["true"] * len(shown)
     _, columns, cells = markdown_rows(export.text("markdown"))
     assert columns == list(shown.columns) and [c[3] for c in cells] == list(shown["resource"])

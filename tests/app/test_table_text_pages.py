@@ -11,14 +11,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, open_app, rerun
+
 from dashboard.tables.table_text import LABEL
 from dashboard.text import MISSING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
 

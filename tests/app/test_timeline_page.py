@@ -3,10 +3,16 @@ gate selection."""
 
 import json
 
+from conftest import current_page, open_app, rerun, texts
 from streamlit import dataframe_util
 
-from conftest import current_page, open_app, rerun, texts
-from dashboard.charts.specs import GATE_PICK, LABEL_CSS, PREDATES, ROWS_PER_BLOCK, STAGE_LEGEND
+from dashboard.charts.specs import (
+    GATE_PICK,
+    LABEL_CSS,
+    PREDATES,
+    ROWS_PER_BLOCK,
+    STAGE_LEGEND,
+)
 from kcompat.answers.gates import gate_evaluation
 
 
@@ -38,7 +44,7 @@ def layer(spec, chart, mark_filter):
 def rules(at):
     spec, chart = chart_spec(at)
     frame = layer(spec, chart, lambda m: m["type"] == "rule")
-    return dict(zip(frame["marker"], frame["x"]))
+    return dict(zip(frame["marker"], frame["x"], strict=True))
 
 
 def test_default_load(catalog):
@@ -78,7 +84,7 @@ def test_the_axis_starts_at_the_oldest_bundled_release(catalog):
 
 def test_one_row_is_one_short_chart():
     at = open_app("timeline", binary="1.36", emulated="1.33", timeline_text="StatefulSetSemanticRevisionComparison")
-    ((spec, chart),) = charts(at)
+    ((spec, _chart),) = charts(at)
     assert spec["layer"][0]["encoding"]["y"]["sort"] == ["StatefulSetSemanticRevisionComparison"]
     assert spec["height"] == {"step": 18}
     assert "1 of " in " ".join(texts(at.caption))
@@ -98,7 +104,7 @@ def test_releases_before_a_gates_first_real_spec_predate_it(catalog):
     bars = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" not in m)
     band = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" in m)
     assert list(bars["start"]) == [start] and list(bars["stage"]) == ["Beta"]
-    assert list(zip(band["start"], band["end"], band["mark"])) == [(31, start, PREDATES)]
+    assert list(zip(band["start"], band["end"], band["mark"], strict=True)) == [(31, start, PREDATES)]
     assert "placeholder" in band["why"][0] and f"history from {first}" in band["why"][0]
     assert band["emulating"][0] == "Beta (on)"  # what emulating those releases gives, said beside the band
     legend = next(lay for lay in spec["layer"] if "strokeDash" in lay["mark"])["encoding"]["color"]
@@ -159,8 +165,8 @@ def test_clicking_a_bar_in_any_block_opens_the_gate():
 
 def test_search_finds_by_abbreviation():
     """Issue 19: the timeline's search is the Gates page's (DRA finds DynamicResourceAllocation)."""
-    from kcompat.data.catalog import DEFAULT_CATALOG
     from kcompat.core.search import GateText, search_gates
+    from kcompat.data.catalog import DEFAULT_CATALOG
 
     at = open_app("timeline", binary="1.36", emulated="1.33")
     at.text_input(key="timeline_text").set_value("DRA")
@@ -181,8 +187,8 @@ def test_the_gate_detail_page_draws_the_same_band():
     ((spec, chart),) = charts(at)
     bars = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" not in m)
     band = layer(spec, chart, lambda m: m["type"] == "bar" and "strokeDash" in m)
-    assert list(zip(bars["start"], bars["stage"])) == [(34, "Beta")]
-    assert list(zip(band["start"], band["end"])) == [(31, 34)]
+    assert list(zip(bars["start"], bars["stage"], strict=False)) == [(34, "Beta")]
+    assert list(zip(band["start"], band["end"], strict=False)) == [(31, 34)]
     assert any("Releases before 1.34 predate the gate" in c for c in texts(at.caption))
     assert LABEL_CSS in [h.proto.body for h in at.get("html")]
     # by default its axis starts at its real history (no run of grey)

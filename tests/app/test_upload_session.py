@@ -9,8 +9,8 @@ import time
 
 from streamlit.testing.v1 import AppTest
 
-from dashboard.uploads import custom_manifest as upload
 from dashboard.state.selection import Selection
+from dashboard.uploads import custom_manifest as upload
 from kcompat.core.registration import MAX_GATES
 from tests.app.conftest import APP, TIMEOUT, plain
 

@@ -1,5 +1,5 @@
 """One URL-state mechanism: every page keeps its own view in the URL through
-``dashboard.state.view_state.ViewState`` (the selection through ``selection.py``). A link with
+``dashboard.state.view_state.ViewState`` (the selection through ``dashboard/frame/selection_bar.py``). A link with
 a full set of a page's keys opens that view, and the keys survive a rerun and a trip through the
 navigation menu (which drops the query string) to another page and back."""
 
@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, open_app, rerun, texts
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
@@ -28,7 +27,7 @@ def _touching() -> set[str]:
 
 def test_only_the_url_modules_touch_the_query_string():
     touching = _touching()
-    assert URL_MODULES <= touching  # the grep finds real uses
+    assert touching >= URL_MODULES  # the grep finds real uses
     assert touching - URL_MODULES == set()
     for moved in ("dashboard/app_pages/apis.py", "dashboard/app_pages/plan.py", "dashboard/app_pages/gate_detail.py"):
         assert moved not in touching

@@ -5,6 +5,7 @@ and a value that is not an option is named and ignored."""
 import json
 
 from conftest import open_app, rerun, texts
+
 from dashboard import data
 from dashboard.charts.specs import default_x_start
 from kcompat.core.versions import parse_version

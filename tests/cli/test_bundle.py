@@ -10,10 +10,14 @@ import pytest
 import yaml
 
 from kcompat import __version__
-from kcompat.data.bundle import BUNDLE_NAME, read_bundle
-from kcompat.refresh.compile import bundle_text, compile_bundle, stage_bundle
-from kcompat.data.catalog import Catalog
 from kcompat.cli.main import main
+from kcompat.data.bundle import BUNDLE_NAME, read_bundle
+from kcompat.data.catalog import Catalog
+from kcompat.refresh.compile import (
+    bundle_text,
+    compile_bundle,
+    stage_bundle,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"

@@ -31,7 +31,7 @@ ASKS: dict[str, Callable[[Catalog], object]] = {
 
 @pytest.fixture
 def fast_switching():
-    """Threads switched every 10 µs (the server uses 1 ms): races show up in a few runs."""
+    """Threads switched every 10 micros (the server uses 1 ms): races show up in a few runs."""
     before = sys.getswitchinterval()
     sys.setswitchinterval(1e-5)
     yield

@@ -6,6 +6,7 @@ overrides it); kube-apiserver and kube-scheduler have it off (data/oracle/v1.34.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -107,7 +108,7 @@ def test_apis_and_storage_are_kube_apiservers_only(capsys, command, what):
 
 
 def test_inspect_predicts_with_the_inspected_components_gate_set(tmp_path, capsys):
-    record = json.loads(open("data/oracle/v1.34.12/kube-controller-manager/live/1.34.json").read())
+    record = json.loads(Path("data/oracle/v1.34.12/kube-controller-manager/live/1.34.json").read_text())
     metrics = tmp_path / "metrics.txt"
     metrics.write_text("\n".join(f'kubernetes_feature_enabled{{name="{n}",stage="{s}"}} {v}' for n, (s, v) in record["gates"].items()) + "\n")
     ps = tmp_path / "ps.txt"

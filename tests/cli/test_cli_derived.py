@@ -24,7 +24,7 @@ def run(capsys, *argv):
 
 
 def changes(capsys, *argv):
-    code, out, err = run(capsys, "changes", *argv, "--format", "json")
+    code, out, _err = run(capsys, "changes", *argv, "--format", "json")
     return code, json.loads(out)
 
 

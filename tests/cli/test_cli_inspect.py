@@ -12,13 +12,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
-from kcompat.data.catalog import DEFAULT_CATALOG  # noqa: E402
-from kcompat.cli.main import main as kcompat  # noqa: E402
-from kcompat.core.inspect import combine_readings, read_input  # noqa: E402
-from kcompat.answers.config import config  # noqa: E402
-from kcompat.documents.config import config_document  # noqa: E402
+from kcompat.answers.config import config
+from kcompat.cli.main import main as kcompat
+from kcompat.core.inspect import combine_readings, read_input
+from kcompat.data.catalog import DEFAULT_CATALOG
+from kcompat.documents.config import config_document
 
 
 def run(capsys, *argv):
@@ -152,13 +152,13 @@ def test_contradicting_inputs_exit_2_naming_both(capsys, tmp_path):
 
 
 def test_unusable_inputs_exit_2(capsys, tmp_path):
-    status, out, err = run(capsys, "inspect", str(tmp_path / "missing.txt"))
+    status, _, err = run(capsys, "inspect", str(tmp_path / "missing.txt"))
     assert status == 2 and "missing.txt: cannot read" in err and "Traceback" not in err
     lone = tmp_path / "cmd.txt"
     lone.write_text("kube-apiserver --emulated-version=1.31\n")
     status, doc, _ = run_json(capsys, "inspect", str(lone))
     assert status == 2 and doc["errors"][0].startswith("no binary version in the inputs")
-    status, out, err = run(capsys, "inspect")
+    status, _out, err = run(capsys, "inspect")
     assert status == 2 and "at least one FILE" in err
 
 
@@ -198,7 +198,7 @@ def test_config_round_trip(binary, emulated, min_compat, gates, runtime):
         for component in doc["components"]:
             if name.startswith(("cmdline", "kubeadm", "kind")):
                 assert component in {s.component for s in reading[0].flag_sets}, (name, component)
-        combined = combine_readings(reading + [read_input(version, "version.json")])
+        combined = combine_readings([*reading, read_input(version, "version.json")])
         assert combined.emulated == (emulated,)
         assert combined.feature_gates == ((gates,) if gates else ())
         assert combined.component == (name.split("0+")[0] if "+json" in name else "kube-apiserver")
@@ -229,7 +229,7 @@ def test_config_formats_match_the_document():
     from kcompat.core.inspect.model import MAX_INPUT_BYTES
     from kcompat.documents.config import SNIPPETS
 
-    assert CONFIG_FORMATS == SNIPPETS + ("json",) and MAX_FILE_BYTES == MAX_INPUT_BYTES
+    assert (*SNIPPETS, "json") == CONFIG_FORMATS and MAX_FILE_BYTES == MAX_INPUT_BYTES
 
 
 def test_building_the_parser_does_not_import_the_documents():

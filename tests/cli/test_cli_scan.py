@@ -72,7 +72,7 @@ def test_exit_codes_for_ci(capsys, tmp_path):
 
 
 def test_without_binary_the_newest_release_and_says_so(capsys):
-    code, out, err = run(capsys, HELM, "--format", "json")
+    _code, out, err = run(capsys, HELM, "--format", "json")
     assert json.loads(out)["binary"] == "1.37"
     _, _, err = run(capsys, HELM)
     assert err.startswith("# binary 1.37 (the newest bundled release: --binary picks another), emulated 1.37")
@@ -88,7 +88,7 @@ def test_directories_stdin_and_links(capsys, tmp_path, monkeypatch):
     secret.write_text("apiVersion: v1\nkind: Secret\n")
     os.symlink(secret, tree / "templates" / "link.yaml")
     os.symlink(tmp_path, tree / "loop")
-    code, out, err = run(capsys, str(tree), "--binary", "1.36", "--format", "json")
+    code, out, _err = run(capsys, str(tree), "--binary", "1.36", "--format", "json")
     doc = json.loads(out)
     assert [(i["file"].removeprefix(str(tree)), i["objects"]) for i in doc["inputs"] if not i["problem"]] == [
         ("/templates/a.yaml", 1), ("/templates/nested/b.json", 1),
@@ -118,7 +118,7 @@ def test_hostile_names_are_shown_never_obeyed(capsys, tmp_path, fmt):
     code, out, _ = run(capsys, str(evil), "--binary", "1.36", "--format", fmt)
     assert code == 1 and "\x1b" not in out
     if fmt == "csv":
-        assert list(csv.DictReader(io.StringIO(out)))[0]["name"].startswith("'=cmd")
+        assert next(iter(csv.DictReader(io.StringIO(out))))["name"].startswith("'=cmd")
     if fmt == "markdown":
         assert "\\| x \\| y \\|" in out
     if fmt == "table":

@@ -116,7 +116,7 @@ def test_an_interrupted_refresh_leaves_data_as_it_was_or_wholly_refreshed(data_c
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(took * fraction)
         process.send_signal(sig)
-        out, err = process.communicate(timeout=120)
+        _out, err = process.communicate(timeout=120)
         state = snapshot(work)
         if process.returncode != 0:
             interrupted += 1

@@ -65,7 +65,7 @@ def test_hostile_json_output_keeps_every_error_cut(capsys):
 
 def test_9000_unknown_gates_print_twenty_then_a_count(capsys):
     flags = ",".join(f"U{i}=1" for i in range(9_000))
-    code, out, err, cpu = run(capsys, "gates", "--binary", "1.36", "--feature-gates", flags)
+    code, out, err, _cpu = run(capsys, "gates", "--binary", "1.36", "--feature-gates", flags)
     lines = [line for line in err.splitlines() if line.startswith("error: ")]
     assert code == 2 and len(lines) == 21 and lines[-1] == "error: … and 8,980 more"
     code, out, _, _ = run(capsys, "gates", "--binary", "1.36", "--feature-gates", flags, "--format", "json")
@@ -91,7 +91,7 @@ def test_manifest_must_be_a_regular_file(capsys, tmp_path, kind):
         path, expected = tmp_path, "a directory, not a regular file"
     else:
         path, expected = "/dev/zero", "a character device, not a regular file"
-    code, out, err, cpu = run(capsys, "gates", "--manifest", str(path))
+    code, _out, err, cpu = run(capsys, "gates", "--manifest", str(path))
     assert code == 2 and expected in err and cpu < 0.5
     _short(err)
 
@@ -139,7 +139,7 @@ def test_a_3000_deep_dependency_chain_manifest_gets_a_message(capsys, tmp_path):
 )
 def test_screenshots_error_paths(capsys, tmp_path, argv, expected):
     if "--out" not in argv:
-        argv = argv + ["--out", str(tmp_path)]
+        argv = [*argv, "--out", str(tmp_path)]
     code, _, err, _ = run(capsys, "screenshots", *argv)
     assert code == 2 and expected in err, err
     _short(err)

@@ -20,10 +20,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, metrics_text, version_info
 
-from kcompat.core.errors import UNSAFE_CHARACTERS  # noqa: E402
-from kcompat.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES  # noqa: E402
+from kcompat.core.errors import UNSAFE_CHARACTERS
+from kcompat.core.inspect.model import MAX_OBSERVED_GATES, MAX_YAML_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 #: CPU seconds a child may use: interpreter start and imports take about 0.5 s; a quadratic
@@ -289,8 +289,8 @@ def test_metrics_with_no_known_gate_is_nothing_to_compare(tmp_path):
 
 
 def test_did_you_mean_for_3209_near_misses_is_bounded():
-    from kcompat.data.catalog import DEFAULT_CATALOG
     from kcompat.answers.gates import gate_evaluation
+    from kcompat.data.catalog import DEFAULT_CATALOG
 
     known = [g.name for g in gate_evaluation(DEFAULT_CATALOG, "1.36", None, None, None).gates]
     # each a real name reversed: the same letters (difflib cannot rule it out quickly), no match;

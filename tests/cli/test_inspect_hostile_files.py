@@ -11,9 +11,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES  # noqa: E402
+from inspect_samples import SAMPLES
 
-from kcompat.cli.main import main as kcompat  # noqa: E402
+from kcompat.cli.main import main as kcompat
 
 HOSTILE = SAMPLES.parent / "hostile"
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,12 +12,13 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
 KUBECTL = shutil.which("kubectl")
 PLUGIN = Path(sys.executable).parent / "kubectl-kcompat"
@@ -28,8 +29,8 @@ pytestmark = [
 
 
 class _Replay(BaseHTTPRequestHandler):
-    responses: dict[str, tuple[str, bytes]] = {}
-    seen: list[str] = []
+    responses: ClassVar[dict[str, tuple[str, bytes]]] = {}
+    seen: ClassVar[list[str]] = []
 
     def do_GET(self):  # noqa: N802 - http.server's name
         path = self.path.split("?")[0]

@@ -26,8 +26,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hostile_apiserver import (  # noqa: E402
-    OPENSSL, TOKEN, ConnectProxy, HostileApiServer, alive, descendants, kubeconfig, make_certificates, silent_listener,
+from hostile_apiserver import (
+    OPENSSL,
+    TOKEN,
+    ConnectProxy,
+    HostileApiServer,
+    alive,
+    descendants,
+    kubeconfig,
+    make_certificates,
+    silent_listener,
 )
 
 pytestmark = pytest.mark.skipif(OPENSSL is None, reason="needs the openssl command to make test certificates")

@@ -4,6 +4,7 @@ Python reprs (``None``, ``<function ...>``, ``object at 0x...``) and a side name
 (``there: version``, what ``kcompat changes`` once printed for a comparison with no difference).
 Templates written without their ``f`` prefix are ruff's RUF027 (pyproject.toml)."""
 
+import contextlib
 import re
 import shlex
 from pathlib import Path
@@ -62,10 +63,8 @@ CASES = [(c, fmt) for c in COMMANDS for fmt in (("table",) if c.startswith(("con
 @pytest.mark.parametrize(("command", "fmt"), CASES)
 def test_no_message_has_placeholder_text(capsys, command, fmt):
     argv = shlex.split(command) + ([] if fmt == "table" else ["--format", fmt])
-    try:
+    with contextlib.suppress(SystemExit):  # argparse's refusals
         main(argv)
-    except SystemExit:  # argparse's refusals
-        pass
     out = capsys.readouterr()
     found = {m.group() for m in PLACEHOLDER.finditer(out.out + out.err)}
     assert not found, (command, found, out.err[:500])

@@ -3,8 +3,8 @@ step; ``versions`` on a release without bundled data says so. Real bundled data.
 
 import json
 
-from kcompat.cli.main import main as kcompat
 from kcompat.answers.plan import plan_for
+from kcompat.cli.main import main as kcompat
 from kcompat.core.storage import storage_versions
 from kcompat.core.versions import parse_version
 

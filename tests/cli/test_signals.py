@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hostile_apiserver import alive, descendants  # noqa: E402
+from hostile_apiserver import alive, descendants
 
 
 def _cmdline(pid: int) -> str:

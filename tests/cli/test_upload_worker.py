@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
-from kcompat.data.catalog import Catalog
+from dashboard.gates_view import view_of
+from dashboard.uploads.worker import ask
+from kcompat.answers.gates import gates
 from kcompat.cli.main import main
 from kcompat.core.manifest import Manifest
 from kcompat.core.registration import load_manifest_bytes, registration_for
-from kcompat.core.versions import parse_version, mm
-from kcompat.answers.gates import gates
-from dashboard.gates_view import view_of
-from dashboard.uploads.worker import ask
+from kcompat.core.versions import mm, parse_version
+from kcompat.data.catalog import Catalog
 
 CATALOG = Catalog()
 # the real 1.35 manifest, as a distribution would upload its own copy
@@ -152,8 +153,8 @@ def test_a_cancelled_request_kills_its_worker():
     children = [p for p in set(os.listdir("/proc")) - pids_before if p.isdigit()]
     for pid in children:
         try:
-            cmdline = open(f"/proc/{pid}/cmdline", "rb").read()
-            stat = open(f"/proc/{pid}/stat", "rb").read()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
         except OSError:
             continue
         parent = int(stat.rsplit(b")", 1)[1].split()[1])
@@ -194,7 +195,7 @@ def test_a_session_asking_again_at_once_cannot_pass_a_waiting_one():
         lock, order = FifoLock(), []
         lock.acquire()
 
-        def victim() -> None:
+        def victim(lock: FifoLock = lock, order: list[str] = order) -> None:
             lock.acquire()
             order.append("victim")
             lock.release()

@@ -6,14 +6,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kcompat.answers.queries import api_gate_states
 from kcompat.core.api_versions import compare_kube_aware_versions, versions_by_priority
-from kcompat.core.apis import Reason, compare_with_binary, evaluate_api_availability, should_serve_removed
-from kcompat.core.runtime_config import parse_runtime_config
+from kcompat.core.apis import (
+    Reason,
+    compare_with_binary,
+    evaluate_api_availability,
+    should_serve_removed,
+)
 from kcompat.core.apis_data import parse_api_release, parse_api_resources
 from kcompat.core.errors import KcompatError
+from kcompat.core.runtime_config import parse_runtime_config
 from kcompat.core.storage import storage_versions
 from kcompat.core.versions import parse_version
-from kcompat.answers.queries import api_gate_states
 from kcompat.data.apis import api_files
 from kcompat.data.catalog import DEFAULT_CATALOG
 
@@ -142,7 +147,7 @@ def test_malformed_api_data_names_the_file_and_entry():
     doc = {"release": "1.33", "groupVersions": [{"group": "apps", "version": "v1", "stage": "stable", "kinds": []}]}
     with pytest.raises(KcompatError, match=r"x\.yaml: groupVersions\[0\] \(apps/v1\): stage must be one of"):
         parse_api_release(doc, "x.yaml")
-    with pytest.raises(KcompatError, match="introduced: must be a 'major.minor' string"):
+    with pytest.raises(KcompatError, match=r"introduced: must be a 'major\.minor' string"):
         parse_api_release(
             {"release": "1.33", "groupVersions": [{"group": "", "version": "v1", "stage": "GA", "kinds": [{"kind": "Pod", "introduced": "x"}]}]},
             "y.yaml",
@@ -158,7 +163,7 @@ def test_subresource_gates_beside_a_subresource_list_that_is_no_list_are_a_clear
 
 
 def test_binary_without_bundled_data_is_an_input_error():
-    with pytest.raises(KcompatError, match="no bundled API data for Kubernetes 1.39"):
+    with pytest.raises(KcompatError, match=r"no bundled API data for Kubernetes 1\.39"):
         apis("1.39")
     with pytest.raises(KcompatError, match="predates compatibility versions"):
         apis("1.30")
@@ -674,5 +679,5 @@ def test_missing_or_broken_resource_file_is_a_clear_error(kep_data):
     with pytest.raises(KcompatError, match=r"resources\[0\].*lowercase plural"):
         apis("1.33", data_dir=kep_data)
     (kep_data / "apis" / "resources" / "v1.33.yaml").unlink()
-    with pytest.raises(KcompatError, match="no bundled REST resource names for Kubernetes 1.33"):
+    with pytest.raises(KcompatError, match=r"no bundled REST resource names for Kubernetes 1\.33"):
         apis("1.33", data_dir=kep_data)

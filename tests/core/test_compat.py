@@ -2,7 +2,12 @@
 
 import pytest
 
-from kcompat.core.compat import allowed_versions, parse_version_flag, rules_for, select_versions
+from kcompat.core.compat import (
+    allowed_versions,
+    parse_version_flag,
+    rules_for,
+    select_versions,
+)
 from kcompat.core.errors import KcompatError
 from kcompat.core.versions import parse_version
 

@@ -2,12 +2,11 @@
 
 import pytest
 
+from kcompat.answers.changes import compare
+from kcompat.answers.gates import gate_evaluation, gates, native_states
 from kcompat.core.diffs import spec_events
-from kcompat.answers.gates import gates, native_states
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
-from kcompat.answers.changes import compare
-from kcompat.answers.gates import gate_evaluation
 
 
 def comparison(catalog, binary, emulated=None, against="release", flags=None, min_compat=None):

@@ -5,7 +5,12 @@ import io
 import json
 
 from kcompat.core.errors import UNSAFE_CHARACTERS
-from kcompat.documents.formats import render_rows, rows_to_csv, rows_to_markdown, to_json
+from kcompat.documents.formats import (
+    render_rows,
+    rows_to_csv,
+    rows_to_markdown,
+    to_json,
+)
 
 
 def test_csv_cells_that_would_be_formulas_are_quoted():

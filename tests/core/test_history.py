@@ -1,9 +1,15 @@
 """Stage history across releases (kcompat.core.gate_history, matrix, matrix_filter) on the bundled data."""
 
+import itertools
+
 import pytest
 
-from kcompat.core.gate_history import GateStatus, gate_segments, status_at_release, timeline_segments
-
+from kcompat.core.gate_history import (
+    GateStatus,
+    gate_segments,
+    status_at_release,
+    timeline_segments,
+)
 from kcompat.core.matrix import TRANSITION_KINDS, release_matrix, release_transitions
 from kcompat.core.registration import parse_manifest
 from kcompat.core.stages import Stage
@@ -53,7 +59,7 @@ def test_timeline_covers_every_gate_of_the_binary_in_name_order(catalog):
     segments = timeline_segments(manifest, V("1.37"))
     gates = list(dict.fromkeys(s.gate for s in segments))
     assert gates == [f.name for f in manifest.features]
-    for a, b in zip(segments, segments[1:]):
+    for a, b in itertools.pairwise(segments):
         if a.gate == b.gate:
             assert a.end == b.start and a.status != b.status
 
@@ -155,9 +161,9 @@ def test_every_transition_kind_equals_an_independent_reading_of_the_release_tabl
 
 def test_spec_changes_on_real_data(catalog):
     """Issue 19: what each release changed for one gate, and the removal from the lineage."""
+    from kcompat.answers.queries import gate_lineage
     from kcompat.core.gate_history import spec_changes
     from kcompat.core.placeholders import introduced_text, placeholder_start
-    from kcompat.answers.queries import gate_lineage
 
     feature = catalog.manifest("1.34").by_name["AllowServiceLBStatusOnNonLB"]
     removal = gate_lineage(catalog).by_name["AllowServiceLBStatusOnNonLB"][-1]
@@ -267,7 +273,14 @@ def test_filter_stage_origin_search_changed_only_and_columns(matrix):
 
 def test_parsing_a_filter_names_the_bad_value(matrix):
     from kcompat.core.errors import KcompatError
-    from kcompat.core.matrix_filter import MatrixFilter, Transition, filter_matrix, parse_origin, parse_stage, parse_transition
+    from kcompat.core.matrix_filter import (
+        MatrixFilter,
+        Transition,
+        filter_matrix,
+        parse_origin,
+        parse_stage,
+        parse_transition,
+    )
 
     releases = matrix.releases
     assert parse_transition("1.35:toga", releases) == Transition("1.35", "to GA")
@@ -288,5 +301,5 @@ def test_parsing_a_filter_names_the_bad_value(matrix):
         parse_stage("PreAlpha")
     with pytest.raises(KcompatError, match='origin "k8s": not one of kube, client-go'):
         parse_origin("k8s")
-    with pytest.raises(KcompatError, match='"0.9": not a bundled release'):
+    with pytest.raises(KcompatError, match=r'"0\.9": not a bundled release'):
         filter_matrix(matrix, MatrixFilter(releases=("0.9",)))

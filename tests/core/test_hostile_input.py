@@ -9,13 +9,22 @@ import pytest
 import yaml
 
 from kcompat.core import safe_yaml
-from kcompat.core.compat import parse_binary_version, parse_version_flag, select_versions
+from kcompat.core.compat import (
+    parse_binary_version,
+    parse_version_flag,
+    select_versions,
+)
 from kcompat.core.errors import ECHO_LIMIT, KcompatError, cut, shown
 from kcompat.core.flags import parse_feature_gates
 from kcompat.core.gates import evaluate_gates
 from kcompat.core.gates import spec_at as spec_at_from_gates
 from kcompat.core.manifest import spec_at
-from kcompat.core.registration import MAX_GATES, ManifestError, first_cycle_root, load_manifest_bytes
+from kcompat.core.registration import (
+    MAX_GATES,
+    ManifestError,
+    first_cycle_root,
+    load_manifest_bytes,
+)
 from kcompat.core.safe_yaml import read_yaml_text
 from kcompat.core.versions import MAX_VERSION_LENGTH, parse_version
 

@@ -10,13 +10,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES  # noqa: E402
+from inspect_samples import SAMPLES
 
-from kcompat.core.errors import KcompatError  # noqa: E402
-from kcompat.core.inspect import InspectError, combine_readings, read_input  # noqa: E402
-from kcompat.core.inspect.messages import no_emulated_version  # noqa: E402
-from kcompat.core.safe_yaml import GoScalar, go_resolve, read_yaml_text  # noqa: E402
-from kcompat.core.text_input import decode_input  # noqa: E402
+from kcompat.core.errors import KcompatError
+from kcompat.core.inspect import InspectError, combine_readings, read_input
+from kcompat.core.inspect.messages import no_emulated_version
+from kcompat.core.safe_yaml import GoScalar, go_resolve, read_yaml_text
+from kcompat.core.text_input import decode_input
 
 HOSTILE = SAMPLES.parent / "hostile"
 

@@ -12,11 +12,17 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES  # noqa: E402
+from inspect_samples import SAMPLES
 
-from kcompat.core.inspect import InspectError, combine_readings, read_input  # noqa: E402
-from kcompat.core.inspect.messages import pflag_error  # noqa: E402
-from kcompat.core.inspect.shell import Unknown, Word, kubelet_expand, read_script, systemd_expand  # noqa: E402
+from kcompat.core.inspect import InspectError, combine_readings, read_input
+from kcompat.core.inspect.messages import pflag_error
+from kcompat.core.inspect.shell import (
+    Unknown,
+    Word,
+    kubelet_expand,
+    read_script,
+    systemd_expand,
+)
 
 HOSTILE = SAMPLES.parent / "hostile"
 VERSION_134 = SAMPLES / "version-1.36.2-emulating-1.34.json"

@@ -9,11 +9,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, metrics_text  # noqa: E402
+from inspect_samples import SAMPLES, metrics_text
 
-from kcompat.core.inspect import InspectError, combine_readings, read_input  # noqa: E402
-from kcompat.core.inspect.messages import pflag_error  # noqa: E402
-from kcompat.core.inspect.model import MAX_INPUT_BYTES  # noqa: E402
+from kcompat.core.inspect import InspectError, combine_readings, read_input
+from kcompat.core.inspect.messages import pflag_error
+from kcompat.core.inspect.model import MAX_INPUT_BYTES
 
 
 def read(name):
@@ -66,7 +66,7 @@ def test_flag_without_its_value_is_the_binarys_refusal():
 
 def test_kubelet_is_refused_with_a_reason():
     reading = read_input("/usr/bin/kubelet --feature-gates=Foo=true --config=/var/lib/kubelet/config.yaml\n", "kubelet.txt")
-    with pytest.raises(InspectError, match="kubelet.txt line 1: the kubelet takes no --emulated-version"):
+    with pytest.raises(InspectError, match=r"kubelet\.txt line 1: the kubelet takes no --emulated-version"):
         combine_readings([reading])
 
 

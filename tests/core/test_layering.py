@@ -158,7 +158,7 @@ def test_no_import_cycles():
                 stack.pop()
                 path.pop()
             elif state.get(child) == 1:
-                cycles.append(path[path.index(child):] + [child])
+                cycles.append([*path[path.index(child):], child])
             elif child not in state:
                 state[child] = 1
                 path.append(child)

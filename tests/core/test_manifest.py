@@ -5,7 +5,14 @@ import json
 import pytest
 
 from kcompat.core.errors import KcompatError
-from kcompat.core.registration import FULL, INCREASING, SORTED, ManifestError, load_manifest_bytes, registration_for
+from kcompat.core.registration import (
+    FULL,
+    INCREASING,
+    SORTED,
+    ManifestError,
+    load_manifest_bytes,
+    registration_for,
+)
 from kcompat.core.stages import Stage
 
 
@@ -146,7 +153,7 @@ def test_hostile_or_broken_files_are_refused_clearly(data, expected):
 
 
 def test_alias_bomb_is_refused_before_expansion():
-    bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(f"{c}: &{c} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+    bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(f"{c}: &{c} [*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p},*{p}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True))
     with pytest.raises(KcompatError, match="anchors and aliases"):
         load_manifest_bytes(bomb, "bomb.yaml")
 

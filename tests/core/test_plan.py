@@ -2,12 +2,12 @@
 
 import pytest
 
+from kcompat.answers.plan import plan_for
 from kcompat.core.compat import rules_for, select_versions
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import parse_plan_endpoint, plan_upgrade
 from kcompat.core.versions import major_minor
 from kcompat.core.versions import parse_version as V
-from kcompat.answers.plan import plan_for
 from kcompat.documents.plan import plan_document, plan_markdown
 
 

@@ -21,7 +21,7 @@ def test_emulated_equal_binary_reproduces_each_gates_newest_spec(catalog, releas
     binary = parse_version(release + suffix)
     ev = evaluate_gates(manifest, select_versions(binary))
     top = (binary.major, binary.minor)
-    for feature, gate in zip(manifest.features, ev.gates):
+    for feature, gate in zip(manifest.features, ev.gates, strict=True):
         newest = [s for s in feature.specs if (s.version.major, s.version.minor) <= top]
         if release >= "1.35":  # the default min compat (binary-1) may hold back a compatibility-gated spec
             default_mc = major_minor(binary.major, binary.minor - 1)
@@ -30,7 +30,7 @@ def test_emulated_equal_binary_reproduces_each_gates_newest_spec(catalog, releas
         assert (gate.stage, gate.default, gate.locked, gate.enabled) == (spec.stage, spec.default, spec.lock_to_default, spec.default)
 
 
-flag_alphabet = st.sampled_from(list("=,: \t\nTtFf01") + ["JobManagedBy", "AllAlpha", "AllBeta", "kube", "true", "false", "KMSv1", "\u00a0", "\x85", "x"])
+flag_alphabet = st.sampled_from([*list("=,: \t\nTtFf01"), "JobManagedBy", "AllAlpha", "AllBeta", "kube", "true", "false", "KMSv1", "\xa0", "\x85", "x"])
 flag_strings = st.lists(flag_alphabet, max_size=25).map("".join) | st.text(max_size=60)
 
 
@@ -72,7 +72,7 @@ _manifests = st.lists(st.lists(_spec, max_size=4), min_size=1, max_size=12).map(
 def test_gate_table_is_spec_at_of_every_gate(manifest, release, emulated, min_compat):
     sel = select_versions(parse_version(release), f"1.{emulated}", f"1.{min_compat}" if release >= "1.35" else None)
     ev = evaluate_gates(manifest, sel)
-    for feature, gate in zip(manifest.features, ev.gates):
+    for feature, gate in zip(manifest.features, ev.gates, strict=True):
         spec = spec_at(feature, sel.emulated, sel.min_compat, sel.rules.gates_use_min_compat)
         assert gate == (feature.name, spec.default, spec.stage, spec.default, spec.lock_to_default, False, "default")
     alpha_on = sorted(g.name for g in ev.gates if g.stage is Stage.ALPHA and g.enabled)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kcompat.cli.main import main as kcompat
 from kcompat.answers.gates import gate_evaluation
+from kcompat.cli.main import main as kcompat
 
 METRICS_1_31 = Path(__file__).parent / "data" / "metrics_emulated_1_31.yaml"
 METRIC_STAGE = {"Alpha": "ALPHA", "Beta": "BETA", "GA": "", "Deprecated": "DEPRECATED", "PreAlpha": "PRE-ALPHA"}
@@ -190,12 +190,12 @@ def test_a_gate_in_both_lists_makes_that_release_unusable(tmp_path):
 def test_a_malformed_client_go_entry_is_named(tmp_path):
     import shutil
 
-    from kcompat.data.catalog import Catalog
     from kcompat.core.errors import KcompatError
+    from kcompat.data.catalog import Catalog
 
     data = tmp_path / "data"
     shutil.copytree(Path(__file__).resolve().parents[2] / "data", data)
     releases = data / "releases.yaml"
     releases.write_text(releases.read_text().replace("files: [features/client-go-v1.33.yaml]", "files: features/client-go-v1.33.yaml"))
     with pytest.raises(KcompatError, match=r"releases\[2\] is malformed \(files must be a list of paths"):
-        Catalog(data).releases
+        _ = Catalog(data).releases

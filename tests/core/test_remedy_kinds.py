@@ -2,8 +2,8 @@
 
 import json
 
-from kcompat.cli.main import main as kcompat
 from kcompat.answers.gates import gate_evaluation
+from kcompat.cli.main import main as kcompat
 from kcompat.core.problems import MAX_REMEDIES, DependencyDisabled
 from kcompat.core.remedies import gate_remedies
 from kcompat.core.search import closest_names

@@ -13,8 +13,16 @@ import pytest
 from kcompat.cli.main import main as kcompat
 from kcompat.core.errors import KcompatError
 from kcompat.core.manifest import Feature, FeatureSpec, Manifest
+from kcompat.core.removable import (
+    RULE,
+    SOURCES,
+    locked_since,
+    parse_removal_release,
+    removable_gates,
+    removal_of,
+    removals,
+)
 from kcompat.core.stages import Stage
-from kcompat.core.removable import RULE, SOURCES, locked_since, parse_removal_release, removable_gates, removal_of, removals
 from kcompat.core.versions import parse_version as V
 
 

@@ -2,10 +2,10 @@
 
 import pytest
 
+from kcompat.answers.queries import gate_lineage
 from kcompat.core.removals import GateLineage
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
-from kcompat.answers.queries import gate_lineage
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,14 @@ import json
 import pytest
 
 from kcompat.cli.main import main as kcompat
-from kcompat.core.search import GateText, kep_number, matches, name_words, search_gates, search_matches
+from kcompat.core.search import (
+    GateText,
+    kep_number,
+    matches,
+    name_words,
+    search_gates,
+    search_matches,
+)
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,13 @@ import pytest
 
 from kcompat.core.apis_data import ApiKind
 from kcompat.core.errors import KcompatError
-from kcompat.core.storage import StorageRule, pick_storage_version, storage_rule_for, storage_version_for, storage_versions
+from kcompat.core.storage import (
+    StorageRule,
+    pick_storage_version,
+    storage_rule_for,
+    storage_version_for,
+    storage_versions,
+)
 from kcompat.core.versions import parse_version
 from kcompat.data.apis import api_files
 

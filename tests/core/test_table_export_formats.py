@@ -7,8 +7,14 @@ import json
 
 import pytest
 
-from kcompat.documents.exports import HEADER_VALUE_LIMIT, NO_SELECTION, TABLE_FORMATS, header_line, table_text
 from kcompat.core.errors import KcompatError
+from kcompat.documents.exports import (
+    HEADER_VALUE_LIMIT,
+    NO_SELECTION,
+    TABLE_FORMATS,
+    header_line,
+    table_text,
+)
 
 ROWS = [{"gate": "JobManagedBy", "enabled": True, "since": 1.3, "note": None}, {"gate": "KMSv1", "enabled": False, "since": float("nan"), "note": "x"}]
 COLUMNS = ["gate", "enabled", "since", "note"]

@@ -129,5 +129,5 @@ def test_messages_quote_like_go():
     from kcompat.core.versions import go_quote
 
     assert go_quote('a"b\\c\n\x07\x7f\xa0é') == '"a\\"b\\\\c\\n\\a\\x7f\\u00a0é"'
-    with pytest.raises(KcompatError, match='strconv.ParseUint: parsing "99999999999999999999": value out of range'):
+    with pytest.raises(KcompatError, match=r'strconv\.ParseUint: parsing "99999999999999999999": value out of range'):
         parse_version("1.99999999999999999999")

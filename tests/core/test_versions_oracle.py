@@ -7,12 +7,11 @@ Kubernetes (pre-releases only order between two semantic versions) but is greate
 On the subset both read the same way - ``[v]X.Y.Z`` with an optional ``-alpha.N``, ``-beta.N`` or
 ``-rc.N`` - the two orderings must agree, and that is what these properties check."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from packaging.version import InvalidVersion
 from packaging.version import Version as Pep440
-
-import pytest
 
 from kcompat.core.versions import parse_version
 

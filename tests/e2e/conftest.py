@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from e2e_support import (  # noqa: E402,F401  (PageWatch, wait_idle, start_server: kept importable from here)
+from e2e_support import (  # noqa: F401  (PageWatch, wait_idle, start_server: kept importable from here)
     OPEN_PAGES,
     PageWatch,
     artifact_dir,

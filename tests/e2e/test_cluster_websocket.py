@@ -21,8 +21,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.sync.client import connect
 
-from kcompat.core.inspect.model import MAX_PASTE_CHARS
 from kcompat.core.errors import UNSAFE_CHARACTERS
+from kcompat.core.inspect.model import MAX_PASTE_CHARS
 
 RUN_TIMEOUT = 60.0
 #: No element the page shows for hostile input is larger than this (an echo is cut to 60-100
@@ -141,7 +141,7 @@ def test_huge_echoes_are_cut(client):
     client.check(metrics=f'kubernetes_build_info{{git_version="v1.36.0"}} 1\nkubernetes_feature_enabled{{name="X",stage="{huge}"}} 1\n')
     assert any("characters)" in t for t in client.shown()), client.shown()[:3]
     _bounded(client.shown())
-    client.check(version='{"gitVersion": "v1.36.0", "emulationMajor": "1", "emulationMinor": "%s"}' % huge)
+    client.check(version=f'{{"gitVersion": "v1.36.0", "emulationMajor": "1", "emulationMinor": "{huge}"}}')
     _bounded(client.shown())
     client.check(cmdline=f"kube-apiserver --emulated-version=1.{huge}\n", version='{"gitVersion": "v1.36.0", "emulationMajor": "1", "emulationMinor": "34"}')
     _bounded(client.shown())
@@ -221,7 +221,7 @@ def _put_files(url: str, client: Client, files: list[tuple[str, bytes]]) -> list
         if forward.WhichOneof("type") == "file_urls_response":
             break
     statuses = []
-    for (name, data), urls in zip(files, forward.file_urls_response.file_urls):
+    for (name, data), urls in zip(files, forward.file_urls_response.file_urls, strict=True):
         boundary = uuid.uuid4().hex
         body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
                 "Content-Type: text/plain\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()

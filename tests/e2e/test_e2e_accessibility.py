@@ -11,8 +11,8 @@ import tomllib
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
 from e2e_support import ROOT, streamlit_problems, wait_idle
+
 from kcompat.cli.main import main as kcompat_main
 from kcompat.cli.screenshots import PHONE
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
 from e2e_support import wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -20,6 +21,6 @@ def test_chart_png_and_svg_downloads(open_page, page_key, name):
             page.locator('[data-testid="stDownloadButton"] button', has_text=label).first.click()
         download = info.value
         assert download.suggested_filename == f"{name}.{label.lower()}"
-        body = open(download.path(), "rb").read()
+        body = Path(download.path()).read_bytes()
         assert body.startswith(magic) and len(body) > 1000
     assert watch.external_requests() == []

@@ -5,7 +5,6 @@ elements' boxes are what the reader sees), and the selection bar's boxes show th
 from __future__ import annotations
 
 import pytest
-
 from e2e_support import DESKTOP, PHONE
 
 pytestmark = pytest.mark.e2e
@@ -54,7 +53,7 @@ BOXES_JS = """() => [...document.querySelectorAll('[data-testid="stSelectbox"] i
 def test_selection_bar_values_are_not_cut(open_page, device):
     """The selection bar with a patch release chosen: each box shows its whole value."""
     options = DESKTOP if device == "desktop" else PHONE
-    page, watch = open_page("gates", {"binary": "1.36", "emulated": "1.33"}, **options)
+    page, _watch = open_page("gates", {"binary": "1.36", "emulated": "1.33"}, **options)
     page.locator('[data-testid="stSelectbox"]').first.wait_for()
     boxes = page.evaluate(BOXES_JS)
     assert any(b["value"].startswith("v1.36.") for b in boxes), boxes  # the Patch box names the newest patch

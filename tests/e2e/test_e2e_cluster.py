@@ -11,13 +11,19 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_samples import SAMPLES, flip, metrics_text, version_info  # noqa: E402
+from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
 pytestmark = pytest.mark.e2e
 
 
 def test_upload_shows_disagreement_and_snippets(browser, server_url, tmp_path):
-    from e2e_support import PageWatch, new_context, page_url, streamlit_problems, wait_idle
+    from e2e_support import (
+        PageWatch,
+        new_context,
+        page_url,
+        streamlit_problems,
+        wait_idle,
+    )
 
     metrics = tmp_path / "metrics.txt"
     metrics.write_text(flip(metrics_text("v1.32.0", "1.31", info=version_info("version-1.32.0.json")), "APIServerTracing"))

@@ -7,8 +7,14 @@ import shutil
 
 import pytest
 import yaml
-
-from e2e_support import ROOT, new_context, page_url, start_server, stop_server, wait_idle
+from e2e_support import (
+    ROOT,
+    new_context,
+    page_url,
+    start_server,
+    stop_server,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.e2e
 

@@ -6,8 +6,13 @@ from __future__ import annotations
 import functools
 
 import pytest
-
-from e2e_support import PAGES, new_context, open_in_context, page_params, streamlit_problems
+from e2e_support import (
+    PAGES,
+    new_context,
+    open_in_context,
+    page_params,
+    streamlit_problems,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -19,7 +24,9 @@ AXE_ALLOWED: tuple[tuple[str, str], ...] = ()
 
 @functools.lru_cache(maxsize=1)
 def _axe():
-    from axe_playwright_python.sync_playwright import Axe  # bundles axe-core's JS: works offline
+    from axe_playwright_python.sync_playwright import (
+        Axe,  # bundles axe-core's JS: works offline
+    )
 
     return Axe()
 
@@ -54,7 +61,7 @@ def test_page_loads_without_errors(loaded, key):
 
 @pytest.mark.parametrize("key", list(PAGES))
 def test_page_requests_stay_on_localhost(loaded, key):
-    page, watch = loaded(key)
+    _page, watch = loaded(key)
     assert watch.requests, "no request was recorded"
     assert watch.external_requests() == [], (
         "the page asked a host outside localhost (a ':material/…:' page_icon makes Streamlit load the "

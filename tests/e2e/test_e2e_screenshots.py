@@ -33,9 +33,8 @@ def assert_same_pixels(a, b, label: str) -> None:
         return
     import shutil
 
-    from PIL import Image, ImageChops
-
     from e2e_support import artifact_dir
+    from PIL import Image, ImageChops
 
     shutil.copy(a, artifact_dir() / f"{label}-a.png")
     shutil.copy(b, artifact_dir() / f"{label}-b.png")

@@ -7,7 +7,6 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
 from e2e_support import streamlit_problems, wait_idle
 
 pytestmark = pytest.mark.e2e

@@ -15,8 +15,13 @@ import venv
 from pathlib import Path
 
 import pytest
-
-from e2e_support import PAGES, free_port, new_context, open_in_context, streamlit_problems
+from e2e_support import (
+    PAGES,
+    free_port,
+    new_context,
+    open_in_context,
+    streamlit_problems,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -40,7 +40,13 @@ def bar(page) -> tuple[str, str]:
 
 
 def test_paste_read_the_refusal_follow_the_remedy(browser, server_url):
-    from e2e_support import PageWatch, new_context, page_url, streamlit_problems, wait_idle
+    from e2e_support import (
+        PageWatch,
+        new_context,
+        page_url,
+        streamlit_problems,
+        wait_idle,
+    )
 
     ctx = new_context(browser)
     try:

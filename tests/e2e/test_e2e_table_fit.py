@@ -18,7 +18,6 @@ Filler rows: the grid's height must not exceed its header plus its rows (and a 2
 from __future__ import annotations
 
 import pytest
-
 from e2e_support import PHONE
 
 pytestmark = pytest.mark.e2e

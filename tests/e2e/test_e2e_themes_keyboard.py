@@ -6,7 +6,6 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-
 from e2e_support import ROOT, artifact_dir, streamlit_problems
 
 pytestmark = pytest.mark.e2e

@@ -5,10 +5,10 @@ the red state of a selection the binary refuses, export titles, and the 390 px l
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-
 from e2e_support import PHONE, streamlit_problems, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -210,7 +210,7 @@ def test_exported_timeline_has_title_caption_and_no_hints(open_page):
     page, _ = open_page("timeline", {**SEL, "timeline_text": "Job"})
     with page.expect_download(timeout=60_000) as info:
         page.locator('[data-testid="stDownloadButton"] button', has_text="SVG").first.click()
-    svg = open(info.value.path(), encoding="utf-8").read()
+    svg = Path(info.value.path()).read_text(encoding="utf-8")
     texts = svg_texts(svg)
     assert "Stage history of the 1.36 binary's gates" in texts
     assert any(re.match(r"A 1\.36 binary emulating 1\.33; \d+ of \d+ gates; search 'Job'$", t) for t in texts), texts[:5]

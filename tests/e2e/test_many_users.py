@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from kcompat.data.catalog import Catalog
-from kcompat.answers.gates import gate_evaluation
 from e2e_support import new_context, page_url, wait_idle
+
+from kcompat.answers.gates import gate_evaluation
+from kcompat.data.catalog import Catalog
 
 #: 20 selections: every release pair the sessions spread over, some with --feature-gates.
 SELECTIONS = [
@@ -28,9 +29,9 @@ def test_twenty_sessions_at_once_each_see_their_own_table(browser, server_url):
     contexts = [new_context(browser) for _ in SELECTIONS]
     try:
         pages = [ctx.new_page() for ctx in contexts]
-        for page, sel in zip(pages, SELECTIONS):  # all 20 load concurrently in the browser
+        for page, sel in zip(pages, SELECTIONS, strict=True):  # all 20 load concurrently in the browser
             page.goto(page_url(server_url, "gates", sel), wait_until="commit")
-        for page, sel in zip(pages, SELECTIONS):
+        for page, sel in zip(pages, SELECTIONS, strict=True):
             wait_idle(page, timeout=120_000)
             assert page.locator('input[aria-label="Binary release"]').input_value().startswith(sel["binary"])
             assert page.locator('input[aria-label="Emulated version"]').input_value().startswith(sel["emulated"])

@@ -35,7 +35,17 @@ from .model import (
     Unread,
     Where,
 )
-from .shell import ShellSyntaxError, Undefined, Unknown, Value, Word, read_script, script_argument, shell_of, systemd_expand
+from .shell import (
+    ShellSyntaxError,
+    Undefined,
+    Unknown,
+    Value,
+    Word,
+    read_script,
+    script_argument,
+    shell_of,
+    systemd_expand,
+)
 
 #: Command lines of a component read from one input (ps aux | grep kube lists a handful).
 MAX_COMMAND_LINES = 100
@@ -61,7 +71,7 @@ def _as_words(args: Sequence[str | Word], where: Where, lines: list[int | None] 
     return [a if isinstance(a, Word) else Word(a, line=lines[i] if lines else where.line) for i, a in enumerate(args)]
 
 
-def flags_from_args(args: Sequence[str | Word], component: str, where: Where, lines: list[int | None] | None = None) -> FlagSet:
+def flags_from_args(args: Sequence[str | Word], component: str, where: Where, lines: list[int | None] | None = None) -> FlagSet:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     """The kcompat flags among ``args`` (the words after the program), the words the binary's
     flag parser refuses, and the flags whose values the inputs cannot tell. ``lines`` gives each
     word's line when the words come from a multi-line list (a manifest's ``command``)."""
@@ -161,7 +171,7 @@ class Found:
     unread: tuple[Unread, ...] = ()
 
 
-def find_invocation(words: Sequence[Word], where: Where, variables: dict[str, Value], undefined: Undefined, depth: int = 0) -> Found:
+def find_invocation(words: Sequence[Word], where: Where, variables: dict[str, Value], undefined: Undefined, depth: int = 0) -> Found:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     """The component ``words`` run, following a shell's ``-c`` script (its variables from
     ``variables``; ``undefined`` says why a name that is not there is unknown). Words before the
     program (``exec``, ``env A=1``, ``nice -n 5``, ``/go-runner ... --``) are skipped; a ``grep``

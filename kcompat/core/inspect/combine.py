@@ -182,7 +182,7 @@ def _version_pair(
         ]
     defaults = ("default: the binary's own release (no --emulated-version in the inputs)", "default: derived from the emulated version")
     values: list[list[str]] = []
-    for (key, facts), default in zip(chosen, defaults):
+    for (key, facts), default in zip(chosen, defaults, strict=False):
         sources[key] = _describe(facts, None) if facts else default
         values.append([f.value for f in facts] if facts else [])
     return values[0], values[1]
@@ -248,11 +248,11 @@ def combine_readings(readings: list[Reading], component: str | None = None) -> C
     settable_mc = reported_mc if select_versions(binary).rules.has_min_compat_flag else None
     sources = {"component": component_source, "binary": binary_fact.describe()}
     emulated, min_compat = _version_pair(flags, reported_emu, settable_mc, sources)
-    if EMULATED not in flags and reported_emu is None:
-        if not any(r.kind == "command line" or r.kind.startswith(("static pod", "kubeadm", "kind")) for r in readings):
-            warnings.append(messages.no_emulated_version(
-                str(mm(binary)), select_versions(binary).rules.version_reports_emulation, any(r.kind == "/version" for r in readings),
-            ))
+    flagged = any(r.kind == "command line" or r.kind.startswith(("static pod", "kubeadm", "kind")) for r in readings)
+    if EMULATED not in flags and reported_emu is None and not flagged:
+        warnings.append(messages.no_emulated_version(
+            str(mm(binary)), select_versions(binary).rules.version_reports_emulation, any(r.kind == "/version" for r in readings),
+        ))
     for key, name in (
         ("featureGates", FEATURE_GATES),
         ("runtimeConfig", RUNTIME_CONFIG),

@@ -15,13 +15,22 @@ one sample per gate of ``GetAll``, which leaves out gates PreAlpha at the emulat
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 import re
+from collections.abc import Callable
 
 from ..compat import parse_binary_version
 from ..errors import KcompatError, cut, echo, quote_cut, repr_cut
 from . import messages
-from .model import MAX_DOCUMENT_BYTES, MAX_OBSERVED_GATES, Fact, InspectError, Lines, ObservedGate, Reading, Where
+from .model import (
+    MAX_DOCUMENT_BYTES,
+    MAX_OBSERVED_GATES,
+    Fact,
+    InspectError,
+    Lines,
+    ObservedGate,
+    Reading,
+    Where,
+)
 
 FEATURE_METRIC = "kubernetes_feature_enabled"
 BUILD_METRIC = "kubernetes_build_info"
@@ -146,7 +155,7 @@ def _labels(text: str, where: Where) -> dict[str, str]:
 _WANTED_LINE = re.compile(r"^kubernetes_(?:feature_enabled|build_info).*$", re.M)
 
 
-def read_metrics(text: str, source: str) -> Reading:
+def read_metrics(text: str, source: str) -> Reading:  # noqa: C901 - one pass over the /metrics lines, each kind of line read where it stands
     """``kubectl get --raw /metrics``: every ``kubernetes_feature_enabled`` sample and the
     ``kubernetes_build_info`` git version. Other metrics are skipped; a gate named twice with
     different values is a contradiction. More than :data:`MAX_OBSERVED_GATES` samples are refused."""

@@ -13,14 +13,14 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..errors import ECHO_LIMIT, KcompatError, cut
-from ..text_input import decode_input
 from ..startup import BOOL_OPTION_FLAGS, OPTION_FLAG_NAMES
+from ..text_input import decode_input
 
 #: The control-plane binaries that take ``--emulated-version`` (the component registry's
 #: ``kube`` component, SPEC §2.4); the kubelet takes ``--feature-gates`` but no emulation flags.
 CONTROL_PLANE = ("kube-apiserver", "kube-controller-manager", "kube-scheduler")
 KUBELET = "kubelet"
-COMPONENTS = CONTROL_PLANE + (KUBELET,)
+COMPONENTS = (*CONTROL_PLANE, KUBELET)
 
 #: The flags kcompat reads (everything else on a command line is kept out of the answer).
 EMULATED = "emulated-version"

@@ -336,7 +336,7 @@ def _double(content: str, start: int) -> list[_Part]:
     return parts
 
 
-def _tokenize(script: str) -> tuple[list[_Command], list[str]]:
+def _tokenize(script: str) -> tuple[list[_Command], list[str]]:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     """The script's simple commands (each a list of words, each a list of parts) and the doubts
     found while splitting it. ShellSyntaxError for an unclosed quote or substitution."""
     commands: list[_Command] = [_Command()]
@@ -447,7 +447,7 @@ class _Expander:
             return self.undefined(part.text)
         return value
 
-    def expand(self, parts: list[_Part], line: int, written: str = "") -> list[Word]:
+    def expand(self, parts: list[_Part], line: int, written: str = "") -> list[Word]:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
         words: list[Word] = []
         text: list[str] = []
         unknown: list[Unknown] = []

@@ -1,0 +1,83 @@
+"""kcompat gate, timeline and skew: refusals, formats and the parser's copies of the answers'
+choices (the page-equals-CLI identity is in tests/app/test_page_cli_identity.py)."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from kcompat.cli import gate as gate_cli
+from kcompat.cli import timeline as timeline_cli
+from kcompat.cli.contract import ExitStatus
+from kcompat.cli.main import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_the_parsers_choices_are_the_answers():
+    from kcompat.answers.timeline import SORTS, STAGE_NAMES
+    from kcompat.documents.gate import TABLES
+
+    assert tuple(TABLES) == gate_cli.TABLES
+    assert tuple(SORTS) == timeline_cli.SORTS and tuple(STAGE_NAMES) == timeline_cli.STAGES
+
+
+def test_an_unknown_gate_is_refused_with_the_closest_name(capsys):
+    code, out, err = run(capsys, "gate", "JobManagedBi", "--binary", "1.36")
+    assert code is ExitStatus.REFUSED and out == ""
+    assert 'feature gate "JobManagedBi"' in err and "did you mean JobManagedBy?" in err
+
+
+def test_a_release_without_data_is_refused(capsys):
+    code, _out, err = run(capsys, "gate", "JobManagedBy", "--binary", "1.99")
+    assert code is ExitStatus.REFUSED and "no bundled data for release '1.99'" in err
+
+
+def test_gate_csv_is_the_releases_table_unless_another_is_named(capsys):
+    _code, releases, _err = run(capsys, "gate", "JobManagedBy", "--binary", "1.36", "--format", "csv")
+    code, specs, _err = run(capsys, "gate", "JobManagedBy", "--binary", "1.36", "--format", "csv", "--table", "specs")
+    assert code is ExitStatus.OK
+    assert releases.splitlines()[0] == "release,data,listed,stage,default,locked,provenance"
+    rows = list(csv.DictReader(io.StringIO(specs)))
+    assert [row["stage"] for row in rows] == ["Alpha", "Beta", "GA"]
+    assert [row["version"] for row in rows] == ["1.30", "1.32", "1.35"]
+
+
+def test_gate_json_holds_the_selection_and_the_state(capsys):
+    code, out, _err = run(capsys, "gate", "JobManagedBy", "--binary", "1.36", "--emulated", "1.33", "--format", "json")
+    document = json.loads(out)
+    assert code is ExitStatus.OK and document["name"] == "JobManagedBy"
+    assert (document["binary"], document["emulated"]) == ("1.36", "1.33")
+    assert (document["state"]["stage"], document["state"]["binaryStage"]) == ("Beta", "GA")
+
+
+def test_timeline_filters_by_stage_and_reports_the_count(capsys):
+    code, out, err = run(capsys, "timeline", "--binary", "1.36", "--stage", "Beta", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code is ExitStatus.OK and rows and {row["stage"] for row in rows} == {"Beta"}
+    assert f": {len(rows)} of " in err
+
+
+def test_timeline_search_and_json(capsys):
+    code, out, _err = run(capsys, "timeline", "--binary", "1.36", "--search", "JobManagedBy", "--format", "json")
+    document = json.loads(out)
+    assert code is ExitStatus.OK and document["filter"] == {"stages": [], "search": "JobManagedBy"}
+    assert document["shown"] == 1 and [row["gate"] for row in document["rows"]] == ["JobManagedBy"]
+
+
+def test_an_unknown_stage_is_an_argument_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["timeline", "--stage", "Foo"])
+    assert exit_.value.code == ExitStatus.REFUSED
+    assert "invalid choice: 'Foo'" in capsys.readouterr().err
+
+
+def test_skew_needs_a_binary(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["skew"])
+    assert exit_.value.code == ExitStatus.REFUSED
