@@ -173,7 +173,7 @@ def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str, component: str = "kube-apiserver") -> dict:
+def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str, component: str = "kube-apiserver") -> dict[str, Any]:
     """The ``kcompat changes --format json`` document for these inputs (the page renders it)."""
     return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against, component))
 

@@ -162,7 +162,7 @@ def show(document: dict[str, Any], key: str, against: str) -> None:
         open_gate(str(frame.iloc[picked[0]]["gate"]))
 
 
-def document_for(against: str) -> dict:
+def document_for(against: str) -> dict[str, Any]:
     return data.changes(sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, against, sel.component)
 
 

@@ -109,7 +109,7 @@ def collect_inputs() -> tuple[list[Input], list[str]]:
     return inputs, problems
 
 
-def checked_document(inputs: list[Input]) -> tuple[dict, dict | None]:
+def checked_document(inputs: list[Input]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The inspect document of ``inputs`` and the config document of the selection they give
     (None when the binary refuses it), from the upload worker, kept for this session's reruns (a
     tab switch, a download) while the inputs stay the same."""
@@ -233,7 +233,7 @@ def show_refusal(document: dict[str, Any]) -> None:
         st.caption("Read: " + md("; ".join(read)))
 
 
-def show_not_ready(document: dict) -> None:
+def show_not_ready(document: dict[str, Any]) -> None:
     """The amber state of inputs kube-apiserver starts with but never becomes ready (kcompat
     inspect exits with status 3): the reasons, then the remedies."""
     if not document.get("notReady"):
@@ -244,7 +244,7 @@ def show_not_ready(document: dict) -> None:
         st.info(md(hint_text(hint)), icon=":material/lightbulb:")
 
 
-def hint_text(hint: dict) -> str:
+def hint_text(hint: dict[str, Any]) -> str:
     return f"{hint['gate']}: {hint['text']}" if hint["kind"] == "unknown-gate" else hint["text"]
 
 
@@ -253,7 +253,7 @@ def show_version_disagreements(document: dict[str, Any]) -> None:
         st.error(md(disagreement), icon=":material/difference:")
 
 
-def follow_selection(document: dict, inputs: list[Input]) -> None:
+def follow_selection(document: dict[str, Any], inputs: list[Input]) -> None:
     """Move the selection bar to the inspected cluster's binary, emulated version, min
     compatibility and --feature-gates (once per new input), and rerun so the bar shows it."""
     if not document.get("binary") or not document.get("emulated"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import shlex
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -25,7 +26,7 @@ from dashboard.text import md
 from dashboard.uploads.custom_manifest import run_worker
 from kcompat.core.errors import KcompatError, echo, shown
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
-from kcompat.core.scan import MAX_SCAN_BYTES
+from kcompat.core.scan import MAX_SCAN_BYTES, ScanAnswer
 from kcompat.documents import formats
 from kcompat.documents.scan import (
     SCAN_COLUMNS,
@@ -80,7 +81,7 @@ def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
     return inputs, problems
 
 
-def checked(inputs: list[tuple[str, bytes | str]], request: tuple):
+def checked(inputs: list[tuple[str, bytes | str]], request: tuple[Any, ...]) -> tuple[str, Any]:
     """The answer for ``inputs`` and the selection (``request``), from the upload worker; kept for
     this session's reruns while both stay the same (one answer per session)."""
     digest = hashlib.sha256(repr(request).encode())
@@ -91,7 +92,8 @@ def checked(inputs: list[tuple[str, bytes | str]], request: tuple):
     key = digest.hexdigest()
     last = st.session_state.get(_LAST)
     if last is not None and last[0] == key:
-        return last[1]
+        answer: tuple[str, Any] = last[1]
+        return answer
     st.session_state.pop(_LAST, None)
     kind, value = run_worker(("scan", tuple(inputs), *request))
     answer = value if kind == "scan" else tuple(value)
@@ -99,7 +101,7 @@ def checked(inputs: list[tuple[str, bytes | str]], request: tuple):
     return answer
 
 
-def cli_command(request: tuple, names: list[str], fmt: str = "json") -> str:
+def cli_command(request: tuple[Any, ...], names: list[str], fmt: str = "json") -> str:
     binary, emulated, min_compat, feature_gates, runtime_config, efc, rcefc = request
     argv = ["kcompat", "scan", *(n if n != PASTED else "-" for n in names), "--binary", binary, "--emulated", emulated]
     if min_compat:
@@ -115,7 +117,7 @@ def cli_command(request: tuple, names: list[str], fmt: str = "json") -> str:
     return shlex.join([*argv, "--format", fmt])
 
 
-def show_answer(answer, request: tuple, every: bool) -> None:
+def show_answer(answer: ScanAnswer, request: tuple[Any, ...], every: bool) -> None:
     for error in shown(answer.errors):
         st.error(md(error), icon=":material/block:")
     for hint in answer.hints:

@@ -39,6 +39,10 @@ from kcompat.documents.matrix import (
     release_header,
 )
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 #: Where the removal rule comes from, as links (kcompat/core/removable.py: SOURCES has the quotes).
 REMOVAL_SOURCES = (
     ("KEP-4330: Feature Gate Lifecycles",
@@ -144,7 +148,7 @@ except KcompatError as exc:  # the controls offer valid values only: a guard, no
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _view(flt: MatrixFilter) -> tuple[dict[str, str], list[str], list[dict], dict[str, int], dict | None, tuple[str, ...]]:
+def _view(flt: MatrixFilter) -> tuple[dict[str, str], list[str], list[dict[str, Any]], dict[str, int], dict[str, Any] | None, tuple[str, ...]]:
     """The answer for ``flt``: the release columns shown (header -> release: ``1.34 (reconstructed)``
     -> ``1.34``), the columns and rows (``kcompat matrix``'s table; ``matched`` after a search) and
     the width of each column (its longest cell or header: nothing is cut)."""
@@ -306,7 +310,7 @@ chart_downloads(counts_chart, "gates-per-stage", "matrix_stage_counts_export")
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _patches_view(release: str) -> tuple[dict, list[dict]]:
+def _patches_view(release: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``kcompat matrix --patches <release> --format json``'s document and its table rows."""
     pm = patch_matrix(data.catalog(), release)
     document = patches_document(pm.release, pm.patches, pm.base, pm.matrix, pm.transitions, pm.specs_only)

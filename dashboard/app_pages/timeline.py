@@ -99,7 +99,7 @@ if shown:
     # block, each with its axis and legends, so the page grows with the rows (no scroll box) and an
     # axis and a legend are on screen wherever it is scrolled.
     spec = vega_lite_spec(timeline_chart(shown, binary, emulated, x_start=x_start, order=order, compact=is_phone(), starts=real_starts))
-    picked: list = []
+    picked: list[Any] = []
     with st.container(key="timeline_rows", gap="small"):
         for i, block in enumerate(timeline_block_specs(spec, timeline_blocks(order))):
             event: Any = st.vega_lite_chart(

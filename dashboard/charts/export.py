@@ -36,15 +36,16 @@ def _altair_lock() -> threading.Lock:
 _ALTAIR_GLOBALS = _altair_lock()
 
 
-def vega_lite_spec(chart) -> dict:
+def vega_lite_spec(chart: Any) -> dict[str, Any]:
     """``chart.to_dict()`` while no other session's ``st.altair_chart`` has Altair's global settings
     changed. Unlocked, a conversion in one session's thread that ran while another drew a chart
     sent its data into the other session's datasets (its own spec kept a name without data) and
     could make that session fail with "dictionary changed size during iteration"."""
     if not hasattr(chart, "to_dict"):
-        return chart
+        return dict(chart)
     with _ALTAIR_GLOBALS:
-        return chart.to_dict()
+        spec: dict[str, Any] = chart.to_dict()
+    return spec
 
 
 def selection_caption(sel: Selection, shown: str = "") -> str:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard import data
+from dashboard.gates_view import GatesView
 from dashboard.state.selection import (
     PARAM_KEYS,
     Resolved,
@@ -354,7 +355,7 @@ def flag_messages(sel: Selection) -> None:
     show_flag_messages(data.gates_view(sel))
 
 
-def show_flag_messages(view: data.GatesView) -> None:
+def show_flag_messages(view: GatesView) -> None:
     """A gates view's errors and warnings (startup range errors included), and the amber state of
     a selection kube-apiserver starts with but never becomes ready (the reasons, then the remedies)."""
     for error in shown(view.errors):

@@ -32,6 +32,7 @@ from kcompat.documents.gates import gates_text
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from dashboard.uploads.custom_manifest import CustomManifest
+    from kcompat.data.catalog import Catalog
 
 FORMATS = {"csv": ("CSV", "csv"), "json": ("JSON", "json"), "markdown": ("Markdown", "md")}
 #: Widget key suffix of each export button after the table's own key.
@@ -242,7 +243,9 @@ def every_gate(sel: Selection, custom: CustomManifest | None = None) -> None:
             )
 
 
-def _deferred(cat, fmt: str, args, custom, component: str = "kube-apiserver"):
+def _deferred(
+    cat: Catalog, fmt: str, args: tuple[str, str, str | None, str], custom: CustomManifest | None, component: str = "kube-apiserver",
+) -> Callable[[], str]:
     if custom is None:
         _, emulated, min_compat, feature_gates = args
         return lambda: gates_text(

@@ -124,7 +124,8 @@ class _VersionAction(argparse.Action):
         parser.exit(ExitStatus.OK)
 
 
-def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> ExitStatus:
+def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> int:
+    """``kcompat ARGV``: the exit status (an :class:`ExitStatus`, or 128 + N when stopped by signal N)."""
     words = sys.argv[1:] if argv is None else argv
     if not words:  # no arguments: the usage and the subcommands, not an argparse error
         build_parser("", catalog).print_help(sys.stdout)
@@ -198,7 +199,7 @@ def run() -> None:
     raise SystemExit(status)
 
 
-def _fail(message: str, status: ExitStatus = ExitStatus.REFUSED) -> ExitStatus:
+def _fail(message: str, status: int = ExitStatus.REFUSED) -> int:
     """Print one error (cut: it may echo user input at any length) and return the exit status."""
     with contextlib.suppress(OSError):
         print(f"kcompat: error: {cut(message, MESSAGE_LIMIT)}", file=sys.stderr)

@@ -10,10 +10,13 @@ cannot be read, or the binary would refuse the selection (CI can gate on it).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError, cut, shown
@@ -50,7 +53,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", action="store_true", help="list the served objects too (JSON always lists every object)")
 
 
-def collect(paths: list[str], stdin=None) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
+def collect(paths: list[str], stdin: BinaryIO | None = None) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
     """The inputs named on the command line, each read with its bound; (name, problem) of those
     that cannot be read (a missing file, a device, a link inside a directory, too many files or bytes)."""
     from kcompat.core.scan import MAX_SCAN_BYTES
@@ -60,15 +63,16 @@ def collect(paths: list[str], stdin=None) -> tuple[list[tuple[str, bytes]], list
     problems: list[tuple[str, str]] = []
     total = 0
     for path in paths:
+        files: list[tuple[str, Callable[[], bytes]]]
         if path == "-":
             stream = stdin if stdin is not None else sys.stdin.buffer
-            files = [("stdin", lambda s=stream: s.read(MAX_SCAN_BYTES + 1))]
+            files = [("stdin", functools.partial(stream.read, MAX_SCAN_BYTES + 1))]
         elif _is_directory(path):
             found, notes = _walk(Path(path))
             problems += notes
-            files = [(cut(str(f), 200), lambda f=f: read_regular_file(f, MAX_SCAN_BYTES)) for f in found]
+            files = [(cut(str(f), 200), functools.partial(read_regular_file, f, MAX_SCAN_BYTES)) for f in found]
         else:
-            files = [(cut(path, 200), lambda p=path: read_regular_file(p, MAX_SCAN_BYTES))]
+            files = [(cut(path, 200), functools.partial(read_regular_file, path, MAX_SCAN_BYTES))]
         for name, read in files:
             if len(inputs) >= MAX_SCAN_FILES:
                 problems.append((name, f"more than {MAX_SCAN_FILES} files, the limit for one scan: {name} and the rest were not read"))

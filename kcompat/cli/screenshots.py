@@ -172,7 +172,7 @@ def start_server(
     return proc, url
 
 
-def stop_server(proc: subprocess.Popen) -> None:
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
     """Stop the server and anything it started (its process group: SIGTERM, SIGKILL after 10 s)."""
     from kcompat.data.children import stop
 

@@ -58,14 +58,14 @@ def _entries(result: ApiAvailability, comparison: ApiComparison | None, only_dif
     return tuple(e for e in result.entries if comparison.differs(e))
 
 
-def api_item(entry: ApiEntry, comparison: ApiComparison | None = None) -> dict:
+def api_item(entry: ApiEntry, comparison: ApiComparison | None = None) -> dict[str, Any]:
     if comparison is not None and comparison.against == "native":
         item = _item(entry)
         return {**{k: item[k] for k in API_KEYS if k != "reason"}, "servedByBinary": comparison.served_there(entry), "reason": item["reason"]}
     return _item(entry)
 
 
-def _item(entry: ApiEntry) -> dict:
+def _item(entry: ApiEntry) -> dict[str, Any]:
     return {
         "group": entry.group,
         "version": entry.version,
@@ -81,7 +81,7 @@ def _item(entry: ApiEntry) -> dict:
 
 def apis_document(
     result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False, *, startup: StartupAnswer | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The JSON contract of ``kcompat apis`` (``comparison``: :func:`kcompat.answers.apis.compare_apis`;
     none = against a real release; with kube-apiserver's whole start-up when ``startup`` is given)."""
     hints = api_remedies(result)
@@ -103,7 +103,7 @@ def apis_document(
     }
 
 
-def rejected_apis_document(binary: str | None, message: str, against: str = "release", only_differences: bool = False) -> dict:
+def rejected_apis_document(binary: str | None, message: str, against: str = "release", only_differences: bool = False) -> dict[str, Any]:
     """The document when the input is not usable at all (no evaluation happened)."""
     return {
         "binary": binary, "emulated": None, "valid": False, "verdict": "refuses", "errors": [message], "notReady": [], "warnings": [],
@@ -111,7 +111,7 @@ def rejected_apis_document(binary: str | None, message: str, against: str = "rel
     }
 
 
-def api_rows(result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False) -> list[dict]:
+def api_rows(result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False) -> list[dict[str, Any]]:
     """Table rows (subresources joined with commas): every entry, or only those that differ from
     the side compared with."""
     return [{**api_item(e, comparison), "subresources": ", ".join(e.subresources)} for e in _entries(result, comparison, only_differences)]

@@ -83,7 +83,7 @@ def side_labels(document: dict[str, Any]) -> tuple[str, str]:
     return document["label"], document["against"]["label"]
 
 
-def summary(document: dict) -> str:
+def summary(document: dict[str, Any]) -> str:
     """The line ``kcompat changes`` writes to stderr: both sides by their labels and the count;
     a refused input has no sides, and the line says so rather than naming a side by a stand-in."""
     if document["against"] is None:

@@ -13,6 +13,8 @@ from kcompat.core.errors import printable
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from typing import TextIO
+
     pass
 
 #: The unsafe characters (:data:`~dashboard.core.errors.UNSAFE_CHARACTERS`) that ``json.dumps``
@@ -111,7 +113,7 @@ def selection_summary(binary: object, emulated: object, min_compat: object | Non
 
 
 def report_problems(
-    summary: str, warnings: Sequence[str], errors: Sequence[str], stream, hints: Sequence[str] = (), not_ready: Sequence[str] = ()
+    summary: str, warnings: Sequence[str], errors: Sequence[str], stream: TextIO, hints: Sequence[str] = (), not_ready: Sequence[str] = ()
 ) -> None:
     """The lines a text-format command prints on stderr beside its table (hints after the errors
     and the reasons it would not become ready)."""

@@ -91,7 +91,7 @@ def removed_document(removal: RemovedGate) -> dict[str, Any]:
 def matrix_document(
     answer: FilteredMatrix, lineage: GateLineage, provenance: Mapping[str, str] | None = None,
     patch_changes: Mapping[str, tuple[ReleaseTransitions, ...]] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer;
     ``provenance``: release -> how faithful its data is (``exact``, ``reconstructed``, ``development``;
     :func:`kcompat.answers.matrix.release_provenance`), for the releases shown; ``patch_changes``:
@@ -117,7 +117,7 @@ def matrix_document(
     }
 
 
-def _patch_transitions(matrix: ReleaseMatrix, shown: set[str], patch_changes: Mapping[str, tuple[ReleaseTransitions, ...]]) -> dict:
+def _patch_transitions(matrix: ReleaseMatrix, shown: set[str], patch_changes: Mapping[str, tuple[ReleaseTransitions, ...]]) -> dict[str, Any]:
     """Release -> patch -> what that patch changed among the gates shown (patches that changed none left out)."""
     patches = {}
     for release in matrix.releases:
@@ -131,7 +131,7 @@ def _patch_transitions(matrix: ReleaseMatrix, shown: set[str], patch_changes: Ma
     return patches
 
 
-def removable_document(removable: RemovableGates, shown: set[str]) -> dict:
+def removable_document(removable: RemovableGates, shown: set[str]) -> dict[str, Any]:
     """``kcompat matrix --removable-in R``: the rule, its sources and the gates shown. ``lockedSince``:
     the release since which the gate is locked; ``lastSettable``: the release before it (null for a
     lock the data dates to a placeholder); ``removedInRelease``: whether R's own bundled manifest
@@ -163,7 +163,7 @@ def removable_document(removable: RemovableGates, shown: set[str]) -> dict:
 REMOVABLE_COLUMNS = ("locked", "locked since", "last settable")
 
 
-def removable_rule_text(document: dict) -> str:
+def removable_rule_text(document: dict[str, Any]) -> str:
     """The rule and its sources, as the text formats print them beside the table."""
     removable = document["removable"]
     lines = [
@@ -176,7 +176,7 @@ def removable_rule_text(document: dict) -> str:
     return "\n".join(lines)
 
 
-def patch_change_lines(document: dict) -> list[str]:
+def patch_change_lines(document: dict[str, Any]) -> list[str]:
     """One line per release with a patch that changed a gate shown: ``1.35: 1.35.1 default flipped:
     SchedulerAsyncAPICalls; 1.35.4 default flipped: MaxUnavailableStatefulSet``."""
     lines = []
@@ -188,7 +188,7 @@ def patch_change_lines(document: dict) -> list[str]:
 
 
 def patches_document(release: str, patches: tuple[str, ...], base: str | None, matrix: ReleaseMatrix,
-                     transitions: tuple[ReleaseTransitions, ...], specs_only: tuple[str, ...]) -> dict:
+                     transitions: tuple[ReleaseTransitions, ...], specs_only: tuple[str, ...]) -> dict[str, Any]:
     """The JSON contract of ``kcompat matrix --patches 1.N`` (:class:`kcompat.answers.patches.PatchMatrix`)::
 
         {"release": "1.35", "patches": ["1.35.0", ..., "1.35.8"], "base": "1.35.8",
@@ -214,7 +214,7 @@ def patches_document(release: str, patches: tuple[str, ...], base: str | None, m
     }
 
 
-def render_patches(document: dict, fmt: str) -> str:
+def render_patches(document: dict[str, Any], fmt: str) -> str:
     """``kcompat matrix --patches 1.N --format <fmt>`` output: one row per gate, one column per patch."""
     if fmt == "json":
         return formats.to_json(document)
@@ -222,7 +222,7 @@ def render_patches(document: dict, fmt: str) -> str:
     return formats.render_rows(fmt, rows, ["gate", "origin", *document["patches"]])
 
 
-def cell_text(cell: dict | None, removed: str | None = None) -> str:
+def cell_text(cell: dict[str, Any] | None, removed: str | None = None) -> str:
     """``Beta (on)``, ``GA (on, locked)``, ``PreAlpha``, ``removed (always on)`` (not listed any more:
     ``removed`` is the removal's behaviour), ``—`` (not listed yet)."""
     if cell is None:
@@ -248,7 +248,7 @@ def removal_at(document: dict[str, Any], name: str, release: str) -> str | None:
     return found["behaviour"] if found is not None else None
 
 
-def release_header(document: dict, release: str) -> str:
+def release_header(document: dict[str, Any], release: str) -> str:
     """A release column's header: the release, and how faithful its data is when it is not the
     release itself (``1.34 (reconstructed)``, ``1.38 (development)``): the page shows it, and
     every export and text output keeps it."""
@@ -256,7 +256,7 @@ def release_header(document: dict, release: str) -> str:
     return release if kind == "exact" else f"{release} ({kind})"
 
 
-def matrix_columns(document: dict) -> list[str]:
+def matrix_columns(document: dict[str, Any]) -> list[str]:
     """The table columns: ``gate``, ``origin``, one per release, then ``matched`` after a search
     and :data:`REMOVABLE_COLUMNS` (and ``removed in R`` when R is bundled) with ``--removable-in``."""
     removable = document.get("removable")
@@ -267,12 +267,12 @@ def matrix_columns(document: dict) -> list[str]:
     return ["gate", "origin", *releases, *(["matched"] if document["filter"]["search"] else []), *extra]
 
 
-def _removal_known(removable: dict) -> bool:
+def _removal_known(removable: dict[str, Any]) -> bool:
     """Whether R is bundled (each gate then says whether R's manifest dropped it)."""
     return any(g["removedInRelease"] is not None for g in removable["gates"])
 
 
-def matrix_rows(document: dict) -> list[dict]:
+def matrix_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
     """One row per gate: ``gate``, ``origin``, a :func:`cell_text` per release and, after a
     search, ``matched`` (where the query found the gate)."""
     removed = {g["name"] for g in document["removedGates"]}

@@ -86,13 +86,13 @@ def _point_document(p: Point) -> dict[str, Any]:
     return {"binary": str(p.binary), "emulated": str(p.emulated), "minCompatibility": str(p.min_compat)}
 
 
-def _startup_document(startup: StepStartup | None) -> dict | None:
+def _startup_document(startup: StepStartup | None) -> dict[str, Any] | None:
     if startup is None:
         return None
     return {"verdict": startup.verdict, "errors": list(startup.errors), "notReady": list(startup.not_ready), "hints": list(startup.hints)}
 
 
-def plan_document(plan: UpgradePlan, startups: tuple[StepStartup, ...] = ()) -> dict:
+def plan_document(plan: UpgradePlan, startups: tuple[StepStartup, ...] = ()) -> dict[str, Any]:
     """The JSON contract of ``kcompat plan --format json``; with ``startups``, ``startup`` (where it
     starts) and each control-plane step's ``startup``: kube-apiserver's verdict with the flags kept
     through the upgrade ({"verdict", "errors", "notReady", "hints"}; null for a kubelet step)."""

@@ -48,10 +48,10 @@ def _newest_full(data_dir: Path, minor: int) -> Path | None:
     return data_dir / ORACLE_DIR / f"v{full[-1].patch}" if full else None
 
 
-def api_release_document(folder: Path, minor: int) -> dict:
+def api_release_document(folder: Path, minor: int) -> dict[str, Any]:
     """``apis/v1.N.yaml`` from the scheme kinds the release's three apiservers register."""
     apis = json.loads((folder / "apis.json").read_text())
-    by_gv: dict[tuple[str, str], list[dict]] = {}
+    by_gv: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for k in apis["kinds"]:
         if k["kind"] in META_KINDS:
             continue
@@ -69,7 +69,7 @@ def api_release_document(folder: Path, minor: int) -> dict:
                 "deprecated": k.get("deprecated") or None,
                 "removed": removed,
                 "replacement": k.get("replacement") or None,
-                "removedAsOfRelease": bool(removed) and tuple(int(x) for x in removed.split(".")) <= (1, minor),
+                "removedAsOfRelease": bool(removed) and tuple(int(x) for x in str(removed).split(".")) <= (1, minor),
                 "server": k["server"],
             })
         group_versions.append({
@@ -86,7 +86,7 @@ def api_release_document(folder: Path, minor: int) -> dict:
     }
 
 
-def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
+def resources_document(folder: Path, minor: int, previous: dict[str, Any] | None) -> dict[str, Any]:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
     """``apis/resources/v1.N.yaml`` from discovery of the real kube-apiserver: every resource any
     recorded run served (with every API and every gate on, and at every emulated version), its kind
     and subresources. Kinds no run served keep the previous file's entry (a resource that is never
@@ -119,9 +119,9 @@ def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:
             if key not in seen:
                 seen[key] = (r["resource"], set(r.get("subresources") or ()))
                 kept += 1
-    by_gv: dict[tuple[str, str], list[dict]] = {}
+    by_gv: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for (group, version, kind), (name, subs) in seen.items():
-        entry: dict = {"kind": kind, "resource": name, "subresources": sorted(subs)}
+        entry: dict[str, Any] = {"kind": kind, "resource": name, "subresources": sorted(subs)}
         if (group, version, name) in gated:
             entry["gate"] = gated[(group, version, name)]
         gated_here = {sub: gate for sub, gate in gated_subs.get((group, version, name), {}).items() if sub in subs}
@@ -141,7 +141,7 @@ def resources_document(folder: Path, minor: int, previous: dict | None) -> dict:
     }
 
 
-def enablement_snapshot(folder: Path, minor: int) -> dict:
+def enablement_snapshot(folder: Path, minor: int) -> dict[str, Any]:
     """The ``default-enablement.yaml`` entry: the resource configs of the three apiservers."""
     apis = json.loads((folder / "apis.json").read_text())
     stable, beta, alpha, legacy = set(), set(), set(), set()
@@ -199,7 +199,7 @@ RELEASE_LISTS = {
 }
 
 
-def release_list_text(path: Path, entries: dict[str, dict]) -> str:
+def release_list_text(path: Path, entries: dict[str, dict[str, Any]]) -> str:
     """The file ``path`` (one of :data:`RELEASE_LISTS`) with one entry per release: ``entries``
     for the releases refreshed, the file's own entry for the others, sorted by release. Entries
     that belong to no release (free-text provenance of an earlier method) are not kept."""
@@ -212,7 +212,7 @@ def release_list_text(path: Path, entries: dict[str, dict]) -> str:
         if re.fullmatch(r"1\.[0-9]+", release) and release not in entries:
             kept[release] = item
     items = [{**kept, **entries}[r] for r in sorted({**kept, **entries}, key=lambda r: int(r.split(".")[1]))]
-    return header_text(header) + yaml.safe_dump({key: items}, sort_keys=False, default_flow_style=False, width=1000)
+    return header_text(header) + str(yaml.safe_dump({key: items}, sort_keys=False, default_flow_style=False, width=1000))
 
 
 def storage_version_hash(group: str, version: str, kind: str) -> str:
@@ -220,7 +220,7 @@ def storage_version_hash(group: str, version: str, kind: str) -> str:
     return base64.b64encode(hashlib.sha256(f"{group}/{version}/{kind}".encode()).digest()[:8]).decode()
 
 
-def chained_storage_versions(folder: Path, apis: dict) -> list[str]:
+def chained_storage_versions(folder: Path, apis: dict[str, Any]) -> list[str]:
     """``group/version resource`` of every resource of apiextensions-apiserver and kube-aggregator,
     the version being the one whose storage version hash the real apiserver's discovery reports."""
     versions: dict[tuple[str, str], set[str]] = {}
@@ -248,7 +248,7 @@ def refresh_apis_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
     written: list[str] = []
     csv_path = data_dir / "apis" / "lifecycle.csv"
     rows_by_release = existing_lifecycle_rows(csv_path)
-    lists: dict[str, dict[str, dict]] = {name: {} for name in RELEASE_LISTS}
+    lists: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in RELEASE_LISTS}
     for minor in minors:
         folder = _newest_full(data_dir, minor)
         if folder is None:

@@ -52,10 +52,10 @@ class PatchGates:
     patch: str  # "1.35.2"
     kubernetes: str  # module version, "v1.35.2"
     go: str
-    gates: tuple[dict, ...]
+    gates: tuple[dict[str, Any], ...]
     folder: Path
 
-    def component_gates(self, component: str) -> tuple[dict, ...] | None:
+    def component_gates(self, component: str) -> tuple[dict[str, Any], ...] | None:
         """The gates ``component`` registers at this patch (its own recording), or None."""
         if component == KUBE_APISERVER:
             return self.gates
@@ -72,14 +72,14 @@ def _pre_release_key(name: str) -> tuple[int, int]:
     return ({"alpha": 0, "beta": 1, "rc": 2}[kind], int(number))
 
 
-def _gate_list(path: Path) -> list[dict]:
+def _gate_list(path: Path) -> list[dict[str, Any]]:
     gates = json.loads(path.read_text())
     if not isinstance(gates, list) or not gates:
         raise RefreshError(f"{path}: no gates recorded")
     return gates
 
 
-def read_meta(folder: Path) -> dict:
+def read_meta(folder: Path) -> dict[str, Any]:
     """A recording's ``meta.json`` (module versions, Go, dates), empty when there is none."""
     meta_file = folder / "meta.json"
     return json.loads(meta_file.read_text()) if meta_file.is_file() else {}
@@ -122,7 +122,7 @@ def recorded_minors(data_dir: Path) -> list[int]:
     return sorted(minors)
 
 
-def manifest_item(gate: dict) -> dict:
+def manifest_item(gate: dict[str, Any]) -> dict[str, Any]:
     """One gate in the bundled manifest layout (name, dependencies, versionedSpecs)."""
     item: dict[str, Any] = {"name": gate["name"]}
     if gate.get("dependencies"):
@@ -144,7 +144,7 @@ def manifest_item(gate: dict) -> dict:
 
 
 def _dump(items: object) -> str:
-    return yaml.safe_dump(items, sort_keys=False, default_flow_style=False, width=1000)
+    return str(yaml.safe_dump(items, sort_keys=False, default_flow_style=False, width=1000))
 
 
 def header_text(lines: list[str]) -> str:
@@ -187,7 +187,7 @@ def feature_texts(newest: PatchGates, minor: int) -> dict[str, str]:
     return {f"features/v1.{minor}.yaml": kube_text, f"features/client-go-v1.{minor}.yaml": client_text}
 
 
-def gate_difference(base: Mapping[str, dict], here: Mapping[str, dict]) -> tuple[list[dict], list[str]]:
+def gate_difference(base: Mapping[str, dict[str, Any]], here: Mapping[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
     """The gates of ``here`` whose entry (specs, dependencies, origin) differs from ``base`` or
     that ``base`` lacks, as whole manifest items with their origin; and the names of ``base``
     that ``here`` does not register."""
@@ -201,7 +201,7 @@ def gate_difference(base: Mapping[str, dict], here: Mapping[str, dict]) -> tuple
     return changed, sorted(set(base) - set(here))
 
 
-def patches_document(patches: list[PatchGates]) -> dict:
+def patches_document(patches: list[PatchGates]) -> dict[str, Any]:
     """For every patch older than the newest: the gates that differ from it (whole entries, origin
     kept) and the names the newest registers but that patch does not."""
     newest = patches[-1]
@@ -231,7 +231,7 @@ def component_recording(patches: list[PatchGates]) -> PatchGates | None:
     return full[-1] if full else None
 
 
-def components_document(recording: PatchGates) -> dict:
+def components_document(recording: PatchGates) -> dict[str, Any]:
     """Each other component's gate set at ``recording``'s patch, as its difference from
     kube-apiserver's gate there."""
     base = {g["name"]: g for g in recording.gates}

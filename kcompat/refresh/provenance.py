@@ -18,6 +18,10 @@ from .oracle import (
     recorded,
 )
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
 RELEASES_HEADER = """\
 # The bundled Kubernetes releases: which files make up each release's data and where it was read.
 # Written by `kcompat data refresh` from the recordings in oracle/ (data/oracle/<release>/); read by kcompat/data/catalog.py.
@@ -44,11 +48,11 @@ def _newest_full(patches: list[PatchGates]) -> PatchGates | None:
     return full[-1] if full else None
 
 
-def _module(meta: dict, name: str) -> str:
+def _module(meta: dict[str, Any], name: str) -> str:
     return str((meta.get("modules") or {}).get(name, "?"))
 
 
-def release_entry(data_dir: Path, minor: int, patches: list[PatchGates], existing: dict | None) -> dict:
+def release_entry(data_dir: Path, minor: int, patches: list[PatchGates], existing: dict[str, Any] | None) -> dict[str, Any]:
     """The ``releases.yaml`` entry of 1.``minor`` from its recordings (the API entry of ``existing``
     is kept while no full recording exists)."""
     release = f"1.{minor}"
@@ -57,7 +61,7 @@ def release_entry(data_dir: Path, minor: int, patches: list[PatchGates], existin
     status = "development" if development else "release"
     what = f"k8s.io/kubernetes {newest.kubernetes}" + (", a pre-release," if development else "")
     client_go = _module(read_meta(newest.folder), "k8s.io/client-go")
-    features: dict = {
+    features: dict[str, Any] = {
         "files": [f"features/v{release}.yaml"],
         "status": status,
         "basis": f"{what} read from its running code (oracle/record.py; data/oracle/v{newest.patch}/gates.json)",
@@ -75,7 +79,7 @@ def release_entry(data_dir: Path, minor: int, patches: list[PatchGates], existin
     }
     if minor >= FIRST_FULL_MINOR:
         features["dependencies"] = {"status": status, "basis": f"Dependencies() of the gate {what} registers"}
-    entry: dict = {"release": release, "features": features}
+    entry: dict[str, Any] = {"release": release, "features": features}
     full = _newest_full(patches)
     if full is not None:
         entry["apis"] = {
@@ -100,7 +104,7 @@ def releases_text(data_dir: Path, minors: list[int]) -> str:
             raise RefreshError(f"no oracle recording for 1.{minor} under {data_dir / ORACLE_DIR}")
         entries[f"1.{minor}"] = release_entry(data_dir, minor, patches, entries.get(f"1.{minor}"))
     ordered = [entries[r] for r in sorted(entries, key=lambda r: int(r.split(".")[1]))]
-    return RELEASES_HEADER + "\n" + yaml.safe_dump({"releases": ordered}, sort_keys=False, default_flow_style=None, width=1000)
+    return RELEASES_HEADER + "\n" + str(yaml.safe_dump({"releases": ordered}, sort_keys=False, default_flow_style=None, width=1000))
 
 
 def _patch_list(patches: list[PatchGates]) -> str:

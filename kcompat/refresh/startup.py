@@ -34,6 +34,12 @@ from pathlib import Path
 from .common import RefreshError
 from .staging import write_file_atomically
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from kcompat.core.readiness import ServedApis
+
 STARTUP_DIR = "startup"
 RECORDING = "startup.json"
 #: ``F hooks.go:204] `` / ``E run.go:72] ``: the klog header left by oracle/servers.py log_line
@@ -55,7 +61,7 @@ def recorded_startups(data_dir: Path) -> dict[int, Path]:
     return found
 
 
-def _line(run: dict) -> str:
+def _line(run: dict[str, Any]) -> str:
     lines = run.get("errorLines") or []
     return _KLOG_PREFIX.sub("", lines[0]) if lines else ""
 
@@ -64,15 +70,15 @@ def _line(run: dict) -> str:
 _WAITS_FOR = re.compile(r"failed to list \*([A-Za-z0-9]+\.[A-Za-z0-9]+)")
 
 
-def outcome(run: dict) -> dict:
+def outcome(run: dict[str, Any]) -> dict[str, Any]:
     """How a start ended, as the rules keep it: exited with its fatal line, or the failing
     /readyz checks, and the kinds its informers kept failing to list (``waitsFor``)."""
-    out: dict = {"verdict": run["verdict"], "seconds": int(run["seconds"])}
+    out: dict[str, Any] = {"verdict": run["verdict"], "seconds": int(run["seconds"])}
     if run["verdict"] == "exited" and _line(run):
         out["line"] = _line(run)
     if run.get("failingChecks"):
         out["failing"] = list(run["failingChecks"])
-    waits = list(dict.fromkeys(m.group(1) for line in run.get("errorLines") or [] for m in _WAITS_FOR.finditer(line)))
+    waits = list(dict[str, Any].fromkeys(m.group(1) for line in run.get("errorLines") or [] for m in _WAITS_FOR.finditer(line)))
     if waits:
         out["waitsFor"] = waits
     return out
@@ -87,7 +93,7 @@ def split_api(api: str) -> tuple[str, str | None]:
     return "/".join(parts[:2]), "/".join(parts[2:]) or None
 
 
-def readiness_document(folder: Path) -> dict:
+def readiness_document(folder: Path) -> dict[str, Any]:
     """The rules of one release's recorded starts (the module docstring)."""
     path = folder / RECORDING
     try:
@@ -132,7 +138,7 @@ def readiness_document(folder: Path) -> dict:
     }
 
 
-def _ready_without(folder: Path, rule: dict, runs: list[dict]) -> list[list[list[str]]]:
+def _ready_without(folder: Path, rule: dict[str, Any], runs: list[dict[str, Any]]) -> list[list[list[str]]]:
     """The option flags with which a recorded start got ready although its --runtime-config turns
     the rule's API off (with --enable-priority-and-fairness=false, flowcontrol's APIs are not
     needed): the rule does not hold with them. A ready start that turns the API off with the
@@ -156,7 +162,7 @@ def _ready_without(folder: Path, rule: dict, runs: list[dict]) -> list[list[list
     return out
 
 
-def _served(folder: Path, flags: list[str]):  # -> ServedApis | None
+def _served(folder: Path, flags: list[str]) -> ServedApis | None:
     """What kcompat serves with a recorded start's flags (the data being refreshed)."""
     from kcompat.core.apis import evaluate_api_availability, gate_resolver
     from kcompat.core.errors import KcompatError
