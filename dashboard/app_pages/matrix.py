@@ -6,6 +6,8 @@ table is :func:`kcompat.answers.matrix.filtered`'s answer: the page and the CLI 
 """
 
 
+from typing import Any
+
 import pandas as pd
 import streamlit as st
 
@@ -38,10 +40,6 @@ from kcompat.documents.matrix import (
     patches_document,
     release_header,
 )
-
-TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
-if TYPE_CHECKING:
-    from typing import Any
 
 #: Where the removal rule comes from, as links (kcompat/core/removable.py: SOURCES has the quotes).
 REMOVAL_SOURCES = (

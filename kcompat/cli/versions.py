@@ -26,7 +26,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     answer = versions(catalog, args.binary, args.component)
     info = versions_document(answer.allowed, answer.bundled, answer.warnings, answer.component)
     if args.format == "json":
-        sys.stdout.write(formats.to_json(versions_document(answer.allowed, answer.bundled, answer.warnings)))
+        sys.stdout.write(formats.to_json(info))
         return ExitStatus.OK
     allowed = answer.allowed
     low, high = allowed.emulated_range

@@ -78,7 +78,7 @@ def outcome(run: dict[str, Any]) -> dict[str, Any]:
         out["line"] = _line(run)
     if run.get("failingChecks"):
         out["failing"] = list(run["failingChecks"])
-    waits = list(dict[str, Any].fromkeys(m.group(1) for line in run.get("errorLines") or [] for m in _WAITS_FOR.finditer(line)))
+    waits = list(dict.fromkeys(m.group(1) for line in run.get("errorLines") or [] for m in _WAITS_FOR.finditer(line)))
     if waits:
         out["waitsFor"] = waits
     return out
