@@ -75,7 +75,7 @@ class CatalogSummary:
     broken: tuple[tuple[str, str], ...]
     default_binary: str
     gate_counts: tuple[tuple[str, int], ...]
-    #: release -> label for the binary picker ("1.38 (development)")
+    #: release -> label for the binary picker ("1.38 (v1.38.0-beta.0, pre-release)")
     labels: Mapping[str, str]
 
     def info(self, release: str) -> ReleaseInfo:
@@ -95,7 +95,7 @@ def summary() -> CatalogSummary:
         gate_counts=tuple((d.info.release, len(d.manifest)) for d in data if d.usable and d.manifest is not None),
         labels=MappingProxyType(
             {
-                d.info.release: f"{d.info.release} (development)" if d.info.status == "development" else d.info.named
+                d.info.release: d.info.named
                 for d in data
                 if d.usable
             }

@@ -61,7 +61,7 @@ st.caption(
     "loads: whether the bundled files load and validate."
 )
 table_csv(rows, list(rows[0]) if rows else [], "kcompat-releases.csv", "about_releases_csv", help="The bundled releases above as CSV.")
-st.caption(f"Default binary: {md(summary.default_binary)} (the newest bundled release that is not a development snapshot).")
+st.caption(f"Default binary: {md(summary.default_binary)} (the newest bundled release that is not a pre-release).")
 
 if broken:
     st.markdown("**Releases whose data cannot be used**")

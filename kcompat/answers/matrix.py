@@ -30,11 +30,11 @@ def bundled_matrix(catalog: Catalog) -> ReleaseMatrix:
 
 def release_provenance(catalog: Catalog) -> dict[str, str]:
     """Release -> how faithful its bundled data is: ``exact`` (the release itself: verified, or
-    read from its running code), ``development`` (a snapshot or pre-release) or ``reconstructed``."""
+    read from its running code), ``pre-release`` (read from a pre-release) or ``reconstructed``."""
     out = {}
     for d in catalog.all():
         info = d.info
-        out[info.release] = "exact" if info.exact else ("development" if info.status == "development" else "reconstructed")
+        out[info.release] = "exact" if info.exact else ("pre-release" if info.pre_release else "reconstructed")
     return out
 
 

@@ -18,9 +18,9 @@ if TYPE_CHECKING:  # imported where used: the CLI's gates path needs no lineage 
 
 
 def newest_release(catalog: Catalog) -> str:
-    """The default binary: the newest bundled release that is a release (not a development snapshot)."""
+    """The default binary: the newest bundled release that is a release (not a pre-release)."""
     usable = [d.info for d in catalog.all() if d.usable]
-    released = [r for r in usable if r.status != "development"] or usable
+    released = [r for r in usable if not r.pre_release] or usable
     if not released:
         raise KcompatError("no bundled release can be loaded")
     return released[-1].release

@@ -37,7 +37,7 @@ EXACT_STATUSES = frozenset({"exact", "release"})
 
 STATUS_TEXT = {
     "release": "release: read from the running code of the patch release",
-    "development": "development: read from the running code of a pre-release, not a release",
+    "development": "pre-release: read from the running code of a pre-release, not a release",
     # statuses of data made otherwise (another data directory): said as they are
     "exact": "exact: verified gate by gate against the release source at x.y.0",
     "regenerated": "reconstructed: regenerated from a later patch release's source",
@@ -79,28 +79,34 @@ class ReleaseInfo:
         return parse_version(self.release)
 
     @property
+    def pre_release(self) -> bool:
+        """Read from a pre-release (its patch has a suffix: ``1.38.0-beta.0``), not a release."""
+        return "-" in (self.patch or "") or self.status == "development"
+
+    @property
     def exact(self) -> bool:
-        return self.status in EXACT_STATUSES
+        return self.status in EXACT_STATUSES and not self.pre_release
 
     @property
     def status_text(self) -> str:
-        text = STATUS_TEXT.get(self.status, self.status)
+        text = STATUS_TEXT["development"] if self.pre_release else STATUS_TEXT.get(self.status, self.status)
         return f"{text} (v{self.patch})" if self.patch else text
 
     @property
     def source_text(self) -> str:
         """Where the data is from, in a few words: the patch release ("v1.36.5"), a pre-release
         ("v1.38.0-beta.0, pre-release"), else "exact" or "reconstructed"."""
+        if self.patch and self.pre_release:
+            return f"v{self.patch}, pre-release"
         if self.patch and self.status == "release":
             return f"v{self.patch}"
-        if self.patch and self.status == "development":
-            return f"v{self.patch}, pre-release"
         return "exact" if self.exact else "reconstructed"
 
     @property
     def named(self) -> str:
-        """The release with the patch its data is: "1.35 (v1.35.8)", or "1.35" when no patch is known."""
-        return f"{self.release} (v{self.patch})" if self.patch else self.release
+        """The release with the patch its data is: "1.35 (v1.35.8)", "1.38 (v1.38.0-beta.0, pre-release)",
+        or "1.35" when no patch is known."""
+        return f"{self.release} ({self.source_text})" if self.patch else self.release
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ compatibility), the transitions from one bundled release to the next and the rem
 the gates and releases a :class:`~kcompat.core.matrix_filter.MatrixFilter` keeps (everything without
 one)::
 
-    {"releases": ["1.31", ...], "releaseData": {"1.31": "exact", "1.34": "reconstructed", "1.38": "development"},
+    {"releases": ["1.31", ...], "releaseData": {"1.31": "exact", "1.34": "reconstructed", "1.38": "pre-release"},
      "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...},
                 "matched" (with a search only: name, KEP, abbreviation or description)}],
      "transitions": {"1.35": {"newAlpha": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
@@ -18,7 +18,7 @@ one)::
      "patchTransitions": {"1.35": {"1.35.1": {"newAlpha": [], ..., "defaultFlipped": ["SchedulerAsyncAPICalls"]}}}}
 
 ``null``: the release does not list the gate. ``releaseData`` says how faithful each release's
-data is (``exact``: the release itself; ``reconstructed``; ``development``: a pre-release); the
+data is (``exact``: the release itself; ``reconstructed``; ``pre-release``: read from a pre-release); the
 table, CSV and Markdown headers carry it (``1.34 (reconstructed)``). ``behaviour`` of a removed gate is what every
 later binary does for that feature: ``always on`` or ``always off`` (its last spec's default).
 ``transitions`` and ``removedGates`` name only the gates shown; each release shown (but the
@@ -93,7 +93,7 @@ def matrix_document(
     patch_changes: Mapping[str, tuple[ReleaseTransitions, ...]] | None = None,
 ) -> dict[str, Any]:
     """The JSON contract of ``kcompat matrix``, from :func:`kcompat.answers.matrix.matrix`'s answer;
-    ``provenance``: release -> how faithful its data is (``exact``, ``reconstructed``, ``development``;
+    ``provenance``: release -> how faithful its data is (``exact``, ``reconstructed``, ``pre-release``;
     :func:`kcompat.answers.matrix.release_provenance`), for the releases shown; ``patch_changes``:
     :func:`kcompat.answers.patches.patch_changes`."""
     matrix = answer.matrix
@@ -250,7 +250,7 @@ def removal_at(document: dict[str, Any], name: str, release: str) -> str | None:
 
 def release_header(document: dict[str, Any], release: str) -> str:
     """A release column's header: the release, and how faithful its data is when it is not the
-    release itself (``1.34 (reconstructed)``, ``1.38 (development)``): the page shows it, and
+    release itself (``1.34 (reconstructed)``, ``1.38 (pre-release)``): the page shows it, and
     every export and text output keeps it."""
     kind = (document.get("releaseData") or {}).get(release, "exact")
     return release if kind == "exact" else f"{release} ({kind})"

@@ -31,7 +31,8 @@ RELEASES_HEADER = """\
 #                  itself, the schemes and default resource configs, a running kube-apiserver's discovery); `patch` names it,
 #                  `patches` lists how the other recorded patches differ, `components` how kube-controller-manager's and
 #                  kube-scheduler's gate sets differ from kube-apiserver's
-#   development  - the same, from a pre-release (the newest one the Go module proxy serves while no x.y.0 is out)
+#                  (a pre-release's patch, 1.38.0-beta.0, says it is one: the newest the Go module proxy serves while
+#                  no x.y.0 is out)
 # clientGo: the k8s.io/client-go features every kube binary of the release adds to its own gate (pkg/features init():
 #   clientAdapter), as that release registers them; loaded with origin "client-go" (a name in both lists is an error).
 # dependencies (1.35+): Dependencies() of the registered gate; there are none before 1.35.
@@ -57,9 +58,9 @@ def release_entry(data_dir: Path, minor: int, patches: list[PatchGates], existin
     is kept while no full recording exists)."""
     release = f"1.{minor}"
     newest = patches[-1]
-    development = "-" in newest.patch
-    status = "development" if development else "release"
-    what = f"k8s.io/kubernetes {newest.kubernetes}" + (", a pre-release," if development else "")
+    # one status for every release: "release", its patch naming it (a pre-release's has a suffix)
+    status = "release"
+    what = f"k8s.io/kubernetes {newest.kubernetes}" + (", a pre-release," if "-" in newest.patch else "")
     client_go = _module(read_meta(newest.folder), "k8s.io/client-go")
     features: dict[str, Any] = {
         "files": [f"features/v{release}.yaml"],
@@ -84,7 +85,7 @@ def release_entry(data_dir: Path, minor: int, patches: list[PatchGates], existin
     if full is not None:
         entry["apis"] = {
             "file": f"apis/v{release}.yaml",
-            "status": "development" if "-" in full.patch else "release",
+            "status": "release",
             "basis": f"k8s.io/kubernetes {full.kubernetes} running code (schemes, default resource configs) and its kube-apiserver's discovery",
         }
     elif existing and existing.get("apis"):

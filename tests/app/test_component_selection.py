@@ -5,7 +5,7 @@ the URL (``component``), answered from each component's own recorded gate set as
 import json
 
 import pytest
-from conftest import open_app, rerun, texts
+from conftest import ROOT, open_app, rerun, texts
 
 from kcompat.cli.main import main as kcompat
 
@@ -54,7 +54,6 @@ def without_1_36_components(tmp_path, monkeypatch):
     import shutil
 
     import streamlit as st
-    from conftest import ROOT
 
     from dashboard import data
     from kcompat.data.catalog import DATA_DIR_ENV

@@ -50,7 +50,7 @@ def test_default_load_shows_every_gate_of_every_release(matrix):
 
 
 #: the release columns whose data is not the release itself say so in their header
-HEADERS = {"1.38": "1.38 (development)"}  # every other release is read from its own patch release
+HEADERS = {"1.38": "1.38 (pre-release)"}  # every other release is read from its own patch release
 
 
 def test_reconstructed_releases_are_marked_in_the_grid_and_its_exports(catalog, csv_downloads, capsys):
@@ -69,7 +69,7 @@ def test_reconstructed_releases_are_marked_in_the_grid_and_its_exports(catalog, 
     assert csv_downloads["matrix_csv"].splitlines()[0] == "gate,origin," + ",".join(HEADERS.get(r, r) for r in catalog.release_names)
     assert kcompat(["matrix", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["releaseData"] == {
-        r: {"1.38": "development"}.get(r, "exact") for r in catalog.release_names
+        r: {"1.38": "pre-release"}.get(r, "exact") for r in catalog.release_names
     }
 
 
@@ -290,7 +290,7 @@ def test_origin_and_from_release_write_the_url():
     rerun(at)
     assert at.query_params["matrix_origin"] == "client-go" and at.query_params["matrix_since"] == "1.36"
     shown = table(at)
-    assert list(shown.columns) == ["gate", "origin", "1.36", "1.37", "1.38 (development)"]
+    assert list(shown.columns) == ["gate", "origin", "1.36", "1.37", "1.38 (pre-release)"]
     assert set(shown["origin"]) == {"client-go"}
 
 
@@ -302,7 +302,7 @@ def test_columns_are_as_wide_as_their_longest_cell_and_no_answer_is_a_message():
     shown = table(at)
     widths = {name: c.get("width") for name, c in json.loads(at.dataframe[0].proto.columns).items()}
     assert widths["gate"] == column_px(["gate", *shown["gate"]]) == column_px(["PodObservedGenerationTracking"])
-    assert widths["1.38 (development)"] == column_px(["removed (always on)"]) > widths["1.31"] == column_px(["Alpha (off)"])
+    assert widths["1.38 (pre-release)"] == column_px(["removed (always on)"]) > widths["1.31"] == column_px(["Alpha (off)"])
     at = open_app("matrix", matrix_transition="1.38:toGA", matrix_origin="client-go")
     assert len(at.dataframe) == 1  # the counts only
     assert "No gate matches these filters." in [i.value for i in at.info]

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, open_app, plain, rerun
+from conftest import ROOT, metric, open_app, plain, rerun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -282,7 +282,6 @@ def test_changes_vs_release():
 def test_changed_on_the_gates_page_is_what_changes_against_native_lists(params):
     """One definition of "changed vs the binary": the Gates page's metric and column count exactly
     the gates ``kcompat changes --against native`` lists for the same selection."""
-    from conftest import metric
 
     at = open_app("gates", **params)
     binary = params["binary"] + (f".{params['patch']}" if "patch" in params else "")

@@ -18,10 +18,10 @@ def test_default_load_writes_the_default_selection_into_the_url():
 
 def test_binary_choices_are_the_usable_bundled_releases():
     at = open_app()
-    # each release named with the patch its data is read from; a pre-release as the development release
+    # each release named with the patch its data is read from; a pre-release named as one
     assert at.selectbox(key="sel_binary").options == [
         "1.31 (v1.31.14)", "1.32 (v1.32.13)", "1.33 (v1.33.13)", "1.34 (v1.34.12)", "1.35 (v1.35.8)", "1.36 (v1.36.5)",
-        "1.37 (v1.37.2)", "1.38 (development)",
+        "1.37 (v1.37.2)", "1.38 (v1.38.0-beta.0, pre-release)",
     ]
 
 

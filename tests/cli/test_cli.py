@@ -52,7 +52,7 @@ def test_bad_binary_in_json_is_still_a_document(capsys):
 
 def test_default_binary_is_the_newest_release(capsys):
     _, out, _ = run(capsys, "gates", "--format", "json")
-    assert json.loads(out)["binary"] == "1.37"  # the newest release (v1.37.2), no longer a development snapshot
+    assert json.loads(out)["binary"] == "1.37"  # the newest release (v1.37.2), not the v1.38.0-beta.0 pre-release
 
 
 @pytest.mark.parametrize("fmt, needle", [("csv", "name,enabled,stage,default,locked,explicit,stage in binary,changed\n"), ("markdown", "| name | enabled |"), ("table", "name ")])

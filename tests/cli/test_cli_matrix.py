@@ -59,7 +59,7 @@ def test_columns_fit_a_terminal(capsys):
     assert code == 0 and lines[0].split() == ["gate", "origin", "1.33", "1.35"]
     assert max(map(len, lines)) <= 100
     code, out, _ = run(capsys, "--since", "1.37", "--format", "csv")
-    assert out.splitlines()[0] == "gate,origin,1.37,1.38 (development)"
+    assert out.splitlines()[0] == "gate,origin,1.37,1.38 (pre-release)"
     code, full, _ = run(capsys)
     assert max(map(len, full.splitlines())) > 200  # every release: wider than a terminal
 
@@ -78,7 +78,7 @@ def test_a_long_search_is_cut_like_the_search_box(capsys):
 
 def test_an_empty_answer_is_not_an_error(capsys):
     code, out, _ = run(capsys, "--changed", "1.38:toGA", "--origin", "client-go", "--format", "csv")
-    assert code == 0 and out.splitlines() == ["gate,origin,1.31,1.32,1.33,1.34,1.35,1.36,1.37,1.38 (development)"]
+    assert code == 0 and out.splitlines() == ["gate,origin,1.31,1.32,1.33,1.34,1.35,1.36,1.37,1.38 (pre-release)"]
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,7 @@ def test_cli_matrix_removable_in(capsys, in_139):
     # the table cites the rule beside it, on stderr; CSV stays a table
     assert kcompat(["matrix", "--removable-in", "1.39", "--format", "csv", "--since", "1.37"]) == 0
     out, err = capsys.readouterr()
-    assert out.splitlines()[0] == "gate,origin,1.37,1.38 (development),locked,locked since,last settable"
+    assert out.splitlines()[0] == "gate,origin,1.37,1.38 (pre-release),locked,locked since,last settable"
     assert err.startswith(f"# {len(in_139.removable())} gates removable in 1.39\nremovable in 1.39 (gates of 1.38; a 1.39 binary emulates down to 1.36): ")
     assert "KEP-4330" in err and "feature-gates.md" in err
     assert kcompat(["matrix", "--removable-in", "1.39", "--format", "markdown"]) == 0

@@ -70,7 +70,7 @@ def test_upload_is_used_by_its_session_only(browser, server_url, tmp_path):
     "content, message",
     [
         (b"a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n", "anchors and aliases are not allowed"),
-        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary data"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00", "a PNG image, not text"),
         (yaml.safe_dump([{"name": "G", "versionedSpecs": [{"default": False, "preRelease": "Omega", "version": "1.30.1"}]}]).encode(), "gate G, field versionedSpecs[0].version"),
     ],
 )
