@@ -198,7 +198,7 @@ def config(
 def _component_evaluations(
     catalog: Catalog, components: tuple[str, ...], binary: str, emulated: str | None, min_compat: str | None, feature_gates: str | None,
 ) -> tuple[GateEvaluation, tuple[str, ...]]:
-    """The first component's gate evaluation with the refusals of the others (``component:
+    """The first component's gate evaluation with the refusals only the others give (``component:
     ...``), and the notes on components whose gate set is not recorded (checked with
     kube-apiserver's)."""
     evaluation: GateEvaluation | None = None
@@ -216,7 +216,9 @@ def _component_evaluations(
         elif not checked.valid:
             from kcompat.core.problems import OtherComponentRefuses
 
-            theirs = tuple(OtherComponentRefuses(c, p) for p in checked.problems if p.refuses)
+            # what only it refuses: the refusals every component shares are said once
+            said = set(evaluation.errors)
+            theirs = tuple(OtherComponentRefuses(c, p) for p in checked.problems if p.refuses and p.message not in said)
             evaluation = replace(evaluation, problems=evaluation.problems + theirs)
     if evaluation is None:  # never: the first component's evaluation raises or is kept
         raise KcompatError("no component was checked")

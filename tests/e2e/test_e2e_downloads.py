@@ -15,7 +15,10 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 PARAMS = {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false"}
-DOCUMENTED_KEYS = {"binary", "emulated", "minCompatibility", "valid", "errors", "warnings", "hints", "features"}
+DOCUMENTED_KEYS = {
+    "binary", "emulated", "minCompatibility", "valid", "verdict", "component", "errors", "notReady", "readinessRecorded", "warnings", "hints",
+    "features", "components",
+}
 FEATURE_KEYS = {"name", "enabled", "stage", "default", "locked", "explicit", "origin", "historyFrom", "binaryStage", "changed"}
 
 
