@@ -21,6 +21,7 @@ import ssl
 import subprocess
 import time
 import urllib.error
+import http.client
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -54,7 +55,12 @@ def status(port: int, path: str, timeout: float = 10, token: bool = True) -> tup
         with urllib.request.urlopen(request, context=_CTX, timeout=timeout) as r:
             return r.status, r.read()
     except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()
+        try:
+            return exc.code, exc.read()
+        except http.client.HTTPException as cut_short:  # the body ended early (the server went away): no answer
+            raise OSError(f"GET {path}: HTTP {exc.code}, body cut short: {cut_short!r}") from None
+    except http.client.HTTPException as exc:  # an answer cut short, as when the server exits mid-reply
+        raise OSError(f"GET {path}: {exc!r}") from None
 
 
 def get(port: int, path: str, timeout: float = 10, token: bool = True) -> bytes:

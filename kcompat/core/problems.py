@@ -761,6 +761,8 @@ class GatesNotReady(Problem):
     failing: tuple[str, ...] = ()
     waits_for: tuple[str, ...] = ()
     fixed_by_all_apis: bool = False
+    #: a recorded start of these gates alone: which --runtime-config fixes it was not searched for
+    unsearched: bool = False
 
     @property
     def gate(self) -> str:
@@ -774,6 +776,8 @@ class GatesNotReady(Problem):
             why = f"{on} needs {_names(self.missing)}{kinds}, which is not served"
         elif self.fixed_by_all_apis:
             why = f"{on} needs APIs that are off (with --runtime-config=api/all=true it gets ready)"
+        elif self.unsearched:
+            why = f"{on} (no --runtime-config that fixes it was searched for)"
         else:
             why = f"{on}, whatever --runtime-config enables"
         started = _start(self.recorded, self.ended, self.seconds, self.line, self.failing, self.waits_for)

@@ -60,7 +60,8 @@ class StartOutcome:
 class GateRule:
     """Gates that, all on at ``emulated``, keep the binary from getting ready without ``needs``
     (None: no API fixes it; ``fixed_by_all_apis``: api/all=true does but no smaller set was
-    confirmed). ``evidence``: the recorded runs."""
+    confirmed; ``unsearched``: a recorded case of these gates alone, whose fix was not searched
+    for). ``evidence``: the recorded runs."""
 
     gates: tuple[str, ...]
     emulated: Version
@@ -68,6 +69,7 @@ class GateRule:
     outcome: StartOutcome
     evidence: tuple[str, ...] = ()
     fixed_by_all_apis: bool = False
+    unsearched: bool = False
 
 
 @dataclass(frozen=True)
@@ -159,7 +161,8 @@ def readiness_problems(
         if not all(gate_on(g) for g in rule.gates):
             continue
         if rule.needs is None:
-            out.append(GatesNotReady(rule.gates, mm(emulated), (), (), *rule.outcome.fields(), fixed_by_all_apis=rule.fixed_by_all_apis))
+            out.append(GatesNotReady(rule.gates, mm(emulated), (), (), *rule.outcome.fields(), fixed_by_all_apis=rule.fixed_by_all_apis,
+                                     unsearched=rule.unsearched))
             continue
         apis = served() if served is not None else default_served() if default_served is not None else None
         missing = tuple(gv for gv in rule.needs if apis is None or not apis.serves(gv))
@@ -185,7 +188,7 @@ def rules_from_document(document: Mapping[str, object]) -> ReadinessRules:
 
     gates = tuple(
         GateRule(tuple(g["gates"]), parse_version(g["emulated"]), tuple(g["needs"]) if g.get("needs") is not None else None,
-                 outcome(g["outcome"]), tuple(g.get("evidence") or ()), bool(g.get("fixedByAllApis")))
+                 outcome(g["outcome"]), tuple(g.get("evidence") or ()), bool(g.get("fixedByAllApis")), bool(g.get("unsearched")))
         for g in document.get("gates") or ()  # type: ignore[attr-defined]
     )
     apis = tuple(

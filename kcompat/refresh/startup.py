@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from .common import RefreshError
@@ -93,6 +94,50 @@ def split_api(api: str) -> tuple[str, str | None]:
     return "/".join(parts[:2]), "/".join(parts[2:]) or None
 
 
+_GATES_ON = re.compile(r"^--feature-gates=(.+)$")
+
+
+def _case_rules(cases: dict[str, Any], release: str, rules: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rules from the option cases that turn gates on and nothing else (``--feature-gates`` and
+    at most ``--emulated-version``) and did not get ready, where no narrowing found a rule for
+    those gates at that emulated version (the narrowing could not run: AllAlpha refused, say):
+    the gates of the case, no fix searched for (``unsearched``)."""
+    out: list[dict[str, Any]] = []
+    for case in cases.values():
+        if case.get("verdict") not in ("exited", "not-ready"):
+            continue
+        given = dict(flag[2:].partition("=")[::2] for flag in case["flags"])
+        if set(given) - {"feature-gates", "emulated-version"} or "feature-gates" not in given:
+            continue
+        values = dict(item.partition("=")[::2] for item in given["feature-gates"].split(","))
+        if any(v != "true" for v in values.values()) or any(g.startswith("All") for g in values):
+            continue
+        emulated = given.get("emulated-version", release)
+        named = set(values)
+        if any(r["emulated"] == emulated and set(r["gates"]) <= named for r in [*rules, *out]):
+            continue
+        rule: dict[str, Any] = {"gates": sorted(named), "emulated": emulated, "needs": None, "outcome": outcome(case),
+                                "evidence": [case["id"]], "unsearched": True}
+        fixed = _fixed_by(case, cases.values())
+        if fixed is not None:  # a case of the same flags and group/versions turned on got ready
+            rule.update(needs=fixed[0], evidence=[case["id"], fixed[1]], unsearched=False)
+        out.append(rule)
+    return out
+
+
+def _fixed_by(case: dict[str, Any], cases: Iterable[dict[str, Any]]) -> tuple[list[str], str] | None:
+    """The group/versions a ready case turns on with exactly ``case``'s flags besides, and its id."""
+    for other in cases:
+        extra = [f for f in other["flags"] if f not in case["flags"]]
+        if other.get("verdict") != "ready" or len(extra) != 1 or len(other["flags"]) != len(case["flags"]) + 1:
+            continue
+        name, _, value = extra[0][2:].partition("=")
+        items = [item.partition("=") for item in value.split(",")]
+        if name == "runtime-config" and all(v == "true" and "/" in gv for gv, _, v in items):
+            return [gv for gv, _, _ in items], other["id"]
+    return None
+
+
 def readiness_document(folder: Path) -> dict[str, Any]:
     """The rules of one release's recorded starts (the module docstring)."""
     path = folder / RECORDING
@@ -123,6 +168,7 @@ def readiness_document(folder: Path) -> dict[str, Any]:
                          "outcome": outcome(confirm), "evidence": evidence})
         else:
             raise RefreshError(f"{path}: a finding of unknown kind {finding.get('kind')!r}")
+    gates += _case_rules(doc.get("cases") or {}, release, gates)
     for rule in apis:
         unless = _ready_without(folder, rule, doc["runs"])
         if unless:

@@ -210,7 +210,8 @@ def _gates_not_ready(problem: GatesNotReady, context: StartupContext) -> Remedy:
     else:
         lowest = context.rules.lowest_ready(gates) if context.rules is not None else None
         emulate = f", or emulate {lowest} or later (where the recorded start with it on got ready)" if lowest is not None else ""
-        text = f"no --runtime-config made the recorded start ready: {off}{emulate}"
+        first = "" if problem.unsearched else "no --runtime-config made the recorded start ready: "
+        text = f"{first}{off}{emulate}"
         names = gates
     return Remedy(RemedyKind.READINESS, problem, text, names)
 
