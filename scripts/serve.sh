@@ -13,5 +13,7 @@ PYTHON="${PYTHON:-python3}"
 # when freed, in at most two malloc arenas (dashboard/server/memory.py MALLOC_ENV)
 export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}" MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
 # kcompat serve: Streamlit with .streamlit/config.toml (no file watcher, address lookups or client
-# error details); PORT, and SERVER_ADDRESS: the host name visitors use (printed; never looked up).
+# error details), listening on 127.0.0.1 only (this machine: http://localhost:8501); ADDRESS=0.0.0.0
+# (or --address 0.0.0.0) listens on every interface. PORT, and SERVER_ADDRESS: the host name visitors
+# use (printed; never looked up).
 exec .venv/bin/kcompat serve "$@"

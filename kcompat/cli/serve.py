@@ -41,7 +41,10 @@ def settings_home() -> Path:
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=os.environ.get("PORT", "8501"), help="port to listen on (default: $PORT or 8501)")
-    parser.add_argument("--address", help="address to listen on, e.g. 0.0.0.0 in a container (default: Streamlit's, every interface)")
+    parser.add_argument(
+        "--address", default=os.environ.get("ADDRESS", "127.0.0.1"),
+        help="address to listen on (default: $ADDRESS or 127.0.0.1, this machine only; 0.0.0.0 for every interface, as in a container)",
+    )
     parser.add_argument(
         "--server-address",
         default=os.environ.get("SERVER_ADDRESS", "localhost"),
@@ -55,8 +58,7 @@ def serve_command(args: argparse.Namespace) -> list[str]:
         raise KcompatError(f"--port must be 1-65535, not {args.port}")
     # Streamlit's own command line, with the server customisations installed first (dashboard.server)
     command = [sys.executable, "-m", "dashboard.server", "run", str(app_path()), "--server.port", str(args.port)]
-    if args.address:
-        command += ["--server.address", args.address]
+    command += ["--server.address", args.address or "127.0.0.1"]
     return [*command, "--browser.serverAddress", args.server_address]
 
 
