@@ -31,6 +31,7 @@ from dashboard.frame.selection_bar import current
 from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import table_csv, table_exports
 from dashboard.tables.table_text import config_labels, flag_column, table_as_text
+from dashboard.tables.text_width import fit_columns
 from dashboard.text import md
 from kcompat.answers.apis import apis, apis_startup, storage
 from kcompat.answers.skew import skew
@@ -146,6 +147,8 @@ def _query(binary: str, emulated: str, min_compat: str | None, flags: ApiFlags, 
 
 
 DIFF_COLUMNS = ("group", "version", "kind", "resource", "stage", "reason")
+#: The text columns of the grids, each as wide as its longest cell: nothing the answer says is cut
+TEXT_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "storageVersion", "reason")
 
 
 def _diff_frame(entries: tuple[ApiEntry, ...], reason_of: Callable[[ApiEntry], str]) -> pd.DataFrame:
@@ -291,6 +294,7 @@ def _short_table(frame: pd.DataFrame, key: str, empty: str, reason_help: str, fi
         return
     config = _api_config("")
     config["reason"] = st.column_config.TextColumn("reason", width="large", help=reason_help)
+    config = fit_columns(config, frame, TEXT_COLUMNS)
     st.dataframe(frame, key=key, hide_index=True, column_config=config, height=min(36 + 35 * len(frame), 300), alt=what)
     _api_text(frame, key, what, config)
     table_csv(frame.to_dict("records"), frame.columns, file_name=file_name, key=f"{key}_csv")
@@ -349,7 +353,7 @@ if sel.is_emulating:
             f"**served**: this {md(sel.binary)} binary emulating {md(view.emulated)}. **served by real release**: a real "
             f"{md(view.emulated)} binary with the same --runtime-config. **reason**: why this binary serves it or not."
         )
-        config = _api_config(view.emulated)
+        config = fit_columns(_api_config(view.emulated), differences, TEXT_COLUMNS)
         what = f"Differences from a real {view.emulated} kube-apiserver"
         st.dataframe(
             differences, key="apis_differences", hide_index=True, column_config=config, height=min(36 + 35 * len(differences), 300), alt=what
@@ -445,9 +449,9 @@ with tab_table:
     shown = _filter(table, served, stages or (), groups, text or "")
     if len(shown) != len(table):
         st.caption(f"{len(shown)} of {len(table)} resources match the filters")
-    api_config = _api_config(view.emulated)
+    api_config = fit_columns(_api_config(view.emulated), shown, TEXT_COLUMNS)
     what = f"Built-in APIs of a {sel.binary} kube-apiserver emulating {view.emulated}"
-    st.dataframe(shown, key="apis_table", hide_index=True, column_config=api_config, height=560, alt=what)
+    st.dataframe(shown, key="apis_table", hide_index=True, column_config=api_config, height=min(36 + 35 * len(shown), 560), alt=what)
     _api_text(shown, "apis_table", what, api_config)
 
     stem = f"apis-{sel.binary}-emulating-{view.emulated}"
@@ -495,8 +499,10 @@ with tab_storage:
         "served": flag_column("served", f"Served at {view.emulated} (default --runtime-config)", SERVED_WORDS["served"]),
         "reason": st.column_config.TextColumn("reason", width="large"),
     }
+    storage_config = fit_columns(storage_config, storage_table, TEXT_COLUMNS)
     storage_what = f"Storage versions at emulated {view.emulated}, min compatibility {used_mc}"
-    st.dataframe(storage_table, key="apis_storage", hide_index=True, column_config=storage_config, height=420, alt=storage_what)
+    st.dataframe(storage_table, key="apis_storage", hide_index=True, column_config=storage_config,
+                 height=min(36 + 35 * len(storage_table), 420), alt=storage_what)
     table_as_text(
         storage_table, "table_text_apis_storage", f"{storage_what}: {len(storage_table)} rows", labels=config_labels(storage_config),
         words=SERVED_WORDS, row_header="resource",

@@ -26,6 +26,7 @@ from dashboard.state.selection import Selection, missing_data, startup_errors
 from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import data_source, table_exports
 from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.tables.text_width import fit_columns
 from dashboard.text import code, md
 from dashboard.uploads.custom_manifest import run_worker
 from kcompat.answers.config import config
@@ -192,10 +193,10 @@ def show_disagreements(document: dict[str, Any]) -> None:
         what = "Gates on /metrics that disagree with the prediction"
         st.dataframe(
             frame, hide_index=True, width="stretch", key="cluster_disagree", alt=what,
-            column_config={
+            column_config=fit_columns({
                 "predicted": flag_column("predicted", "On or off by the prediction", ON_WORDS),
                 "observed": flag_column("observed", "On or off on /metrics", ON_WORDS),
-            },
+            }, frame, ("name", "observed stage", "predicted stage", "likely")),
         )
         table_as_text(frame, "table_text_cluster_disagree", f"{what}: {len(frame)} rows", words=DISAGREE_WORDS)
         table_exports(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 #: (characters, px at 14 px Source Sans, rounded up to 0.1 px)
 _WIDTHS = (
@@ -78,3 +79,14 @@ def column_px(texts: Iterable[object], minimum: int = 48) -> int:
     """A column width (px) that shows each of ``texts`` (the cells and the header) whole."""
     widest = max((text_px(t) for t in texts), default=0.0)
     return max(minimum, math.ceil(widest * (1 + MARGIN) + CELL_PADDING + 2))
+
+
+def fit_columns(config: dict[str, Any], frame: Any, columns: Iterable[str]) -> dict[str, Any]:
+    """``config`` with ``columns`` of ``frame`` as wide as their longest cell or header: an answer
+    the column holds (a reason, a likely cause) is never cut (the grid scrolls sideways instead)."""
+    out = dict(config)
+    for name in columns:
+        if name in frame.columns:
+            label = (out.get(name) or {}).get("label") or name
+            out[name] = {**(out.get(name) or {}), "width": column_px([label, *frame[name].astype(str)])}
+    return out

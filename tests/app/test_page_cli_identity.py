@@ -361,6 +361,11 @@ def test_inspect(tmp_path):
 
     assert disagree.to_dict("records") == disagree_rows(document["observed"]["disagree"])
     assert list(disagree["name"]) == ["APIServerTracing"]
+    # the likely cause is the answer: its column is as wide as its longest text (nothing cut)
+    from dashboard.tables.text_width import column_px
+
+    widths = {name: c.get("width") for name, c in json.loads(at.dataframe[0].proto.columns).items()}
+    assert widths["likely"] == column_px(["likely", *disagree["likely"]]) > 300
     assert [m.value for m in at.metric] == [document["component"], document["binary"], document["emulated"], document["minCompatibility"]]
     gates = frame_with(at, ["name", "enabled", "stage", "default", "locked", "explicit"])
     assert gates.to_dict("records") == [{k: f[k] for k in gates.columns} for f in document["gates"]["features"]]

@@ -115,3 +115,22 @@ def test_changes_cells_fit(open_page, screen, tab):
     assert any(g["rows"] > 10 for g in grids)  # long answers: the "why" texts reach 100 characters
     assert_fits(grids)
     assert watch.console_errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"binary": "1.36", "emulated": "1.33"},  # emulating: the differences, the enabled/removed tables, the reasons
+        {"binary": "1.33", "emulated": "1.31", "apis_served": "not served", "apis_tab": "table"},
+    ],
+    ids=["1.36@1.33", "1.33@1.31-not-served"],
+)
+def test_apis_reasons_are_readable_in_full(open_page, screen, params):
+    """The ``reason`` column is the answer ("why it is served or not"): no reason is cut, on a wide
+    screen or a phone (the grid scrolls sideways instead), and no grid has filler rows."""
+    page, watch = open_page("apis", params, **SCREENS[screen])
+    grids = measure(page)
+    assert any("reason" in g["columns"] and g["rows"] > 5 for g in grids), [g["columns"] for g in grids]
+    assert_fits(grids)
+    assert watch.console_errors == []
