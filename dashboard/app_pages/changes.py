@@ -12,7 +12,6 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import data
-from dashboard.frame.chrome import is_phone
 from dashboard.frame.pages import open_gate
 from dashboard.frame.selection_bar import current
 from dashboard.state.selection import binary_choices
@@ -137,7 +136,8 @@ def show(document: dict[str, Any], key: str, against: str) -> None:
         selection_mode="single-row",
         height=min(ROW_PX * (len(frame) + 1) + 2, MAX_HEIGHT),
         column_config={
-            "gate": col.TextColumn("gate", pinned=not is_phone(), width=widths["gate"]),
+            # not pinned: the grid fades a pinned column's text to 60 % (gate names that look disabled)
+            "gate": col.TextColumn("gate", width=widths["gate"]),
             "behaviour": col.TextColumn("behaviour", help="Whether the feature is on or off on each side", width=widths["behaviour"]),
             "here_on": flag_column(labels["here_on"], f"Whether the feature is on in {here}", ON_WORDS, width=widths["here_on"]),
             "here_stage": col.TextColumn(labels["here_stage"], help="locked: --feature-gates cannot set it; not registered: the binary has no such gate", width=widths["here_stage"]),

@@ -239,3 +239,12 @@ def test_a_link_to_a_plain_release_opens_its_newest_patch():
     assert not at.warning
     assert at.selectbox(key="changes_other").value == "1.35.8"
     assert commands(at)[-1].endswith("--against 1.35.8")
+
+
+def test_gate_names_are_in_the_text_colour(at):
+    """The grid draws a pinned column's text at 60 % (gate names that look disabled): the gate
+    column of every What changes grid is not pinned, as on the Gates and Release matrix pages."""
+    grids = [d for d in at.dataframe if "gate" in json.loads(d.proto.columns)]
+    assert grids
+    for grid in grids:
+        assert not json.loads(grid.proto.columns)["gate"].get("pinned"), grid.key
