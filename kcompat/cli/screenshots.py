@@ -166,16 +166,19 @@ def _log_tail(proc: subprocess.Popen) -> str:
     return "\n--- streamlit output ---\n" + text[-3000:]
 
 
-def start_server(extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None):
+def start_server(
+    extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None, customised: bool = True
+):
     """Start ``streamlit run SCRIPT`` (default: the dashboard; through ``python -m dashboard.server``,
-    as ``kcompat serve`` does, so the server customisations apply from the start) on a free loopback port, headless,
+    as ``kcompat serve`` does, so the server customisations apply from the start; ``customised=False``:
+    Streamlit's own ``python -m streamlit``, a benchmark's bare baseline) on a free loopback port, headless,
     without usage statistics, and wait until it is healthy. Returns ``(process, base_url)``; stop it
     with :func:`stop_server`. Run from the repository root so ``.streamlit/config.toml`` applies."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(extra_env or {}))
     log = tempfile.NamedTemporaryFile(prefix="kcompat-streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dashboard.server", "run", str(script or APP),
+        [sys.executable, "-m", "dashboard.server" if customised else "streamlit", "run", str(script or APP),
          "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=cwd or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
