@@ -37,9 +37,6 @@ page (:func:`report`), and the server runs on without it. What each one does and
   :func:`~.memory.freeze_long_lived` moves every object alive then (~150,000) into the collector's
   permanent generation (``gc.freeze``): a full collection walks only what sessions created.
 
-- **The landing page's code comes with the page** (:mod:`.preload`): the served ``index.html``
-  names the frontend modules of the Gates page's elements (``<link rel="modulepreload">``), which
-  Streamlit's frontend would ask for only once the elements arrive over the websocket.
 - **The app is warmed up at start** (:mod:`.warm_up`, started by ``python -m dashboard.server``, not
   by :func:`install`): the first visitor's script run no longer imports the app, loads the data or
   makes Streamlit's once-per-process checks.

@@ -9,7 +9,6 @@ from typing import Any
 from .janitor import JANITOR
 from .memory import SWITCH_INTERVAL
 from .patch import Patch, PatchResult
-from .preload import serve_preloads
 
 __all__ = ["MAX_SESSION_FILES", "MAX_SESSION_UPLOAD_BYTES", "PATCHES", "Patch", "PatchResult"]
 
@@ -94,14 +93,4 @@ PATCHES = (
     ),
     JANITOR,
     Patch("event loop gets the lock sooner", (), _switch_interval),
-    Patch(
-        "landing page's code preloaded",
-        (
-            "streamlit.file_util:get_static_dir",
-            "streamlit.web.server.starlette.starlette_static_routes:create_streamlit_static_handler",
-            "streamlit.web.server.starlette.starlette_static_routes:create_streamlit_static_assets_routes",
-            "starlette.responses:HTMLResponse",
-        ),
-        serve_preloads,
-    ),
 )

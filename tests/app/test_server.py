@@ -152,33 +152,6 @@ def test_the_janitor_stops_and_says_so_on_a_server_it_cannot_read(monkeypatch):
     assert janitor.Janitor().tick() is False
 
 
-def test_the_landing_page_modules_are_announced_with_the_page():
-    """index.html names the landing page's element modules and everything they import (once each,
-    none it names already), every one a file of the installed build; and the code font."""
-    import re
-
-    from streamlit import file_util
-
-    from dashboard.server import preload
-
-    static = Path(file_util.get_static_dir())
-    index = (static / "index.html").read_text(encoding="utf-8")
-    html, added = preload.preload_html(index, static)
-    own = set(re.findall(r'href="\./static/js/([^"]+)"', index))
-    new = [name for name in re.findall(r'href="\./static/js/([^"]+)"', html) if name not in own]
-    assert len(new) == len(set(new)) and added >= len(new) > len(preload.ELEMENTS)
-    for element in preload.ELEMENTS:
-        assert any(re.fullmatch(rf"{element}\.[\w-]+\.js", name) for name in new), element
-    js = static / "static" / "js"
-    assert all((js / name).is_file() for name in new)
-    # What a module imports is announced too (the browser would otherwise ask for it only once
-    # the module itself has arrived).
-    [selectbox] = [n for n in new if n.startswith("Selectbox.")]
-    imports = set(re.findall(r'(?:\bfrom|\bimport)\s*"\./([\w.-]+\.js)"', (js / selectbox).read_text(encoding="utf-8")))
-    assert imports and imports <= set(new) | own
-    assert re.search(r'rel="preload" as="font" type="font/woff2" crossorigin href="\./static/media/SourceCodeVF-Upright\.', html)
-
-
 def test_warming_up_makes_streamlit_s_once_per_process_checks():
     """What the first visitor's run no longer pays: Streamlit's "use streamlit run" check (it walks
     every module's file) and its emoji table are done, the app imported, the catalog loaded."""
