@@ -6,13 +6,15 @@ Measures the wall time of whole processes: ``kcompat gates --binary 1.36 --emula
 --format json`` (the ``kcompat`` script beside this Python) and ``python -c pass`` (this Python,
 the same venv, so the same ``site`` start-up). The two alternate, so machine noise hits both
 alike; one untimed run of each comes first. Prints the median (and min/max) of each, and the
-ratio kcompat/bare; the goal is <= 3. ``--check`` exits 1 when the ratio is over the goal.
+ratio kcompat/bare; the goal is <= 2. ``--check`` exits 1 when the ratio is over the goal.
 
 Bytecode: an installed package has its ``.pyc`` files (pip compiles them), and a plain Python
 writes them on the first run. ``PYTHONDONTWRITEBYTECODE=1`` in the environment would make every
 run compile the whole package again, which no installed copy does; so the measured processes get
 ``PYTHONPYCACHEPREFIX`` set to a temporary folder (nothing is written into the source tree) and
-``PYTHONDONTWRITEBYTECODE`` removed. ``--no-bytecode-cache`` measures the environment as it is.
+``PYTHONDONTWRITEBYTECODE`` removed (the compiled dataclass methods ``kcompat.cli.fast_start`` keeps
+beside the bytecode go there too: the untimed first run writes them). ``--no-bytecode-cache``
+measures the environment as it is.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-GOAL = 3.0
+GOAL = 2.0
 ARGS = ["gates", "--binary", "1.36", "--emulated", "1.33", "--format", "json"]
 
 

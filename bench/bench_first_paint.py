@@ -1,18 +1,29 @@
 """First paint of the Gates page against a bare Streamlit page, in the same run.
 
     .venv/bin/python bench/bench_first_paint.py [--runs 7] [--check]
+    .venv/bin/python bench/bench_first_paint.py --cold [--runs 5]
 
-Two real servers are started the same way (``streamlit run`` from the repository root, so the
-same ``.streamlit/config.toml``): the dashboard, and a temporary script with a title and a
-10-row dataframe. Each measured load is a cold page load in a FRESH browser context (no HTTP
-cache, no session) of Debian's chromium; the loads of the two pages alternate so machine noise
-hits both alike. One untimed load of each warms the servers first (Python imports, data caches).
+Two real servers are started from the repository root (the same ``.streamlit/config.toml``): the
+dashboard as ``kcompat serve`` runs it (``python -m dashboard.server``, its customisations
+installed), and a temporary script with a title and a 10-row dataframe under Streamlit's own
+``python -m streamlit``: the bare page as Streamlit serves it. Each measured load is a page load
+in a FRESH browser context (no HTTP cache, no session) of Debian's chromium; the loads of the two
+pages alternate so machine noise hits both alike. One untimed load of each warms the servers
+first (Python imports, data caches).
 
-First paint = navigation start (``performance.timeOrigin``) -> the app is idle (connected, the
-script finished, no skeleton) with the main table visible (its ``stDataFrame`` canvas drawn).
-The time is taken inside the page with ``performance.now()`` on the first animation frame where
-this holds. The script prints the median (and min/max) of each page, and the ratio Gates/bare;
-the goal is <= 1.5. ``--check`` exits 1 when the ratio is over the goal.
+Two times per load, from navigation start (``performance.timeOrigin``), each taken inside the
+page with ``performance.now()`` on the first animation frame where it holds:
+
+* first content: an element of the page's own (not the Copy link button) has a size;
+* first paint: the app is idle (connected, the script finished, no skeleton) with the main table
+  visible (its ``stDataFrame`` canvas drawn).
+
+The script prints the median (and min/max) of each, and the ratios Gates/bare; the goal for
+first paint is <= 1.2. ``--check`` exits 1 when that ratio is over the goal.
+
+``--cold``: every load is the first one of a server started for it (the user who opens the
+dashboard right after ``kcompat serve``): the two servers are started afresh before each pair of
+loads, and the page is opened as soon as the server answers its health check.
 """
 
 from __future__ import annotations
@@ -33,7 +44,7 @@ from kcompat.cli.screenshots import (  # noqa: E402
     stop_server,
 )
 
-GOAL = 1.5
+GOAL = 1.2
 GATES_QUERY = "/?binary=1.36&emulated=1.33"
 
 BARE_APP = '''\
@@ -43,6 +54,16 @@ import streamlit as st
 st.title("A bare Streamlit page")
 st.dataframe(pd.DataFrame({"n": range(10), "letter": list("abcdefghij")}), hide_index=True)
 '''
+
+#: True on the first frame where an element of the page (not the Copy link button) has a size.
+CONTENT_JS = """() => {
+  if (window.__firstContent) return true;
+  for (const e of document.querySelectorAll('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]:not(.st-key-kc-copy-link)')) {
+    const box = e.getBoundingClientRect();
+    if (box.width > 0 && box.height > 0) { window.__firstContent = performance.now(); return true; }
+  }
+  return false;
+}"""
 
 #: True on the first frame where the app is idle and the main table is drawn; remembers when.
 PAINTED_JS = """() => {
@@ -61,58 +82,82 @@ PAINTED_JS = """() => {
 }"""
 
 
-def first_paint(browser, url: str, timeout: float = 60_000) -> float:
-    """Milliseconds from navigation start to idle-with-table, in a fresh context."""
+def first_paint(browser, url: str, timeout: float = 60_000) -> tuple[float, float]:
+    """Milliseconds from navigation start to the first content and to idle-with-table, in a fresh context."""
     ctx = new_context(browser)
     try:
         page = ctx.new_page()
         page.goto(url, wait_until="commit")
+        page.wait_for_function(CONTENT_JS, polling="raf", timeout=timeout)
         page.wait_for_function(PAINTED_JS, polling="raf", timeout=timeout)
-        return float(page.evaluate("() => window.__firstPaint"))
+        content, painted = page.evaluate("() => [window.__firstContent, window.__firstPaint]")
+        return float(content), float(painted)
     finally:
         ctx.close()
 
 
+def start_both(bare_script: Path):
+    """The dashboard as kcompat serve runs it, and the bare page under Streamlit's own command."""
+    gates = start_server()
+    try:
+        bare = start_server(script=bare_script, customised=False)
+    except BaseException:
+        stop_server(gates[0])
+        raise
+    return gates, bare
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=7, help="measured cold loads per page (default 7)")
-    parser.add_argument("--check", action="store_true", help=f"exit 1 when the ratio is over {GOAL}")
+    parser.add_argument("--runs", type=int, default=7, help="measured loads per page (default 7)")
+    parser.add_argument("--check", action="store_true", help=f"exit 1 when the first-paint ratio is over {GOAL}")
+    parser.add_argument("--cold", action="store_true", help="each load is the first of a freshly started server")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
 
+    times: dict[str, list[tuple[float, float]]] = {"gates": [], "bare": []}
     with tempfile.TemporaryDirectory(prefix="kcompat-bare-") as tmp:
         bare_script = Path(tmp) / "bare_app.py"
         bare_script.write_text(BARE_APP, encoding="utf-8")
-        gates_proc, gates_url = start_server()
-        bare_proc = None
-        try:
-            bare_proc, bare_url = start_server(script=bare_script)
-            targets = {"gates": gates_url + GATES_QUERY, "bare": bare_url + "/"}
-            times: dict[str, list[float]] = {name: [] for name in targets}
-            with sync_playwright() as p:
-                browser = launch_browser(p)
+        with sync_playwright() as p:
+            browser = launch_browser(p)
+            try:
+                servers = None if args.cold else start_both(bare_script)
                 try:
-                    for url in targets.values():  # warm the servers (imports, data caches): not timed
-                        first_paint(browser, url)
+                    if servers is not None:  # warm the servers (imports, data caches): not timed
+                        for (_, url), path in zip(servers, (GATES_QUERY, "/"), strict=True):
+                            first_paint(browser, url + path)
                     for _ in range(args.runs):
-                        for name, url in targets.items():
-                            times[name].append(first_paint(browser, url))
+                        if args.cold:
+                            servers = start_both(bare_script)
+                        try:
+                            (_, gates_url), (_, bare_url) = servers
+                            times["gates"].append(first_paint(browser, gates_url + GATES_QUERY))
+                            times["bare"].append(first_paint(browser, bare_url + "/"))
+                        finally:
+                            if args.cold:
+                                for proc, _ in servers:
+                                    stop_server(proc)
+                                servers = None
                 finally:
-                    browser.close()
-        finally:
-            stop_server(gates_proc)
-            if bare_proc is not None:
-                stop_server(bare_proc)
+                    for proc, _ in servers or ():
+                        stop_server(proc)
+            finally:
+                browser.close()
 
-    med = {name: statistics.median(values) for name, values in times.items()}
-    for name, label in (("gates", f"Gates page ({GATES_QUERY})"), ("bare", "bare Streamlit page")):
-        values = times[name]
-        print(f"{label:40s} median {med[name]:7.0f} ms   min {min(values):6.0f}   max {max(values):6.0f}   (n={len(values)})")
-    ratio = med["gates"] / med["bare"]
-    verdict = "ok" if ratio <= GOAL else "OVER GOAL"
-    print(f"ratio Gates / bare: {ratio:.2f} (goal <= {GOAL}) {verdict}")
-    return 1 if args.check and ratio > GOAL else 0
+    kind = "cold (first load of a fresh server)" if args.cold else "warm server, fresh browser context"
+    print(f"{kind}, {args.runs} loads each")
+    ratios = []
+    for i, what in enumerate(("first content", "first paint")):
+        med = {name: statistics.median(t[i] for t in values) for name, values in times.items()}
+        for name, label in (("gates", f"Gates page ({GATES_QUERY})"), ("bare", "bare Streamlit page")):
+            values = [t[i] for t in times[name]]
+            print(f"{what:13s} {label:40s} median {med[name]:7.0f} ms   min {min(values):6.0f}   max {max(values):6.0f}")
+        ratios.append(med["gates"] / med["bare"])
+    print(f"ratio Gates / bare: first content {ratios[0]:.2f}, first paint {ratios[1]:.2f} "
+          f"(goal <= {GOAL}) {'ok' if ratios[1] <= GOAL else 'OVER GOAL'}")
+    return 1 if args.check and ratios[1] > GOAL else 0
 
 
 if __name__ == "__main__":

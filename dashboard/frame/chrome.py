@@ -11,6 +11,7 @@ compact.
   "Pages" (the popover costs 0.4 ms on every rerun, so it is built for phones only). Both buttons sit at the top of the page (``position: absolute``: a
   ``fixed`` layer's rounded corners were not drawn with the same pixels on every load, so
   screenshots differed).
+* **Keyboard** (:mod:`dashboard.frame.keyboard`): sent with the button, one script per window.
 * **Copy link** (:func:`copy_link_button`): copies the address of the view (``location.href``:
   the page, the selection and the page's own ``<page>_…`` keys) with ``navigator.clipboard``; when
   the browser refuses, the link is shown selected in a text box to copy by hand.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.frame.keyboard import KEYBOARD_JS
 from dashboard.frame.selection_bar import WIDGET
 from dashboard.state.view_state import url_value
 
@@ -113,9 +115,10 @@ COPY_LINK_HTML = """<div class="kc-copy-link">
 
 
 def copy_link_button() -> None:
-    """The "Copy link" button at the top right of every page, with the app's style rules."""
+    """The "Copy link" button at the top right of every page, with the app's style rules and its
+    keyboard handling (:mod:`dashboard.frame.keyboard`)."""
     with st.container(key="kc-copy-link"):
-        st.html(STYLE + COPY_LINK_HTML, unsafe_allow_javascript=True)
+        st.html(STYLE + COPY_LINK_HTML + KEYBOARD_JS, unsafe_allow_javascript=True)
 
 
 def compact_flag() -> tuple[bool | None, str | None]:

@@ -23,12 +23,15 @@ from dashboard.state.view_state import drop_url_keys
 from dashboard.text import md
 from dashboard.uploads.custom_manifest import custom_manifest_in_use
 
+#: The browser tab's icon: an emoji is inlined; a :material: one is fetched from the internet.
+PAGE_ICON = "☸️"
+
 
 def run_app() -> None:
     """Build the navigation and the shared frame, then run the chosen page."""
     st.set_page_config(
         page_title="kcompat — Kubernetes compatibility versions",
-        page_icon="☸️",  # an emoji favicon is inlined; a :material: one is fetched from the internet
+        page_icon=PAGE_ICON,
         layout="wide",
     )
     pages = all_pages()

@@ -44,6 +44,9 @@ WIDGET = {
     "patch": "sel_patch",
     "component": "sel_component",
 }
+#: The key of the bar's container (its class ``st-key-kc-selection-bar``: what a picture without
+#: the app's chrome hides, ``kcompat screenshots --no-chrome``).
+BAR_KEY = "kc-selection-bar"
 SAVED = "_selection"
 NOTES = "_selection_notes"
 
@@ -180,7 +183,7 @@ def selection_bar(intro: Callable[[Selection], None] | None = None) -> Selection
     def with_current(options: tuple[str, ...], value: str | None) -> tuple[str, ...]:
         return options if value is None or value in options else (value, *options)
 
-    with st.container(border=True, horizontal=True, vertical_alignment="bottom"):
+    with st.container(border=True, horizontal=True, vertical_alignment="bottom", key=BAR_KEY):
         st.selectbox(
             "Component",
             COMPONENTS,

@@ -37,6 +37,10 @@ page (:func:`report`), and the server runs on without it. What each one does and
   :func:`~.memory.freeze_long_lived` moves every object alive then (~150,000) into the collector's
   permanent generation (``gc.freeze``): a full collection walks only what sessions created.
 
+- **The app is warmed up at start** (:mod:`.warm_up`, started by ``python -m dashboard.server``, not
+  by :func:`install`): the first visitor's script run no longer imports the app, loads the data or
+  makes Streamlit's once-per-process checks.
+
 ``tests/app/test_server.py`` applies every patch to the installed Streamlit; ``scripts/test.sh``
 runs the whole suite against the newest Streamlit release when ``KCOMPAT_STREAMLIT=newest``
 (docs/hosting.md), so the next release is a measured upgrade.

@@ -20,6 +20,17 @@ What is shot:
 Every view is shot with the compact landing heading (``compact=1``, unless the link or query sets
 ``compact``) and the light theme (``--theme dark``: the dark one; ``embed_options`` in a link wins).
 
+Pictures for documentation (:class:`Framing`):
+
+* ``--element table`` (or ``chart``; ``table:2`` the second one of the page): the picture is that
+  element alone, written as ``<page>-table.png`` (``<page>-table-2.png``).
+* ``--full-height``: every table shows all its rows (its grid is grown to its content, as a user
+  drags its corner; Streamlit draws at most 10,000 px of it) and a whole-page picture is as tall as
+  the page, not the window.
+* ``--no-chrome``: without the app's frame: the navigation, the Pages menu, Copy link, the
+  selection bar, the metrics and the tables' toolbars are hidden; in a ``--element table`` picture
+  the grid's row-selection column (its checkboxes) is left out too.
+
 The screenshots are reproducible: the pages shown without ``--url`` or ``--query`` show one fixed
 selection, :data:`SELECTION`:
 
@@ -41,6 +52,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib.util
+import math
 import os
 import shutil
 import socket
@@ -62,7 +74,14 @@ TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from typing import Any
 
-    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        FloatRect,
+        Locator,
+        Page,
+        Playwright,
+    )
 
     from kcompat.data.catalog import Catalog
 
@@ -95,6 +114,21 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
     "--font-render-hinting=none", "--force-color-profile=srgb", "--hide-scrollbars",
 ]
+#: What ``--element`` names: the kind -> the element's ``data-testid``.
+ELEMENTS = {"table": "stDataFrame", "chart": "stVegaLiteChart"}
+#: Hidden by ``--no-chrome``: the top navigation (and Streamlit's toolbar), the Pages menu, Copy
+#: link, the selection bar (``dashboard.frame.selection_bar.BAR_KEY``), a row of metrics and the
+#: tables' hover toolbars; the page starts at the top.
+NO_CHROME_CSS = (
+    'header[data-testid="stHeader"],[data-testid="stExpandSidebarButton"],.st-key-kc-pages-menu,.st-key-kc-copy-link,'
+    '.st-key-kc-selection-bar,[data-testid="stElementToolbar"],'
+    '[data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"] > [data-testid="stMetric"])'
+    "{display:none!important}"
+    '[data-testid="stMainBlockContainer"]{padding-top:1.5rem!important}'
+)
+#: The tallest grid ``--full-height`` draws (Streamlit caps a table's content height at 10,000 px).
+MAX_GRID_PX = 10_000
+
 #: Injected into every screenshot: nothing moves, no blinking caret.
 FREEZE_CSS = "*,*::before,*::after{transition:none!important;animation:none!important;caret-color:transparent!important}"
 
@@ -145,17 +179,18 @@ def _log_tail(proc: subprocess.Popen[bytes]) -> str:
 
 
 def start_server(
-    extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None
+    extra_env: Mapping[str, str] | None = None, script: Path | None = None, cwd: Path | None = None, customised: bool = True,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start ``streamlit run SCRIPT`` (default: the dashboard; through ``python -m dashboard.server``,
-    as ``kcompat serve`` does, so the server customisations apply from the start) on a free loopback port, headless,
+    as ``kcompat serve`` does, so the server customisations apply from the start; ``customised=False``:
+    Streamlit's own ``python -m streamlit``, a benchmark's bare baseline) on a free loopback port, headless,
     without usage statistics, and wait until it is healthy. Returns ``(process, base_url)``; stop it
     with :func:`stop_server`. Run from the repository root so ``.streamlit/config.toml`` applies."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""), **(extra_env or {}))
     log = tempfile.NamedTemporaryFile(prefix="kcompat-streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dashboard.server", "run", str(script or APP),
+        [sys.executable, "-m", "dashboard.server" if customised else "streamlit", "run", str(script or APP),
          "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=cwd or ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -296,17 +331,179 @@ def redraw(page: Page) -> None:
         page.set_viewport_size(size)
 
 
-def screenshot_page(context: BrowserContext, base_url: str, key: str, path: Path, theme: str = "light", params: Mapping[str, str] | None = None) -> Path:
+@dataclass(frozen=True)
+class Framing:
+    """What a picture of a view holds (``--element``, ``--full-height``, ``--no-chrome``): the
+    window (default) or one element of the page (``element``: ``("table", 1)`` the first table,
+    ``("chart", 2)`` the second chart), every table at its full height, with or without the app's
+    chrome."""
+
+    element: tuple[str, int] | None = None
+    full_height: bool = False
+    no_chrome: bool = False
+
+    def file_name(self, name: str) -> str:
+        """``<name>.png``, or ``<name>-table.png`` / ``<name>-chart-2.png`` for an element."""
+        if self.element is None:
+            return f"{name}.png"
+        kind, number = self.element
+        return f"{name}-{kind}" + (f"-{number}" if number > 1 else "") + ".png"
+
+
+WINDOW = Framing()
+
+
+def parse_element(text: str) -> tuple[str, int]:
+    """``table``, ``chart`` or either with ``:N`` (the N-th one shown on the page, from 1)."""
+    kind, colon, number = text.partition(":")
+    if kind not in ELEMENTS:
+        raise ValueError(f"--element {cut(text)!r} is not {' or '.join(ELEMENTS)} (e.g. table, chart:2)")
+    if not colon:
+        return kind, 1
+    if not (number.isascii() and number.isdigit() and 1 <= int(number) <= 99):
+        raise ValueError(f"--element {cut(text)!r}: after {kind}: comes the number of the {kind} on the page, 1 to 99")
+    return kind, int(number)
+
+
+def row_marker_px(rows: int) -> int:
+    """Width of a grid's row-selection column (glide-data-grid's default, which Streamlit keeps):
+    32 px up to 100 rows, 36 up to 1,000, 44 up to 10,000, 48 beyond."""
+    return 48 if rows > 10_000 else 44 if rows > 1_000 else 36 if rows > 100 else 32
+
+
+#: A table's grid as drawn: its height, the height of all its rows (the most it can be dragged
+#: to), the rows and whether it has the row-selection column (its first data cell is column 1).
+GRID_JS = """e => {
+  const box = e.querySelector('[data-testid="stDataFrameResizable"]');
+  const grid = e.querySelector('table[role="grid"]');
+  const cell = grid && grid.querySelector('td[id^="glide-cell-"]');
+  return {height: box ? box.offsetHeight : 0, content: box ? parseFloat(box.style.maxHeight) || 0 : 0,
+          rows: grid ? Math.max(0, Number(grid.getAttribute('aria-rowcount')) - 1) : 0,
+          markers: !!cell && cell.id.split('-')[2] === '1'};
+}"""
+
+#: Once a grid is grown, the element around it follows its height (Streamlit fixes it otherwise).
+FOLLOW_GRID_JS = """e => {
+  const stop = e.closest('[data-testid="stElementContainer"]');
+  for (let n = e.querySelector('[data-testid="stDataFrameResizable"]').parentElement; n; n = n.parentElement) {
+    n.style.setProperty('height', 'auto', 'important');
+    if (n === stop) break;
+  }
+}"""
+
+
+def _set_height(page: Page, height: int) -> None:
+    size = page.viewport_size or dict(VIEWPORT)
+    page.set_viewport_size({"width": size["width"], "height": max(1, min(height, 4 * MAX_GRID_PX))})
+
+
+#: The height of the whole page: Streamlit scrolls its main area (``stMain``), not the document.
+PAGE_HEIGHT_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const more = main ? main.scrollHeight - main.clientHeight : 0;
+  return Math.ceil(Math.max(document.documentElement.scrollHeight, window.innerHeight + more));
+}"""
+
+
+def _page_height(page: Page) -> int:
+    return int(page.evaluate(PAGE_HEIGHT_JS))
+
+
+def grow_table(page: Page, table: Locator) -> None:
+    """Drag the grid's bottom-right corner down until every row shows (at most
+    :data:`MAX_GRID_PX`), as a user would; the window is made tall enough for the drag."""
+    grid = table.evaluate(GRID_JS)
+    target = min(grid["content"], MAX_GRID_PX)
+    if target <= grid["height"] + 0.5:
+        return
+    corner = table.locator('[data-testid="stDataFrameResizable"]')
+    _set_height(page, _page_height(page) + int(target - grid["height"]) + 100)
+    corner.scroll_into_view_if_needed()
+    box = corner.bounding_box()
+    if box is None:
+        raise ValueError("the table is not shown")
+    x, y = box["x"] + box["width"] - 2, box["y"] + box["height"] - 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + (target - grid["height"]) + 8, steps=4)
+    page.mouse.up()
+    page.mouse.move(0, 0)
+    page.wait_for_function("([e, h]) => e.offsetHeight >= h - 0.5", arg=[corner.element_handle(), target], timeout=10_000)
+    table.evaluate(FOLLOW_GRID_JS)
+
+
+def _target(page: Page, framing: Framing) -> Locator | None:
+    """The element ``framing`` pictures, or None for the whole window or page."""
+    if framing.element is None:
+        return None
+    kind, number = framing.element
+    found = page.locator(f'[data-testid="{ELEMENTS[kind]}"]:visible')
+    count = found.count()
+    if count < number:
+        raise ValueError(f"the page shows {count} {kind}{'' if count == 1 else 's'}: no {kind} {number} (--element)")
+    return found.nth(number - 1)
+
+
+def frame_page(page: Page, framing: Framing) -> None:
+    """Apply ``framing`` to a loaded, frozen page: the chrome hidden, the tables grown, the window
+    as tall as the page when the picture needs it."""
+    if framing.no_chrome:
+        page.add_style_tag(content=NO_CHROME_CSS)
+    original = page.viewport_size or dict(VIEWPORT)
+    target = _target(page, framing)
+    if framing.full_height:
+        if target is None:
+            tables = page.locator(f'[data-testid="{ELEMENTS["table"]}"]:visible').all()
+        else:
+            tables = [target] if framing.element and framing.element[0] == "table" else []
+        for table in tables:
+            grow_table(page, table)
+    # The page laid out at the usual window height, then the window as tall as the page: a
+    # full-height picture shows all of it, an element is wholly inside the window.
+    _set_height(page, original["height"])
+    if framing.full_height or target is not None:
+        _set_height(page, max(original["height"], _page_height(page)))
+    page.evaluate("() => { window.scrollTo(0, 0); const m = document.querySelector('[data-testid=\"stMain\"]'); if (m) m.scrollTop = 0; }")
+
+
+def clip_of(page: Page, framing: Framing) -> FloatRect | None:
+    """The area of the page to keep (whole pixels): the element's box (a table's grid from the
+    line after its checkbox column without the chrome), or None for the whole window."""
+    target = _target(page, framing)
+    if target is None:
+        return None
+    if framing.element and framing.element[0] == "table":
+        box = target.locator('[data-testid="stDataFrameResizable"]').bounding_box()
+        grid = target.evaluate(GRID_JS)
+        if box is not None and framing.no_chrome and grid["markers"]:
+            # from the grid line between the checkboxes and the first column: it is the left edge
+            left = 1 + row_marker_px(grid["rows"])
+            box = {"x": box["x"] + left, "y": box["y"], "width": box["width"] - left, "height": box["height"]}
+    else:
+        box = target.bounding_box()
+    if box is None:
+        raise ValueError(f"the {framing.element[0] if framing.element else 'element'} is not shown (--element)")
+    x0, y0 = math.floor(box["x"]), math.floor(box["y"])
+    return {"x": x0, "y": y0, "width": math.ceil(box["x"] + box["width"]) - x0, "height": math.ceil(box["y"] + box["height"]) - y0}
+
+
+def screenshot_page(
+    context: BrowserContext, base_url: str, key: str, path: Path, theme: str = "light", params: Mapping[str, str] | None = None,
+    framing: Framing = WINDOW,
+) -> Path:
     """Open page ``key`` in a new tab of ``context`` (with ``params``, default: the fixed
-    selection, see :func:`screenshot_params`) and save a PNG."""
+    selection, see :func:`screenshot_params`) and save a PNG of it as ``framing`` says."""
     page = context.new_page()
     try:
         page.goto(page_url(base_url, key, screenshot_params(key, theme) if params is None else params), wait_until="domcontentloaded")
         wait_idle(page, settle=400)
         freeze(page)
+        if framing != WINDOW:
+            frame_page(page, framing)
         redraw(page)
         wait_idle(page, settle=300)
-        page.screenshot(path=str(path), animations="disabled", caret="hide", scale="device")
+        clip = clip_of(page, framing)
+        page.screenshot(path=str(path), animations="disabled", caret="hide", scale="device", clip=clip)
     finally:
         page.close()
     return path
@@ -329,10 +526,12 @@ def take_screenshots(
     query: Mapping[str, str] | None = None,
     theme: str = "light",
     phone: bool = False,
+    framing: Framing = WINDOW,
 ) -> list[Path]:
     """Write a PNG per view into ``out_dir``: one per view link of ``links``, else ``<page>.png``
     for each page key (default: every page of ``PAGES``) with ``query`` (default: the fixed
-    selection).
+    selection); ``framing``: the window (default), or one element, full height, without the
+    app's chrome (:class:`Framing`; an element's file is ``<page>-table.png``).
 
     ``server``: a running dashboard to use (e.g. the tests' one); by default a server is started
     here and stopped at the end. ``browser``: a Playwright browser to use (each call opens its own
@@ -355,7 +554,7 @@ def take_screenshots(
         if server is None:
             proc, server = start_server()
         if browser is not None:
-            return _shoot(browser, server, shots, out, theme, phone)
+            return _shoot(browser, server, shots, out, theme, phone, framing)
         try:
             from playwright.sync_api import sync_playwright
         except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -363,7 +562,7 @@ def take_screenshots(
         with sync_playwright() as p:
             own = launch_browser(p)
             try:
-                return _shoot(own, server, shots, out, theme, phone)
+                return _shoot(own, server, shots, out, theme, phone, framing)
             finally:
                 own.close()
     finally:
@@ -371,11 +570,11 @@ def take_screenshots(
             stop_server(proc)
 
 
-def _shoot(browser: Browser, server: str, shots: list[Shot], out: Path, theme: str, phone: bool) -> list[Path]:
+def _shoot(browser: Browser, server: str, shots: list[Shot], out: Path, theme: str, phone: bool, framing: Framing = WINDOW) -> list[Path]:
     options = dict(PHONE) if phone else {}
     context = new_context(browser, color_scheme=theme, **options)
     try:
-        return [screenshot_page(context, server, s.key, out / f"{s.name}.png", theme, dict(s.params)) for s in shots]
+        return [screenshot_page(context, server, s.key, out / framing.file_name(s.name), theme, dict(s.params), framing) for s in shots]
     finally:
         context.close()
 
@@ -403,6 +602,18 @@ def register(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     )
     parser.add_argument("--theme", choices=THEMES, default="light", help="colour theme (default: light)")
     parser.add_argument("--phone", action="store_true", help="a 390x844 phone instead of a 1440x900 screen")
+    parser.add_argument(
+        "--element", metavar="KIND[:N]",
+        help="only the page's table or chart (table:2: its second table), written as <page>-table.png",
+    )
+    parser.add_argument(
+        "--full-height", action="store_true",
+        help="every table shows all its rows, and a whole-page picture is as tall as the page",
+    )
+    parser.add_argument(
+        "--no-chrome", action="store_true",
+        help="without the navigation, Copy link, selection bar, metrics and toolbars (and a table's checkbox column with --element)",
+    )
     return parser
 
 
@@ -501,6 +712,11 @@ def run(args: argparse.Namespace, catalog: Catalog | None = None) -> ExitStatus:
         for link in links or ():
             parse_link(link)  # every link checked before anything starts
         query = parse_query(query_text) if query_text is not None else None
+        element = getattr(args, "element", None)
+        framing = Framing(
+            parse_element(element) if element is not None else None,
+            bool(getattr(args, "full_height", False)), bool(getattr(args, "no_chrome", False)),
+        )
         server = getattr(args, "server", None)
         if server is not None:
             server = check_url(server)
@@ -509,7 +725,7 @@ def run(args: argparse.Namespace, catalog: Catalog | None = None) -> ExitStatus:
             _answers(server)
         written = take_screenshots(
             out, pages=pages, server=server, links=links, query=query,
-            theme=getattr(args, "theme", "light"), phone=getattr(args, "phone", False),
+            theme=getattr(args, "theme", "light"), phone=getattr(args, "phone", False), framing=framing,
         )
     except (RuntimeError, ValueError, OSError) as exc:
         print(f"kcompat: error: {cut(exc, MESSAGE_LIMIT)}", file=sys.stderr)

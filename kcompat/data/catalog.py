@@ -53,6 +53,8 @@ _INFO_TUPLES = ("feature_files", "client_go_files")
 
 @dataclass(frozen=True)
 class ReleaseInfo:
+    """One entry of ``releases.yaml``: a bundled release, its data files and where they come from."""
+
     release: str
     feature_files: tuple[str, ...]
     status: str
@@ -111,6 +113,8 @@ class ReleaseInfo:
 
 @dataclass(frozen=True)
 class GateInfo:
+    """What the data says of a gate besides its specs: its description, owners and KEP."""
+
     name: str
     description: str | None
     owners: tuple[str, ...]

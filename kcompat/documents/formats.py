@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 
 from kcompat.core.errors import printable
@@ -47,12 +45,16 @@ def csv_safe(text: str) -> str:
     """Neutralise spreadsheet formulas (CSV injection): a leading = + - @ tab or CR gets a quote,
     also in their full-width and small forms (＝ ＋ － ＠ ﹦ ﹢ ﹣ ﹫, which spreadsheets read as the
     ASCII ones); control and bidirectional characters are written as escapes (:func:`printable`)."""
+    import unicodedata  # (imported by CSV output only: not on every command's start)
+
     if text[:1] and (text.startswith(_FORMULA_START) or unicodedata.normalize("NFKC", text[:1]).startswith(_FORMULA_START)):
         return "'" + printable(text)
     return printable(text)
 
 
 def rows_to_csv(rows: Sequence[Mapping[str, object]], columns: Sequence[str]) -> str:
+    import csv  # (imported by CSV output only: not on every command's start)
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)

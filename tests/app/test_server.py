@@ -150,3 +150,24 @@ def test_the_janitor_stops_and_says_so_on_a_server_it_cannot_read(monkeypatch):
     real = Runtime.__new__(Runtime)  # a server's runtime whose session manager is not where the janitor reads it
     monkeypatch.setattr(Runtime, "instance", staticmethod(lambda: real))
     assert janitor.Janitor().tick() is False
+
+
+def test_warming_up_makes_streamlit_s_once_per_process_checks():
+    """What the first visitor's run no longer pays: Streamlit's "use streamlit run" check (it walks
+    every module's file) and its emoji table are done, the app imported, the catalog loaded."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from dashboard.server.warm_up import warm\n"
+        "from streamlit import delta_generator\n"
+        "before = delta_generator._use_warning_has_been_displayed, 'streamlit.emojis' in sys.modules\n"
+        "line = warm()\n"
+        "from dashboard import data\n"
+        "print(before, delta_generator._use_warning_has_been_displayed, 'streamlit.emojis' in sys.modules,\n"
+        "      'dashboard.tables.gate_table' in sys.modules, len(data.summary().usable) > 0, line.startswith('the app imported'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split("\n")[-2] == "(False, False) True True True True True"

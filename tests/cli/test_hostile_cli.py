@@ -135,6 +135,8 @@ def test_a_3000_deep_dependency_chain_manifest_gets_a_message(capsys, tmp_path):
         (["--query", "binary=1.35&=x"], "--query: '=x' is not key=value"),
         (["--query", "binary=1.35\nemulated=1.34"], "--query 'binary=1.35\\nemulated=1.34' contains a line break"),
         (["--page", "nope", "--server", "http://127.0.0.1:1"], "no dashboard answers"),
+        (["--element", "graph"], "--element 'graph' is not table or chart"),
+        (["--element", "table:0", "--server", "http://127.0.0.1:1"], "1 to 99"),
     ],
 )
 def test_screenshots_error_paths(capsys, tmp_path, argv, expected):

@@ -62,3 +62,39 @@ def test_query_parsing():
 def test_an_unknown_theme_is_refused_before_anything_starts(tmp_path):
     with pytest.raises(ValueError, match="unknown theme 'pink'"):
         s.take_screenshots(tmp_path, pages=["gates"], server="http://127.0.0.1:1", theme="pink")
+
+
+@pytest.mark.parametrize(
+    ("text", "element"), [("table", ("table", 1)), ("chart", ("chart", 1)), ("table:2", ("table", 2)), ("chart:12", ("chart", 12))]
+)
+def test_an_element_is_a_kind_and_its_number(text, element):
+    assert s.parse_element(text) == element
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("graph", "--element 'graph' is not table or chart"),
+        ("", "is not table or chart"),
+        ("table:", "the number of the table on the page, 1 to 99"),
+        ("table:0", "1 to 99"),
+        ("chart:x", "1 to 99"),
+        ("chart:\u0661", "1 to 99"),  # ARABIC-INDIC DIGIT ONE: a digit, but not an ASCII one
+        ("table:100", "1 to 99"),
+    ],
+)
+def test_an_element_that_is_none_is_refused(text, expected):
+    with pytest.raises(ValueError, match=expected):
+        s.parse_element(text)
+
+
+def test_element_pictures_are_named_after_the_page_and_the_element():
+    assert s.WINDOW.file_name("gates") == "gates.png"
+    assert s.Framing(None, full_height=True, no_chrome=True).file_name("gates") == "gates.png"
+    assert s.Framing(("table", 1)).file_name("gates") == "gates-table.png"
+    assert s.Framing(("chart", 2), True, True).file_name("matrix-2") == "matrix-2-chart-2.png"
+
+
+def test_the_checkbox_column_is_as_wide_as_the_grid_draws_it():
+    # glide-data-grid's default row-marker widths, by the number of rows
+    assert [s.row_marker_px(n) for n in (0, 22, 100, 101, 1_000, 1_001, 10_000, 10_001)] == [32, 32, 32, 36, 36, 44, 44, 48]

@@ -125,3 +125,114 @@ def test_phone_screenshots(server_url, browser, tmp_path):
     [path] = screenshots.take_screenshots(tmp_path, pages=["gates"], server=server_url, browser=browser, phone=True)
     with Image.open(path) as im:
         assert im.size == (780, 1688)  # 390x844 at twice the pixels
+
+
+# --- pictures for documentation: --element, --full-height, --no-chrome ------------------------
+
+#: Gates locked to their default for a 1.36 binary emulating 1.33: more rows than the Gates grid
+#: shows at its height on the page (15).
+LOCKED_VIEW = {"binary": "1.36", "emulated": "1.33", "gates_quick": "locked"}
+
+
+def locked_gates() -> int:
+    from kcompat.answers.gates import gates
+    from kcompat.data.catalog import DEFAULT_CATALOG
+
+    return sum(row.locked for row in gates(DEFAULT_CATALOG, "1.36", "1.33").rows)
+
+
+def text_rows(path, left: int = 0, right: int = 300) -> tuple[int, int]:
+    """(lines of text, leftmost x of text) in a band of columns of a PNG: a line is a run of pixel
+    rows holding dark (text) pixels; grid lines and checkboxes are lighter than text."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        grey = im.convert("L")
+        width, height = grey.size
+        pixels = grey.load()
+        runs, inside, first_x = 0, False, width
+        for y in range(height):
+            dark = [x for x in range(left, min(right, width)) if pixels[x, y] < 128]
+            if dark:
+                first_x = min(first_x, dark[0])
+            if dark and not inside:
+                runs += 1
+            inside = bool(dark)
+    return runs, first_x
+
+
+def test_a_table_alone_shows_every_row_without_the_checkboxes(server_url, browser, tmp_path):
+    rows = locked_gates()
+    assert rows > 15  # more than the grid shows on the page
+    framing = screenshots.Framing(("table", 1), full_height=True, no_chrome=True)
+    [path] = screenshots.take_screenshots(tmp_path / "one", pages=["gates"], query=LOCKED_VIEW, server=server_url, browser=browser, framing=framing)
+    assert path.name == "gates-table.png"
+    from PIL import Image
+
+    with Image.open(path) as im:
+        width, height = im.size
+    assert abs(height - (35 * (rows + 1) + 2)) <= 1, (height, rows)  # the header and every row, 35 px each
+    assert 1000 < width < 1440  # the grid alone, not the window
+    lines, first_x = text_rows(path)
+    assert lines == rows + 1, (lines, rows)  # the header line and each gate's name
+    # The gate names start at the picture's left edge (8 px of cell padding): no checkbox column before them.
+    assert first_x < 14, first_x
+    # The same pixels on a second run.
+    [again] = screenshots.take_screenshots(tmp_path / "two", pages=["gates"], query=LOCKED_VIEW, server=server_url, browser=browser, framing=framing)
+    assert_same_pixels(path, again, "table-two-runs")
+
+
+def test_a_table_as_the_page_shows_it_keeps_its_height_and_checkboxes(server_url, browser, tmp_path):
+    [path] = screenshots.take_screenshots(
+        tmp_path, pages=["gates"], query=LOCKED_VIEW, server=server_url, browser=browser, framing=screenshots.Framing(("table", 1))
+    )
+    from PIL import Image
+
+    with Image.open(path) as im:
+        assert im.size[1] == 561  # the page's 560 px grid (15 rows)
+    lines, first_x = text_rows(path)
+    assert lines == 16 and first_x > 33, (lines, first_x)  # the checkbox column comes first
+
+
+def test_a_chart_alone(server_url, browser, tmp_path):
+    framing = screenshots.Framing(("chart", 2), no_chrome=True)
+    [path] = screenshots.take_screenshots(tmp_path, pages=["matrix"], server=server_url, browser=browser, framing=framing)
+    assert path.name == "matrix-chart-2.png"
+    from PIL import Image
+
+    with Image.open(path) as im:
+        width, height = im.size
+    assert 200 < height < 900 and width <= 1280, im.size  # the chart, not the window
+    with pytest.raises(ValueError, match="the page shows 2 charts: no chart 3"):
+        screenshots.take_screenshots(
+            tmp_path, pages=["matrix"], server=server_url, browser=browser, framing=screenshots.Framing(("chart", 3))
+        )
+
+
+def test_without_chrome_the_page_keeps_its_answer_only(open_page):
+    page, watch = open_page("gates", LOCKED_VIEW)
+    shown = {
+        "navigation": '[data-testid="stTopNav"]',
+        "copy link": ".kc-copy-link button",
+        "selection bar": 'input[aria-label="Binary release"]',
+        "metrics": '[data-testid="stMetric"]',
+    }
+    assert all(page.locator(css).first.is_visible() for css in shown.values())
+    screenshots.freeze(page)
+    screenshots.frame_page(page, screenshots.Framing(None, full_height=True, no_chrome=True))
+    assert [name for name, css in shown.items() if page.locator(css).first.is_visible()] == []
+    assert page.locator('[data-testid="stDataFrame"]').first.is_visible()
+    # Every row of the grid is drawn (it was grown to its content), and the window holds the whole page.
+    grid = page.locator('[data-testid="stDataFrame"]').first.evaluate(screenshots.GRID_JS)
+    assert grid["rows"] == locked_gates() and grid["height"] == grid["content"] == 35 * (grid["rows"] + 1) + 2
+    assert page.viewport_size["height"] > 900
+    assert watch.console_errors == []
+
+
+def test_element_options_on_the_command_line(server_url, tmp_path, capsys):
+    query = "&".join(f"{k}={v}" for k, v in LOCKED_VIEW.items())
+    assert cli("--out", str(tmp_path), "--page", "gates", "--query", query, "--server", server_url,
+               "--element", "table", "--full-height", "--no-chrome") == 0
+    assert capsys.readouterr().out.split() == [str(tmp_path / "gates-table.png")]
+    assert cli("--out", str(tmp_path), "--page", "about", "--server", server_url, "--element", "table:9") == 2
+    assert "the page shows 0 tables: no table 9 (--element)" in capsys.readouterr().err
