@@ -282,7 +282,10 @@ def gates_panel(sel: Selection, view: GatesView, custom: CustomManifest | None =
     CSV, Markdown and JSON, and every gate as ``kcompat gates`` prints it. ``view`` is
     :func:`data.gates_view` of ``sel``."""
     for line in view.component_differences:
-        st.info(md(line), icon=":material/compare_arrows:")
+        if is_phone():  # a line, not a box: the table stays near the first screen
+            st.caption(f":material/compare_arrows: {md(line)}")
+        else:
+            st.info(md(line), icon=":material/compare_arrows:")
     if view.components_not_recorded and sel.component != "kube-apiserver":
         st.caption(" ".join(md(line) + "." for line in view.components_not_recorded))
     metrics_row(dict(view.metrics), sel.binary, view.emulated)

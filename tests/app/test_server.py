@@ -11,6 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 import streamlit as st
+from conftest import (
+    open_app,  # the app suite's helper (module level: tests/e2e has a conftest too)
+)
 from streamlit import net_util
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.state import SessionState
@@ -128,8 +131,6 @@ def test_a_customisation_that_cannot_apply_is_logged_and_reported(monkeypatch, c
 
 
 def test_the_about_page_names_a_customisation_that_does_not_apply(monkeypatch):
-    from conftest import open_app
-
     from dashboard.server.patch import PatchResult
 
     at = open_app("about")
