@@ -7,9 +7,7 @@ custom manifest of a component that is not a Kubernetes release.
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -198,6 +196,10 @@ def parse_binary_version(text: str) -> Version:
 MAX_VERSION_FLAG_LENGTH = 1_000
 
 
+#: The characters that make a CSV reader do more than return the value as one field.
+_CSV_SPECIAL = frozenset(',"\r\n\x00')
+
+
 def read_flag_csv(value: str) -> list[str]:
     """pflag's ``readAsCSV`` for string-slice flags: the first CSV record of the value."""
     if value == "":
@@ -206,6 +208,11 @@ def read_flag_csv(value: str) -> list[str]:
         raise KcompatError(
             f"value {quote_cut(value)} is longer than the {MAX_VERSION_FLAG_LENGTH:,} characters a version flag may have"
         )
+    if not _CSV_SPECIAL.intersection(value):
+        return [value]  # what the CSV reader gives for a field without a separator, quote or line end
+    import csv  # (only for a value the reader has to read: not on every command's start)
+    import io
+
     try:
         for row in csv.reader(io.StringIO(value), strict=True):
             if row:

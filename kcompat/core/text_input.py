@@ -10,7 +10,6 @@ that it holds NUL bytes.
 from __future__ import annotations
 
 import codecs
-import zlib
 
 from .errors import KcompatError
 
@@ -79,6 +78,8 @@ def _described(raw: bytes) -> str:
 
 def _gunzip(raw: bytes, source: str, max_bytes: int) -> bytes:
     """The decompressed bytes, never more than ``max_bytes + 1`` held (a bomb is stopped there)."""
+    import zlib  # (gzip input only: not on every command's start)
+
     out = bytearray()
     rest = raw
     for _ in range(MAX_GZIP_MEMBERS):

@@ -1,6 +1,8 @@
 """SPEC §2: defaults, flag values and per-release ranges of emulation and min compatibility."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kcompat.core.compat import (
     allowed_versions,
@@ -134,6 +136,26 @@ def test_version_flags_are_read_as_csv_like_pflag_string_slices():
     assert str(parse_version_flag('"1.33"', "emulated-version")) == "1.33"
     assert str(parse_version_flag("1.33\r\n", "emulated-version")) == "1.33"
     assert str(parse_version_flag(["1.33", ""], "emulated-version")) == "1.33"
+
+
+@given(st.text(alphabet=st.sampled_from('1.3,"\r\n\x00 a\té'), max_size=12) | st.text(max_size=12))
+def test_a_flag_value_reads_as_the_csv_reader_reads_it(value):
+    """The values a CSV reader returns whole are returned without it, the others read by it: the
+    same record or the same refusal."""
+    import csv
+    import io
+
+    from kcompat.core.compat import read_flag_csv
+
+    try:
+        expected = [] if value == "" else next((row for row in csv.reader(io.StringIO(value), strict=True) if row), "error")
+    except csv.Error:
+        expected = "error"
+    try:
+        got = read_flag_csv(value)
+    except KcompatError:
+        got = "error"
+    assert got == expected
 
 
 def test_selection_cache_tells_pre_release_binaries_apart():
