@@ -218,6 +218,12 @@ def test_without_chrome_the_page_keeps_its_answer_only(open_page):
         "metrics": '[data-testid="stMetric"]',
     }
     assert all(page.locator(css).first.is_visible() for css in shown.values())
+    # the grid's rows are drawn (under load they come a moment after the page is idle)
+    table = page.locator('[data-testid="stDataFrame"]').first
+    for _ in range(100):
+        if table.evaluate(screenshots.GRID_JS)["rows"] == locked_gates():
+            break
+        page.wait_for_timeout(100)
     screenshots.freeze(page)
     screenshots.frame_page(page, screenshots.Framing(None, full_height=True, no_chrome=True))
     assert [name for name, css in shown.items() if page.locator(css).first.is_visible()] == []
