@@ -125,6 +125,9 @@ NO_CHROME_CSS = (
     '[data-testid="stLayoutWrapper"]:has(> [data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"] > [data-testid="stMetric"])'
     "{display:none!important}"
     '[data-testid="stMainBlockContainer"]{padding-top:1.5rem!important}'
+    # square corners: a rounded corner at a fractional position was anti-aliased one level
+    # differently on about half the runs under load
+    '[data-testid="stDataFrameResizable"],[data-testid="stDataFrameResizable"] .stDataFrameGlideDataEditor{border-radius:0!important}'
 )
 #: The tallest grid ``--full-height`` draws (Streamlit caps a table's content height at 10,000 px).
 MAX_GRID_PX = 10_000
