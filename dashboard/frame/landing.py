@@ -37,8 +37,9 @@ def landing_intro(sel: Selection, landing: Selection, compact: bool = False) -> 
             st.markdown(intro)
     else:
         st.markdown(intro)
-    if sel == landing and sel.is_emulating:
+    if sel == landing:
         st.caption(
-            f"Shown by default: a {sel.binary} binary (the newest release) emulating {sel.emulated} (the release "
-            "before). Pick another binary or emulated version below; the URL keeps the choice."
+            f"Shown by default: a {sel.binary} binary (the newest release) at its own release, as it starts "
+            "without `--emulated-version`. Pick an older emulated version below to see what emulation changes; "
+            "the URL keeps the choice."
         )

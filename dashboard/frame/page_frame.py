@@ -62,6 +62,6 @@ def run_app() -> None:
 def _landing_intro(sel: Selection, visits: int) -> None:
     summary = data.summary()
     compact, problem = chrome.compact_heading(visits, is_phone())
-    landing_intro(sel, landing_selection(summary.usable, summary.default_binary), compact)
+    landing_intro(sel, landing_selection(summary.default_binary), compact)
     if problem:
         st.warning(md(problem), icon=":material/link_off:")

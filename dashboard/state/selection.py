@@ -157,12 +157,9 @@ def default_min_compat(binary: str, emulated: str) -> str | None:
     return f"{chosen.min_compat.major}.{chosen.min_compat.minor}"
 
 
-def landing_selection(usable: Sequence[str], default_binary: str) -> Selection:
-    """What an empty URL shows: the default binary emulating the release before it (emulation at
-    work), when that binary accepts it; else the binary on its own."""
-    choices = _choices_or_none(default_binary)
-    if choices is not None and len(choices.emulated) > 1:
-        return Selection(default_binary, choices.emulated[-2])
+def landing_selection(default_binary: str) -> Selection:
+    """What an empty URL shows: the default binary at its own release, as the binary starts without
+    ``--emulated-version`` and as the CLI answers without ``--emulated``; the link then names it."""
     return Selection(default_binary, default_binary)
 
 
@@ -221,7 +218,7 @@ def resolve_selection(  # noqa: C901 - the checks in the order the real code run
         else:
             problems.append(f"component={repr_cut(text)} in the URL is not one of {', '.join(COMPONENTS)}; showing {KUBE_APISERVER}.")
     if all(raw.get(k) in (None, "") for k in ("binary", "emulated", "min_compat")):
-        landing = landing_selection(usable, default_binary)
+        landing = landing_selection(default_binary)
         return Resolved(Selection(landing.binary, landing.emulated, None, raw.get("feature_gates") or "", None, component), tuple(problems))
 
     binary = default_binary

@@ -23,7 +23,8 @@ def test_heading_sentence_and_links():
 
 def test_the_default_selection_is_named_as_the_default():
     at = open_app()
-    assert any(c.startswith("Shown by default: a 1.37 binary (the newest release) emulating 1.36") for c in texts(at.caption))
+    assert any(c.startswith("Shown by default: a 1.37 binary (the newest release) at its own release") for c in texts(at.caption))
+    assert at.query_params == {"binary": "1.37", "emulated": "1.37"}  # a copied link names what is shown
     # Another selection is not called the default.
     other = open_app(binary="1.36", emulated="1.33")
     assert not any(c.startswith("Shown by default") for c in texts(other.caption))

@@ -5,13 +5,13 @@ from conftest import current_page, metric, open_app, rerun, texts
 
 
 def test_default_load_writes_the_default_selection_into_the_url():
-    # The landing selection shows emulation at work: the newest release emulating the one before.
+    # The landing selection: the newest release at its own release, as the binary starts without flags.
     at = open_app()
     assert current_page(at) == "gates"
-    assert at.query_params == {"binary": "1.37", "emulated": "1.36"}
+    assert at.query_params == {"binary": "1.37", "emulated": "1.37"}
     assert at.selectbox(key="sel_binary").value == "1.37"
-    assert at.selectbox(key="sel_emulated").value == "1.36"
-    assert at.selectbox(key="sel_min_compat").value == "1.35"
+    assert at.selectbox(key="sel_emulated").value == "1.37"  # its option reads "1.37 (not emulating)"
+    assert at.selectbox(key="sel_min_compat").value == "1.36"
     assert at.text_input(key="sel_feature_gates").value == ""
     assert not at.warning and not at.error
 

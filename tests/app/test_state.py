@@ -23,13 +23,13 @@ def resolve(**raw):
     return resolve_selection(raw, USABLE, "1.36", {"1.30": "broken file"})
 
 
-def test_empty_url_gives_the_landing_selection_emulation_at_work():
+def test_empty_url_gives_the_newest_binary_at_its_own_release():
+    # as the binary starts without --emulated-version and as the CLI answers without --emulated
     r = resolve()
-    assert r.selection == Selection("1.36", "1.35", None, "")
-    assert r.selection == landing_selection(USABLE, "1.36")
+    assert r.selection == Selection("1.36", "1.36", None, "")
+    assert r.selection == landing_selection("1.36")
     assert r.problems == ()
-    assert r.selection.params() == {"binary": "1.36", "emulated": "1.35"}
-    assert landing_selection(USABLE, "1.31") == Selection("1.31", "1.31")  # 1.31 emulates nothing older
+    assert r.selection.params() == {"binary": "1.36", "emulated": "1.36"}
 
 
 def test_a_binary_alone_is_not_emulating():
