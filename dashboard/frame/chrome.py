@@ -5,6 +5,8 @@ compact.
 * **Style rules** (:data:`STYLE`): one ``<style>`` element per run, sent with the Copy link
   button (one element instead of two: every element costs on every rerun). Only classes of keyed
   containers (``st-key-…``) and Streamlit's ``data-testid`` attributes are used.
+  Streamlit's own "Download as PNG" in a chart's toolbar is hidden: it saves the chart without
+  its title, beside the app's own PNG download that carries it (:mod:`dashboard.charts.export`).
 * **Pages menu** (:func:`pages_menu`): Streamlit folds the top navigation into a sidebar behind an
   unlabelled "»" below 768 px. On a phone a "Pages" button (a popover of page links) takes its
   place, in the same corner; in a narrow window of a computer the "»" gets the visible label
@@ -70,6 +72,7 @@ STYLE = f"""<style>
 .kc-table-text caption {{ text-align: left; padding-bottom: 0.25rem; }}
 .kc-table-text th, .kc-table-text td {{ border: 1px solid rgba(128, 132, 149, 0.4); padding: 0.125rem 0.5rem; text-align: left; }}
 .kc-table-text th[scope=row] {{ font-weight: normal; }}
+[data-testid="stElementToolbar"] button[aria-label="Download as PNG"] {{ display: none; }}
 .kc-sr-only {{ position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden;
   clip: rect(0, 0, 0, 0); white-space: nowrap; border: 0; }}
 </style>"""

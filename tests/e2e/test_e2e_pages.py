@@ -103,3 +103,17 @@ def test_page_accessibility(loaded, open_page, key, theme):
         page, _ = open_page(key, page_params(key, embed_options="dark_theme"))
     results = _axe().run(page)
     assert _serious(page, results.response["violations"]) == []
+
+
+def test_a_chart_toolbar_offers_the_apps_titled_png_only(loaded):
+    # Streamlit's own "Download as PNG" (the chart without its title) is hidden; its other tools stay.
+    page, _watch = loaded("matrix")
+    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    chart.hover()
+    toolbar = page.locator('[data-testid="stElementToolbar"]:visible').filter(has=page.get_by_role("button", name="Copy Vega-Lite spec"))
+    toolbar.first.wait_for(timeout=10_000)
+    assert toolbar.first.get_by_role("button", name="Show data").is_visible()
+    streamlits = page.locator('[data-testid="stElementToolbar"] button[aria-label="Download as PNG"]')
+    assert streamlits.count() >= 1  # Streamlit draws it ...
+    assert not streamlits.first.is_visible()  # ... and the app hides it
+    assert page.get_by_role("button", name="PNG", exact=True).count() >= 1  # the app's titled one
