@@ -5,6 +5,7 @@ compact.
 * **Style rules** (:data:`STYLE`): one ``<style>`` element per run, sent with the Copy link
   button (one element instead of two: every element costs on every rerun). Only classes of keyed
   containers (``st-key-…``) and Streamlit's ``data-testid`` attributes are used.
+  On a phone the pills of a quick filter wrap onto more lines instead of scrolling out of sight.
   Streamlit's own "Download as PNG" in a chart's toolbar is hidden: it saves the chart without
   its title, beside the app's own PNG download that carries it (:mod:`dashboard.charts.export`).
 * **Pages menu** (:func:`pages_menu`): Streamlit folds the top navigation into a sidebar behind an
@@ -50,6 +51,7 @@ STYLE = f"""<style>
   .st-key-kc-heading-compact h1 {{ font-size: 1.125rem; }}
   {_VERSION_BOXES}, .st-key-sel_min_compat_fixed {{ flex: 0 0 calc(50% - 0.5rem) !important; width: calc(50% - 0.5rem) !important; min-width: 0; }}
   :is({_VERSION_BOXES}, .st-key-sel_min_compat_fixed) > * {{ width: 100% !important; }}
+  [data-testid="stButtonGroup"] div:has(> button) {{ flex-wrap: wrap; overflow-x: visible; row-gap: 0.5rem; }}
 }}
 .st-key-kc-pages-menu {{ display: none; }}
 @media (max-width: {NARROW_PX - 0.02}px) {{

@@ -134,3 +134,17 @@ def test_apis_reasons_are_readable_in_full(open_page, screen, params):
     assert any("reason" in g["columns"] and g["rows"] > 5 for g in grids), [g["columns"] for g in grids]
     assert_fits(grids)
     assert watch.console_errors == []
+
+
+@pytest.mark.parametrize(("key", "params"), [("gates", {"binary": "1.36", "emulated": "1.33"}), ("apis", {"binary": "1.36", "emulated": "1.33"})])
+def test_every_quick_filter_pill_is_in_view_on_a_phone(open_page, key, params):
+    # Streamlit scrolls a row of pills sideways ("Deprec" cut at the edge); on a phone they wrap.
+    page, watch = open_page(key, params, **PHONE)
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stButtonGroup"] button')].map(b => {
+             const r = b.getBoundingClientRect(); return [b.innerText.trim(), r.left, r.right]; })"""
+    )
+    assert len(boxes) >= 5, boxes
+    width = page.viewport_size["width"]
+    assert [name for name, left, right in boxes if left < 0 or right > width] == [], boxes
+    assert watch.console_errors == []
