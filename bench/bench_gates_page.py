@@ -5,8 +5,11 @@ precomputed 250-row, 7-column table (``st.dataframe``); each rerun follows a cha
 selectbox, as on the page. Both are driven by ``streamlit.testing.v1.AppTest`` in one process,
 interleaved; the medians and their ratio are printed (target: ratio <= 1.5). ``--table-only``:
 the floor without the selectbox (the figures written before the selectbox was added).
+``--same-widgets``: the floor has the page's inputs too (five selectboxes, two text inputs, the
+pills, two buttons and the order selectbox, keyed as on the page, over the same table): what
+Streamlit itself costs for what the page asks of it, so the ratio is the page's own code.
 
-    .venv/bin/python bench/bench_gates_page.py [--runs 60] [--rounds 3] [--table-only]
+    .venv/bin/python bench/bench_gates_page.py [--runs 60] [--rounds 3] [--table-only | --same-widgets]
 """
 
 from __future__ import annotations
@@ -37,6 +40,25 @@ def floor_script(table, selectbox: bool = True) -> None:
     st.dataframe(table)
 
 
+def widgets_floor_script(table) -> None:
+    """The page's inputs, keyed, around the same table: Streamlit's own cost of the page."""
+    import streamlit as st
+
+    versions = ["1.33", "1.34", "1.35", "1.36"]
+    st.selectbox("Component", ["kube-apiserver", "kube-controller-manager", "kube-scheduler"], key="c")
+    st.selectbox("Binary release", versions, key="b")
+    st.selectbox("Patch", ["", "0", "1"], key="p")
+    st.selectbox("Emulated version", versions, key="v")
+    st.selectbox("Min compatibility version", versions, key="m")
+    st.text_input("--feature-gates", key="f")
+    st.pills("Quick filters", ["Alpha", "Beta", "GA", "Deprecated", "on", "off", "changed", "locked"], selection_mode="multi", key="q")
+    st.text_input("Search", key="t")
+    st.selectbox("Order", ["gate", "stage", "changed first"], key="o")
+    st.dataframe(table, key="d", on_select="rerun", selection_mode="single-row")
+    st.button("Custom manifest…", key="x")
+    st.button("Download", key="y")
+
+
 def floor_table() -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -65,10 +87,14 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=60, help="timed reruns per side and round (default 60)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the figures are medians over all reruns (default 3)")
     parser.add_argument("--table-only", action="store_true", help="the floor without its selectbox")
+    parser.add_argument("--same-widgets", action="store_true", help="the floor with the page's inputs too")
     args = parser.parse_args()
     os.chdir(ROOT)  # read the project's .streamlit/config.toml, as `streamlit run` from the root does
 
-    floor = AppTest.from_function(floor_script, args=(floor_table(), not args.table_only), default_timeout=TIMEOUT)
+    if args.same_widgets:
+        floor = AppTest.from_function(widgets_floor_script, args=(floor_table(),), default_timeout=TIMEOUT)
+    else:
+        floor = AppTest.from_function(floor_script, args=(floor_table(), not args.table_only), default_timeout=TIMEOUT)
     app = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
     app.query_params["binary"] = "1.36"
     app.query_params["emulated"] = "1.36"
@@ -105,7 +131,10 @@ def main() -> int:
     floor_median = statistics.median(floor_times)
     page_median = statistics.median(page_times)
     total = args.runs * args.rounds
-    what = "st.dataframe of a precomputed 250x7 table" + ("" if args.table_only else " under a selectbox, changed before each rerun")
+    what = "st.dataframe of a precomputed 250x7 table" + (
+        " with the page's inputs, its emulated version changed before each rerun" if args.same_widgets
+        else "" if args.table_only else " under a selectbox, changed before each rerun"
+    )
     print(f"floor: {what}, {total} reruns: median {floor_median * 1000:.2f} ms")
     print(
         f"Gates page ({rows} gates), emulated version changed before each rerun, {total} reruns: "
