@@ -14,8 +14,6 @@ written when ``sys.dont_write_bytecode`` is set or the folder is not writable). 
 from the same text is the same code, run in the same namespaces: the classes are exactly those
 ``dataclasses`` builds. A file that cannot be read as such is ignored and written anew.
 
-:func:`english_argparse` spares argparse its translation lookups.
-
 ``dataclasses`` imports ``inspect`` (with ``ast``, ``dis`` and ``tokenize``: 4-5 ms) for one use,
 the text signature it gives a class without a docstring (every class of the CLI's path has one).
 :func:`install` makes that import lazy: the module is imported when one of its attributes is first
@@ -92,20 +90,6 @@ def install() -> None:
         except (OSError, EOFError, ValueError, TypeError):
             pass
     dataclasses.exec = _exec  # type: ignore[attr-defined]
-
-
-def _ngettext(singular: str, plural: str, n: int) -> str:
-    return singular if n == 1 else plural
-
-
-def english_argparse() -> None:
-    """argparse asks ``gettext`` for each message it builds (six for a ``kcompat gates`` call): each
-    ask searches the disk for catalogues and the first imports ``locale``, 1.4 ms of a start. The
-    CLI ships no catalogues and speaks English: argparse gets its messages as written."""
-    import argparse
-
-    argparse._ = str  # type: ignore[attr-defined]
-    argparse.ngettext = _ngettext  # type: ignore[attr-defined]
 
 
 class _Deferred(types.ModuleType):

@@ -18,7 +18,6 @@ from types import ModuleType
 from kcompat.cli import fast_start
 
 fast_start.install()  # before the library's classes are built: their dataclass methods come compiled
-fast_start.english_argparse()  # no translation lookups: the CLI speaks English only
 
 from kcompat.cli.contract import ExitStatus  # noqa: E402
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut  # noqa: E402
