@@ -19,10 +19,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .errors import KcompatError, cut, shown
+from .limits import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
+from .limits import MAX_GATES as MAX_GATES
 from .manifest import META_GATES, ZERO, Feature, FeatureSpec, Manifest, spec_at
-from .safe_yaml import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
-from .safe_yaml import MAX_GATES as MAX_GATES
-from .safe_yaml import read_yaml_text
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
 from .versions import Version, major_minor, parse_version, subtract_minor
 
@@ -428,6 +427,9 @@ def first_cycle_root(features: Iterable[Feature], by_name: Mapping[str, Feature]
 def load_manifest_bytes(
     data: bytes | str, source: str, max_bytes: int = DEFAULT_MAX_BYTES, registration: str = FULL, check_dependencies: bool = True
 ) -> tuple[Feature, ...]:
+    # (the YAML reader is not imported when the bundled data is used)
+    from .safe_yaml import read_yaml_text
+
     return parse_manifest(read_yaml_text(data, source, max_bytes, manifest=True), source, registration, check_dependencies)
 
 

@@ -11,12 +11,9 @@ import re
 from dataclasses import dataclass
 
 from .errors import KcompatError, cut, repr_cut
+from .limits import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
+from .limits import MAX_GATES as MAX_GATES
 from .text_input import decode_input
-
-DEFAULT_MAX_BYTES = 4 * 1024 * 1024
-#: Gates of one manifest: the largest release has about 300.
-MAX_GATES = 1_000
-
 
 # PyYAML is imported on first use (``_import_yaml``): loading the compiled bundle
 # (kcompat/data/bundle.py) needs no YAML at all, and a CLI call then starts faster.

@@ -24,7 +24,6 @@ from kcompat.core.registration import (
     load_manifest_bytes,
     merge_features,
 )
-from kcompat.core.safe_yaml import read_yaml_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for checkers only: ``typing`` is not loaded on the CLI's start-up path
@@ -93,6 +92,9 @@ def read_data_file(
         if missing is not None and isinstance(exc, FileNotFoundError):
             return missing()
         raise KcompatError(f"{path}: cannot read {what}: {exc.strerror or exc}") from None
+    # (the YAML reader is not imported when the bundled data is used)
+    from kcompat.core.safe_yaml import read_yaml_text
+
     return parse(read_yaml_text(raw, str(path), max_bytes), str(path))
 
 

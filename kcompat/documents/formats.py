@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
     pass
 
-#: The unsafe characters (:data:`~dashboard.core.errors.UNSAFE_CHARACTERS`) that ``json.dumps``
-#: leaves unescaped (it escapes C0 controls itself).
-_JSON_RAW_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]")
+#: The unsafe characters (:data:`~kcompat.core.errors.UNSAFE_PATTERN`) that ``json.dumps``
+#: leaves unescaped (it escapes C0 controls itself); of ASCII only DEL.
+_JSON_RAW_UNSAFE = "[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]"
 
 FORMATS = ("table", "json", "csv", "markdown")
 #: What a table cell shows for "no value" in the tables of the pages and their texts (never
@@ -134,4 +134,6 @@ def to_json(document: object) -> str:
     """The document as JSON; the control and bidirectional characters JSON leaves raw (DEL, C1,
     U+202E...) are written as \\u escapes too, so a terminal showing it is never styled by it."""
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    return _JSON_RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    if text.isascii() and "\x7f" not in text:  # (compiling the pattern costs more than the answer's check)
+        return text
+    return re.sub(_JSON_RAW_UNSAFE, lambda m: f"\\u{ord(m.group()):04x}", text)
