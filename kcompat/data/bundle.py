@@ -37,7 +37,9 @@ if TYPE_CHECKING:  # for checkers only: ``typing`` is not loaded on the CLI's st
 
 BUNDLE_NAME = "bundle.json"
 #: Changes whenever the layout below changes: a bundle of another format is ignored.
-FORMAT = 1
+#: Format 2: each release's manifest is a JSON text inside the bundle, decoded when that release
+#: is first asked for (a ``kcompat gates`` call decodes one or two of them, not all).
+FORMAT = 2
 #: Far more than the bundle needs (about 200 KB): a larger file is ignored, not read.
 MAX_BUNDLE_BYTES = 32 * 1024 * 1024
 _STAGES = {s.value: s for s in Stage}
@@ -93,9 +95,15 @@ class Bundle:
 
     def manifest(self, info: ReleaseFiles) -> Manifest | None:
         """The release's manifest as :func:`~kcompat.data.files.load_manifest_files` builds it."""
-        encoded = self._manifests.get(info.release)
+        text = self._manifests.get(info.release)
         files = (*info.feature_files, *info.client_go_files)
-        if encoded is None or encoded["files"] != list(files) or not self.fresh(*files):
+        if not isinstance(text, str):
+            return None
+        try:
+            encoded = json.loads(text)
+        except ValueError:
+            return None
+        if not isinstance(encoded, dict) or encoded.get("files") != list(files) or not self.fresh(*files):
             return None
         versions: dict[str, Version] = {}
 

@@ -178,3 +178,18 @@ def test_patch_and_component_files_come_from_the_bundle_unless_they_changed(data
     assert changed.bundle.document("features/components-v1.34.yaml") is None  # read from the YAML again
     kcm, _ = changed.manifest_for(parse_binary_version("1.34"), "kube-controller-manager")
     assert kcm.by_name["WatchListClient"].specs[0].default is False
+
+
+def test_a_release_whose_manifest_text_is_broken_is_read_from_yaml(data_copy):
+    # format 2 keeps each manifest as a JSON text decoded when asked for: a broken one is not used
+    path = data_copy / BUNDLE_NAME
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(document["manifests"]["1.36"], str)
+    document["manifests"]["1.36"] = '{"files": ["features/v1.36.yaml"'
+    document["manifests"]["1.35"] = "[1, 2]"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    catalog = Catalog(data_copy)
+    assert catalog.bundle is not None
+    assert catalog.bundle.manifest(catalog.info("1.36")) is None and catalog.bundle.manifest(catalog.info("1.35")) is None
+    assert catalog.manifest("1.36").features == Catalog(DATA).manifest("1.36").features
+    assert catalog.manifest("1.35").features == Catalog(DATA).manifest("1.35").features
