@@ -26,8 +26,10 @@ page (:func:`report`), and the server runs on without it. What each one does and
   of every session, holding the lock all threads share while it walks every live object). Instead
   a janitor thread looks every 5 s: it expires disconnected sessions past
   ``server.disconnectedSessionTTL``, shuts down the ones Streamlit dropped without
-  ``AppSession.shutdown`` (their uploaded files stayed in the upload manager for good) and, when
-  sessions went away, runs one full collection and glibc's ``malloc_trim``.
+  ``AppSession.shutdown`` (their uploaded files stayed in the upload manager for good), one per
+  look (each shutdown sweeps the media files, and two sweeps back to back deleted a chart download
+  between its rendering on click and the browser's fetch), and, when sessions went away, runs one
+  full collection and glibc's ``malloc_trim``.
 - **The event loop gets the lock sooner** (:mod:`.memory`): every session's script runs in a thread
   of its own, and the event loop that answers ``/_stcore/health`` needs the interpreter lock
   between its steps; :data:`~.memory.SWITCH_INTERVAL` makes Python hand it over after 1 ms, not 5.

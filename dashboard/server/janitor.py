@@ -22,6 +22,8 @@ class Janitor:
     def __init__(self) -> None:
         self.seen: int | None = None
         self.known: dict[str, Any] = {}  # session id -> (Active)SessionInfo live or stored at the last look
+        #: sessions to shut down, one per look (see :meth:`tick`)
+        self.pending: list[Any] = []
 
     def tick(self) -> bool:
         """One look; False when the running server lacks what the janitor reads (it then stops)."""
@@ -47,8 +49,13 @@ class Janitor:
         gone = [info for sid, info in self.known.items() if sid not in known]
         self.known = known
         loop = runtime._get_async_objs().eventloop  # noqa: SLF001
-        for info in gone:
-            loop.call_soon_threadsafe(info.session.shutdown)
+        # One shutdown per look. Each makes Streamlit sweep its media files, and a downloadable file
+        # that two sweeps find unreferenced is deleted; a chart download made on click is
+        # unreferenced until the browser has fetched it. Shutdowns back to back deleted a PNG or
+        # SVG between its rendering and its fetch (the browser saved a 404 named by the file's hash).
+        self.pending += gone
+        if self.pending:
+            loop.call_soon_threadsafe(self.pending.pop(0).session.shutdown)
         count = len(active) + len(stored)
         if self.seen is not None and count < self.seen:
             time.sleep(0.5)  # let the shutdowns run on the event loop first

@@ -172,3 +172,32 @@ def test_warming_up_makes_streamlit_s_once_per_process_checks():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split("\n")[-2] == "(False, False) True True True True True"
+
+
+def test_the_janitor_shuts_down_one_forgotten_session_per_look(monkeypatch):
+    """Each shutdown makes Streamlit sweep its media files, and a file two sweeps find unreferenced
+    is deleted: a chart download rendered on click is unreferenced until the browser fetched it, so
+    back-to-back shutdowns could delete it in between. One per look (5 s apart) leaves it time."""
+    from types import SimpleNamespace
+
+    from streamlit.runtime import Runtime
+
+    shut: list[str] = []
+    sessions = {sid: SimpleNamespace(session=SimpleNamespace(id=sid, shutdown=lambda sid=sid: shut.append(sid))) for sid in "abc"}
+    live = dict(sessions)
+    storage = SimpleNamespace(expire=lambda: None, _data={})
+    manager = SimpleNamespace(_session_storage=SimpleNamespace(_cache=storage), list_active_sessions=lambda: list(live.values()))
+    loop = SimpleNamespace(call_soon_threadsafe=lambda f: f())
+    real = Runtime.__new__(Runtime)
+    real._session_mgr = manager
+    real._get_async_objs = lambda: SimpleNamespace(eventloop=loop)
+    monkeypatch.setattr(Runtime, "exists", staticmethod(lambda: True))
+    monkeypatch.setattr(Runtime, "instance", staticmethod(lambda: real))
+    monkeypatch.setattr(janitor.time, "sleep", lambda _s: None)
+    look = janitor.Janitor()
+    assert look.tick() and shut == []  # three live sessions
+    live.clear()  # all three dropped by Streamlit without a shutdown
+    assert look.tick() and shut == ["a"]
+    assert look.tick() and shut == ["a", "b"]
+    assert look.tick() and shut == ["a", "b", "c"]
+    assert look.tick() and shut == ["a", "b", "c"]  # each once
