@@ -106,22 +106,25 @@ class Bundle:
         if not isinstance(encoded, dict) or encoded.get("files") != list(files) or not self.fresh(*files):
             return None
         versions: dict[str, Version] = {}
+        # equal specs are one immutable object (478 specs of 1.36 are 84 distinct ones)
+        made: dict[tuple[Any, ...], FeatureSpec] = {}
 
         def version(text: str) -> Version:
             if text not in versions:
                 versions[text] = parse_version(text)
             return versions[text]
 
+        def spec(v: str, default: bool, lock: bool, stage: str, mc: str | None, eff: str | None) -> FeatureSpec:
+            key = (v, default, lock, stage, mc, eff)
+            found = made.get(key)
+            if found is None:
+                found = made[key] = FeatureSpec(
+                    version(v), default, lock, _STAGES[stage], None if mc is None else version(mc), None if eff is None else version(eff)
+                )
+            return found
+
         features = tuple(
-            Feature(
-                name,
-                tuple(
-                    FeatureSpec(version(v), default, lock, _STAGES[stage], None if mc is None else version(mc), None if eff is None else version(eff))
-                    for v, default, lock, stage, mc, eff in specs
-                ),
-                tuple(deps),
-                origin,
-            )
+            Feature(name, tuple(spec(*s) for s in specs), tuple(deps), origin)
             for name, origin, deps, specs in encoded["features"]
         )
         return Manifest(features, tuple(cut(str(self.data_dir / f), 200) for f in files))
