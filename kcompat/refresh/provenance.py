@@ -123,11 +123,20 @@ def _patch_list(patches: list[PatchGates]) -> str:
     return ", ".join(f"{prefix}.{r[0]}" + (f"-{prefix}.{r[-1]}" if len(r) > 1 else "") for r in runs)
 
 
+def _readiness(meta: dict[str, Any]) -> str:
+    """What the readiness recording of the release's patch holds (oracle/readiness.py), or that
+    there is none."""
+    found = meta.get("readiness")
+    if not isinstance(found, dict):
+        return "not recorded"
+    return f"{found.get('runs', '?')} starts, {found.get('cases', '?')} option cases"
+
+
 def sources_rows(data_dir: Path, minors: list[int]) -> list[str]:
     """The per-release table of SOURCES.md: one row per release, from its recordings' meta.json."""
     rows = [
-        "| release | read from | staging modules | etcd | Go | recorded | patches (gates) | kube-controller-manager, kube-scheduler |",
-        "|---|---|---|---|---|---|---|---|",
+        "| release | read from | staging modules | etcd | Go | recorded | patches (gates) | kube-controller-manager, kube-scheduler | readiness (starts) |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for minor in minors:
         patches = recorded(data_dir, minor)
@@ -142,7 +151,7 @@ def sources_rows(data_dir: Path, minors: list[int]) -> list[str]:
         rows.append(
             f"| 1.{minor} | {full.kubernetes} | {staging_text or '?'} | {_module(meta, 'go.etcd.io/etcd/server/v3')} | "
             f"{meta.get('go', '?')} | {meta.get('recorded', 'not dated')} | {_patch_list(patches)} | "
-            f"{'v' + components.patch if components is not None else 'not recorded'} |"
+            f"{'v' + components.patch if components is not None else 'not recorded'} | {_readiness(meta)} |"
         )
     return rows
 
