@@ -62,6 +62,10 @@ class StartupAnswer:
         return REFUSES if self.errors else NOT_READY if self.not_ready else STARTS
 
 
+#: The --runtime-config value that turns every API on (a readiness rule's recorded fix).
+ALL_APIS = "api/all=true"
+
+
 def _flag_list(value: str | list[str] | tuple[str, ...] | None) -> list[str] | None:
     if value is None:
         return None
@@ -76,21 +80,23 @@ class _Apis:
         self.catalog, self.binary, self.flags = catalog, binary, flags
         self.notes: list[Problem] = []
         self._done: dict[bool, ApiAvailability | None] = {} if given is None else {True: given}
+        self._all: ServedApis | None = None
 
     def evaluation(self, with_flags: bool) -> ApiAvailability | None:
         if with_flags not in self._done:
             self._done[with_flags] = self._evaluate(with_flags)
         return self._done[with_flags]
 
-    def _evaluate(self, with_flags: bool) -> ApiAvailability | None:
-        """The API evaluation; None (with a note) when the release has no API data."""
+    def _evaluate(self, with_flags: bool, runtime_config: list[str] | None = None) -> ApiAvailability | None:
+        """The API evaluation (with ``runtime_config`` instead of the given one, when given); None
+        (with a note) when the release has no API data."""
         from kcompat.answers.queries import api_gate_states
         from kcompat.core.apis import evaluate_api_availability
 
         f = self.flags
         try:
             return evaluate_api_availability(
-                self.binary, f.emulated, f.runtime_config if with_flags else None,
+                self.binary, f.emulated, runtime_config if runtime_config is not None else f.runtime_config if with_flags else None,
                 f.emulation_forward_compatible and with_flags, f.runtime_config_emulation_forward_compatible and with_flags,
                 min_compat=f.min_compat, api_data=self.catalog.api_data, compare_with_release=False,
                 gate_states=api_gate_states(self.catalog, f.feature_gates if with_flags else None),
@@ -114,6 +120,19 @@ class _Apis:
             return served_apis(())
         pairs = [(e.group_version, e.resource) for e in availability.served()]
         return served_apis([*pairs, *delegated_served(self.flags.config if with_flags else None)])
+
+    def served_with_all_apis(self) -> ServedApis:
+        """What it serves with ``--runtime-config=api/all=true`` in place of the given one (the
+        gates and the other flags as given)."""
+        from kcompat.core.readiness import served_apis
+        from kcompat.core.runtime_config import parse_runtime_config
+        from kcompat.core.startup import delegated_served
+
+        if self._all is None:
+            availability = self._evaluate(True, [ALL_APIS])
+            pairs = [(e.group_version, e.resource) for e in availability.served()] if availability is not None else []
+            self._all = served_apis([*pairs, *delegated_served(parse_runtime_config([ALL_APIS]))])
+        return self._all
 
     def kinds(self, group_version: str) -> tuple[str, ...]:
         """The kinds of a group/version at the emulated version (those not removed by then)."""
@@ -187,7 +206,7 @@ def apiserver_startup(
         changed = config is not None or bool(feature_gates)
         found = readiness_problems(
             rules, selection.emulated, gate_on, (lambda: api.served(True)) if changed else None, lambda: api.served(False),
-            api.kinds, frozenset(options.flags),
+            api.kinds, frozenset(options.flags), api.served_with_all_apis,
         )
         problems = (*found, *problems)  # after the refusals (there are none), before the warnings
     problems = (*problems, *api.notes)

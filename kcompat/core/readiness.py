@@ -145,6 +145,7 @@ def readiness_problems(
     default_served: Callable[[], ServedApis] | None,
     kinds: Callable[[str], tuple[str, ...]] | None = None,
     options: frozenset[tuple[str, str]] = frozenset(),
+    all_served: Callable[[], ServedApis] | None = None,
 ) -> list[Problem]:
     """The readiness problems of a selection the binary starts with (see the module docstring).
 
@@ -153,7 +154,9 @@ def readiness_problems(
     --runtime-config (nor gate) changes what is served: the API rules then cannot hold, and a
     gate rule's needs are looked up in ``default_served`` when given. Both are called only when
     a rule needs them. ``kinds`` names the kinds of a group/version (for the message);
-    ``options`` the option flags given (an API rule does not hold with those of its ``unless``)."""
+    ``options`` the option flags given (an API rule does not hold with those of its ``unless``);
+    ``all_served`` what the selection would serve with ``--runtime-config=api/all=true`` instead: a
+    gate rule that api/all=true fixes does not hold when the selection serves all of that."""
     from .problems import ApiOffNotReady, GatesNotReady
 
     out: list[Problem] = []
@@ -161,6 +164,8 @@ def readiness_problems(
         if not all(gate_on(g) for g in rule.gates):
             continue
         if rule.needs is None:
+            if rule.fixed_by_all_apis and served is not None and all_served is not None and all_served().resources <= served().resources:
+                continue  # every API the recorded fix turned on is served
             out.append(GatesNotReady(rule.gates, mm(emulated), (), (), *rule.outcome.fields(), fixed_by_all_apis=rule.fixed_by_all_apis,
                                      unsearched=rule.unsearched))
             continue

@@ -58,6 +58,20 @@ def test_a_gate_rule_with_needs_holds_until_they_are_served():
     assert readiness_problems(RULES, parse_version("1.34"), on("H", "I"), lambda: fixed, lambda: DEFAULT) == []
 
 
+def test_a_gate_rule_api_all_fixes_holds_until_the_selection_serves_what_api_all_serves():
+    # v1.36.5: GenericWorkload on never got ready, and got ready with --runtime-config=api/all=true
+    document = {**DOCUMENT, "gates": [{"gates": ["W"], "emulated": "1.34", "needs": None, "fixedByAllApis": True,
+                                      "outcome": {"verdict": "not-ready", "seconds": 100}}]}
+    rules = rules_from_document(document)
+    everything = served_apis([*DEFAULT.resources, ("s.example/v1alpha2", "workloads"), ("s.example/v1alpha2", "podgroups")])
+    some = served_apis([*DEFAULT.resources, ("s.example/v1alpha2", "workloads")])
+    emu = parse_version("1.34")
+    (problem,) = readiness_problems(rules, emu, on("W"), None, lambda: DEFAULT, all_served=lambda: everything)
+    assert problem.fixed_by_all_apis  # no --runtime-config: a default start
+    assert len(readiness_problems(rules, emu, on("W"), lambda: some, lambda: DEFAULT, all_served=lambda: everything)) == 1
+    assert readiness_problems(rules, emu, on("W"), lambda: everything, lambda: DEFAULT, all_served=lambda: everything) == []
+
+
 def test_an_api_rule_holds_where_a_default_start_serves_it_and_the_flags_turn_it_off():
     off = served_apis([("f.example/v1", "others")])
     found = readiness_problems(RULES, parse_version("1.34"), on(), lambda: off, lambda: DEFAULT)
