@@ -323,6 +323,15 @@ def show_snippets(config: Mapping[str, Any]) -> None:
         st.error(f"The selection cannot be used: {len(config['errors']):,} problem(s).", icon=":material/error:")
         st.text("\n".join(shown(config["errors"])))
         return
+    if "snippets" not in config:  # kube-apiserver would start but never become ready: no config is handed out
+        st.warning(
+            "No config is given for this selection: kube-apiserver would start but never become ready "
+            "(as `kcompat config` refuses it).", icon=":material/hourglass_disabled:",
+        )
+        st.text("\n".join(shown(config["notReady"])))
+        for hint in config.get("hints") or ():
+            st.caption(md(f"Remedy: {hint['text']}"))
+        return
     tabs = view.tabs("snippet", ("cmdline", "kubeadm", "kind", "static-pod"), ("Command line", "kubeadm (v1beta4)", "kind", "Static pod patches"))
     snippets = config["snippets"]
     tabs[0].code(snippets["cmdline"], language=None)  # no syntax colours: they fail contrast

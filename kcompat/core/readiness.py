@@ -157,8 +157,6 @@ def readiness_problems(
     ``options`` the option flags given (an API rule does not hold with those of its ``unless``);
     ``all_served`` what the selection would serve with ``--runtime-config=api/all=true`` instead: a
     gate rule that api/all=true fixes does not hold when the selection serves all of that."""
-    from .problems import ApiOffNotReady, GatesNotReady
-
     out: list[Problem] = []
     for rule in rules.gate_rules_at(emulated):
         if not all(gate_on(g) for g in rule.gates):
@@ -166,12 +164,17 @@ def readiness_problems(
         if rule.needs is None:
             if rule.fixed_by_all_apis and served is not None and all_served is not None and all_served().resources <= served().resources:
                 continue  # every API the recorded fix turned on is served
+            # (the problem kinds are imported only when there is one to report)
+            from .problems import GatesNotReady
+
             out.append(GatesNotReady(rule.gates, mm(emulated), (), (), *rule.outcome.fields(), fixed_by_all_apis=rule.fixed_by_all_apis,
                                      unsearched=rule.unsearched))
             continue
         apis = served() if served is not None else default_served() if default_served is not None else None
         missing = tuple(gv for gv in rule.needs if apis is None or not apis.serves(gv))
         if missing:
+            from .problems import GatesNotReady
+
             named = tuple(k for gv in missing for k in (kinds(gv) if kinds is not None else ()))
             out.append(GatesNotReady(rule.gates, mm(emulated), missing, named, *rule.outcome.fields()))
     if rules.apis and served is not None and default_served is not None:
@@ -179,6 +182,8 @@ def readiness_problems(
         for api in rules.apis:
             if (default.serves(api.group_version, api.resource) and not now.serves(api.group_version, api.resource)
                     and api.holds_with(options)):
+                from .problems import ApiOffNotReady
+
                 out.append(ApiOffNotReady(api.group_version, api.resource, *api.outcome.fields()))
     return out
 

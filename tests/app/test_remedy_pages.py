@@ -22,7 +22,7 @@ def cli_json(capsys, *argv):
 def manifest(emulated="1.31", flags=("--runtime-config=resource.k8s.io/v1beta1=true",), binary="v1.33.0"):
     text = (SAMPLES / "kube-apiserver.yaml").read_text()
     text = text.replace("kube-apiserver:v1.36.2", f"kube-apiserver:{binary}").replace("--emulated-version=1.34", f"--emulated-version={emulated}")
-    return text.replace("    - --feature-gates=MutatingAdmissionPolicy=true\n", "".join(f"    - {f}\n" for f in flags))
+    return text.replace("    - --feature-gates=ImageVolume=true\n", "".join(f"    - {f}\n" for f in flags))
 
 
 def check(at, cmdline):
@@ -184,3 +184,15 @@ def test_forward_compatibility_remedy_gives_a_snippet_with_the_flag(capsys):
     at = check(open_app("cluster"), manifest(flags=flags))
     assert not at.error
     assert at.code[0].value.splitlines()[0].endswith("--runtime-config-emulation-forward-compatible=true")
+
+
+def test_a_selection_that_never_gets_ready_gets_no_config_and_says_why():
+    """v1.36.5 recorded: MutatingAdmissionPolicy on while emulating 1.34 exits after ~13 s. The
+    page hands out no config for it (as kcompat config refuses it) and says why, with the remedy."""
+    text = (SAMPLES / "kube-apiserver.yaml").read_text().replace("ImageVolume=true", "MutatingAdmissionPolicy=true")
+    at = check(open_app("cluster"), text)
+    assert not at.exception
+    (warning,) = [w.value for w in at.warning if "No config is given" in w.value]
+    assert "never become ready" in warning
+    assert any("MutatingAdmissionPolicy" in t.value for t in at.text)
+    assert any(plain(c.value).startswith("Remedy:") for c in at.caption)

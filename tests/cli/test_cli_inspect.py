@@ -91,10 +91,10 @@ def test_static_pod_136_emulating_134_equals_kcompat_gates(capsys):
     assert (doc["binary"], doc["emulated"]) == ("1.36", "1.34")
     assert doc["sources"]["component"] == f"{manifest} line 14: kube-apiserver"
     assert doc["sources"]["binary"] == f"{manifest} line 44: image registry.k8s.io/kube-apiserver:v1.36.2"
-    assert doc["featureGates"] == "MutatingAdmissionPolicy=true"
-    _, gates, _ = run_json(capsys, "gates", "--binary", "1.36", "--emulated", "1.34", "--feature-gates", "MutatingAdmissionPolicy=true")
+    assert doc["featureGates"] == "ImageVolume=true"
+    _, gates, _ = run_json(capsys, "gates", "--binary", "1.36", "--emulated", "1.34", "--feature-gates", "ImageVolume=true")
     assert {k: v for k, v in doc["gates"].items() if k != "binary"} == {k: v for k, v in gates.items() if k != "binary"}
-    _, exact, _ = run_json(capsys, "gates", "--binary", "v1.36.2", "--emulated", "1.34", "--feature-gates", "MutatingAdmissionPolicy=true")
+    _, exact, _ = run_json(capsys, "gates", "--binary", "v1.36.2", "--emulated", "1.34", "--feature-gates", "ImageVolume=true")
     assert doc["gates"] == exact
 
 
@@ -112,7 +112,7 @@ def test_both_versions_follow_the_flags_never_one_from_version(capsys):
     emulation, min_compat = doc["versionDisagreements"]
     assert emulation.startswith(f"{version} line 5: emulationMajor 1, emulationMinor 36 but the flags give emulated 1.34")
     assert min_compat.startswith(f"{version} line 7: minCompatibilityMajor 1, minCompatibilityMinor 35 but the flags give min compatibility 1.33")
-    _, gates, _ = run_json(capsys, "gates", "--binary", "v1.36.2", "--emulated", "1.34", "--feature-gates", "MutatingAdmissionPolicy=true")
+    _, gates, _ = run_json(capsys, "gates", "--binary", "v1.36.2", "--emulated", "1.34", "--feature-gates", "ImageVolume=true")
     assert doc["gates"] == gates  # the answer of the flags alone
     status, out, err = run(capsys, "inspect", str(manifest), str(version))
     assert status == 1 and "would exit at start-up" not in out + err and "# Disagreements with /version (2)" in out
@@ -172,7 +172,7 @@ def test_table_and_markdown(capsys, apiserver_132):
 # --- kcompat config: the reverse, read back by the readers ----------------------------------
 
 CASES = [
-    ("v1.36.2", "1.34", "1.33", "MutatingAdmissionPolicy=true", "api/alpha=false"),
+    ("v1.36.2", "1.34", "1.33", "ImageVolume=true", "api/alpha=false"),
     ("1.33", "1.31", None, "APIServerTracing=false", None),
     ("1.32", "1.31", None, None, None),
 ]

@@ -22,7 +22,7 @@ def manifest(tmp_path, binary="v1.33.0", emulated="1.31", flags=("--runtime-conf
     text = (SAMPLES / "kube-apiserver.yaml").read_text()
     text = text.replace("kube-apiserver:v1.36.2", f"kube-apiserver:{binary}")
     text = text.replace("--emulated-version=1.34", f"--emulated-version={emulated}")
-    text = text.replace("    - --feature-gates=MutatingAdmissionPolicy=true\n", "".join(f"    - {f}\n" for f in flags))
+    text = text.replace("    - --feature-gates=ImageVolume=true\n", "".join(f"    - {f}\n" for f in flags))
     path = tmp_path / "kube-apiserver.yaml"
     path.write_text(text)
     return path

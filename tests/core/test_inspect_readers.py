@@ -76,7 +76,7 @@ def test_static_pod_manifest():
     reading = read("kube-apiserver.yaml")
     assert [f.value for f in reading.binary] == ["v1.36.2"]
     assert flags(reading) == {
-        "emulated-version": "1.34", "feature-gates": "MutatingAdmissionPolicy=true",
+        "emulated-version": "1.34", "feature-gates": "ImageVolume=true",
         "service-account-issuer": "https://kubernetes.default.svc.cluster.local", "service-account-key-file": "/etc/kubernetes/pki/sa.pub",
         "service-account-signing-key-file": "/etc/kubernetes/pki/sa.key", "service-cluster-ip-range": "10.96.0.0/12",
     }
@@ -102,12 +102,12 @@ def test_kubeadm_v1beta3_map_and_v1beta4_list():
     assert flags(v3, "kube-scheduler") == {"emulated-version": "1.31"}
     v4 = read("kubeadm-v1beta4.yaml")
     assert flags(v4, "kube-controller-manager") == {"emulated-version": "1.34", "min-compatibility-version": "1.33"}
-    assert flags(v4) == {"emulated-version": "1.34", "min-compatibility-version": "1.33", "feature-gates": "MutatingAdmissionPolicy=true"}
+    assert flags(v4) == {"emulated-version": "1.34", "min-compatibility-version": "1.33", "feature-gates": "ImageVolume=true"}
 
 
 def test_kubeadm_wrong_extra_args_shape_is_named():
     text = (SAMPLES / "kubeadm-v1beta4.yaml").read_text().replace(
-        "  extraArgs:\n  - name: emulated-version\n    value: \"1.34\"\n  - name: min-compatibility-version\n    value: \"1.33\"\n  - name: feature-gates\n    value: MutatingAdmissionPolicy=true\n",
+        "  extraArgs:\n  - name: emulated-version\n    value: \"1.34\"\n  - name: min-compatibility-version\n    value: \"1.33\"\n  - name: feature-gates\n    value: ImageVolume=true\n",
         "  extraArgs:\n    emulated-version: \"1.34\"\n", 1)
     message = refused(text, "kubeadm.yaml")
     assert message.startswith("kubeadm.yaml line 14:") and "list of name/value in kubeadm v1beta4" in message

@@ -20,7 +20,7 @@ REMEDY = "resource.k8s.io/v1beta1 appears in 1.32: emulate 1.32 or later"
 def manifest(emulated: str) -> str:
     text = (SAMPLES / "kube-apiserver.yaml").read_text()
     text = text.replace("kube-apiserver:v1.36.2", "kube-apiserver:v1.33.0").replace("--emulated-version=1.34", f"--emulated-version={emulated}")
-    return text.replace("--feature-gates=MutatingAdmissionPolicy=true", "--runtime-config=resource.k8s.io/v1beta1=true")
+    return text.replace("--feature-gates=ImageVolume=true", "--runtime-config=resource.k8s.io/v1beta1=true")
 
 
 def check(page, text: str) -> None:
