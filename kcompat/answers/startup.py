@@ -112,26 +112,15 @@ class _Apis:
     def served(self, with_flags: bool) -> ServedApis:
         """What it serves, with kube-aggregator's and apiextensions-apiserver's own groups (not in
         the evaluation) as their merged resource configs give them."""
-        from kcompat.core.readiness import served_apis
-        from kcompat.core.startup import delegated_served
-
-        availability = self.evaluation(with_flags)
-        if availability is None:
-            return served_apis(())
-        pairs = [(e.group_version, e.resource) for e in availability.served()]
-        return served_apis([*pairs, *delegated_served(self.flags.config if with_flags else None)])
+        return _served(self.evaluation(with_flags), self.flags.config if with_flags else None)
 
     def served_with_all_apis(self) -> ServedApis:
         """What it serves with ``--runtime-config=api/all=true`` in place of the given one (the
         gates and the other flags as given)."""
-        from kcompat.core.readiness import served_apis
-        from kcompat.core.runtime_config import parse_runtime_config
-        from kcompat.core.startup import delegated_served
-
         if self._all is None:
-            availability = self._evaluate(True, [ALL_APIS])
-            pairs = [(e.group_version, e.resource) for e in availability.served()] if availability is not None else []
-            self._all = served_apis([*pairs, *delegated_served(parse_runtime_config([ALL_APIS]))])
+            from kcompat.core.runtime_config import parse_runtime_config
+
+            self._all = _served(self._evaluate(True, [ALL_APIS]), parse_runtime_config([ALL_APIS]))
         return self._all
 
     def kinds(self, group_version: str) -> tuple[str, ...]:
@@ -141,6 +130,18 @@ class _Apis:
             return ()
         return tuple(dict.fromkeys(e.kind for e in availability.entries
                                    if e.group_version == group_version and e.reason.value != "removed-at-or-before-emulated-version"))
+
+
+def _served(availability: ApiAvailability | None, config: RuntimeConfig | None) -> ServedApis:
+    """The served (group/version, resource) pairs of an evaluation and the delegated servers'
+    groups under ``config``; nothing when the release has no API data."""
+    from kcompat.core.readiness import served_apis
+    from kcompat.core.startup import delegated_served
+
+    if availability is None:
+        return served_apis(())
+    pairs = [(e.group_version, e.resource) for e in availability.served()]
+    return served_apis([*pairs, *delegated_served(config)])
 
 
 @dataclass(frozen=True)

@@ -162,8 +162,10 @@ def readiness_problems(
         if not all(gate_on(g) for g in rule.gates):
             continue
         if rule.needs is None:
-            if rule.fixed_by_all_apis and served is not None and all_served is not None and all_served().resources <= served().resources:
-                continue  # every API the recorded fix turned on is served
+            if rule.fixed_by_all_apis and served is not None and all_served is not None:
+                every = all_served().resources
+                if every and every <= served().resources:
+                    continue  # every API the recorded fix turned on is served (known: the release has API data)
             # (the problem kinds are imported only when there is one to report)
             from .problems import GatesNotReady
 
