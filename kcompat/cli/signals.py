@@ -13,8 +13,12 @@ reports a process the signal ended.
 from __future__ import annotations
 
 import contextlib
-import signal
 from collections.abc import Iterator
+
+try:  # the C module under ``signal``: importing ``signal`` builds its enums, a part of every CLI start
+    import _signal as signal  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - other Python builds
+    import signal
 
 #: the signals that end a command like Ctrl-C
 SIGNALS = tuple(s for s in (getattr(signal, n, None) for n in ("SIGTERM", "SIGHUP")) if s is not None)
@@ -29,7 +33,9 @@ class Stopped(KeyboardInterrupt):
 
     @property
     def name(self) -> str:
-        return signal.Signals(self.signum).name
+        from signal import Signals
+
+        return Signals(self.signum).name
 
     @property
     def exit_status(self) -> int:

@@ -48,6 +48,12 @@ class GateState(namedtuple("GateState", ("name", "enabled", "stage", "default", 
     __slots__ = ()
 
 
+def _mm_key(version: Version) -> tuple[int, int]:
+    """(major, minor) of a version, as :attr:`Feature.version_keys` holds it."""
+    c = version.components
+    return (c[0], c[1] if len(c) > 1 else 0)
+
+
 def default_state(name: str, spec: FeatureSpec) -> GateState:
     """The state of a gate nobody set: its spec's default."""
     return GateState(name, spec.default, spec.stage, spec.default, spec.lock_to_default, False, "default")
@@ -71,11 +77,18 @@ class Feature:
     default_states: tuple[GateState, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        # (one pass over the specs: a release's manifest builds hundreds of these on every CLI start)
+        name = self.name
+        version_keys, min_compat_keys, states = [], [], []
+        for s in self.specs:
+            version_keys.append(_mm_key(s.version))
+            mc = s.effective_min_compatibility
+            min_compat_keys.append(None if mc is None else _mm_key(mc))
+            states.append(GateState(name, s.default, s.stage, s.default, s.lock_to_default, False, "default"))
+        states.append(GateState(name, False, Stage.PRE_ALPHA, False, False, False, "default"))  # default_state(name, PRE_ALPHA_SPEC)
         set_ = object.__setattr__
-        set_(self, "version_keys", tuple((s.version.major, s.version.minor) for s in self.specs))
-        mcs = [s.effective_min_compatibility for s in self.specs]
-        set_(self, "min_compat_keys", tuple((m.major, m.minor) if m is not None else None for m in mcs))
-        states = [default_state(self.name, s) for s in self.specs] + [default_state(self.name, PRE_ALPHA_SPEC)]
+        set_(self, "version_keys", tuple(version_keys))
+        set_(self, "min_compat_keys", tuple(min_compat_keys))
         set_(self, "default_states", tuple(states))
 
     @property

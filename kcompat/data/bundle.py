@@ -37,12 +37,19 @@ if TYPE_CHECKING:  # for checkers only: ``typing`` is not loaded on the CLI's st
 
 BUNDLE_NAME = "bundle.json"
 #: Changes whenever the layout below changes: a bundle of another format is ignored.
-#: Format 2: each release's manifest is a JSON text inside the bundle, decoded when that release
-#: is first asked for (a ``kcompat gates`` call decodes one or two of them, not all).
-FORMAT = 2
+#: Format 3: ``manifests`` comes last, one release a line (``"1.36": {...}``); a reader parses the
+#: lines before it, and a release's line only when that release is first asked for (a ``kcompat
+#: gates`` call decodes one or two of the eight, not all). A bundle laid out otherwise (still
+#: JSON, say rewritten by a tool) is read whole.
+FORMAT = 3
+#: The line that starts the manifests in the layout :func:`kcompat.refresh.compile.bundle_text` writes.
+MANIFESTS_LINE = '\n"manifests": {\n'
+#: How that layout ends (the manifests' object, then the document's).
+LAYOUT_END = "\n}\n}\n"
 #: Far more than the bundle needs (about 200 KB): a larger file is ignored, not read.
 MAX_BUNDLE_BYTES = 32 * 1024 * 1024
 _STAGES = {s.value: s for s in Stage}
+_DECODER = json.JSONDecoder()
 
 
 try:  # the built-in SHA-256: importing hashlib loads OpenSSL, a few ms of every CLI start
@@ -62,11 +69,14 @@ def file_hash(path: Path) -> str | None:
 class Bundle:
     """A bundle read from disk. Each answer is None when the YAML it came from has changed."""
 
-    def __init__(self, data_dir: Path, document: dict[str, Any]) -> None:
+    def __init__(self, data_dir: Path, document: dict[str, Any], manifest_lines: str | None = None) -> None:
+        """``document`` without its manifests when ``manifest_lines`` (the text from
+        :data:`MANIFESTS_LINE` on) holds them undecoded, else the whole document."""
         self.data_dir = data_dir
         self.hashes: dict[str, str] = document["hashes"]
         self._releases: list[dict[str, Any]] = document["releases"]
-        self._manifests: dict[str, Any] = document["manifests"]
+        self._manifests: dict[str, Any] = document["manifests"] if manifest_lines is None else {}
+        self._manifest_lines = manifest_lines
         self._documents: dict[str, Any] = document.get("documents") or {}
         self._fresh: dict[str, bool] = {}
 
@@ -93,14 +103,22 @@ class Bundle:
             return None
         return self._documents[name]
 
+    def _encoded_manifest(self, release: str) -> object:
+        """The compiled manifest of ``release`` (None when the bundle has none); a ValueError when
+        its line is not JSON."""
+        if self._manifest_lines is None:
+            return self._manifests.get(release)
+        key = f"\n{json.dumps(release)}: "
+        at = self._manifest_lines.find(key)
+        if at < 0:
+            return None
+        return _DECODER.raw_decode(self._manifest_lines, at + len(key))[0]
+
     def manifest(self, info: ReleaseFiles) -> Manifest | None:
         """The release's manifest as :func:`~kcompat.data.files.load_manifest_files` builds it."""
-        text = self._manifests.get(info.release)
         files = (*info.feature_files, *info.client_go_files)
-        if not isinstance(text, str):
-            return None
         try:
-            encoded = json.loads(text)
+            encoded = self._encoded_manifest(info.release)
         except ValueError:
             return None
         if not isinstance(encoded, dict) or encoded.get("files") != list(files) or not self.fresh(*files):
@@ -114,20 +132,20 @@ class Bundle:
                 versions[text] = parse_version(text)
             return versions[text]
 
-        def spec(v: str, default: bool, lock: bool, stage: str, mc: str | None, eff: str | None) -> FeatureSpec:
-            key = (v, default, lock, stage, mc, eff)
-            found = made.get(key)
-            if found is None:
-                found = made[key] = FeatureSpec(
-                    version(v), default, lock, _STAGES[stage], None if mc is None else version(mc), None if eff is None else version(eff)
-                )
-            return found
-
-        features = tuple(
-            Feature(name, tuple(spec(*s) for s in specs), tuple(deps), origin)
-            for name, origin, deps, specs in encoded["features"]
-        )
-        return Manifest(features, tuple(cut(str(self.data_dir / f), 200) for f in files))
+        features = []
+        for name, origin, deps, specs in encoded["features"]:
+            built = []
+            for s in specs:
+                key = tuple(s)
+                found = made.get(key)
+                if found is None:
+                    v, default, lock, stage, mc, eff = s
+                    found = made[key] = FeatureSpec(
+                        version(v), default, lock, _STAGES[stage], None if mc is None else version(mc), None if eff is None else version(eff)
+                    )
+                built.append(found)
+            features.append(Feature(name, tuple(built), tuple(deps), origin))
+        return Manifest(tuple(features), tuple(cut(str(self.data_dir / f), 200) for f in files))
 
 
 def read_bundle(data_dir: Path) -> Bundle | None:
@@ -136,9 +154,15 @@ def read_bundle(data_dir: Path) -> Bundle | None:
     try:
         if os.stat(path).st_size > MAX_BUNDLE_BYTES:
             return None
-        document = json.loads(path.read_bytes())
+        text = path.read_bytes().decode("utf-8")
+        start = text.find(MANIFESTS_LINE)
+        if start > 0 and text.endswith(LAYOUT_END) and text[:start].endswith(","):
+            # the lines before the manifests, closed as an object of their own
+            document, manifest_lines = json.loads(text[:start - 1] + "}"), text[start:]
+        else:
+            document, manifest_lines = json.loads(text), None
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             return None
-        return Bundle(Path(data_dir), document)
+        return Bundle(Path(data_dir), document, manifest_lines)
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -180,16 +180,29 @@ def test_patch_and_component_files_come_from_the_bundle_unless_they_changed(data
     assert kcm.by_name["WatchListClient"].specs[0].default is False
 
 
-def test_a_release_whose_manifest_text_is_broken_is_read_from_yaml(data_copy):
-    # format 2 keeps each manifest as a JSON text decoded when asked for: a broken one is not used
+def test_a_release_whose_manifest_line_is_broken_is_read_from_yaml(data_copy):
+    # format 3 keeps each manifest on a line of its own, decoded when asked for: a broken one is not used
     path = data_copy / BUNDLE_NAME
-    document = json.loads(path.read_text(encoding="utf-8"))
-    assert isinstance(document["manifests"]["1.36"], str)
-    document["manifests"]["1.36"] = '{"files": ["features/v1.36.yaml"'
-    document["manifests"]["1.35"] = "[1, 2]"
-    path.write_text(json.dumps(document), encoding="utf-8")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = {line.split(":")[0]: i for i, line in enumerate(lines)}
+    lines[at['"1.36"']] = '"1.36": {"files": ["features/v1.36.yaml"'
+    lines[at['"1.35"']] = '"1.35": [1, 2],'
+    path.write_text("\n".join(lines), encoding="utf-8")
     catalog = Catalog(data_copy)
     assert catalog.bundle is not None
     assert catalog.bundle.manifest(catalog.info("1.36")) is None and catalog.bundle.manifest(catalog.info("1.35")) is None
+    assert catalog.bundle.manifest(catalog.info("1.34")) is not None  # the lines around them are still read
     assert catalog.manifest("1.36").features == Catalog(DATA).manifest("1.36").features
+    assert catalog.manifest("1.35").features == Catalog(DATA).manifest("1.35").features
+
+
+def test_a_bundle_laid_out_otherwise_is_read_whole(data_copy):
+    path = data_copy / BUNDLE_NAME
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert list(document)[-1] == "manifests"  # last: the lines before it are read without it
+    document["manifests"]["1.35"] = [1, 2]
+    path.write_text(json.dumps(document), encoding="utf-8")  # one line, as a tool would rewrite it
+    catalog = Catalog(data_copy)
+    assert catalog.bundle is not None and catalog.bundle.manifest(catalog.info("1.35")) is None
+    assert catalog.bundle.manifest(catalog.info("1.36")).features == Catalog(DATA).manifest("1.36").features
     assert catalog.manifest("1.35").features == Catalog(DATA).manifest("1.35").features

@@ -4,6 +4,9 @@ import csv
 import io
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from kcompat.core.errors import UNSAFE_CHARACTERS
 from kcompat.documents.formats import (
     render_rows,
@@ -49,3 +52,20 @@ def test_no_format_can_be_forged_or_styled_by_a_cell():
         assert "\\x1b" in out and "\\u202e" in out and "\\x9b" in out  # shown as escapes (Markdown doubles the backslash)
     doc = to_json(rows)
     assert json.loads(doc) == rows and not UNSAFE_CHARACTERS.search(doc.replace("\n", ""))
+
+
+_SCALARS = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+_DOCUMENTS = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner) | st.dictionaries(st.text(max_size=5) | st.integers(), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_DOCUMENTS)
+def test_json_is_the_text_json_dumps_writes_with_the_unsafe_characters_escaped(document):
+    # to_json writes the common documents itself (faster than json's indenting encoder): the same text
+    expected = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    expected = "".join(f"\\u{ord(c):04x}" if UNSAFE_CHARACTERS.fullmatch(c) and c not in "\t\n\r" and ord(c) >= 0x7F else c for c in expected)
+    assert to_json(document) == expected
