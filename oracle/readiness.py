@@ -8,7 +8,8 @@ Three kinds of runs, each judged by :func:`servers.watch` (ready, refused, exite
    checked outside the dependency map). Each applies where the gates and group-versions it names
    exist in the release.
 2. **Gates that keep it from getting ready**: at every emulated version the binary allows,
-   ``AllAlpha=true`` and ``AllBeta=true`` with the default runtime-config. A start that does not
+   ``AllAlpha=true`` and ``AllBeta=true`` with the default runtime-config (where one is refused,
+   the gates it would turn on, each with the gates it depends on). A start that does not
    get ready is narrowed down by halving the set of gates the meta-gate turned on (each gate with
    the gates it depends on) to a smallest failing set; that set is started alone with the full
    time limit (how it ends: the hook line, the failing ``/readyz`` checks), then with every API on
@@ -243,10 +244,17 @@ def record_readiness(release: str, bindir: Path, work: Path, ranges: dict, gates
             base = [f"--emulated-version={emu}"]
             metas = prober.many([([*base, f"--feature-gates={m}=true"], f"{m} at {emu}") for m in ("AllAlpha", "AllBeta")])
             for meta, record in zip(("AllAlpha", "AllBeta"), metas):
-                if not _not_ready(record):
+                if record["verdict"] == "ready":
                     continue
                 stage = "Alpha" if meta == "AllAlpha" else "Beta"
                 remaining = meta_candidates(gates, emu, stage)
+                if record["verdict"] == "refused":
+                    # the meta-gate is refused (a gate it turns on depends on one it leaves off, as
+                    # AllAlpha and GenericWorkload from 1.36 on): its gates are started with the gates
+                    # they depend on instead; refused too, they stay unsearched (the refresh says so)
+                    record = prober.run(gate_flags(remaining, by_name, emu, base), PROBE_WAIT, f"{meta} gates at {emu}")
+                    if not _not_ready(record):
+                        continue
                 excluded: list[str] = []
                 # the smallest failing sets found at other emulated versions are tried first, alone
                 seeds = [f["gates"] for f in findings if f["kind"] == "gates" and set(f["gates"]) <= set(remaining)]
