@@ -208,8 +208,10 @@ def apiserver_startup(
         found = readiness_problems(
             rules, selection.emulated, gate_on, (lambda: api.served(True)) if changed else None, lambda: api.served(False),
             api.kinds, frozenset(options.flags), api.served_with_all_apis,
+            lambda stage: tuple(g.name for g in evaluation.gates if g.enabled and g.stage.value == stage and not g.default and not g.locked),
         )
-        problems = (*found, *problems)  # after the refusals (there are none), before the warnings
+        # after the refusals (there are none), before the warnings; kcompat's own notes after the binary's lines
+        problems = (*(p for p in found if p.not_ready), *problems, *(p for p in found if not p.not_ready))
     problems = (*problems, *api.notes)
     hints = _hints(problems, evaluation, config, rules, checked)
     return StartupAnswer(problems, hints, rules.recorded if rules is not None else None, checked)

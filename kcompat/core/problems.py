@@ -785,6 +785,32 @@ class GatesNotReady(Problem):
 
 
 @dataclass(frozen=True, slots=True)
+class ReadinessNotSearched(Problem):
+    """Gates of ``stage`` turned on at an emulated version where the recorded starts of
+    ``recorded`` could not narrow that stage's gates down (``--feature-gates=AllAlpha=true``, or
+    AllBeta, is refused there): whether they keep kube-apiserver from getting ready is not known.
+    kcompat's note beside the binary's lines (shown with the warnings), not a line of the binary."""
+
+    verdict = Verdict.WARNS
+    gates: tuple[str, ...]
+    emulated: Version
+    stage: str
+    recorded: str
+
+    @property
+    def gate(self) -> str:
+        return self.gates[0]
+
+    @property
+    def message(self) -> str:
+        meta = "AllAlpha" if self.stage == "Alpha" else "AllBeta"
+        shown = self.gates if len(self.gates) <= 4 else (*self.gates[:3], f"{len(self.gates) - 3} other {self.stage} gates")
+        return (f"whether kube-apiserver becomes ready with {_names(shown)} on at emulated version {self.emulated} is not known: "
+                f"the recorded starts of {self.recorded} could not search its {self.stage} gates there "
+                f"(--feature-gates={meta}=true is refused at {self.emulated})")
+
+
+@dataclass(frozen=True, slots=True)
 class ApiOffNotReady(Problem):
     """A group/version (or one ``resource`` of it) that a default start serves and the real binary
     cannot get ready without, turned off by --runtime-config; the recorded start as in

@@ -102,6 +102,9 @@ class ReadinessRules:
     apis: tuple[ApiRule, ...]
     #: the emulated versions the gates were probed at (AllAlpha and AllBeta at each)
     probed: tuple[Version, ...] = ()
+    #: (emulated version, stage) where that stage's gates could not be narrowed down (its
+    #: meta-gate was refused, and its gates turned on together too)
+    unsearched: tuple[tuple[Version, str], ...] = ()
 
     def gate_rules_at(self, emulated: Version) -> tuple[GateRule, ...]:
         emu = mm(emulated)
@@ -146,6 +149,7 @@ def readiness_problems(
     kinds: Callable[[str], tuple[str, ...]] | None = None,
     options: frozenset[tuple[str, str]] = frozenset(),
     all_served: Callable[[], ServedApis] | None = None,
+    meta_gates_on: Callable[[str], tuple[str, ...]] | None = None,
 ) -> list[Problem]:
     """The readiness problems of a selection the binary starts with (see the module docstring).
 
@@ -156,8 +160,12 @@ def readiness_problems(
     a rule needs them. ``kinds`` names the kinds of a group/version (for the message);
     ``options`` the option flags given (an API rule does not hold with those of its ``unless``);
     ``all_served`` what the selection would serve with ``--runtime-config=api/all=true`` instead: a
-    gate rule that api/all=true fixes does not hold when the selection serves all of that."""
+    gate rule that api/all=true fixes does not hold when the selection serves all of that.
+    ``meta_gates_on`` names the gates on at the selection that the meta-gate of a stage ("Alpha",
+    "Beta") would turn on: where the recording could not search that stage, they get a note
+    that their readiness is not known (unless a rule names them)."""
     out: list[Problem] = []
+    out += _not_searched(rules, emulated, meta_gates_on)
     for rule in rules.gate_rules_at(emulated):
         if not all(gate_on(g) for g in rule.gates):
             continue
@@ -190,6 +198,23 @@ def readiness_problems(
     return out
 
 
+def _not_searched(rules: ReadinessRules, emulated: Version, meta_gates_on: Callable[[str], tuple[str, ...]] | None) -> list[Problem]:
+    """The notes of :func:`readiness_problems` for the stages the recording could not search."""
+    emu = mm(emulated)
+    stages = [stage for at, stage in rules.unsearched if at == emu]
+    if not stages or meta_gates_on is None:
+        return []
+    named = {g for rule in rules.gate_rules_at(emulated) for g in rule.gates}
+    out: list[Problem] = []
+    for stage in stages:
+        gates = tuple(g for g in meta_gates_on(stage) if g not in named)
+        if gates:
+            from .problems import ReadinessNotSearched
+
+            out.append(ReadinessNotSearched(gates, emu, stage, rules.recorded))
+    return out
+
+
 def rules_from_document(document: Mapping[str, object]) -> ReadinessRules:
     """The rules of a ``data/startup/v1.N.json`` document (:mod:`kcompat.refresh.startup` writes it)."""
     from .versions import parse_version
@@ -209,4 +234,5 @@ def rules_from_document(document: Mapping[str, object]) -> ReadinessRules:
         for a in document.get("apis") or ()  # type: ignore[attr-defined]
     )
     probed = tuple(parse_version(v) for v in document.get("probed") or ())  # type: ignore[attr-defined]
-    return ReadinessRules(parse_version(str(document["release"])), str(document["recorded"]), gates, apis, probed)
+    unsearched = tuple((mm(parse_version(str(u["emulated"]))), str(u["stage"])) for u in document.get("unsearched") or ())  # type: ignore[attr-defined]
+    return ReadinessRules(parse_version(str(document["release"])), str(document["recorded"]), gates, apis, probed, unsearched)

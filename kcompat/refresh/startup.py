@@ -19,7 +19,12 @@ as ``data/startup/v1.N.json`` (read by :func:`kcompat.core.readiness.rules_from_
     start needs; ``unless`` the option flags with which a recorded start got ready with that API
     off all the same (kcompat's own API evaluation of its --runtime-config says it was off);
 ``probed``
-    the emulated versions ``AllAlpha``/``AllBeta`` were started at.
+    the emulated versions ``AllAlpha``/``AllBeta`` were started at;
+``unsearched``
+    the emulated versions and stages whose gates could not be narrowed down: the meta-gate was
+    refused there (AllAlpha turns on gates whose dependencies it leaves off) and no start of its
+    gates together, with what they depend on, got past the checks (recordings before that start
+    was made have none). The answers say that readiness is not known for those gates.
 
 Every rule names its evidence (the run ids of startup.json). Nothing is written by hand: a
 release without startup.json has no file, and the answers say its readiness is not recorded.
@@ -46,6 +51,7 @@ RECORDING = "startup.json"
 #: ``F hooks.go:204] `` / ``E run.go:72] ``: the klog header left by oracle/servers.py log_line
 _KLOG_PREFIX = re.compile(r"^[EWIF] [\w.-]+:\d+\] ")
 _PROBE = re.compile(r"^All(?:Alpha|Beta) at (\d+\.\d+)$")
+_META = re.compile(r"^(All(?:Alpha|Beta)) at (\d+\.\d+)$")
 _CORE_VERSION = re.compile(r"^v\d+")
 
 
@@ -181,7 +187,23 @@ def readiness_document(folder: Path) -> dict[str, Any]:
         "probed": probed,
         "gates": sorted(gates, key=lambda g: (g["gates"], _version_key(g["emulated"]))),
         "apis": sorted(apis, key=lambda a: (a["groupVersion"], a["resource"] or "")),
+        "unsearched": _unsearched(doc["runs"]),
     }
+
+
+def _unsearched(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The (emulated version, stage) pairs whose meta-gate start was refused and whose gates were
+    not started together past the checks instead (oracle/readiness.py), with the refused run."""
+    out = []
+    for run in runs:
+        m = _META.match(run.get("purpose", ""))
+        if m is None or run["verdict"] != "refused":
+            continue
+        meta, emulated = m.groups()
+        direct = f"{meta} gates at {emulated}"
+        if not any(r.get("purpose") == direct and r["verdict"] != "refused" for r in runs):
+            out.append({"emulated": emulated, "stage": meta[3:], "evidence": [run["id"]]})
+    return sorted(out, key=lambda u: (_version_key(u["emulated"]), u["stage"]))
 
 
 def _ready_without(folder: Path, rule: dict[str, Any], runs: list[dict[str, Any]]) -> list[list[list[str]]]:

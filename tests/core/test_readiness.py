@@ -10,7 +10,7 @@ import json
 import pytest
 
 from kcompat.core.errors import KcompatError
-from kcompat.core.problems import ApiOffNotReady, GatesNotReady
+from kcompat.core.problems import ApiOffNotReady, GatesNotReady, ReadinessNotSearched
 from kcompat.core.readiness import readiness_problems, rules_from_document, served_apis
 from kcompat.core.versions import parse_version
 from kcompat.data.startup import readiness_rules
@@ -111,3 +111,22 @@ def test_the_loader_reads_a_rules_file_and_refuses_a_broken_one(tmp_path):
     (tmp_path / "startup" / "v1.32.json").write_text('{"release": "1.32", "gates": [{"gates": 3}]}')
     with pytest.raises(KcompatError, match="malformed readiness rules"):
         readiness_rules(tmp_path, "1.32")
+
+
+def test_gates_of_a_stage_the_recording_could_not_search_get_a_note_not_a_verdict():
+    rules = rules_from_document({**DOCUMENT, "unsearched": [{"emulated": "1.34", "stage": "Alpha", "evidence": ["r9"]}]})
+    alpha_on = {"Alpha": ("H", "X"), "Beta": ("B",)}.get
+
+    def found(emulated, meta=lambda stage: alpha_on(stage, ())):
+        return readiness_problems(rules, parse_version(emulated), on("H", "X", "B"), None, lambda: DEFAULT, meta_gates_on=meta)
+
+    (problem,) = found("1.34")
+    # H is named by a rule at 1.34 (with I): X alone is not known; Beta was searched there
+    assert isinstance(problem, ReadinessNotSearched) and problem.gates == ("X",) and problem.warns and not problem.not_ready
+    assert problem.message == ("whether kube-apiserver becomes ready with X on at emulated version 1.34 is not known: the recorded "
+                               "starts of v1.34.12 could not search its Alpha gates there (--feature-gates=AllAlpha=true is refused at 1.34)")
+    assert found("1.33") == []  # searched there
+    assert found("1.34", lambda stage: ()) == []  # no such gate on
+    many = found("1.34", lambda stage: tuple(f"A{i}" for i in range(9)) if stage == "Alpha" else ())
+    assert "A0, A1, A2 and 6 other Alpha gates on at emulated version 1.34" in many[0].message
+    assert readiness_problems(RULES, parse_version("1.34"), on("X"), None, lambda: DEFAULT, meta_gates_on=lambda s: ("X",)) == []

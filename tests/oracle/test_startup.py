@@ -176,6 +176,34 @@ def test_the_bundled_readiness_rules_are_the_recordings(path):
     assert readiness_rules(DATA_DIR, release).recorded == path.parent.name
 
 
+@pytest.mark.parametrize("path", STARTUPS, ids=lambda p: p.parent.name)
+def test_a_stage_is_unsearched_only_where_its_meta_gate_and_its_gates_were_refused(path):
+    runs = {r["id"]: r for r in _document(path)["runs"]}
+    for entry in readiness_document(path.parent)["unsearched"]:
+        meta = f"All{entry['stage']} at {entry['emulated']}"
+        (evidence,) = entry["evidence"]
+        assert runs[evidence]["purpose"] == meta and runs[evidence]["verdict"] == "refused"
+        assert not [r for r in runs.values() if r["purpose"] == f"All{entry['stage']} gates at {entry['emulated']}" and r["verdict"] != "refused"]
+
+
+def test_gates_of_an_unsearched_stage_say_their_readiness_is_not_known():
+    from kcompat.answers.gates import gates
+
+    found = [(r, u) for r in CATALOG.usable_releases() if (rules := readiness_rules(DATA_DIR, r)) is not None for u in rules.unsearched]
+    if not found:
+        pytest.skip("every recorded release searched every stage")
+    release, (emulated, stage) = found[0]
+    rules = readiness_rules(DATA_DIR, release)
+    named = {g for rule in rules.gate_rules_at(emulated) for g in rule.gates}
+    answer = gates(CATALOG, release, str(emulated))
+    gate = next(r.name for r in answer.rows if r.stage == stage and not r.default and not r.locked and r.name not in named
+                and not r.name.startswith("All"))
+    answer = gates(CATALOG, release, str(emulated), feature_gates=f"{gate}=true")
+    assert answer.valid and not answer.not_ready
+    assert any(w.startswith(f"whether kube-apiserver becomes ready with {gate} on at emulated version {emulated} is not known")
+               for w in answer.warnings)
+
+
 #: The README's line naming the bundled releases whose starts are not recorded yet.
 NOT_RECORDED = re.compile(r"^Readiness not recorded yet: (.*)\.$", re.M)
 
