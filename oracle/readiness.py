@@ -9,7 +9,7 @@ Three kinds of runs, each judged by :func:`servers.watch` (ready, refused, exite
    exist in the release.
 2. **Gates that keep it from getting ready**: at every emulated version the binary allows,
    ``AllAlpha=true`` and ``AllBeta=true`` with the default runtime-config (where one is refused,
-   the gates it would turn on, each with the gates it depends on). A start that does not
+   the gates it would turn on that can be set there, each with the gates it depends on). A start that does not
    get ready is narrowed down by halving the set of gates the meta-gate turned on (each gate with
    the gates it depends on) to a smallest failing set; that set is started alone with the full
    time limit (how it ends: the hook line, the failing ``/readyz`` checks), then with every API on
@@ -189,6 +189,12 @@ def closure(names: Iterable[str], by_name: dict[str, dict], emu: str) -> list[st
     return out
 
 
+def settable(names: Iterable[str], by_name: dict[str, dict], emu: str) -> list[str]:
+    """The gates of ``names`` that can be turned on at ``emu`` with what they depend on: none of
+    those is PreAlpha there (``cannot set feature gate X to true, feature is PreAlpha``)."""
+    return [n for n in names if all(_spec_at(by_name[d], emu) is not None for d in closure([n], by_name, emu) if d in by_name)]
+
+
 def gate_flags(names: Iterable[str], by_name: dict[str, dict], emu: str, extra: list[str]) -> list[str]:
     on = closure(names, by_name, emu)
     return [*extra, "--feature-gates=" + ",".join(f"{n}=true" for n in on)] if on else list(extra)
@@ -252,6 +258,7 @@ def record_readiness(release: str, bindir: Path, work: Path, ranges: dict, gates
                     # the meta-gate is refused (a gate it turns on depends on one it leaves off, as
                     # AllAlpha and GenericWorkload from 1.36 on): its gates are started with the gates
                     # they depend on instead; refused too, they stay unsearched (the refresh says so)
+                    remaining = settable(remaining, by_name, emu)
                     record = prober.run(gate_flags(remaining, by_name, emu, base), PROBE_WAIT, f"{meta} gates at {emu}")
                     if not _not_ready(record):
                         continue

@@ -318,3 +318,22 @@ def test_the_readme_states_the_startup_agreement_the_recordings_give():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for row in startup_agreement_rows():
         assert row in readme, f"README.md lacks the row: {row}"
+
+
+def test_the_gates_the_oracle_starts_where_allalpha_is_refused_are_ones_the_binary_takes():
+    """oracle/readiness.py: where AllAlpha=true is refused, it starts the Alpha gates that can be set
+    with the gates they depend on; kcompat (which agrees with every recorded refusal) takes them."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "oracle"))
+    import readiness as oracle_readiness
+
+    gates_json = json.loads((ORACLE / "v1.37.2" / "gates.json").read_text())
+    by_name = {g["name"]: g for g in gates_json}
+    for emulated in ("1.34", "1.35", "1.37"):
+        candidates = oracle_readiness.meta_candidates(gates_json, emulated, "Alpha")
+        chosen = oracle_readiness.settable(candidates, by_name, emulated)
+        assert chosen and len(chosen) <= len(candidates)
+        flags = oracle_readiness.gate_flags(chosen, by_name, emulated, [])
+        evaluation = gate_evaluation(CATALOG, "1.37.2", emulated, None, flags[0].removeprefix("--feature-gates="))
+        assert evaluation.valid, (emulated, evaluation.errors)
