@@ -84,8 +84,8 @@ class Feature:
             version_keys.append(_mm_key(s.version))
             mc = s.effective_min_compatibility
             min_compat_keys.append(None if mc is None else _mm_key(mc))
-            states.append(GateState(name, s.default, s.stage, s.default, s.lock_to_default, False, "default"))
-        states.append(GateState(name, False, Stage.PRE_ALPHA, False, False, False, "default"))  # default_state(name, PRE_ALPHA_SPEC)
+            states.append(default_state(name, s))
+        states.append(default_state(name, PRE_ALPHA_SPEC))
         set_ = object.__setattr__
         set_(self, "version_keys", tuple(version_keys))
         set_(self, "min_compat_keys", tuple(min_compat_keys))

@@ -50,7 +50,6 @@ STARTUP_DIR = "startup"
 RECORDING = "startup.json"
 #: ``F hooks.go:204] `` / ``E run.go:72] ``: the klog header left by oracle/servers.py log_line
 _KLOG_PREFIX = re.compile(r"^[EWIF] [\w.-]+:\d+\] ")
-_PROBE = re.compile(r"^All(?:Alpha|Beta) at (\d+\.\d+)$")
 _META = re.compile(r"^(All(?:Alpha|Beta)) at (\d+\.\d+)$")
 _CORE_VERSION = re.compile(r"^v\d+")
 
@@ -179,7 +178,7 @@ def readiness_document(folder: Path) -> dict[str, Any]:
         unless = _ready_without(folder, rule, doc["runs"])
         if unless:
             rule["unless"] = unless
-    probed = sorted({m.group(1) for r in doc["runs"] for m in [_PROBE.match(r.get("purpose", ""))] if m}, key=_version_key)
+    probed = sorted({m.group(2) for r in doc["runs"] for m in [_META.match(r.get("purpose", ""))] if m}, key=_version_key)
     return {
         "release": release,
         "recorded": folder.name,
