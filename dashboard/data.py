@@ -30,7 +30,7 @@ from kcompat.answers.queries import newest_release
 from kcompat.answers.timeline import TimelineAnswer
 from kcompat.answers.timeline import timeline as answers_timeline
 from kcompat.core.compat import parse_binary_version
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import ComponentNotRecorded, KcompatError
 from kcompat.core.manifest import Manifest
 from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_transitions
 from kcompat.core.search import GateText
@@ -152,8 +152,8 @@ def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
     cat = catalog()
     try:
         answer = gates(cat, sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest, component=sel.component)
-    except KcompatError as exc:
-        if manifest is not None or "is not recorded" not in str(exc):
+    except ComponentNotRecorded as exc:
+        if manifest is not None:
             raise
         return unrecorded_view(str(exc))
     if manifest is None:

@@ -16,19 +16,25 @@ from kcompat.core.gates import evaluate_gates
 from kcompat.core.versions import Version, mm, parse_version
 from kcompat.data.catalog import Catalog
 
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
+if TYPE_CHECKING:
+    from kcompat.core.problems import PatchNotRecorded
+
 
 def _side(
     catalog: Catalog, binary: Version, emulated: str | None, min_compat: str | None, feature_gates: str | None, real: bool,
     what: str = "binary", component: str = KUBE_APISERVER,
-) -> tuple[Side, str | None]:
+) -> tuple[Side, PatchNotRecorded | None]:
     """One side, with the note of :meth:`Catalog.manifest_for` (a patch that is not recorded).
-    ``binary`` keeps the patch it was given with: the side answers as that patch release."""
+    ``binary`` keeps the patch it was given with: the side answers as that patch release, or, not
+    recorded, as the nearest recorded one, which its label names."""
     release = bundled_release(catalog, binary, what)
     manifest, note = catalog.manifest_for(binary, component)
     selection = select_versions(binary, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates or None)
-    # "a real 1.35" names the patch its data is: "a real 1.35 (v1.35.8)"
-    label = side_label(binary, selection.emulated, real, catalog.info(release).patch if real else None)
+    # "a real 1.35" names the patch its data is: "a real 1.35 (v1.35.8)"; so does "a real 1.35.99 (answered as v1.35.8)"
+    answered_as = note.answered_as if note is not None else None
+    label = side_label(binary, selection.emulated, real, catalog.info(release).patch if real else None, answered_as)
     return Side(label, manifest, evaluation, real), note
 
 
@@ -55,7 +61,7 @@ def parse_against_side(text: str) -> tuple[Version, Version | None]:
 
 def _there(
     catalog: Catalog, here: Side, against: str, feature_gates: str | None, component: str = KUBE_APISERVER
-) -> tuple[str, Side, str | None]:
+) -> tuple[str, Side, PatchNotRecorded | None]:
     text = (against or "release").strip()
     if text == "native":
         return ("native", *_side(catalog, here.version, None, None, feature_gates, False, component=component))
@@ -82,6 +88,8 @@ def _name_data_patches(catalog: Catalog, here: Side, there: Side) -> tuple[Side,
         return here, there
 
     def named(side: Side) -> Side:
+        if len(side.version.components) >= 3:  # named by its own patch already (or the one answering for it)
+            return side
         return replace(side, label=side_label(side.version, side.emulated, side.real, patch))
 
     return named(here), named(there)

@@ -19,7 +19,7 @@ from kcompat.answers.inspect import Inspection
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.components import KUBE_APISERVER
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import ComponentNotRecorded, KcompatError
 from kcompat.core.flags import parse_go_bool
 from kcompat.core.gates import GateEvaluation
 from kcompat.core.inspect.model import (
@@ -206,8 +206,8 @@ def _component_evaluations(
     for c in components:
         try:
             checked = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates, component=c)
-        except KcompatError as exc:
-            if c == components[0] or "is not recorded" not in str(exc):
+        except ComponentNotRecorded as exc:
+            if c == components[0]:
                 raise
             notes.append(f"{exc}: {c}'s flags were checked with kube-apiserver's gate set")
             continue

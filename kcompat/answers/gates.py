@@ -18,7 +18,7 @@ from types import MappingProxyType
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.components import COMPONENTS, KUBE_APISERVER
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import ComponentNotRecorded, KcompatError
 from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
@@ -199,10 +199,8 @@ def gate_evaluation(
         build = _build(catalog, binary_version)
     selection = select_versions(binary_version, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates, build=build)
-    if note:
-        from kcompat.core.problems import Note
-
-        evaluation = dataclasses.replace(evaluation, problems=(Note(note), *evaluation.problems))
+    if note is not None:
+        evaluation = dataclasses.replace(evaluation, problems=(note, *evaluation.problems))
     return evaluation
 
 
@@ -350,10 +348,8 @@ def compare_components(
                 found.append(ComponentComparison(component, True))
                 continue
             other = gate_evaluation(catalog, answer.binary, emulated, min_compat, feature_gates or None, component=component)
-        except KcompatError as exc:
-            if "is not recorded" not in str(exc):
-                raise
-            found.append(ComponentComparison(component, False, note=str(exc).split(";")[0]))
+        except ComponentNotRecorded as exc:
+            found.append(ComponentComparison(component, False, note=exc.reason))
             continue
         there = {g.name: (True, g.enabled, g.stage.value, g.locked) for g in other.gates}
         differences = tuple(

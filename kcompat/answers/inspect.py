@@ -25,7 +25,7 @@ from kcompat.answers.gates import (
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.components import KUBE_APISERVER
-from kcompat.core.errors import KcompatError, echo
+from kcompat.core.errors import ComponentNotRecorded, KcompatError, echo
 from kcompat.core.flags import parse_go_bool
 from kcompat.core.gates import GateEvaluation
 from kcompat.core.inspect import (
@@ -249,10 +249,10 @@ def _gate_set(catalog: Catalog, combined: Combined) -> tuple[str, str | None]:
         return KUBE_APISERVER, None
     try:
         catalog.manifest_for(parse_binary_version(combined.binary), combined.component)
-    except KcompatError as exc:
-        if "is not recorded" not in str(exc):
-            return combined.component, None  # the evaluation reports the problem itself
+    except ComponentNotRecorded as exc:
         return KUBE_APISERVER, f"{exc}: {combined.component} is predicted with kube-apiserver's gate set"
+    except KcompatError:
+        return combined.component, None  # the evaluation reports the problem itself
     return combined.component, None
 
 

@@ -202,12 +202,18 @@ def binary_name(binary: Version) -> str:
     return str(binary) if len(binary.components) > 2 else str(mm(binary))
 
 
-def side_label(binary: Version, emulated: Version, real: bool = False, data_patch: str | None = None) -> str:
+def side_label(
+    binary: Version, emulated: Version, real: bool = False, data_patch: str | None = None, answered_as: str | None = None
+) -> str:
     """``1.33 emulating 1.31``, ``1.33 (not emulating)``, or ``a real 1.31`` for a release's own
     binary. A binary given with its patch is named with it (``a real 1.35.0``); ``data_patch``
-    names the patch a release given without one answers as (``a real 1.35 (v1.35.8)``)."""
+    names the patch a release given without one answers as (``a real 1.35 (v1.35.8)``);
+    ``answered_as`` the recorded patch answering for one given that is not recorded (``a real
+    1.35.99 (answered as v1.35.8)``)."""
     name = binary_name(binary)
     patch = f"v{data_patch}" if data_patch and len(binary.components) < 3 else None
+    if answered_as and len(binary.components) >= 3:
+        patch = f"answered as v{answered_as}"
     if mm(binary) == emulated:
         if real:
             return f"a real {name} ({patch})" if patch else f"a real {name}"

@@ -66,6 +66,27 @@ class KcompatError(ValueError):
     """Bad input: a version, a flag value, a manifest. The message names what was wrong."""
 
 
+class ComponentNotRecorded(KcompatError):
+    """A control-plane component whose own gate set is not recorded for a release. Callers that
+    can answer with kube-apiserver's gate set instead catch this kind, and say so with
+    :attr:`reason`; the message is rendered from the values, never read back."""
+
+    def __init__(self, component: str, release: str, recorded_for: tuple[str, ...]) -> None:
+        self.component = component
+        self.release = release
+        self.recorded_for = recorded_for
+        super().__init__(f"{self.reason}; kube-apiserver's is")
+
+    @property
+    def reason(self) -> str:
+        """What is not recorded, and for which releases it is: the message without its tail."""
+        where = ", ".join(self.recorded_for) or "none"
+        return f"{self.component}'s gate set is not recorded for {self.release} (recorded for: {where})"
+
+    def __reduce__(self) -> tuple[type[ComponentNotRecorded], tuple[str, str, tuple[str, ...]]]:
+        return type(self), (self.component, self.release, self.recorded_for)  # pickled between processes whole
+
+
 def cut(text: object, limit: int = ECHO_LIMIT) -> str:
     """``text`` itself when short, else its first ``limit`` characters, "…" and its length."""
     text = str(text)

@@ -118,6 +118,27 @@ class Note(Problem):
         return self.text
 
 
+@dataclass(frozen=True, slots=True)
+class PatchNotRecorded(Problem):
+    """A binary named with a patch (or pre-release) the data has no recording of: the nearest
+    recorded patch answers for it (``answered_as``), and kcompat says so beside the binary's lines."""
+
+    verdict = Verdict.WARNS
+    #: the patch asked for, as shown ("1.36.7", "1.38.0-rc.1")
+    asked: str
+    #: the recorded patches of its release, oldest first
+    recorded: tuple[str, ...]
+    #: the recorded patch whose data answers ("1.36.5")
+    answered_as: str
+    #: the recorded ones are pre-releases of a development release
+    pre_release: bool = False
+
+    @property
+    def message(self) -> str:
+        return (f"{self.asked} is not a recorded {'release' if self.pre_release else 'patch release'} "
+                f"(recorded: {', '.join(self.recorded)}); answered as {self.answered_as}, the nearest recorded patch")
+
+
 # ---------------------------------------------------------------------------------------------
 # The version flags (component-base ``compatibility``/``featuregate`` ``Validate``, pflag).
 

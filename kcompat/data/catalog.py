@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from kcompat import DATA_DIR  # data/ of the checkout, or of the installed package
 from kcompat.core.components import KUBE_APISERVER, OTHER_COMPONENTS
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import ComponentNotRecorded, KcompatError
 from kcompat.core.keps import kep_link
 from kcompat.core.manifest import Manifest
 from kcompat.core.registration import registration_for
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the API data is imported when first asked for, not on the g
     from typing import Any, TypeVar
 
     from kcompat.core.apis_data import ApiData
+    from kcompat.core.problems import PatchNotRecorded
 
     from .bundle import Bundle
 
@@ -432,13 +433,13 @@ class Catalog:
         """The releases whose other components' gate sets are recorded."""
         return tuple(r.release for r in self.releases if r.components_file)
 
-    def manifest_for(self, binary: Version, component: str = KUBE_APISERVER) -> tuple[Manifest, str | None]:
+    def manifest_for(self, binary: Version, component: str = KUBE_APISERVER) -> tuple[Manifest, PatchNotRecorded | None]:
         """The gates ``component`` registers in a binary of version ``binary``, at its patch level
         where the data knows patches: ``1.35.2`` answers as v1.35.2 registered its gates, ``1.35``
-        as the release's base patch. The second value is a note when the patch is not recorded (the
-        nearest earlier recorded patch answers) or None. Another component than kube-apiserver
+        as the release's base patch. The second value says so when the patch is not recorded (the
+        nearest earlier recorded patch answers), else None. Another component than kube-apiserver
         answers with that patch's gates and the component's recorded difference; a release without
-        its recording is an error saying so."""
+        its recording raises :class:`~kcompat.core.errors.ComponentNotRecorded`."""
         manifest, note, level = self._apiserver_manifest_for(binary)
         if component == KUBE_APISERVER:
             return manifest, note
@@ -446,14 +447,13 @@ class Catalog:
         recorded = self.component_gates(release)
         difference = recorded.differences.get(component) if recorded is not None else None
         if difference is None:
-            where = ", ".join(self.component_releases()) or "none"
-            raise KcompatError(f"{component}'s gate set is not recorded for {release} (recorded for: {where}); kube-apiserver's is")
+            raise ComponentNotRecorded(component, release, self.component_releases())
         if not (difference.gates or difference.absent):
             return manifest, note
         registration = registration_for(self.info(release).version)
         return self._once(("component", component, level), lambda: _apply_patch(manifest, difference, registration, component)), note
 
-    def _apiserver_manifest_for(self, binary: Version) -> tuple[Manifest, str | None, str]:
+    def _apiserver_manifest_for(self, binary: Version) -> tuple[Manifest, PatchNotRecorded | None, str]:
         """kube-apiserver's gates for :meth:`manifest_for`, its note, and the patch (or release) answered as."""
         release = f"{binary.major}.{binary.minor}"
         base = self.manifest(release)
@@ -468,11 +468,13 @@ class Catalog:
         note = None
         # a pre-release is recorded only for a development release (v1.38.0-beta.0): then the binary's must be the same
         if chosen is None or chosen.number != patch or (chosen.pre_release and chosen.pre_release != binary.pre_release):
-            used = chosen.name if chosen is not None else info.patch
+            # imported only here: not on the CLI's start-up path
+            from kcompat.core.problems import PatchNotRecorded
+
+            used = chosen.name if chosen is not None else info.patch or release
             pre = chosen is not None and bool(chosen.pre_release)
             asked = f"{release}.{patch}" + (f"-{binary.pre_release}" if pre and binary.pre_release else "")
-            note = (f"{asked} is not a recorded {'release' if pre else 'patch release'} "
-                    f"(recorded: {', '.join(levels.names())}); answered as {used}, the nearest recorded patch")
+            note = PatchNotRecorded(asked, levels.names(), used, pre)
         if chosen is None or not (chosen.gates or chosen.absent):
             return base, note, chosen.name if chosen is not None else info.patch or release
         registration = registration_for(info.version)

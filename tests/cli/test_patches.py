@@ -103,7 +103,17 @@ def test_an_emulated_patch_side_and_native_keep_the_patch(capsys):
 def test_an_unrecorded_patch_on_a_side_is_said(capsys):
     code, doc = changes(capsys, "--binary", "1.35.8", "--against", "1.35.7")
     assert code == 0 and doc["against"]["binary"] == "1.35.7"
-    assert any(w.startswith("a real 1.35.7: 1.35.7 is not a recorded patch release") and "answered as 1.35.6" in w for w in doc["warnings"])
+    assert doc["against"]["label"] == "a real 1.35.7 (answered as v1.35.6)"  # the label names whose data answered
+    assert any(w.startswith("a real 1.35.7 (answered as v1.35.6): 1.35.7 is not a recorded patch release") and "answered as 1.35.6" in w
+               for w in doc["warnings"])
+
+
+def test_a_side_of_an_unrecorded_patch_compares_the_patch_answering_for_it(capsys):
+    """1.35.99 answers as v1.35.8 (the newest recorded): against 1.35.0 it differs where v1.35.8
+    does, and each heading names what answered; a recorded patch is named by itself alone."""
+    code, doc = changes(capsys, "--binary", "1.35.99", "--against", "1.35.0")
+    assert code == 0 and sorted(c["name"] for c in doc["changes"]) == sorted(PATCH_DIFFERENCES)
+    assert doc["label"] == "1.35.99 (answered as v1.35.8, not emulating)" and doc["against"]["label"] == "a real 1.35.0"
 
 
 # --- one release's patches side by side: kcompat matrix --patches ---------------------------------

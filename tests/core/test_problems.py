@@ -80,6 +80,31 @@ def test_warnings_and_notes_are_problems_with_the_warning_verdict(catalog):
     assert Note("data note").warns and not Note("data note").refuses
 
 
+def test_a_patch_that_is_not_recorded_is_a_typed_warning_naming_the_patch_answering(catalog):
+    """1.36.7 is not recorded: the evaluation keeps the typed note, the nearest recorded patch in it."""
+    ev = gate_evaluation(catalog, "1.36.7")
+    (note,) = [p for p in ev.problems if isinstance(p, problems.PatchNotRecorded)]
+    recorded = catalog.patches("1.36").names()
+    assert note == problems.PatchNotRecorded("1.36.7", recorded, recorded[-1]) and note.warns and ev.valid
+    assert note.message == (f"1.36.7 is not a recorded patch release (recorded: {', '.join(recorded)}); "
+                            f"answered as {recorded[-1]}, the nearest recorded patch")
+    assert pickle.loads(pickle.dumps(note)) == note
+
+
+def test_a_component_whose_gate_set_is_not_recorded_is_its_own_kind_of_error():
+    """Callers answer with kube-apiserver's gate set by catching the kind, not by reading the text."""
+    from kcompat.core.errors import ComponentNotRecorded, KcompatError
+
+    exc = ComponentNotRecorded("kube-scheduler", "1.36", ("1.35", "1.37"))
+    assert isinstance(exc, KcompatError)
+    assert exc.reason == "kube-scheduler's gate set is not recorded for 1.36 (recorded for: 1.35, 1.37)"
+    assert str(exc) == f"{exc.reason}; kube-apiserver's is"
+    again = pickle.loads(pickle.dumps(exc))  # sent back whole from the upload worker's process
+    assert type(again) is ComponentNotRecorded and (again.component, again.release, again.recorded_for, str(again)) == (
+        "kube-scheduler", "1.36", ("1.35", "1.37"), str(exc))
+    assert ComponentNotRecorded("kube-scheduler", "1.36", ()).reason.endswith("(recorded for: none)")
+
+
 def test_every_refusal_kind_a_remedy_explained_before_has_one_now():
     """The remedies' tables cover the kinds the binary refuses for with something to change."""
     covered = set(version_family.REMEDIES) | set(gate_family.REMEDIES) | set(api_family.REMEDIES)
