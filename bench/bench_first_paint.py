@@ -29,7 +29,7 @@ loads, and the page is opened as soon as the server answers its health check.
 ``--same-elements``: a third page is loaded in turn, under Streamlit's own command too: the Gates
 page's kinds of element without the app (the Copy link's HTML, a heading, the selection bar's five
 selectboxes and text input, four metrics, the quick-filter pills, the search box and the order
-selectbox, a 240-row table with row selection, two buttons). Its ratio to the bare page is what
+selectbox, a 240-row, 9-column table with row selection, two buttons; ``floor_pages.py``). Its ratio to the bare page is what
 Streamlit itself costs for what the page draws; the Gates page's ratio to it is the app's own.
 """
 
@@ -43,6 +43,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from floor_pages import SAME_ELEMENTS_APP  # noqa: E402  (bench/, beside this script)
 
 from kcompat.cli.screenshots import (  # noqa: E402
     launch_browser,
@@ -60,37 +62,6 @@ import streamlit as st
 
 st.title("A bare Streamlit page")
 st.dataframe(pd.DataFrame({"n": range(10), "letter": list("abcdefghij")}), hide_index=True)
-'''
-
-SAME_ELEMENTS_APP = '''\
-import pandas as pd
-import streamlit as st
-
-st.set_page_config(layout="wide")
-st.html("<style>.kc-copy{float:right}</style><button class='kc-copy'>Copy link</button>")
-st.title("A page with the Gates page's elements")
-with st.container(border=True, horizontal=True, vertical_alignment="bottom"):
-    for name in ("Component", "Binary release", "Patch", "Emulated version", "Min compatibility version"):
-        st.selectbox(name, ["1.33", "1.34", "1.35", "1.36"], help="What it is.")
-    st.text_input("--feature-gates", help="What it is.")
-with st.container(horizontal=True):
-    for name in ("Enabled at 1.33", "Changed vs 1.36", "Not yet introduced", "Locked"):
-        st.metric(name, 12, help="What it counts.")
-st.pills("Quick filters", ["Alpha", "Beta", "GA", "Deprecated", "on", "off", "changed", "locked"], selection_mode="multi")
-st.text_input("Search")
-st.selectbox("Order", ["gate", "stage", "changed first"])
-st.dataframe(
-    pd.DataFrame({
-        "gate": [f"FeatureGateNumber{i:03d}" for i in range(240)],
-        "enabled": [i % 2 == 0 for i in range(240)],
-        "stage": [("Alpha", "Beta", "GA", "Deprecated")[i % 4] for i in range(240)],
-        "default": [i % 3 == 0 for i in range(240)],
-        "locked": [i % 5 == 0 for i in range(240)],
-    }),
-    hide_index=True, on_select="rerun", selection_mode="single-row", height=560,
-)
-st.button("Custom manifest…")
-st.button("Download…")
 '''
 
 #: True on the first frame where an element of the page (not the Copy link button) has a size.
