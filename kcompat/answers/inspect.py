@@ -31,6 +31,7 @@ from kcompat.core.gates import GateEvaluation
 from kcompat.core.inspect import (
     Combined,
     Comparison,
+    GivenBinary,
     InspectError,
     combine_readings,
     compare_observed,
@@ -169,15 +170,18 @@ def _read(inputs: Sequence[Input], max_bytes: int) -> tuple[list[Reading], list[
     return readings, problems, tuple(described)
 
 
-def inspect(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPUT_BYTES, component: str | None = None) -> Inspection:
+def inspect(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPUT_BYTES, component: str | None = None,
+            binary: GivenBinary | None = None) -> Inspection:
     """Read every input (all problems are collected), combine, answer, compare. The component is
     the one the inputs name (``component`` when given, kube-apiserver when none is named); its own
-    gate set answers where it is recorded, else kube-apiserver's, with a warning saying so."""
+    gate set answers where it is recorded, else kube-apiserver's, with a warning saying so. The
+    binary is the one the inputs name, else ``binary`` (``--binary``, the page's Binary picker):
+    a command line alone is answered for it as ``kcompat gates -- <the command line>`` answers."""
     readings, problems, described = _read(inputs, max_bytes)
     if problems:
         return Inspection(described, unusable=tuple(problems))
     try:
-        combined = combine_readings(readings, component)
+        combined = combine_readings(readings, component, binary)
     except KcompatError as exc:
         return Inspection(described, unusable=tuple(getattr(exc, "problems", (str(exc),))))
     gate_set, gate_set_note = _gate_set(catalog, combined)
@@ -200,19 +204,19 @@ def inspect(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPU
     errors = [pflag_error(e) for e in combined.refused] + unreadable + list(gates.errors)
     hints = [flag_syntax_remedy(e) for e in combined.refused] + list(gates.hints)
     warnings = list(combined.warnings) + ([gate_set_note] if gate_set_note else []) + list(gates.warnings)
-    binary = mm(parse_binary_version(combined.binary))
+    release = mm(parse_binary_version(combined.binary))
     unusable: list[str] = []
     comparison = None
     if combined.observed is not None and not errors:
         comparison = compare_observed(evaluation, combined.observed)
-        warnings += _metrics_warnings(catalog, combined, binary, comparison, gate_set)
+        warnings += _metrics_warnings(catalog, combined, release, comparison, gate_set)
         if comparison.gates and not comparison.agree and not comparison.disagree:
             # not "all 0 agree": nothing was compared (exit 2, not a green 0)
             unusable.append(
                 f"nothing to compare: none of the {comparison.gates:,} gates on /metrics is one kcompat knows for "
-                f"{binary} (first: {echo(comparison.unknown[0])}): not this binary's /metrics?"
+                f"{release} (first: {echo(comparison.unknown[0])}): not this binary's /metrics?"
             )
-    return Inspection(described, combined, str(binary), gates, tuple(errors), tuple(unusable), tuple(hints), tuple(warnings), comparison,
+    return Inspection(described, combined, str(release), gates, tuple(errors), tuple(unusable), tuple(hints), tuple(warnings), comparison,
                       not_ready=gates.not_ready if not errors else ())
 
 

@@ -20,6 +20,7 @@ from kcompat.documents import formats
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
 
+    from kcompat.core.inspect import GivenBinary
     from kcompat.documents.gates import HintDict
     from kcompat.documents.inspect import InspectDocument
 
@@ -32,6 +33,8 @@ MAX_FILE_BYTES = 32 * 1024 * 1024  # kcompat.core.inspect.model.MAX_INPUT_BYTES
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
                         help="ps line / command line, static pod manifest, kubeadm or kind config, /version JSON, /metrics text")
+    parser.add_argument("--binary", help="binary version, e.g. 1.35 or v1.35.0, for inputs that name none (a command line alone); "
+                        "a version the inputs name (/version, an image tag) is used over it, with a warning when they differ")
     parser.add_argument("--live", action="store_true", help="also read /version and /metrics from the API server of a kubeconfig context")
     parser.add_argument("--context", help="kubeconfig context for --live (default: the current one)")
     parser.add_argument("--kubeconfig", help="kubeconfig file for --live (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
@@ -84,6 +87,23 @@ def _inputs(args: argparse.Namespace) -> list[tuple[str, bytes] | tuple[str, byt
     return inputs
 
 
+def _given_binary(args: argparse.Namespace, catalog: Catalog) -> GivenBinary | None:
+    """``--binary``, checked as the other subcommands check theirs: a version (a patch allowed)
+    of a bundled release."""
+    from kcompat.core.compat import parse_binary_version
+    from kcompat.core.errors import KcompatError
+    from kcompat.core.inspect import GivenBinary
+
+    binary = getattr(args, "binary", None)
+    if binary is None:
+        return None
+    try:
+        catalog.manifest_for(parse_binary_version(binary))
+    except KcompatError as exc:
+        raise _Unusable(f"--binary: {exc}") from None
+    return GivenBinary(binary, f"--binary {echo(binary)}")
+
+
 def _live_inputs(args: argparse.Namespace) -> list[tuple[str, bytes, str]]:
     """/version and /metrics of the context's API server, each read within the limits of
     :mod:`kcompat.data.live` (kcompat connects itself; kubectl proxy where it must)."""
@@ -104,13 +124,14 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.documents.inspect import inspect_document
 
     try:
+        given = _given_binary(args, catalog)
         inputs = _inputs(args)
     except _Unusable as exc:
         if args.format == "json":
             sys.stdout.write(formats.to_json({"valid": False, "errors": [str(exc)]}))
         print(f"kcompat: error: {printable(exc)}", file=sys.stderr)
         return ExitStatus.REFUSED
-    inspection = inspect(catalog, inputs, component=args.component)
+    inspection = inspect(catalog, inputs, component=args.component, binary=given)
     document = inspect_document(inspection)
     status = (
         ExitStatus.REFUSED if not inspection.valid

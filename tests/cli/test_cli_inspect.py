@@ -269,3 +269,64 @@ def test_stage_difference_and_missing_gates(capsys, apiserver_132, tmp_path):
     assert doc["observed"]["missing"] == ["APIResponseCompression"]
     # said the right way round (issue 28): the prediction has it on /metrics, the /metrics given does not
     assert any("the /metrics given lacks 1 gate the prediction puts there (first: APIResponseCompression)" in w for w in doc["warnings"])
+
+
+# --- --binary: a command line alone -------------------------------------------------------------
+
+BARE = ("kube-apiserver", "--emulated-version=1.33", "--feature-gates=CoordinatedLeaderElection=true",
+        "--runtime-config=coordination.k8s.io/v1beta1=true")
+
+
+@pytest.mark.parametrize("binary", ["1.35", "1.35.0", "v1.35.0"])
+def test_a_bare_command_line_with_binary_answers_as_gates_does(capsys, tmp_path, binary):
+    lone = tmp_path / "cmd.txt"
+    lone.write_text(" ".join(BARE) + "\n")
+    status, doc, _ = run_json(capsys, "inspect", "--binary", binary, str(lone))
+    assert status == 0, doc["errors"]
+    assert (doc["binary"], doc["emulated"], doc["minCompatibility"]) == ("1.35", "1.33", "1.32")
+    assert doc["sources"]["binary"] == f"--binary {binary}"
+    assert doc["runtimeConfig"] == "coordination.k8s.io/v1beta1=true" and doc["warnings"] == []
+    gates_status, out, _ = run(capsys, "gates", "--binary", binary, "--format", "json", "--", *BARE)
+    gates = json.loads(out)
+    assert gates_status == status
+    for key in ("binary", "emulated", "minCompatibility", "verdict", "readinessRecorded", "errors", "notReady", "features"):
+        assert doc["gates"][key] == gates[key], key
+    assert doc["gates"]["verdict"] == "starts" and doc["gates"]["readinessRecorded"] == "v1.35.8"
+
+
+def test_a_bare_command_line_with_binary_is_refused_or_not_ready_as_gates_says(capsys, tmp_path):
+    lone = tmp_path / "cmd.txt"
+    lone.write_text("kube-apiserver --feature-gates=CoordinatedLeaderElection=true\n")
+    status, doc, _ = run_json(capsys, "inspect", "--binary", "1.34", str(lone))
+    assert status == 3 and doc["gates"]["verdict"] == "not-ready" and doc["notReady"]
+    lone.write_text("kube-apiserver --emulated-version=1.30\n")
+    status, doc, _ = run_json(capsys, "inspect", "--binary", "1.34", str(lone))
+    assert status == 2 and doc["gates"]["verdict"] == "refuses"
+    assert "emulation version 1.30 is not between [1.31, 1.34.0]" in doc["errors"][0]
+
+
+def test_the_running_binarys_version_wins_over_binary_with_a_warning(capsys):
+    files = (str(SAMPLES / "ps-kube-apiserver-1.32.txt"), str(SAMPLES / "version-1.32.0.json"))
+    status, doc, _ = run_json(capsys, "inspect", "--binary", "1.36", *files)
+    assert status == 0 and doc["binary"] == "1.32" and doc["sources"]["binary"].endswith("gitVersion v1.32.0")
+    [warning] = [w for w in doc["warnings"] if "--binary" in w]
+    assert warning == (f"{files[1]} line 4: gitVersion v1.32.0 but --binary 1.36: another release; the inputs' version is used "
+                       "(what the running binary says wins over a version given beside it)")
+    status, doc, _ = run_json(capsys, "inspect", "--binary", "1.32.4", *files)
+    assert status == 0 and any("but --binary 1.32.4: another patch" in w for w in doc["warnings"])
+    status, doc, err = run(capsys, "inspect", "--binary", "1.32", *files)
+    assert status == 0 and "--binary" not in err and "--binary" not in doc  # the same release: nothing to say
+
+
+@pytest.mark.parametrize(("binary", "message"), [
+    ("foo", "--binary: invalid binary version 'foo'"),
+    ("1.99", "--binary: no bundled data for release '1.99'; bundled: 1.31,"),
+    ("1", "--binary: invalid binary version '1'"),
+    ("1.30", "--binary: no bundled data for release '1.30'"),
+])
+def test_a_bad_binary_is_refused_by_name(capsys, binary, message):
+    cmdline = str(SAMPLES / "ps-kube-apiserver-1.32.txt")
+    status, out, err = run(capsys, "inspect", "--binary", binary, cmdline)
+    assert status == 2 and out == "" and err.startswith(f"kcompat: error: {message}") and "Traceback" not in err
+    status, doc, _ = run_json(capsys, "inspect", "--binary", binary, cmdline)
+    assert status == 2 and doc["valid"] is False and doc["errors"][0].startswith(message)

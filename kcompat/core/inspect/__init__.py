@@ -4,7 +4,7 @@
 selection, ``compare_observed`` checks /metrics against the engine's prediction.
 """
 
-from .combine import Combined, combine_readings
+from .combine import Combined, GivenBinary, combine_readings
 from .compare import Comparison, Disagreement, compare_observed, predicted_on_metrics
 from .detect import read_input
 from .model import CONTROL_PLANE, InspectError, Reading
@@ -14,6 +14,7 @@ __all__ = [
     "Combined",
     "Comparison",
     "Disagreement",
+    "GivenBinary",
     "InspectError",
     "Reading",
     "combine_readings",

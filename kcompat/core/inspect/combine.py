@@ -65,6 +65,20 @@ class Combined:
     refused: tuple[FlagParseError, ...] = ()
 
 
+@dataclass(frozen=True)
+class GivenBinary:
+    """A binary version given beside the inputs (``kcompat inspect --binary``, the Check a cluster
+    page's Binary picker), for inputs that name none (a command line alone). ``source`` says where
+    it came from ("--binary 1.35"). When the inputs name a binary too, theirs is used: it is what
+    the running binary says (its /version, its image); with ``fallback`` False a different release
+    or patch given here is a warning naming both, with ``fallback`` True (the picker: whatever it
+    was left at) it is not."""
+
+    value: str
+    source: str
+    fallback: bool = False
+
+
 def choose_component(readings: list[Reading], wanted: str | None = None) -> tuple[str, str]:
     """The one component the process-level inputs describe (``wanted`` or kube-apiserver when
     none does), and where it was named. ``wanted`` (``--component``) also picks that component's
@@ -137,7 +151,9 @@ def _hides(flag_set: FlagSet, name: str) -> bool:
     return any(u.flag in (name, None) for u in flag_set.unread)
 
 
-def _binary(readings: list[Reading], warnings: list[str]) -> tuple[Fact, Version]:
+def _binary(readings: list[Reading], warnings: list[str], given: GivenBinary | None = None) -> tuple[str, str, Version]:
+    """The binary's version as written, where it came from, and parsed: the inputs' own (/version
+    or /metrics first), else ``given``."""
     parsed: list[tuple[Fact, Version]] = []
     unusable = [u.describe() for r in readings for u in r.unusable_binary]
     for reading in readings:
@@ -147,7 +163,14 @@ def _binary(readings: list[Reading], warnings: list[str]) -> tuple[Fact, Version
             except KcompatError:
                 unusable.append(f"{fact.describe()}: {messages.not_a_release(fact.value)}")
     if not parsed:
-        raise InspectError(messages.no_binary_version(unusable))
+        if given is None:
+            raise InspectError(messages.no_binary_version(unusable))
+        try:
+            version = parse_binary_version(given.value)
+        except KcompatError as exc:
+            raise InspectError(f"{given.source}: {exc}") from None
+        warnings += [messages.binary_not_used(u) for u in unusable]
+        return given.value, given.source, version
     warnings += [messages.binary_not_used(u) for u in unusable]
     releases = {mm(v) for _, v in parsed}
     if len(releases) > 1:
@@ -156,7 +179,26 @@ def _binary(readings: list[Reading], warnings: list[str]) -> tuple[Fact, Version
     if len(exact) > 1:
         warnings.append("the inputs name different patch releases (" + "; ".join(f.describe() for f, _ in parsed) + "); the release decides the answer")
     # /version or /metrics first: they are what the running binary says
-    return min(parsed, key=lambda p: 0 if "gitVersion" in p[0].text or "git_version" in p[0].text else 1)
+    fact, version = min(parsed, key=lambda p: 0 if "gitVersion" in p[0].text or "git_version" in p[0].text else 1)
+    if given is not None and not given.fallback:
+        note = messages.given_binary_differs(fact.describe(), given.source, _differs(given.value, version))
+        if note:
+            warnings.append(note)
+    return fact.value, fact.describe(), version
+
+
+def _differs(given: str, found: Version) -> str | None:
+    """How a given binary version differs from the one the inputs name: "release", "patch" (both
+    name a patch, not the same), or None (the same, or the release alone and the same)."""
+    try:
+        version = parse_binary_version(given)
+    except KcompatError:
+        return "release"
+    if mm(version) != mm(found):
+        return "release"
+    if len(version.components) >= 3 and len(found.components) >= 3 and version.components[:3] != found.components[:3]:
+        return "patch"
+    return None
 
 
 def _version_pair(
@@ -231,12 +273,12 @@ def _unread(sets: list[FlagSet], flags: dict[str, list[Fact]], readings: list[Re
     return problems
 
 
-def combine_readings(readings: list[Reading], component: str | None = None) -> Combined:
-    """One selection from every reading (of ``component`` when given), or an
-    :class:`InspectError` naming each contradiction."""
+def combine_readings(readings: list[Reading], component: str | None = None, given: GivenBinary | None = None) -> Combined:
+    """One selection from every reading (of ``component`` when given; with ``given`` when they
+    name no binary version), or an :class:`InspectError` naming each contradiction."""
     warnings = [note for r in readings for note in r.notes]
     component, component_source = choose_component(readings, component)
-    binary_fact, binary = _binary(readings, warnings)
+    binary_value, binary_source, binary = _binary(readings, warnings, given)
     component_sets = [s for r in readings for s in r.flag_sets if s.component == component]
     flags, problems = combine_flags(component_sets)
     problems += _unread(component_sets, flags, readings, warnings)
@@ -246,7 +288,7 @@ def combine_readings(readings: list[Reading], component: str | None = None) -> C
     reported_mc = _reported(readings, "min_compat")
     # a /version before 1.35 reports a min compatibility no flag sets: checked, never a source
     settable_mc = reported_mc if select_versions(binary).rules.has_min_compat_flag else None
-    sources = {"component": component_source, "binary": binary_fact.describe()}
+    sources = {"component": component_source, "binary": binary_source}
     emulated, min_compat = _version_pair(flags, reported_emu, settable_mc, sources)
     flagged = any(r.kind == "command line" or r.kind.startswith(("static pod", "kubeadm", "kind")) for r in readings)
     if EMULATED not in flags and reported_emu is None and not flagged:
@@ -272,7 +314,7 @@ def combine_readings(readings: list[Reading], component: str | None = None) -> C
             )
     return Combined(
         component=component,
-        binary=binary_fact.value,
+        binary=binary_value,
         emulated=tuple(emulated),
         min_compat=tuple(min_compat),
         feature_gates=tuple(f.value for f in flags.get(FEATURE_GATES, [])),

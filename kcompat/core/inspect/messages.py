@@ -115,13 +115,24 @@ def binary_not_used(described: str) -> str:
     return f"{described}; not used for the binary"
 
 
+def given_binary_differs(found: str, given: str, how: str | None) -> str | None:
+    """The inputs name a binary version and another one was given beside them (``how``: "release"
+    or "patch"; None: they agree): the inputs' one is used, being what the running binary says."""
+    if how is None:
+        return None
+    return (
+        f"{found} but {given}: another {how}; the inputs' version is used (what the running binary says wins over "
+        "a version given beside it)"
+    )
+
+
 def no_binary_version(unusable: list[str]) -> str:
     """No input names a release: each candidate seen is named with why it cannot be used."""
     told = f": {'; '.join(unusable)}" if unusable else ""
     return (
-        f"no binary version in the inputs{told}. Give /version JSON, /metrics (kubernetes_build_info), a static pod "
-        "manifest whose image has a version tag, a kubeadm ClusterConfiguration (kubernetesVersion: v1.36.2) or a kind "
-        "config (node image)"
+        f"no binary version in the inputs{told}. Give it with --binary (e.g. --binary 1.36), or add /version JSON, /metrics "
+        "(kubernetes_build_info), a static pod manifest whose image has a version tag, a kubeadm ClusterConfiguration "
+        "(kubernetesVersion: v1.36.2) or a kind config (node image)"
     )
 
 
