@@ -110,10 +110,24 @@ def collect_inputs() -> tuple[list[Input], list[str]]:
     return inputs, problems
 
 
-def checked_document(inputs: list[Input]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def picker_binary(sel: Selection) -> tuple[str, str]:
+    """The Binary picker's binary as the engine takes it, and how the answer names it: for inputs
+    that name no binary version (a command line alone), as ``kcompat inspect --binary`` answers."""
+    patches = data.patch_options(sel.binary)
+    patch = sel.patch or (patches[-1] if patches else None)
+    shown = f"{sel.binary_version} (v{sel.binary}.{patch})" if patch else sel.binary_version
+    return sel.binary_version, f"{PICKER_SOURCE}{shown}"
+
+
+#: How the answer names a binary version taken from the picker (``sources.binary`` starts with it).
+PICKER_SOURCE = "binary version from the picker: "
+
+
+def checked_document(inputs: list[Input], picker: tuple[str, str]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The inspect document of ``inputs`` and the config document of the selection they give
     (None when the binary refuses it), from the upload worker, kept for this session's reruns (a
-    tab switch, a download) while the inputs stay the same."""
+    tab switch, a download) while the inputs stay the same, and the picker's binary too when the
+    answer took it (inputs that name their own binary do not depend on the picker)."""
     digest = hashlib.sha256()
     for given in inputs:
         name, content = given[0], given[1]
@@ -122,16 +136,31 @@ def checked_document(inputs: list[Input]) -> tuple[dict[str, Any], dict[str, Any
         digest.update(raw)
     key = digest.hexdigest()
     last = st.session_state.get(_LAST_CHECK)
-    if last is not None and last[0] == key:
-        kept: tuple[dict[str, Any], dict[str, Any] | None] = last[1]
+    if last is not None and last[0] == key and last[1] in (None, picker):
+        kept: tuple[dict[str, Any], dict[str, Any] | None] = last[2]
         return kept
     st.session_state.pop(_LAST_CHECK, None)  # one document per session, never two
-    kind, value = run_worker(("inspect", tuple(inputs)))
+    kind, value = run_worker(("inspect", tuple(inputs), *picker))
     documents: tuple[dict[str, Any], dict[str, Any] | None] = (
         value if kind == "document" else ({"valid": False, "errors": list(value), "warnings": [], "observed": None}, None)
     )
-    st.session_state[_LAST_CHECK] = (key, documents)
+    st.session_state[_LAST_CHECK] = (key, picker if from_picker(documents[0]) else None, documents)
     return documents
+
+
+def from_picker(document: Mapping[str, Any]) -> bool:
+    """The answer's binary is the picker's (the inputs name none)."""
+    return str(document.get("sources", {}).get("binary", "")).startswith(PICKER_SOURCE)
+
+
+def show_picker_binary(document: Mapping[str, Any]) -> None:
+    """Say that the inputs name no binary version and the picker's is used."""
+    if from_picker(document):
+        st.info(
+            f"No binary version in the inputs: {md(document['sources']['binary'])}. Pick another binary above to check "
+            "the same flags on it (`kcompat inspect --binary`).",
+            icon=":material/info:",
+        )
 
 
 def input_form() -> None:
@@ -267,11 +296,14 @@ def follow_selection(document: dict[str, Any], inputs: list[Input]) -> None:
     min_compat = None if sources.get("minCompatibility", "default").startswith("default") else document["minCompatibility"]
     # a refused --feature-gates value stays on this page (the bar would repeat its errors above it)
     gates_refused = document.get("gates") is not None and not document["gates"]["valid"]
-    wanted = Selection(document["binary"], document["emulated"], min_compat, "" if gates_refused else document.get("featureGates") or "")
+    sel = current()
+    # the picker's own binary (inputs without one) keeps its patch
+    wanted = Selection(document["binary"], document["emulated"], min_compat, "" if gates_refused else document.get("featureGates") or "",
+                       sel.patch if from_picker(document) else None)
     summary = data.summary()
     if startup_errors(wanted) or missing_data(wanted, summary.usable, dict(summary.broken)) is not None:
         return  # the bar would refuse it and hide this page's answer: the refusal is shown below instead
-    if current() != wanted:
+    if sel != wanted:
         st.session_state[SAVED] = wanted
         write_url(wanted.params())
         st.rerun()
@@ -357,8 +389,9 @@ if upload_problems:
     for problem in upload_problems:
         st.error(md(problem), icon=":material/error:")
 elif inputs:
-    document, inspected_config = checked_document(inputs)
+    document, inspected_config = checked_document(inputs, picker_binary(current()))
     follow_selection(document, inputs)
+    show_picker_binary(document)
     if not document["valid"]:
         show_refusal(document)
         if document.get("binary"):

@@ -16,8 +16,9 @@ Requests and answers are pickled tuples of plain values over the child's stdin a
   :class:`~kcompat.answers.gates.GatesAnswer`, plain values) or ``("problems", (message, ...))``
 - ``("download", data, binary, emulated, min_compat, feature_gates, fmt)`` -> ``("text", str)`` (the
   text of ``kcompat gates --manifest FILE --format fmt``) or problems
-- ``("inspect", ((name, data[, endpoint]), ...))`` -> ``("document", (dict, dict | None))``: the ``kcompat
-  inspect`` document of the Check a cluster page's inputs (:func:`kcompat.answers.inspect.inspect`)
+- ``("inspect", ((name, data[, endpoint]), ...)[, binary, source])`` -> ``("document", (dict, dict | None))``: the ``kcompat
+  inspect`` document of the Check a cluster page's inputs (:func:`kcompat.answers.inspect.inspect`;
+  ``binary`` answers inputs that name none, ``source`` says where it came from: the Binary picker)
   and, when the binary accepts them, the ``kcompat config`` document of the selection they give
 - ``("scan", ((name, data), ...), binary, emulated, min_compat, feature_gates, runtime_config,
   emulation_forward_compatible, runtime_config_emulation_forward_compatible)`` -> ``("scan", answer)``:
@@ -151,11 +152,13 @@ def answer(request: tuple[Any, ...]) -> tuple[Any, ...]:
     if request[0] == "inspect":
         from kcompat.answers.config import config_for_inspection
         from kcompat.answers.inspect import inspect
+        from kcompat.core.inspect import GivenBinary
         from kcompat.documents.config import config_document
         from kcompat.documents.inspect import inspect_document
 
         catalog = catalog_from_environment()
-        inspection = inspect(catalog, list(request[1]))
+        given = GivenBinary(request[2], request[3], fallback=True) if len(request) > 3 else None
+        inspection = inspect(catalog, list(request[1]), binary=given)
         config = config_document(config_for_inspection(catalog, inspection)) if inspection.valid else None
         return ("document", (inspect_document(inspection), config))
     if request[0] == "scan":

@@ -14,6 +14,7 @@ from inspect_samples import SAMPLES, flip, metrics_text, version_info
 
 from kcompat.answers.config import config
 from kcompat.answers.inspect import inspect
+from kcompat.core.inspect import GivenBinary
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.documents.config import config_document
 from kcompat.documents.inspect import disagree_rows, inspect_document
@@ -184,3 +185,47 @@ def test_a_refused_emulated_version_shows_no_version_on_the_page():
     at = paste(open_app("cluster"), (HOSTILE / "pod-env-escaped.yaml").read_text())
     assert 'could not parse "$(EMU)" as version' in plain(at.error[0].value)
     assert [m.value for m in at.metric] == ["kube-apiserver", "1.36", "refused", "refused"]
+
+
+# --- a command line alone: the Binary picker's binary -------------------------------------------
+
+BARE = "kube-apiserver --emulated-version=1.33 --feature-gates=CoordinatedLeaderElection=true --runtime-config=coordination.k8s.io/v1beta1=true"
+
+
+def test_a_command_line_alone_uses_the_binary_picker_and_says_so():
+    at = paste(open_app("cluster", binary="1.35", emulated="1.35"), BARE)
+    assert not at.error, [e.value for e in at.error]
+    [info] = [i for i in at.info if "picker" in i.value]
+    assert plain(info.value).startswith("No binary version in the inputs: binary version from the picker: 1.35 (v1.35.8).")
+    assert [m.value for m in at.metric][:4] == ["kube-apiserver", "1.35", "1.33", "1.32"]
+    sources = next(d.value for d in at.dataframe if list(d.value.columns) == ["setting", "value", "from"])
+    assert sources.set_index("setting").loc["binary", "from"] == "binary version from the picker: 1.35 (v1.35.8)"
+    # the same answer as kcompat inspect --binary 1.35 (the gates of kcompat gates --binary 1.35 -- <the line>)
+    cli = inspect_document(inspect(DEFAULT_CATALOG, [("pasted input", BARE)], binary=GivenBinary("1.35", "--binary 1.35")))
+    gates = next(d.value for d in at.dataframe if list(d.value.columns) == ["name", "enabled", "stage", "default", "locked", "explicit"])
+    assert gates.to_dict("records") == [{k: f[k] for k in gates.columns} for f in cli["gates"]["features"]]
+    # the bar follows the command line's emulated version and gates, on the picker's binary
+    assert (at.query_params["binary"], at.query_params["emulated"]) == ("1.35", "1.33")
+
+
+def test_the_pickers_patch_is_named_and_kept():
+    at = paste(open_app("cluster", binary="1.35", emulated="1.35", patch="2"), BARE)
+    [info] = [i for i in at.info if "picker" in i.value]
+    assert "binary version from the picker: 1.35.2 (v1.35.2)" in plain(info.value)
+    assert at.query_params["patch"] == "2"
+
+
+def test_another_pick_answers_the_same_command_line_on_that_binary():
+    at = paste(open_app("cluster", binary="1.35", emulated="1.35"), "kube-apiserver --emulated-version=1.33")
+    assert [m.value for m in at.metric][1] == "1.35"
+    at.selectbox(key="sel_binary").set_value("1.36")
+    at = rerun(at)
+    assert [m.value for m in at.metric][1] == "1.36"
+    assert any("binary version from the picker: 1.36 (v1.36." in plain(i.value) for i in at.info)
+
+
+def test_inputs_that_name_their_binary_do_not_use_the_picker(inputs):
+    at = paste(open_app("cluster", binary="1.36", emulated="1.36"), *inputs)
+    assert [m.value for m in at.metric][1] == "1.32"
+    assert not any("picker" in i.value for i in at.info)
+    assert not any("--binary" in w.value or "picker" in w.value for w in at.warning)
