@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from kcompat.answers.gates import GatesAnswer
+from kcompat.documents.gates import verdict_line
 
 #: The table's columns: each gate's state at the selection, its stage in the binary's own release,
 #: whether that differs, where the binary registers it from and where its history starts.
@@ -51,6 +52,8 @@ class GatesView:
     component_differences: tuple[str, ...] = ()
     #: the components whose gate sets are not recorded for the release (one line each)
     components_not_recorded: tuple[str, ...] = ()
+    #: a good start in words (kcompat.documents.gates.verdict_line); None when refused or not ready
+    starts: str | None = None
 
     @property
     def longest_name(self) -> int:
@@ -96,6 +99,7 @@ def view_of(answer: GatesAnswer) -> GatesView:
         not_ready=answer.not_ready,
         component_differences=tuple(c.line(answer.component) for c in answer.components if c.differs),
         components_not_recorded=tuple(c.line(answer.component) for c in answer.components if not c.recorded),
+        starts=verdict_line(answer),
     )
 
 

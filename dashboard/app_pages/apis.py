@@ -49,6 +49,7 @@ from kcompat.documents.apis import (
     difference_rows,
 )
 from kcompat.documents.commands import same_as
+from kcompat.documents.gates import startup_verdict_line
 from kcompat.documents.skew import ROW_COLUMNS as SKEW_COLUMNS
 from kcompat.documents.skew import skew_rows
 from kcompat.documents.storage import RESOURCE_KEYS, storage_rows
@@ -194,6 +195,7 @@ def _apis_view(query: str) -> dict[str, Any]:
         errors=startup.errors,
         not_ready=startup.not_ready,
         warnings=startup.warnings,
+        starts=startup_verdict_line(str(result.binary), str(result.emulated), startup),  # a good start in words
         # the remedies beside the errors (and the alpha-under-emulation warning), as kcompat apis prints them
         hints=tuple(dict.fromkeys(
             [h.text for h in startup.hints if result.selection is None or h.problem not in result.selection.problems]
@@ -334,6 +336,8 @@ elif view.not_ready:
     lines = ["**kube-apiserver would start but not become ready** with these flags (`kcompat apis` exits with status 3):",
              *(f"- {md(reason)}" for reason in view.not_ready)]
     st.warning("\n".join(lines), icon=":material/hourglass_disabled:")
+elif view.starts:
+    st.success(md(view.starts), icon=":material/check_circle:")
 for warning in view.warnings:
     st.warning(md(warning), icon=":material/warning:")
 

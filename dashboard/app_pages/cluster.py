@@ -41,7 +41,12 @@ from kcompat.core.inspect.model import (
 from kcompat.documents import formats
 from kcompat.documents.config import config_document
 from kcompat.documents.gates import GATE_COLUMNS
-from kcompat.documents.inspect import DISAGREE_HEADERS, REFUSED_VERSION, disagree_rows
+from kcompat.documents.inspect import (
+    DISAGREE_HEADERS,
+    REFUSED_VERSION,
+    disagree_rows,
+    verdict_line,
+)
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -274,6 +279,15 @@ def show_not_ready(document: dict[str, Any]) -> None:
         st.info(md(hint_text(hint)), icon=":material/lightbulb:")
 
 
+def show_verdict(document: dict[str, Any]) -> None:
+    """A good start in words, as the first line of kcompat inspect's text ("kube-apiserver 1.36
+    emulating 1.33 starts and becomes ready, as recorded starts of v1.36.5 show"); nothing for a
+    refusal or a start that does not become ready."""
+    line = verdict_line(document)  # type: ignore[arg-type]  # the inspect document, as the worker sent it
+    if line:
+        st.success(md(line), icon=":material/check_circle:")
+
+
 def hint_text(hint: dict[str, Any]) -> str:
     return f"{hint['gate']}: {hint['text']}" if hint["kind"] == "unknown-gate" else hint["text"]
 
@@ -398,6 +412,7 @@ elif inputs:
             show_selection(document)
     else:
         show_not_ready(document)
+        show_verdict(document)
         show_version_disagreements(document)
         show_disagreements(document)
         show_selection(document)

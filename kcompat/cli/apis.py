@@ -67,6 +67,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         rejected_apis_document,
         table_columns,
     )
+    from kcompat.documents.gates import startup_verdict_line
 
     against, only = getattr(args, "against", "release"), bool(getattr(args, "only_differences", False))
     binary = args.binary
@@ -111,4 +112,5 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
             summary += "; kube-apiserver starts but does not become ready"
         hints = [f"{h['gate']}: {h['text']}" if h["kind"] == "unknown-gate" else h["text"] for h in document["hints"]]
         formats.report_problems(summary, startup.warnings, startup.errors, sys.stderr, hints, startup.not_ready)
+        formats.report_verdict(startup_verdict_line(str(result.binary), str(result.emulated), startup), sys.stderr)  # a good start in words, last
     return exit_status(not startup.errors, bool(startup.not_ready))

@@ -25,7 +25,12 @@ from kcompat.core.versions import mm
 from kcompat.data.catalog import Catalog
 from kcompat.data.files import load_manifest_files
 from kcompat.documents import formats
-from kcompat.documents.gates import gates_document, gates_text, rejected_document
+from kcompat.documents.gates import (
+    gates_document,
+    gates_text,
+    rejected_document,
+    verdict_line,
+)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -104,4 +109,5 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:  # noqa: C901
     for comparison in answer.components if answer.valid else ():
         if comparison.differs:
             print(f"note: {comparison.line(answer.component)}", file=sys.stderr)
+    formats.report_verdict(verdict_line(answer), sys.stderr)  # a good start in words, last
     return status

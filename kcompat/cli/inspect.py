@@ -157,11 +157,17 @@ def hint_line(hint: HintDict) -> str:
 
 
 def render_inspect(document: InspectDocument, fmt: str, show_defaults: bool = False) -> str:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
-    """The inspect document as text: a refusal with its remedies first, the selection read and
+    """The inspect document as text: a refusal with its remedies first (or the verdict of a good
+    start: "starts and becomes ready, as recorded starts of v1.36.5 show"), the selection read and
     where from, the disagreements, then every gate (not for a refused input, unless
     ``show_defaults``)."""
     from kcompat.documents.gates import GATE_COLUMNS
-    from kcompat.documents.inspect import DISAGREE_HEADERS, disagree_rows, summary_lines
+    from kcompat.documents.inspect import (
+        DISAGREE_HEADERS,
+        disagree_rows,
+        summary_lines,
+        verdict_line,
+    )
 
     markdown = fmt == "markdown"
     heading = "## " if markdown else "# "
@@ -181,6 +187,8 @@ def render_inspect(document: InspectDocument, fmt: str, show_defaults: bool = Fa
         for hint in document.get("hints", [])[:MAX_SHOWN]:
             out.append(f"- fix: {formats.md_escape(hint_line(hint))}" if markdown else f"fix: {printable(hint_line(hint))}")
         out.append("")
+    elif (verdict := verdict_line(document)) is not None:  # a good start in words, first
+        out.append(f"{heading}Verdict: {formats.md_escape(verdict) if markdown else printable(verdict)}\n")
     out.append(f"{heading}Selection (what was read, and from where)\n")
     for item in document.get("inputs", []):
         line = f"input {item['file']}: {item['kind'] or 'not read'}"

@@ -131,6 +131,14 @@ def report_problems(
         print(f"hint: {printable(hint)}", file=stream)
 
 
+def report_verdict(line: str | None, stream: TextIO) -> None:
+    """A good start in words (``verdict: kube-apiserver 1.36 starts and becomes ready, ...``), the
+    last line a text-format command prints on stderr; nothing for a refusal or a start that does not
+    become ready (their ``error:`` and ``not ready:`` lines say so)."""
+    if line:
+        print(f"verdict: {printable(line)}", file=stream)
+
+
 def to_json(document: object) -> str:
     """The document as JSON; the control and bidirectional characters JSON leaves raw (DEL, C1,
     U+202E...) are written as \\u escapes too, so a terminal showing it is never styled by it."""

@@ -20,6 +20,7 @@ TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from typing import NotRequired, TypedDict
 
+    from kcompat.answers.startup import StartupAnswer
     from kcompat.core.problems import Remedy
 
     class GateRowDict(TypedDict):
@@ -171,6 +172,56 @@ def gates_text(answer: GatesAnswer, fmt: str) -> str:
     if fmt not in formats.FORMATS:
         raise ValueError(f"unknown gates format {fmt!r}")
     return formats.render_rows(fmt, gate_rows(answer), gate_columns(answer))
+
+
+#: The beginnings of kcompat's notes that leave a start's readiness unknown (kcompat.core.problems
+#: ReadinessNotSearched, and the API check of kcompat.answers.startup left undone).
+READINESS_UNKNOWN = ("whether kube-apiserver becomes ready with ", "--runtime-config and the APIs kube-apiserver needs are not checked")
+
+
+def starts_line(component: str, binary: str | None, emulated: str | None, verdict: str, readiness_recorded: str | None,
+                startup_checked: bool = True, warnings: tuple[str, ...] | list[str] = ()) -> str | None:
+    """A start's verdict in words when it starts ("kube-apiserver 1.36 emulating 1.33 starts and
+    becomes ready, as recorded starts of v1.36.5 show"), saying what the evidence is: the recorded
+    starts of a release, or that readiness is not recorded, or not checked (another component, a
+    custom manifest). None when it refuses or does not become ready: their own lines say so."""
+    if verdict != "starts":
+        return None
+    who = f"{component} {binary}" if binary else f"{component} (the given manifest)"
+    if emulated and binary and _emulating(binary, emulated):
+        who += f" emulating {emulated}"
+    if component != "kube-apiserver":
+        return (f"{who} starts: it accepts these version flags and --feature-gates; "
+                "its readiness is not recorded (the recorded starts are kube-apiserver's)")
+    if not startup_checked:
+        return f"{who} starts as far as its feature gates tell; its other start-up checks and its readiness are not checked with a custom manifest"
+    if readiness_recorded is None:
+        return f"{who} starts; readiness not recorded for this release"
+    if any(w.startswith(READINESS_UNKNOWN) for w in warnings):
+        return f"{who} starts; whether it becomes ready is not known with these flags (the warnings say why)"
+    return f"{who} starts and becomes ready, as recorded starts of {readiness_recorded} show"
+
+
+def _emulating(binary: str, emulated: str) -> bool:
+    from kcompat.core.errors import KcompatError
+    from kcompat.core.versions import mm, parse_version
+
+    try:
+        return mm(parse_version(emulated)) != mm(parse_version(binary.lstrip("v")))
+    except KcompatError:
+        return emulated != binary
+
+
+def verdict_line(answer: GatesAnswer) -> str | None:
+    """:func:`starts_line` of a gates answer (``kcompat gates``' last line, the Gates page's success)."""
+    return starts_line(answer.component, answer.binary, answer.emulated, answer.verdict, answer.readiness_recorded,
+                       answer.startup_checked, answer.warnings)
+
+
+def startup_verdict_line(binary: str, emulated: str, startup: StartupAnswer) -> str | None:
+    """:func:`starts_line` of kube-apiserver's start-up answer (``kcompat apis``' last line, the
+    APIs page's success)."""
+    return starts_line("kube-apiserver", binary, emulated, startup.verdict, startup.readiness_recorded, True, startup.warnings)
 
 
 def rejected_document(binary: str | None, errors: list[str], component: str = "kube-apiserver") -> GatesDocument:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from kcompat.answers.inspect import Inspection
 from kcompat.core.errors import MESSAGE_LIMIT, echo
 from kcompat.core.inspect import Comparison
-from kcompat.documents.gates import gates_document, hint_dict
+from kcompat.documents.gates import gates_document, hint_dict, starts_line
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -164,3 +164,15 @@ def summary_lines(document: InspectDocument) -> list[str]:
             f"{len(observed['unknown'])} unknown to kcompat"
         )
     return lines
+
+
+def verdict_line(document: InspectDocument) -> str | None:
+    """The inspected component's start in words when it starts (:func:`kcompat.documents.gates.starts_line`):
+    the first line of ``kcompat inspect``'s text, the Check a cluster page's success. None when
+    the input is refused or unusable, or the start does not become ready."""
+    gates = document.get("gates")
+    if gates is None or not document["valid"] or document["notReady"]:
+        return None
+    component = document["component"] or gates["component"]
+    return starts_line(component, gates["binary"], document["emulated"], gates["verdict"], gates["readinessRecorded"],
+                       component == "kube-apiserver", document["warnings"])
