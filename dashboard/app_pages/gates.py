@@ -7,6 +7,7 @@ an uploaded manifest is in use, its notice comes first, since it changes the ans
 import streamlit as st
 
 from dashboard.data import gates_view
+from dashboard.frame.chrome import is_phone
 from dashboard.frame.selection_bar import current, show_flag_messages
 from dashboard.gates_view import GatesView
 from dashboard.tables.gate_table import gates_panel
@@ -22,7 +23,9 @@ from dashboard.uploads.custom_manifest import (
 def show_verdict(view: GatesView) -> None:
     """A good start in words ("kube-apiserver 1.36 emulating 1.33 starts and becomes ready, as
     recorded starts of v1.36.5 show"), as kcompat gates' last line; nothing when refused or not ready."""
-    if view.starts:
+    if view.starts and is_phone():  # a line, not a box: the table stays near the first screen
+        st.caption(f":material/check_circle: {md(view.starts)}")
+    elif view.starts:
         st.success(md(view.starts), icon=":material/check_circle:")
 
 

@@ -187,8 +187,8 @@ def starts_line(component: str, binary: str | None, emulated: str | None, verdic
     custom manifest). None when it refuses or does not become ready: their own lines say so."""
     if verdict != "starts":
         return None
-    who = f"{component} {binary}" if binary else f"{component} (the given manifest)"
-    if emulated and binary and _emulating(binary, emulated):
+    who = f"{component} {binary}" if binary else f"{component} of the given manifest"
+    if emulated and (binary is None or _emulating(binary, emulated)):
         who += f" emulating {emulated}"
     if component != "kube-apiserver":
         return (f"{who} starts: it accepts these version flags and --feature-gates; "

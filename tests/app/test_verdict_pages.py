@@ -36,6 +36,18 @@ def test_the_gates_page_says_a_good_start_as_the_cli_does(capsys):
     assert starts(at) == [READY] == [verdict_of(capsys, "gates", "--binary", "1.36", "--emulated", "1.33")]
 
 
+def test_on_a_phone_the_gates_page_says_it_in_a_line():
+    from conftest import APP, TIMEOUT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    at.session_state["_is_phone"] = True  # what a "Mobi" User-Agent sets on the first run
+    at.query_params["binary"], at.query_params["emulated"] = "1.36", "1.33"
+    at.run()
+    assert not at.exception and starts(at) == []
+    assert any(plain(c.value) == f":material/check_circle: {READY}" for c in at.caption)
+
+
 @pytest.mark.parametrize("component", ["kube-scheduler", "kube-controller-manager"])
 def test_the_gates_page_of_another_component_says_what_is_known(capsys, component):
     at = open_app("gates", binary="1.36", emulated="1.34", component=component)

@@ -125,3 +125,29 @@ def test_inspect_of_the_scheduler_says_what_is_known(capsys, tmp_path):
     assert code == 0
     assert out.splitlines()[0] == ("# Verdict: kube-scheduler 1.36 emulating 1.34 starts: it accepts these version flags and "
                                    "--feature-gates; its readiness is not recorded (the recorded starts are kube-apiserver's)")
+
+
+def test_a_custom_manifest_says_only_its_gates_were_checked(capsys, tmp_path):
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text('- name: Widget\n  versionedSpecs:\n  - {default: false, lockToDefault: false, preRelease: Alpha, version: "1.30"}\n')
+    code, _, err = run(capsys, "gates", "--manifest", str(manifest), "--binary", "1.36", "--emulated", "1.34")
+    assert code == 0 and verdicts(err) == [
+        "verdict: kube-apiserver 1.36 emulating 1.34 starts as far as its feature gates tell; "
+        "its other start-up checks and its readiness are not checked with a custom manifest"]
+    code, _, err = run(capsys, "gates", "--manifest", str(manifest), "--emulated", "1.34")
+    assert code == 0 and verdicts(err)[0].startswith("verdict: kube-apiserver of the given manifest emulating 1.34 starts as far as")
+
+
+def test_a_start_whose_readiness_is_unknown_does_not_claim_ready():
+    """A note that leaves readiness unknown (a stage the recorded starts could not search, the
+    API check left undone) turns "becomes ready" into "not known"."""
+    from kcompat.documents.gates import starts_line
+
+    args = ("kube-apiserver", "1.36", "1.33", "starts", "v1.36.5", True)
+    assert starts_line(*args) == READY_136.removeprefix("verdict: ")
+    for note in ("whether kube-apiserver becomes ready with A, B on at emulated version 1.33 is not known: ...",
+                 "--runtime-config and the APIs kube-apiserver needs are not checked: no API data"):
+        assert starts_line(*args, (note,)) == (
+            "kube-apiserver 1.36 emulating 1.33 starts; whether it becomes ready is not known with these flags (the warnings say why)")
+    assert starts_line(*args[:3], "refuses", "v1.36.5", True) is None
+    assert starts_line(*args[:3], "not-ready", "v1.36.5", True) is None
