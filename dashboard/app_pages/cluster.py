@@ -283,7 +283,7 @@ def show_verdict(document: dict[str, Any]) -> None:
     """A good start in words, as the first line of kcompat inspect's text ("kube-apiserver 1.36
     emulating 1.33 starts and becomes ready, as recorded starts of v1.36.5 show"); nothing for a
     refusal or a start that does not become ready."""
-    line = verdict_line(document)  # type: ignore[arg-type]  # the inspect document, as the worker sent it
+    line = verdict_line(document)  # the inspect document, as the worker sent it
     if line:
         st.success(md(line), icon=":material/check_circle:")
 

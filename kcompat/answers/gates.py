@@ -137,6 +137,8 @@ class GatesAnswer:
     not_ready: tuple[str, ...] = ()
     #: the patch release whose recorded starts gave the readiness rules; None: not recorded
     readiness_recorded: str | None = None
+    #: whether it becomes ready is not known for these flags (StartupAnswer.readiness_unknown)
+    readiness_unknown: bool = False
 
     @property
     def valid(self) -> bool:
@@ -261,7 +263,7 @@ def with_startup(answer: GatesAnswer, startup: StartupAnswer) -> GatesAnswer:
     hints = answer.hints + tuple(h for h in startup.hints if h.error not in known)
     return dataclasses.replace(
         answer, errors=startup.errors, warnings=startup.warnings, hints=hints, startup_checked=True,
-        not_ready=startup.not_ready, readiness_recorded=startup.readiness_recorded,
+        not_ready=startup.not_ready, readiness_recorded=startup.readiness_recorded, readiness_unknown=startup.readiness_unknown,
     )
 
 

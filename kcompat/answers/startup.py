@@ -44,6 +44,9 @@ class StartupAnswer:
     readiness_recorded: str | None = None
     #: the API evaluation of the flags, when one was made (kcompat apis shows it)
     apis: ApiAvailability | None = field(default=None, compare=False, repr=False)
+    #: it starts, but whether it becomes ready is not known although readiness is recorded: a
+    #: stage the recorded starts could not search is on, or the APIs it needs could not be checked
+    readiness_unknown: bool = False
 
     @property
     def errors(self) -> tuple[str, ...]:
@@ -214,7 +217,10 @@ def apiserver_startup(
         problems = (*(p for p in found if p.not_ready), *problems, *(p for p in found if not p.not_ready))
     problems = (*problems, *api.notes)
     hints = _hints(problems, evaluation, config, rules, checked)
-    return StartupAnswer(problems, hints, rules.recorded if rules is not None else None, checked)
+    from kcompat.core.problems import ReadinessNotSearched
+
+    unknown = bool(api.notes) or any(isinstance(p, ReadinessNotSearched) for p in problems)
+    return StartupAnswer(problems, hints, rules.recorded if rules is not None else None, checked, readiness_unknown=unknown)
 
 
 def _rules(catalog: Catalog, selection: VersionSelection) -> ReadinessRules | None:

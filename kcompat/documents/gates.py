@@ -174,17 +174,13 @@ def gates_text(answer: GatesAnswer, fmt: str) -> str:
     return formats.render_rows(fmt, gate_rows(answer), gate_columns(answer))
 
 
-#: The beginnings of kcompat's notes that leave a start's readiness unknown (kcompat.core.problems
-#: ReadinessNotSearched, and the API check of kcompat.answers.startup left undone).
-READINESS_UNKNOWN = ("whether kube-apiserver becomes ready with ", "--runtime-config and the APIs kube-apiserver needs are not checked")
-
-
 def starts_line(component: str, binary: str | None, emulated: str | None, verdict: str, readiness_recorded: str | None,
-                startup_checked: bool = True, warnings: tuple[str, ...] | list[str] = ()) -> str | None:
+                startup_checked: bool = True, readiness_unknown: bool = False) -> str | None:
     """A start's verdict in words when it starts ("kube-apiserver 1.36 emulating 1.33 starts and
     becomes ready, as recorded starts of v1.36.5 show"), saying what the evidence is: the recorded
     starts of a release, or that readiness is not recorded, or not checked (another component, a
-    custom manifest). None when it refuses or does not become ready: their own lines say so."""
+    custom manifest), or not known for these flags (``readiness_unknown``). None when it refuses or
+    does not become ready: their own lines say so."""
     if verdict != "starts":
         return None
     who = f"{component} {binary}" if binary else f"{component} of the given manifest"
@@ -197,7 +193,7 @@ def starts_line(component: str, binary: str | None, emulated: str | None, verdic
         return f"{who} starts as far as its feature gates tell; its other start-up checks and its readiness are not checked with a custom manifest"
     if readiness_recorded is None:
         return f"{who} starts; readiness not recorded for this release"
-    if any(w.startswith(READINESS_UNKNOWN) for w in warnings):
+    if readiness_unknown:
         return f"{who} starts; whether it becomes ready is not known with these flags (the warnings say why)"
     return f"{who} starts and becomes ready, as recorded starts of {readiness_recorded} show"
 
@@ -215,13 +211,13 @@ def _emulating(binary: str, emulated: str) -> bool:
 def verdict_line(answer: GatesAnswer) -> str | None:
     """:func:`starts_line` of a gates answer (``kcompat gates``' last line, the Gates page's success)."""
     return starts_line(answer.component, answer.binary, answer.emulated, answer.verdict, answer.readiness_recorded,
-                       answer.startup_checked, answer.warnings)
+                       answer.startup_checked, answer.readiness_unknown)
 
 
 def startup_verdict_line(binary: str, emulated: str, startup: StartupAnswer) -> str | None:
     """:func:`starts_line` of kube-apiserver's start-up answer (``kcompat apis``' last line, the
     APIs page's success)."""
-    return starts_line("kube-apiserver", binary, emulated, startup.verdict, startup.readiness_recorded, True, startup.warnings)
+    return starts_line("kube-apiserver", binary, emulated, startup.verdict, startup.readiness_recorded, True, startup.readiness_unknown)
 
 
 def rejected_document(binary: str | None, errors: list[str], component: str = "kube-apiserver") -> GatesDocument:

@@ -70,6 +70,9 @@ if TYPE_CHECKING:
         inputs: list[InputDict]
         gates: GatesDocument | None
         observed: ObservedDocument | None
+        #: a good start in words (kcompat.documents.gates.starts_line); None when refused, not
+        #: ready or unusable
+        verdictText: str | None
 
 
 #: What the selection shows for a version the binary refuses (no version is the answer).
@@ -133,6 +136,7 @@ def inspect_document(inspection: Inspection) -> InspectDocument:
         "inputs": [{"file": i.file, "kind": i.kind} for i in inspection.inputs],
         "gates": gates_document(gates) if gates is not None else None,
         "observed": observed_document(inspection.comparison) if inspection.comparison is not None else None,
+        "verdictText": verdict_text(inspection),
     }
     if flags is None:  # no flag was read: the document has no forward-compatibility keys
         del document["emulationForwardCompatible"], document["runtimeConfigEmulationForwardCompatible"]
@@ -166,13 +170,19 @@ def summary_lines(document: InspectDocument) -> list[str]:
     return lines
 
 
-def verdict_line(document: InspectDocument) -> str | None:
+def verdict_text(inspection: Inspection) -> str | None:
     """The inspected component's start in words when it starts (:func:`kcompat.documents.gates.starts_line`):
     the first line of ``kcompat inspect``'s text, the Check a cluster page's success. None when
     the input is refused or unusable, or the start does not become ready."""
-    gates = document.get("gates")
-    if gates is None or not document["valid"] or document["notReady"]:
+    gates = inspection.gates
+    if gates is None or not inspection.valid or inspection.not_ready:
         return None
-    component = document["component"] or gates["component"]
-    return starts_line(component, gates["binary"], document["emulated"], gates["verdict"], gates["readinessRecorded"],
-                       component == "kube-apiserver", document["warnings"])
+    component = inspection.component or gates.component
+    return starts_line(component, gates.binary, gates.emulated, gates.verdict, gates.readiness_recorded,
+                       component == "kube-apiserver", gates.readiness_unknown)
+
+
+def verdict_line(document: Mapping[str, object]) -> str | None:
+    """A document's ``verdictText`` (None in a document of input that could not be read)."""
+    text = document.get("verdictText")
+    return text if isinstance(text, str) else None

@@ -109,13 +109,18 @@ def test_inspect_says_a_good_start_first(capsys, tmp_path, unrecorded):
     code, out, _ = run(capsys, "inspect", "--binary", "1.36", str(line), catalog=unrecorded)
     assert code == 0 and out.splitlines()[0] == "# Verdict: kube-apiserver 1.36 emulating 1.33 starts; readiness not recorded for this release"
     code, out, _ = run(capsys, "inspect", "--binary", "1.36", str(line), "--format", "json")
-    assert code == 0 and "Verdict" not in out and json.loads(out)["gates"]["verdict"] == "starts"
+    document = json.loads(out)
+    assert code == 0 and document["gates"]["verdict"] == "starts" and document["verdictText"] == READY_136.removeprefix("verdict: ")
     line.write_text("kube-apiserver --feature-gates=CoordinatedLeaderElection=true\n")
     code, out, _ = run(capsys, "inspect", "--binary", "1.34", str(line))
     assert code == 3 and out.startswith("# Not ready: ") and "Verdict" not in out
+    code, out, _ = run(capsys, "inspect", "--binary", "1.34", str(line), "--format", "json")
+    assert code == 3 and json.loads(out)["verdictText"] is None
     line.write_text("kube-apiserver --emulated-version=1.30\n")
     code, out, _ = run(capsys, "inspect", "--binary", "1.34", str(line))
     assert code == 2 and out.startswith("# Refused: ") and "Verdict" not in out
+    code, out, _ = run(capsys, "inspect", "--binary", "1.34", str(line), "--format", "json")
+    assert code == 2 and json.loads(out)["verdictText"] is None
 
 
 def test_inspect_of_the_scheduler_says_what_is_known(capsys, tmp_path):
@@ -138,16 +143,35 @@ def test_a_custom_manifest_says_only_its_gates_were_checked(capsys, tmp_path):
     assert code == 0 and verdicts(err)[0].startswith("verdict: kube-apiserver of the given manifest emulating 1.34 starts as far as")
 
 
-def test_a_start_whose_readiness_is_unknown_does_not_claim_ready():
-    """A note that leaves readiness unknown (a stage the recorded starts could not search, the
-    API check left undone) turns "becomes ready" into "not known"."""
+@pytest.fixture(scope="module")
+def without_api_data(tmp_path_factory) -> Catalog:
+    """The bundled data without the API data of 1.36 (data/apis/v1.36.yaml)."""
+    root = tmp_path_factory.mktemp("data")
+    for item in DATA.iterdir():
+        if item.name != "apis":
+            (root / item.name).symlink_to(item)
+    (root / "apis").mkdir()
+    for part in (DATA / "apis").iterdir():
+        if part.name != "v1.36.yaml":
+            (root / "apis" / part.name).symlink_to(part)
+    return Catalog(root)
+
+
+def test_a_start_whose_readiness_is_unknown_does_not_claim_ready(capsys, without_api_data):
+    """The APIs kube-apiserver needs could not be checked (no API data for the release): its
+    readiness is recorded but not known for these flags, and the line says so."""
+    code, _, err = run(capsys, "gates", "--binary", "1.36", "--emulated", "1.34", "--runtime-config", "api/alpha=true",
+                       catalog=without_api_data)
+    assert code == 0 and "warning: --runtime-config and the APIs kube-apiserver needs are not checked" in err
+    assert verdicts(err) == ["verdict: kube-apiserver 1.36 emulating 1.34 starts; whether it becomes ready is not known with these flags "
+                             "(the warnings say why)"]
+    code, _, err = run(capsys, "gates", "--binary", "1.36", "--emulated", "1.34", catalog=without_api_data)
+    assert code == 0 and verdicts(err)[0].endswith("starts and becomes ready, as recorded starts of v1.36.5 show")
+
+
+def test_no_line_for_a_refusal_or_a_start_that_does_not_become_ready():
     from kcompat.documents.gates import starts_line
 
-    args = ("kube-apiserver", "1.36", "1.33", "starts", "v1.36.5", True)
-    assert starts_line(*args) == READY_136.removeprefix("verdict: ")
-    for note in ("whether kube-apiserver becomes ready with A, B on at emulated version 1.33 is not known: ...",
-                 "--runtime-config and the APIs kube-apiserver needs are not checked: no API data"):
-        assert starts_line(*args, (note,)) == (
-            "kube-apiserver 1.36 emulating 1.33 starts; whether it becomes ready is not known with these flags (the warnings say why)")
-    assert starts_line(*args[:3], "refuses", "v1.36.5", True) is None
-    assert starts_line(*args[:3], "not-ready", "v1.36.5", True) is None
+    assert starts_line("kube-apiserver", "1.36", "1.33", "starts", "v1.36.5") == READY_136.removeprefix("verdict: ")
+    assert starts_line("kube-apiserver", "1.36", "1.33", "refuses", "v1.36.5") is None
+    assert starts_line("kube-apiserver", "1.36", "1.33", "not-ready", "v1.36.5") is None
