@@ -395,7 +395,8 @@ url_problems = st.container()  # warnings about this page's URL values
 st.caption(
     "Paste or upload what a cluster says about its kube-apiserver (or controller-manager, or scheduler): "
     "kcompat reads the binary, emulated and min compatibility versions and the flags, predicts every gate, and "
-    "compares the prediction with /metrics. The same as kcompat inspect; nothing is kept beyond this session."
+    "compares the prediction with /metrics. A command line alone is checked on the binary picked above. "
+    "The same as kcompat inspect; nothing is kept beyond this session."
 )
 input_form()
 inputs, upload_problems = collect_inputs()
