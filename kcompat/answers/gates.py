@@ -253,6 +253,18 @@ def gates(
     return with_startup(answer, startup)
 
 
+def require_accepted(answer: GatesAnswer) -> GatesAnswer:
+    """``answer`` when the binary accepts its selection; else :class:`~kcompat.answers.startup.SelectionRefused`
+    with its errors and remedies: what ``kcompat gate`` and ``timeline`` answer where ``kcompat
+    gates`` answers "refuses"."""
+    if answer.errors:
+        from kcompat.answers.startup import SelectionRefused
+
+        raise SelectionRefused(answer.binary or "-", answer.emulated, answer.min_compat, answer.errors, tuple(h.line for h in answer.hints),
+                               answer.warnings, answer.versions_refused)
+    return answer
+
+
 def with_startup(answer: GatesAnswer, startup: StartupAnswer) -> GatesAnswer:
     """The gates answer with kube-apiserver's whole start-up: its refusals (the gate ones
     included, in the binary's order), the readiness problems, every warning, and the remedies of

@@ -16,6 +16,7 @@ from kcompat.core.errors import KcompatError, cut
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from kcompat.answers.startup import SelectionRefused
     from kcompat.cli.contract import ExitStatus
     from kcompat.core.startup import ApiserverOptions
 
@@ -25,6 +26,26 @@ def exit_status(valid: bool, not_ready: bool = False) -> ExitStatus:
     from kcompat.cli.contract import ExitStatus
 
     return ExitStatus.REFUSED if not valid else ExitStatus.NOT_READY if not_ready else ExitStatus.OK
+
+
+def report_refused(refusal: SelectionRefused, fmt: str) -> ExitStatus:
+    """What ``kcompat gate``, ``timeline`` and ``skew`` print for a selection the binary refuses
+    (:class:`~kcompat.answers.startup.SelectionRefused`), as ``kcompat gates`` prints its
+    refusal: the selection, the binary's errors and the remedies on stderr (at most
+    :data:`~kcompat.core.errors.MAX_SHOWN` of each, then "… and N more"); for ``--format json`` a
+    document on stdout (``valid`` false, ``verdict`` "refuses", the errors bounded the same way
+    with ``errorsOmitted``). Returns REFUSED."""
+    from kcompat.cli.contract import ExitStatus
+    from kcompat.core.errors import shown
+    from kcompat.documents import formats
+
+    if fmt == "json":
+        sys.stdout.write(formats.to_json(formats.refused_document(refusal)))
+    else:
+        summary = formats.selection_summary(refusal.binary, refusal.emulated, refusal.min_compat, refusal.versions_refused)
+        formats.report_problems(f"{summary} (refused: no answer)", shown(refusal.warnings), shown(refusal.errors), sys.stderr,
+                                shown(refusal.hints))
+    return ExitStatus.REFUSED
 
 
 #: pasted flag -> the subcommand's option (its argparse ``dest``)

@@ -7,11 +7,14 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 
-from kcompat.core.errors import printable
+from kcompat.core.errors import bounded, printable
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import TextIO
+
+    from kcompat.answers.startup import SelectionRefused
 
 #: The unsafe characters (:data:`~kcompat.core.errors.UNSAFE_PATTERN`) that ``json.dumps``
 #: leaves unescaped (it escapes C0 controls itself); of ASCII only DEL.
@@ -113,6 +116,30 @@ def selection_summary(binary: object, emulated: object, min_compat: object | Non
         return f"binary {binary}, emulated version: none (the binary refuses the version flags)"
     text = f"binary {binary}, emulated {emulated}"
     return text if min_compat is None else f"{text}, min compatibility {min_compat}"
+
+
+def bounded_field(key: str, messages: Iterable[str]) -> dict[str, object]:
+    """A list of problems in a JSON document, bounded as the text output bounds it: ``key`` holds
+    the first :data:`~kcompat.core.errors.MAX_SHOWN` (each cut), and ``<key>Omitted`` how many
+    more there are (only when there are more)."""
+    first, omitted = bounded(messages)
+    return {key: first, f"{key}Omitted": omitted} if omitted else {key: first}
+
+
+def refused_document(refusal: SelectionRefused) -> dict[str, object]:
+    """``{"binary", "emulated", "minCompatibility", "valid", "verdict", "errors", "warnings",
+    "hints"}`` for a selection the binary refuses (``kcompat gate``, ``timeline``, ``skew``):
+    the versions are null when the binary refuses the version flags."""
+    return {
+        "binary": refusal.binary,
+        "emulated": None if refusal.versions_refused else refusal.emulated,
+        "minCompatibility": None if refusal.versions_refused else refusal.min_compat,
+        "valid": False,
+        "verdict": "refuses",
+        **bounded_field("errors", refusal.errors),
+        **bounded_field("warnings", refusal.warnings),
+        **bounded_field("hints", refusal.hints),
+    }
 
 
 def report_problems(
