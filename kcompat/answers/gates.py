@@ -91,7 +91,8 @@ class ComponentComparison:
         if not self.recorded:
             return f"{self.note}: not compared with {answered}"
         if self.errors:
-            return f"{self.component} would refuse this input: {'; '.join(self.errors)}"
+            more_errors = f" and {len(self.errors) - 5:,} more" if len(self.errors) > 5 else ""
+            return f"{self.component} would refuse this input: {'; '.join(self.errors[:5])}{more_errors}"
         shown = ", ".join(f"{d.name} {_state_text(d.there)} (here {_state_text(d.here)})" for d in self.differences[:5])
         more = f" and {len(self.differences) - 5} more" if len(self.differences) > 5 else ""
         return f"{self.component} differs from {answered} here: {shown}{more}"

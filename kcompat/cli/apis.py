@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from kcompat.cli.contract import ExitStatus
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import KcompatError, shown
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
@@ -110,5 +110,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         if startup.not_ready:
             summary += "; kube-apiserver starts but does not become ready"
         hints = [f"{h['gate']}: {h['text']}" if h["kind"] == "unknown-gate" else h["text"] for h in document["hints"]]
-        formats.report_problems(summary, startup.warnings, startup.errors, sys.stderr, hints, startup.not_ready)
+        if document.get("hintsOmitted"):
+            hints.append(f"… and {document['hintsOmitted']:,} more")
+        formats.report_problems(summary, shown(startup.warnings), shown(startup.errors), sys.stderr, hints, shown(startup.not_ready))
     return exit_status(not startup.errors, bool(startup.not_ready))

@@ -48,5 +48,5 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     document = changes_document(result)
     sys.stdout.write(render(document, args.format))
     if args.format != "json":
-        formats.report_problems(summary(document), document["warnings"], document["errors"], sys.stderr)
+        formats.report_problems(summary(document), formats.listed(document, "warnings"), formats.listed(document, "errors"), sys.stderr)
     return ExitStatus.of(not document["errors"])

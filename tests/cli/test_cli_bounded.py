@@ -1,0 +1,100 @@
+"""Output that does not grow with the input: 9,999 gates the binary does not know give every
+command the first 20 errors, then "… and 9,979 more" (text) or ``errorsOmitted`` (JSON), in every
+format, and no line longer than a message may be (kcompat.core.errors.MESSAGE_LIMIT)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from kcompat.cli.main import main
+from kcompat.core.errors import MAX_SHOWN, MESSAGE_LIMIT
+
+#: 9,999 gates no release registers (79 kB: one --feature-gates value within its 100,000 characters)
+UNKNOWN = ",".join(f"G{i}=1" for i in range(9_999))
+MORE = "… and 9,979 more"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_small(out: str, err: str, lines: int) -> None:
+    for text in (out, err):
+        assert len(text.splitlines()) <= lines
+        assert max((len(line) for line in text.splitlines()), default=0) <= MESSAGE_LIMIT + 100
+
+
+TEXT = [
+    (["config", "--binary", "1.36"], "kcompat: error: "),
+    (["apis", "--binary", "1.36"], "error: "),
+    (["apis", "--binary", "1.36", "--format", "markdown"], "error: "),
+    (["apis", "--binary", "1.36", "--format", "csv"], "error: "),
+    (["changes", "--binary", "1.36"], "error: "),
+    (["changes", "--binary", "1.36", "--format", "csv"], "error: "),
+    (["changes", "--binary", "1.36", "--format", "markdown"], "error: "),
+    (["gates", "--binary", "1.36"], "error: "),
+    (["gate", "JobManagedBy", "--binary", "1.36"], "error: "),
+    (["scan", "-", "--binary", "1.36"], "error: "),
+]
+
+
+@pytest.mark.parametrize(("argv", "prefix"), TEXT, ids=lambda v: " ".join(v) if isinstance(v, list) else v)
+def test_text_shows_twenty_errors_then_a_count(capsys, monkeypatch, argv, prefix):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")))
+    code, out, err = run(capsys, *argv, "--feature-gates", UNKNOWN)
+    assert code == 2
+    errors = [line.removeprefix(prefix) for line in err.splitlines() if line.startswith(prefix)]
+    # changes: both sides refuse, each error once per side
+    assert len(errors) == MAX_SHOWN + 1 and errors[-1] == (MORE if argv[0] != "changes" else "… and 19,978 more"), err[:2_000]
+    assert_small(out, err, 80)
+
+
+@pytest.mark.parametrize("argv", [
+    ["config", "--binary", "1.36"], ["apis", "--binary", "1.36"], ["changes", "--binary", "1.36"],
+    ["gates", "--binary", "1.36"], ["gate", "JobManagedBy", "--binary", "1.36"], ["timeline", "--binary", "1.36", "--emulated", "1.39"],
+], ids=" ".join)
+def test_json_keeps_twenty_errors_and_counts_the_rest(capsys, argv):
+    flags = [] if argv[0] == "timeline" else ["--feature-gates", UNKNOWN]
+    code, out, err = run(capsys, *argv, *flags, "--format", "json")
+    document = json.loads(out)
+    assert code == 2
+    if argv[0] == "timeline":  # one error: nothing omitted, no count
+        assert len(document["errors"]) == 1 and "errorsOmitted" not in document
+        return
+    assert len(document["errors"]) == MAX_SHOWN and document["errorsOmitted"] == (19_978 if argv[0] == "changes" else 9_979)
+    assert document["errors"][0] == ("1.36 (not emulating): " if argv[0] == "changes" else "") + "unrecognized feature gate: G0"
+    assert_small(out, err, 3_000)
+    for key in ("warnings", "hints", "notReady"):
+        assert len(document.get(key, [])) <= MAX_SHOWN
+
+
+def test_plan_shows_twenty_errors_per_point(capsys):
+    code, out, _ = run(capsys, "plan", "--from", "1.35", "--to", "1.36", "--feature-gates", UNKNOWN)
+    points = out.count("**REFUSES TO START**")
+    assert code == 2 and points >= 2 and out.count("- error: unrecognized feature gate: ") == points * MAX_SHOWN
+    assert out.count(f"- error: {MORE}") == points and len(out.splitlines()) < 400
+    code, out, _ = run(capsys, "plan", "--from", "1.35", "--to", "1.36", "--feature-gates", UNKNOWN, "--format", "json")
+    document = json.loads(out)
+    assert len(document["startup"]["errors"]) == MAX_SHOWN and document["startup"]["errorsOmitted"] == 9_979
+    assert all(len(s["startup"]["errors"]) <= MAX_SHOWN for s in document["steps"] if s["startup"])
+
+
+def test_the_feature_gates_value_is_echoed_cut(capsys):
+    _, out, _ = run(capsys, "changes", "--binary", "1.36", "--feature-gates", UNKNOWN, "--format", "json")
+    assert json.loads(out)["featureGates"].endswith(f"({len(UNKNOWN):,} characters)")
+
+
+def test_the_warning_about_gated_storage_names_three_errors():
+    done = subprocess.run([sys.executable, "-m", "kcompat", "apis", "--binary", "1.36", "--feature-gates", UNKNOWN],
+                          capture_output=True, text=True, check=False, timeout=120)
+    (warning,) = [line for line in done.stderr.splitlines() if line.startswith("warning: feature-gated REST storage")]
+    assert warning.endswith("unrecognized feature gate: G2; and 9,996 more)") and len(warning) < 300
+    assert done.returncode == 2 and len(done.stderr.splitlines()) < 60
