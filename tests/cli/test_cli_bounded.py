@@ -98,3 +98,32 @@ def test_the_warning_about_gated_storage_names_three_errors():
     (warning,) = [line for line in done.stderr.splitlines() if line.startswith("warning: feature-gated REST storage")]
     assert warning.endswith("unrecognized feature gate: G2; and 9,996 more)") and len(warning) < 300
     assert done.returncode == 2 and len(done.stderr.splitlines()) < 60
+
+
+def _cpu_of(argv: list[str]) -> tuple[subprocess.CompletedProcess[str], float]:
+    """A real ``kcompat`` process and the CPU seconds it took."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([sys.executable, "-m", "kcompat", *argv], capture_output=True, text=True, check=False, timeout=300)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return done, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def test_a_folder_of_50000_links_is_ten_problems_and_a_count(tmp_path):
+    import os
+
+    (tmp_path / "real.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n")
+    for i in range(50_000):
+        os.symlink("real.yaml", tmp_path / f"link{i:05}.yaml")
+    done, cpu = _cpu_of(["scan", str(tmp_path), "--format", "json"])
+    document = json.loads(done.stdout)
+    assert done.returncode == 2 and len(done.stdout) < 50_000 and cpu < 3  # was 22.6 MB
+    links = [i for i in document["inputs"] if i["problem"] and "symbolic link" in i["problem"]]
+    assert len(links) == 10 and document["inputs"][10]["problem"] == (
+        "… and 49,990 more inputs that cannot be read (links, folders too deep, unreadable files)")
+    assert [i["file"] for i in document["inputs"] if i["problem"] is None] == [str(tmp_path / "real.yaml")]
+    assert len(document["errors"]) == 11 and document["summary"]["objects"] == 1
+    done, _ = _cpu_of(["scan", str(tmp_path)])
+    assert done.returncode == 2 and len(done.stderr.splitlines()) < 20
+    assert done.stderr.splitlines()[-1] == "error: … and 49,990 more inputs that cannot be read (links, folders too deep, unreadable files)"
