@@ -349,6 +349,7 @@ def compare_components(
         return answer
     here = {r.name: (True, r.enabled, r.stage, r.locked) for r in answer.rows}
     absent = (False, False, "", False)
+    said = frozenset(answer.errors)
     found = []
     binary = parse_binary_version(answer.binary)
     own, _ = catalog.manifest_for(binary, answer.component)
@@ -370,7 +371,7 @@ def compare_components(
             for name in sorted(set(here) | set(there))
             if here.get(name, absent) != there.get(name, absent)
         )
-        errors = tuple(e for e in other.errors if e not in answer.errors)
+        errors = tuple(e for e in other.errors if e not in said)  # (a set: 10,000 errors are 10,000 look-ups)
         found.append(ComponentComparison(component, True, differences, errors))
     return dataclasses.replace(answer, components=tuple(found))
 

@@ -38,6 +38,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     from kcompat.cli.components import add_component_argument
 
     add_component_argument(parser)
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

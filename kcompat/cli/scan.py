@@ -51,6 +51,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
     parser.add_argument("--all", action="store_true", help="list the served objects too (JSON always lists every object)")
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def collect(paths: list[str], stdin: BinaryIO | None = None) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:

@@ -20,6 +20,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (default: derived from the emulated version)")
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

@@ -25,6 +25,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--search", metavar="TEXT", help="only the gates TEXT finds: part of the name, an abbreviation, a KEP number or description words")
     parser.add_argument("--sort", choices=SORTS, default=SORTS[0], help="row order (default: by first version)")
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
