@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kcompat.answers.gates import FlagValue, GateRow, gates
+from kcompat.answers.gates import FlagValue, GateRow, gates, require_accepted
 from kcompat.answers.matrix import bundled_matrix
 from kcompat.answers.queries import gate_lineage, newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
@@ -104,13 +104,19 @@ def gate_detail(
     emulated: FlagValue = None,
     min_compat: FlagValue = None,
     feature_gates: FlagValue = None,
+    *,
+    refuse: bool = False,
 ) -> GateDetail:
     """Gate ``name`` for the selection (``binary`` at ``emulated`` and ``min_compat``, with the
     ``--feature-gates`` value; without ``binary`` the newest bundled release). A name no bundled
-    release lists is refused with the closest names."""
+    release lists is refused with the closest names. With ``refuse`` a selection the binary
+    refuses raises :class:`~kcompat.answers.startup.SelectionRefused` (``kcompat gate``); without
+    it the gate is shown at what the binary keeps (the versions' defaults when it refuses them)."""
     matrix = bundled_matrix(catalog)
     _known(tuple(r.gate for r in matrix.rows), name)
     answer = gates(catalog, binary or newest_release(catalog), emulated, min_compat, feature_gates)
+    if refuse:
+        require_accepted(answer)
     version = parse_binary_version(answer.binary or "")
     release = f"{version.major}.{version.minor}"
     feature = catalog.manifest(release).by_name.get(name)

@@ -5,18 +5,22 @@ selection (binary, emulated and min compatibility versions, ``--runtime-config``
 the Check manifests page. The rules are :mod:`kcompat.core.scan`'s; the served APIs are
 :func:`kcompat.answers.apis.apis`' answer for the same flags (``kcompat apis``).
 
+The selection is checked as ``kcompat apis`` checks it (:func:`kcompat.answers.apis.apis_startup`:
+kube-apiserver's whole start-up): a control plane that would refuse to start, or would start and
+never become ready, serves nothing to check the objects against, and the answer says so in
+``errors``.
+
 Exit status (:attr:`kcompat.core.scan.ScanAnswer.exit_status`): 0 every built-in object is served, 1 some are not,
-2 an input is not a manifest or the binary would refuse the selection.
+2 an input is not a manifest, or the binary would refuse the selection or never become ready with it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kcompat.answers.apis import apis
+from kcompat.answers.apis import apis, apis_startup
 from kcompat.answers.queries import newest_release
 from kcompat.core.errors import KcompatError
-from kcompat.core.remedies import api_remedies
 from kcompat.core.scan import (
     MAX_SCAN_OBJECTS,
     ManifestReading,
@@ -27,6 +31,17 @@ from kcompat.core.scan import (
 )
 from kcompat.data.catalog import Catalog
 from kcompat.data.lifecycle import api_lifecycle
+
+#: The start of the errors of a selection kube-apiserver starts with but never becomes ready with:
+#: the objects are checked against APIs it would never serve to a client.
+COULD_NOT_CHECK = "could not check"
+
+
+def _could_not_check(reason: str) -> str:
+    """A reason kube-apiserver would never become ready, as scan's error."""
+    if reason.startswith("kube-apiserver starts but does not become ready"):
+        return f"{COULD_NOT_CHECK}: {reason}"
+    return f"{COULD_NOT_CHECK}: kube-apiserver would never become ready: {reason}"
 
 
 def read_inputs(inputs: Sequence[tuple[str, bytes | str]]) -> tuple[list[ManifestReading], list[ScanInput]]:
@@ -75,6 +90,7 @@ def scan(
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
     )
+    startup = apis_startup(catalog, result, emulated, min_compat, feature_gates)
     readings, described = read_inputs(inputs)
     objects = [o for r in readings for o in r.objects]
     definitions = [d for r in readings for d in r.definitions]
@@ -88,9 +104,9 @@ def scan(
         runtime_config=_joined(runtime_config),
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
-        errors=result.errors,
-        warnings=result.warnings,
-        hints=api_remedies(result),
+        errors=(*startup.errors, *(_could_not_check(reason) for reason in startup.not_ready)),
+        warnings=startup.warnings,
+        hints=startup.hints,
         inputs=(*unread, *described),
         checks=checks,
     )

@@ -65,6 +65,27 @@ class StartupAnswer:
         return REFUSES if self.errors else NOT_READY if self.not_ready else STARTS
 
 
+class SelectionRefused(KcompatError):
+    """The binary would refuse the selection: its own lines (``errors``), with the remedies
+    (``hints``, one line each) and what it warns of. Every command that takes a selection and
+    answers something else than the verdict (``kcompat scan``, ``gate``, ``timeline``, ``skew``)
+    stops with it where ``kcompat gates`` and ``apis`` answer "refuses" (exit status 2); the
+    message is the first error and how many more there are."""
+
+    def __init__(
+        self, binary: str, emulated: str | None, min_compat: str | None, errors: tuple[str, ...],
+        hints: tuple[str, ...] = (), warnings: tuple[str, ...] = (), versions_refused: bool = False,
+    ) -> None:
+        self.binary, self.emulated, self.min_compat = binary, emulated, min_compat
+        self.errors, self.hints, self.warnings, self.versions_refused = errors, hints, warnings, versions_refused
+        first = errors[0] if errors else "the binary refuses this selection"
+        more = f" (and {len(errors) - 1:,} more)" if len(errors) > 1 else ""
+        super().__init__(f"{first}{more}")
+
+    def __reduce__(self) -> tuple[type[SelectionRefused], tuple[object, ...]]:
+        return type(self), (self.binary, self.emulated, self.min_compat, self.errors, self.hints, self.warnings, self.versions_refused)
+
+
 #: The --runtime-config value that turns every API on (a readiness rule's recorded fix).
 ALL_APIS = "api/all=true"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kcompat.answers.gates import FlagValue, gate_texts, gates
+from kcompat.answers.gates import FlagValue, gate_texts, gates, require_accepted
 from kcompat.answers.matrix import bundled_matrix
 from kcompat.answers.queries import newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
@@ -104,12 +104,17 @@ def timeline(
     stages: Sequence[str] = (),
     search: str | None = None,
     sort: str = "introduced",
+    refuse: bool = False,
 ) -> TimelineAnswer:
     """The history of every gate of ``binary``'s manifest (the newest bundled release without one),
-    the rows at ``stages`` at the emulated version and found by ``search`` only, in ``sort`` order."""
+    the rows at ``stages`` at the emulated version and found by ``search`` only, in ``sort`` order.
+    With ``refuse`` a selection the binary refuses raises
+    :class:`~kcompat.answers.startup.SelectionRefused` (``kcompat timeline``)."""
     stages = _choices(stages, STAGE_NAMES, "--stage")
     _choices((sort,), SORTS, "--sort")
     answer = gates(catalog, binary or newest_release(catalog), emulated, min_compat)
+    if refuse:
+        require_accepted(answer)
     version = parse_binary_version(answer.binary or "")
     release = f"{version.major}.{version.minor}"
     manifest = catalog.manifest_for(version)[0]  # at its patch: 1.35.0 as v1.35.0 registers its gates

@@ -12,7 +12,7 @@ import argparse
 import sys
 
 from kcompat.cli.contract import ExitStatus
-from kcompat.core.errors import KcompatError
+from kcompat.core.errors import KcompatError, shown
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
@@ -53,6 +53,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_apiserver_option_arguments(parser)
     add_component_argument(parser, apiserver_only=True, pasted=True)
     add_command_line_argument(parser)
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
@@ -111,6 +114,8 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         if startup.not_ready:
             summary += "; kube-apiserver starts but does not become ready"
         hints = [f"{h['gate']}: {h['text']}" if h["kind"] == "unknown-gate" else h["text"] for h in document["hints"]]
-        formats.report_problems(summary, startup.warnings, startup.errors, sys.stderr, hints, startup.not_ready)
+        if document.get("hintsOmitted"):
+            hints.append(f"… and {document['hintsOmitted']:,} more")
+        formats.report_problems(summary, shown(startup.warnings), shown(startup.errors), sys.stderr, hints, shown(startup.not_ready))
         formats.report_verdict(startup_verdict_line(str(result.binary), str(result.emulated), startup), sys.stderr)  # a good start in words, last
     return exit_status(not startup.errors, bool(startup.not_ready))

@@ -38,6 +38,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     from kcompat.cli.components import add_component_argument
 
     add_component_argument(parser)
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
@@ -48,5 +51,5 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     document = changes_document(result)
     sys.stdout.write(render(document, args.format))
     if args.format != "json":
-        formats.report_problems(summary(document), document["warnings"], document["errors"], sys.stderr)
+        formats.report_problems(summary(document), formats.listed(document, "warnings"), formats.listed(document, "errors"), sys.stderr)
     return ExitStatus.of(not document["errors"])

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 from kcompat.core.errors import KcompatError, cut
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from kcompat.answers.startup import SelectionRefused
     from kcompat.cli.contract import ExitStatus
     from kcompat.core.startup import ApiserverOptions
 
@@ -25,6 +27,26 @@ def exit_status(valid: bool, not_ready: bool = False) -> ExitStatus:
     from kcompat.cli.contract import ExitStatus
 
     return ExitStatus.REFUSED if not valid else ExitStatus.NOT_READY if not_ready else ExitStatus.OK
+
+
+def report_refused(refusal: SelectionRefused, fmt: str) -> ExitStatus:
+    """What ``kcompat gate``, ``timeline`` and ``skew`` print for a selection the binary refuses
+    (:class:`~kcompat.answers.startup.SelectionRefused`), as ``kcompat gates`` prints its
+    refusal: the selection, the binary's errors and the remedies on stderr (at most
+    :data:`~kcompat.core.errors.MAX_SHOWN` of each, then "… and N more"); for ``--format json`` a
+    document on stdout (``valid`` false, ``verdict`` "refuses", the errors bounded the same way
+    with ``errorsOmitted``). Returns REFUSED."""
+    from kcompat.cli.contract import ExitStatus
+    from kcompat.core.errors import shown
+    from kcompat.documents import formats
+
+    if fmt == "json":
+        sys.stdout.write(formats.to_json(formats.refused_document(refusal)))
+    else:
+        summary = formats.selection_summary(refusal.binary, refusal.emulated, refusal.min_compat, refusal.versions_refused)
+        formats.report_problems(f"{summary} (refused: no answer)", shown(refusal.warnings), shown(refusal.errors), sys.stderr,
+                                shown(refusal.hints))
+    return ExitStatus.REFUSED
 
 
 #: pasted flag -> the subcommand's option (its argparse ``dest``)
@@ -51,7 +73,89 @@ class _OptionFlag(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
         name = str(option_string).removeprefix("--")
-        namespace.apiserver_flags = [*(getattr(namespace, "apiserver_flags", None) or []), (name, values)]
+        flags = getattr(namespace, "apiserver_flags", None)
+        if flags is None:  # (the default is None: each parse gets its own list, added to in place)
+            namespace.apiserver_flags = flags = []
+        flags.append((name, values))
+
+
+#: Option words (before ``--``) a subcommand reads, once its repeated flags are folded
+#: (:func:`fold_repeated_options`): argparse looks for the next option over all the ones left at
+#: each option, so its parse grows with their square (10,000 took 2.7 s of CPU; 1,000 take 0.03 s).
+MAX_OPTION_WORDS = 1_000
+
+#: The selection's flags a command line may repeat (pflag reads each one: ``--feature-gates`` and
+#: ``--runtime-config`` add up, a version flag's values add up to one map), by their spellings.
+#: Each is one plain value (no choices, no type) in every subcommand that has it.
+FOLDED = ("--feature-gates", "--runtime-config", "--emulated", "--emulated-version", "--min-compat", "--min-compatibility-version", "--binary")
+
+
+def fold_repeated_options(parser: argparse.ArgumentParser) -> None:
+    """Read the repeated selection flags (:data:`FOLDED`) in one pass before argparse sees the
+    rest, so that 10,000 ``--feature-gates`` cost what one long value costs, not 10,000 squared;
+    then refuse more than :data:`MAX_OPTION_WORDS` other option words. The answer is argparse's
+    own: the last occurrence of each flag is left to it, and the ones before it are put in front
+    of what it gives when the flag is repeatable (``append``: a list), dropped when it is not (the
+    last one wins). A flag argparse has to read every time (an abbreviation of it, a value
+    starting with ``-``) is left to it whole; one the subcommand does not have is then refused
+    by argparse as before. (argparse's ``append`` also copies its list at every value.)"""
+    parse = parser.parse_known_args
+
+    def parse_known_args(args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        words = list(sys.argv[1:] if args is None else args)
+        rest, folded = _fold(words)
+        end = rest.index("--") if "--" in rest else len(rest)
+        options = sum(1 for word in rest[:end] if word.startswith("-") and word != "-")
+        if options > MAX_OPTION_WORDS:
+            parser.error(f"{options:,} options before --, more than the {MAX_OPTION_WORDS:,} one command reads "
+                         "(a repeatable flag such as --feature-gates may be given any number of times)")
+        result, extras = parse(rest, namespace)
+        for dest, values in folded.items():
+            given = getattr(result, dest, None)
+            if isinstance(given, list):  # repeatable: the earlier values, then argparse's (the last one's)
+                setattr(result, dest, [*values, *given])
+        return result, extras
+
+    parser.parse_known_args = parse_known_args  # type: ignore[method-assign,assignment]  # this parser's own parse, the folding first
+
+
+def _dest(option: str) -> str:
+    return {"--emulated-version": "emulated", "--min-compatibility-version": "min_compat"}.get(option, option[2:].replace("-", "_"))
+
+
+def _fold(words: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """(the words argparse still reads, dest -> the values read here, of every occurrence of a
+    :data:`FOLDED` flag before its last one)."""
+    end = words.index("--") if "--" in words else len(words)
+    left: set[str] = set()  # dests argparse reads every time
+    last: dict[str, int] = {}  # dest -> the index of its last occurrence
+    for i, word in enumerate(words[:end]):
+        if not word.startswith("--"):
+            continue
+        name, eq, _ = word.partition("=")
+        if name not in FOLDED:
+            left.update(_dest(option) for option in FOLDED if option.startswith(name))  # an abbreviation argparse may expand
+            continue
+        last[_dest(name)] = i
+        if not eq and (i + 1 >= end or words[i + 1].startswith("-")):
+            left.add(_dest(name))
+    folded: dict[str, list[str]] = {}
+    rest: list[str] = []
+    i = 0
+    while i < end:
+        word = words[i]
+        name, eq, value = word.partition("=")
+        dest = _dest(name) if name in FOLDED else None
+        if dest is None or dest in left or last[dest] == i:
+            rest.append(word)
+            i += 1
+            continue
+        if not eq:
+            value = words[i + 1]
+            i += 1
+        folded.setdefault(dest, []).append(value)
+        i += 1
+    return [*rest, *words[end:]], folded
 
 
 def add_apiserver_option_arguments(parser: argparse.ArgumentParser) -> None:
@@ -102,7 +206,9 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:  # noqa:
             raise KcompatError(f"unknown flag: --{name} ({component} has no such flag: it is kube-apiserver's)")
         dest = _DESTS.get(name, "apiserver_flags")  # the others: the options kube-apiserver's checks read
         if dest == "apiserver_flags" and hasattr(args, dest):
-            args.apiserver_flags = [*(args.apiserver_flags or []), (name, fact.value)]
+            if args.apiserver_flags is None:
+                args.apiserver_flags = []
+            args.apiserver_flags.append((name, fact.value))  # (in place: 10,000 pasted flags are 10,000 appends)
             continue
         if not hasattr(args, dest):
             ignored.append(f"--{name}")
@@ -115,8 +221,10 @@ def apply_command_line(args: argparse.Namespace, command: str) -> None:  # noqa:
             if value is None:
                 raise KcompatError(f'invalid argument "{cut(fact.value)}" for "--{name}" flag: strconv.ParseBool: parsing "{cut(fact.value)}": invalid syntax')
             setattr(args, dest, value)
-        elif isinstance(current, list) or (current is None and _appends(dest, command)):
-            setattr(args, dest, [*(current or []), fact.value])
+        elif isinstance(current, list):
+            current.append(fact.value)  # (the parse's own list, added to in place)
+        elif current is None and _appends(dest, command):
+            setattr(args, dest, [fact.value])
         elif current is None or current == fact.value:
             setattr(args, dest, fact.value)
         else:

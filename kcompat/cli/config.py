@@ -38,6 +38,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
@@ -54,18 +57,20 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     if args.format == "json":
         sys.stdout.write(formats.to_json(document))
         return status
+    from kcompat.core.errors import printable, shown
+
     if status is not ExitStatus.OK:  # refused, or kube-apiserver would never become ready: no snippet is handed out
-        for error in answer.errors:
-            print(f"kcompat: error: {error}", file=sys.stderr)
-        for reason in answer.not_ready:
-            print(f"kcompat: not ready: {reason} (no config is written for it)", file=sys.stderr)
-        for hint in answer.hints:
-            print(f"hint: {hint.line}", file=sys.stderr)
+        for error in shown(answer.errors):
+            print(f"kcompat: error: {printable(error)}", file=sys.stderr)
+        for reason in shown(answer.not_ready):
+            print(f"kcompat: not ready: {printable(reason)} (no config is written for it)", file=sys.stderr)
+        for hint in shown(h.line for h in answer.hints):
+            print(f"hint: {printable(hint)}", file=sys.stderr)
         return status
     snippet = document["snippets"][args.format]  # type: ignore[literal-required]  # one of SNIPPETS: --format's choices
     if isinstance(snippet, dict):
         snippet = "".join(f"--- # {name}\n{text}" for name, text in snippet.items())
     sys.stdout.write(snippet)
-    for warning in document["warnings"]:
-        print(f"warning: {warning}", file=sys.stderr)
+    for warning in shown(answer.warnings):
+        print(f"warning: {printable(warning)}", file=sys.stderr)
     return ExitStatus.OK

@@ -1,7 +1,9 @@
 """``kcompat gate NAME``: one feature gate for a selection, as the Gate detail page shows it: its
 state, its specs in the binary's manifest, its state in every bundled release and what each
 release changed (:func:`kcompat.answers.gate.gate_detail`, written by
-:mod:`kcompat.documents.gate`). A name no bundled release lists is refused with the closest names."""
+:mod:`kcompat.documents.gate`). A name no bundled release lists is refused with the closest names;
+a selection kube-apiserver would refuse to start with is refused with its errors, as ``kcompat
+gates`` refuses it (exit status 2)."""
 
 from __future__ import annotations
 
@@ -27,12 +29,21 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--table", choices=TABLES,
         help="print this table alone (table, markdown); CSV holds one table: this one, the releases when none is named",
     )
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.gate import gate_detail
+    from kcompat.answers.startup import SelectionRefused
     from kcompat.documents.gate import gate_document, gate_text
 
-    detail = gate_detail(catalog, args.name, args.binary, args.emulated, args.min_compat, args.feature_gates)
+    try:
+        detail = gate_detail(catalog, args.name, args.binary, args.emulated, args.min_compat, args.feature_gates, refuse=True)
+    except SelectionRefused as refusal:
+        from kcompat.cli.cmdline import report_refused
+
+        return report_refused(refusal, args.format)
     sys.stdout.write(gate_text(gate_document(detail), args.format, args.table))
     return ExitStatus.OK

@@ -58,6 +58,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
@@ -91,7 +94,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:  # noqa: C901
     if args.search is not None:
         answer = search(catalog, answer, args.search)
     status = exit_status(answer.valid, bool(answer.not_ready))
-    if args.format == "json":  # every error and warning, each cut (text output shows the first 20)
+    if args.format == "json":  # the first 20 errors, warnings and hints, each cut, and how many more
         sys.stdout.write(formats.to_json(gates_document(answer)))
         return status
     if answer.valid or args.show_defaults:
@@ -104,7 +107,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:  # noqa: C901
         summary += f" ({answer.component} starts but does not become ready)"
     elif answer.startup_checked and answer.readiness_recorded is None:
         summary += f" ({answer.component}: no start of this release is recorded, its readiness is not checked)"
-    hints = [h.line for h in answer.hints]
+    hints = shown(h.line for h in answer.hints)
     formats.report_problems(summary, shown(answer.warnings), shown(answer.errors), sys.stderr, hints, shown(answer.not_ready))
     for comparison in answer.components if answer.valid else ():
         if comparison.differs:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kcompat.cli.contract import ExitStatus
-from kcompat.core.errors import KcompatError, cut, shown
+from kcompat.core.errors import MAX_SHOWN, KcompatError, cut, shown
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
@@ -51,6 +51,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
     parser.add_argument("--all", action="store_true", help="list the served objects too (JSON always lists every object)")
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def collect(paths: list[str], stdin: BinaryIO | None = None) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:
@@ -60,7 +63,7 @@ def collect(paths: list[str], stdin: BinaryIO | None = None) -> tuple[list[tuple
     from kcompat.data.files import read_regular_file
 
     inputs: list[tuple[str, bytes]] = []
-    problems: list[tuple[str, str]] = []
+    problems = _Problems()
     total = 0
     for path in paths:
         files: list[tuple[str, Callable[[], bytes]]]
@@ -68,15 +71,13 @@ def collect(paths: list[str], stdin: BinaryIO | None = None) -> tuple[list[tuple
             stream = stdin if stdin is not None else sys.stdin.buffer
             files = [("stdin", functools.partial(stream.read, MAX_SCAN_BYTES + 1))]
         elif _is_directory(path):
-            found, notes = _walk(Path(path))
-            problems += notes
+            found = _walk(Path(path), problems)
             files = [(cut(str(f), 200), functools.partial(read_regular_file, f, MAX_SCAN_BYTES)) for f in found]
         else:
             files = [(cut(path, 200), functools.partial(read_regular_file, path, MAX_SCAN_BYTES))]
         for name, read in files:
             if len(inputs) >= MAX_SCAN_FILES:
-                problems.append((name, f"more than {MAX_SCAN_FILES} files, the limit for one scan: {name} and the rest were not read"))
-                return inputs, problems
+                return inputs, problems.listed((name, f"more than {MAX_SCAN_FILES} files, the limit for one scan: {name} and the rest were not read"))
             try:
                 data = read()
             except KcompatError as exc:
@@ -84,11 +85,10 @@ def collect(paths: list[str], stdin: BinaryIO | None = None) -> tuple[list[tuple
                 continue
             total += len(data)
             if total > MAX_SCAN_TOTAL_BYTES:
-                problems.append((name, f"the inputs are more than {MAX_SCAN_TOTAL_BYTES:,} bytes together, the limit for one scan: "
-                                       f"{name} and the rest were not read"))
-                return inputs, problems
+                return inputs, problems.listed((name, f"the inputs are more than {MAX_SCAN_TOTAL_BYTES:,} bytes together, the limit "
+                                                      f"for one scan: {name} and the rest were not read"))
             inputs.append((name, data))
-    return inputs, problems
+    return inputs, problems.listed()
 
 
 def _is_directory(path: str) -> bool:
@@ -98,11 +98,34 @@ def _is_directory(path: str) -> bool:
         return False
 
 
-def _walk(root: Path) -> tuple[list[Path], list[tuple[str, str]]]:
+class _Problems:
+    """The inputs that cannot be read, bounded: the first :data:`NAMED` named with their problem,
+    the others counted in one more (a folder of 50,000 links is 11 problems, not 50,000: with the
+    selection's errors they fit in the 20 lines text output shows)."""
+
+    #: inputs named with their problem
+    NAMED = MAX_SHOWN // 2
+
+    def __init__(self) -> None:
+        self.named: list[tuple[str, str]] = []
+        self.more = 0
+
+    def append(self, problem: tuple[str, str]) -> None:
+        if len(self.named) < self.NAMED:
+            self.named.append(problem)
+        else:
+            self.more += 1
+
+    def listed(self, last: tuple[str, str] | None = None) -> list[tuple[str, str]]:
+        """The problems named, the count of the others, then ``last`` (the limit that stopped the reading)."""
+        more = [("…", f"… and {self.more:,} more inputs that cannot be read (links, folders too deep, unreadable files)")] if self.more else []
+        return [*self.named, *more, *([last] if last is not None else [])]
+
+
+def _walk(root: Path, notes: _Problems) -> list[Path]:
     """The manifest files below ``root``, sorted, without following symbolic links (a link could
-    lead anywhere: it is skipped and said so) and at most :data:`MAX_SCAN_DEPTH` levels deep."""
+    lead anywhere: it is skipped and said so in ``notes``) and at most :data:`MAX_SCAN_DEPTH` levels deep."""
     found: list[Path] = []
-    notes: list[tuple[str, str]] = []
     stack = [(root, 0)]
     while stack:
         folder, depth = stack.pop()
@@ -128,7 +151,7 @@ def _walk(root: Path) -> tuple[list[Path], list[tuple[str, str]]]:
                 found.append(path)
         if len(found) > MAX_SCAN_FILES:
             break
-    return sorted(found, key=lambda p: str(p)), notes
+    return sorted(found, key=lambda p: str(p))
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
@@ -146,7 +169,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     )
     sys.stdout.write(scan_text(answer, args.format, args.all))
     if args.format != "json":
-        hints = [h.line for h in answer.hints]
+        hints = shown(h.line for h in answer.hints)
         errors = shown([*answer.errors, *answer.problems])
         formats.report_problems(summary_line(answer), shown(answer.warnings), errors, sys.stderr, hints)
     return ExitStatus(answer.exit_status)

@@ -1,7 +1,9 @@
 """``kcompat skew``: the versions other components may run against a kube-apiserver binary at an
 emulated version and min compatibility, by the classic policy and by KEP-4330's rules
 (:func:`kcompat.answers.skew.skew`, written by :mod:`kcompat.documents.skew`; the APIs page's
-"Version skew" tab). The rules need no data: any binary version is answered."""
+"Version skew" tab). The rules need no data: any binary version is answered. The version flags
+are read and checked as the binary reads them (as ``kcompat gates`` does): one it refuses is
+refused with its error (exit status 2)."""
 
 from __future__ import annotations
 
@@ -18,11 +20,21 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (default: derived from the emulated version)")
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.skew import skew
+    from kcompat.answers.startup import SelectionRefused
     from kcompat.documents.skew import skew_text
 
-    sys.stdout.write(skew_text(skew(args.binary, args.emulated, args.min_compat), args.format))
+    try:
+        policy = skew(args.binary, args.emulated, args.min_compat, refuse=True)
+    except SelectionRefused as refusal:
+        from kcompat.cli.cmdline import report_refused
+
+        return report_refused(refusal, args.format)
+    sys.stdout.write(skew_text(policy, args.format))
     return ExitStatus.OK

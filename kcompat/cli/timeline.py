@@ -1,6 +1,7 @@
 """``kcompat timeline``: every gate of a binary's manifest and its stages across releases, the rows
 of the Timeline page (:func:`kcompat.answers.timeline.timeline`, written by
-:mod:`kcompat.documents.timeline`)."""
+:mod:`kcompat.documents.timeline`). A selection kube-apiserver would refuse to start with is
+refused with its errors, as ``kcompat gates`` refuses it (exit status 2)."""
 
 from __future__ import annotations
 
@@ -24,13 +25,23 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--search", metavar="TEXT", help="only the gates TEXT finds: part of the name, an abbreviation, a KEP number or description words")
     parser.add_argument("--sort", choices=SORTS, default=SORTS[0], help="row order (default: by first version)")
     parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    from kcompat.cli.cmdline import fold_repeated_options
+
+    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    from kcompat.answers.startup import SelectionRefused
     from kcompat.answers.timeline import timeline
     from kcompat.documents.timeline import match_counts, timeline_text
 
-    answer = timeline(catalog, args.binary, args.emulated, args.min_compat, stages=args.stage or (), search=args.search, sort=args.sort)
+    try:
+        answer = timeline(catalog, args.binary, args.emulated, args.min_compat, stages=args.stage or (), search=args.search, sort=args.sort,
+                          refuse=True)
+    except SelectionRefused as refusal:
+        from kcompat.cli.cmdline import report_refused
+
+        return report_refused(refusal, args.format)
     sys.stdout.write(timeline_text(answer, args.format))
     if args.format != "json":
         found = f" ({match_counts(answer)})" if answer.search else ""

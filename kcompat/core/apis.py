@@ -362,7 +362,8 @@ def gate_resolver(manifest_for: Callable[[Version], Manifest], feature_gates: st
         selection = select_versions(binary, str(emulated), str(min_compat) if rules.has_min_compat_flag else None)
         evaluation = evaluate_gates(manifest_for(binary), selection, flag)
         if evaluation.errors:
-            raise KcompatError("; ".join(evaluation.errors))
+            more = f"; and {len(evaluation.errors) - 3:,} more" if len(evaluation.errors) > 3 else ""
+            raise KcompatError("; ".join(evaluation.errors[:3]) + more)
         return {g.name: g.enabled for g in evaluation.gates}
 
     return resolve

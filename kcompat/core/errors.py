@@ -138,3 +138,16 @@ def shown(messages: Iterable[str], limit: int = MAX_SHOWN, each: int = MESSAGE_L
     if len(messages) > limit:
         out.append(f"… and {len(messages) - limit:,} more")
     return out
+
+
+def bounded(messages: Iterable[str], limit: int = MAX_SHOWN, each: int = MESSAGE_LIMIT) -> tuple[list[str], int]:
+    """The first ``limit`` messages, each cut to ``each`` characters, and how many more there are:
+    :func:`shown` for a document, which says the rest as a count (JSON ``"<key>Omitted": N``)."""
+    out: list[str] = []
+    omitted = 0
+    for message in messages:
+        if len(out) < limit:
+            out.append(cut(message, each))
+        else:
+            omitted += 1
+    return out, omitted

@@ -8,6 +8,7 @@ one value that the gate parses (``SetWithLogger``). Errors here reject the whole
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -102,13 +103,19 @@ def parse_gate_value(value: str) -> dict[str, bool]:
     return result
 
 
-def parse_feature_gates(flag_values: str | list[str]) -> FeatureGateFlags:
-    """Parse one or more ``--feature-gates`` values as a kube control-plane binary does."""
-    if isinstance(flag_values, str):
-        flag_values = [flag_values]
+def parse_feature_gates(flag_values: str | list[str] | tuple[str, ...]) -> FeatureGateFlags:
+    """Parse one or more ``--feature-gates`` values as a kube control-plane binary does. The same
+    values are parsed once (an upgrade plan evaluates them at every step and side: 10,000
+    repeated values were parsed 12 times); a value refused raises again each time."""
+    return _parse_feature_gates((flag_values,) if isinstance(flag_values, str) else tuple(flag_values))
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_feature_gates(flag_values: tuple[str, ...]) -> FeatureGateFlags:
+    # a pure function of immutable values with an immutable result (a MappingProxyType of bools)
     total = sum(len(v) for v in flag_values)
     if total > MAX_FLAG_LENGTH:
         raise KcompatError(f"--feature-gates value is {total:,} characters, more than the limit of {MAX_FLAG_LENGTH:,}")
-    by_component = split_components(flag_values)
+    by_component = split_components(list(flag_values))
     items = by_component.get("", by_component.get(KUBE, []))
     return FeatureGateFlags(MappingProxyType(parse_gate_value(",".join(items))))

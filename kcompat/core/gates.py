@@ -9,6 +9,7 @@ without a word, ``kcompat gates`` on valid flags, imports none of them).
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -44,9 +45,9 @@ class GateEvaluation:
         """Where the binary registers ``name`` from: "client-go" or "kube"."""
         return "client-go" if name in self.client_go else "kube"
 
-    @property
+    @functools.cached_property
     def errors(self) -> tuple[str, ...]:
-        """The binary's refusals, as it prints them."""
+        """The binary's refusals, as it prints them (computed once: a plan asks for them at every step)."""
         return tuple(p.message for p in self.problems if p.refuses)
 
     @property

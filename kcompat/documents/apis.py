@@ -88,7 +88,9 @@ def apis_document(
     if startup is not None:
         known = {h.error for h in startup.hints}
         hints = startup.hints + tuple(h for h in hints if h.error not in known)
-    return {
+    from kcompat.documents.formats import bound_lists
+
+    return bound_lists({  # the first 20 errors, warnings, hints, each cut, then how many more
         "binary": str(result.binary),
         "emulated": str(result.emulated),
         "valid": result.valid if startup is None else not startup.errors,
@@ -100,13 +102,15 @@ def apis_document(
         "against": comparison.against if comparison is not None else "release",
         "onlyDifferences": only_differences,
         "apis": [api_item(e, comparison) for e in _entries(result, comparison, only_differences)],
-    }
+    })
 
 
 def rejected_apis_document(binary: str | None, message: str, against: str = "release", only_differences: bool = False) -> dict[str, Any]:
     """The document when the input is not usable at all (no evaluation happened)."""
+    from kcompat.core.errors import MESSAGE_LIMIT, cut
+
     return {
-        "binary": binary, "emulated": None, "valid": False, "verdict": "refuses", "errors": [message], "notReady": [], "warnings": [],
+        "binary": binary, "emulated": None, "valid": False, "verdict": "refuses", "errors": [cut(message, MESSAGE_LIMIT)], "notReady": [], "warnings": [],
         "hints": [], "against": against, "onlyDifferences": only_differences, "apis": [],
     }
 

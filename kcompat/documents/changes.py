@@ -51,18 +51,22 @@ def change_document(change: Change) -> dict[str, Any]:
 
 
 def changes_document(result: ChangesResult) -> dict[str, Any]:
-    """The JSON contract of ``kcompat changes``."""
-    return {
+    """The JSON contract of ``kcompat changes`` (the first 20 errors and warnings, then
+    ``errorsOmitted`` / ``warningsOmitted``; the --feature-gates value echoed cut)."""
+    from kcompat.core.errors import MESSAGE_LIMIT, cut
+    from kcompat.documents.formats import bound_lists
+
+    return bound_lists({
         "binary": result.binary,
         "component": result.component,
         "emulated": result.emulated,
         "label": result.comparison.here if result.comparison is not None else None,
         "against": result.against,
-        "featureGates": result.feature_gates,
+        "featureGates": cut(result.feature_gates, MESSAGE_LIMIT) if result.feature_gates is not None else None,
         "errors": list(result.errors),
         "warnings": list(result.warnings),
         "changes": [change_document(c) for c in result.comparison.changes] if result.comparison is not None else [],
-    }
+    })
 
 
 def changes_rows(document: dict[str, Any]) -> list[dict[str, Any]]:
@@ -87,7 +91,7 @@ def summary(document: dict[str, Any]) -> str:
     """The line ``kcompat changes`` writes to stderr: both sides by their labels and the count;
     a refused input has no sides, and the line says so rather than naming a side by a stand-in."""
     if document["against"] is None:
-        return f"no comparison: the input was refused ({len(document['errors'])} error(s))"
+        return f"no comparison: the input was refused ({len(document['errors']) + document.get('errorsOmitted', 0):,} error(s))"
     here, there = side_labels(document)
     component = document.get("component", "kube-apiserver")
     named = "" if component == "kube-apiserver" else f"{component}: "

@@ -110,16 +110,19 @@ def config_document(answer: ConfigAnswer) -> ConfigDocument:
     """The JSON contract of ``kcompat config``: the snippets of a selection the binary accepts and
     kube-apiserver gets ready with, else the refusal (the keys of ``kcompat gates``' refusal) or
     why it would not become ready (``verdict`` "not-ready", ``notReady``, the remedies in ``hints``,
-    no snippet)."""
+    no snippet). Each list of problems is bounded (``<key>Omitted``: how many more)."""
+    from kcompat.documents.formats import bound_lists
+
     if not answer.valid or answer.not_ready:
-        return {
+        refused: ConfigDocument = {
             "binary": answer.binary, "component": answer.component, "emulated": answer.emulated, "minCompatibility": answer.min_compat,
             "valid": answer.valid,
             "verdict": answer.verdict, "errors": list(answer.errors), "notReady": list(answer.not_ready),
             "warnings": list(answer.warnings) if answer.valid else [], "hints": [hint_dict(h) for h in answer.hints], "features": [],
         }
+        return bound_lists(refused)
     flags = dict(answer.flags)
-    return {
+    document: ConfigDocument = {
         "binary": answer.binary,
         "component": answer.component,
         "emulated": answer.emulated,
@@ -137,3 +140,4 @@ def config_document(answer: ConfigAnswer) -> ConfigDocument:
             "static-pod": {f"{c}0+json.yaml": static_pod_patch(c, pairs) for c, pairs in flags.items() if pairs},
         },
     }
+    return bound_lists(document)

@@ -7,11 +7,17 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 
-from kcompat.core.errors import printable
+from kcompat.core.errors import MAX_SHOWN, MESSAGE_LIMIT, bounded, cut, printable
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
-    from typing import TextIO
+    from collections.abc import Iterable
+    from typing import TextIO, TypeVar
+
+    from kcompat.answers.startup import SelectionRefused
+
+    #: A JSON document (a TypedDict or a plain dict).
+    Document = TypeVar("Document", bound=Mapping[str, object])
 
 #: The unsafe characters (:data:`~kcompat.core.errors.UNSAFE_PATTERN`) that ``json.dumps``
 #: leaves unescaped (it escapes C0 controls itself); of ASCII only DEL.
@@ -113,6 +119,61 @@ def selection_summary(binary: object, emulated: object, min_compat: object | Non
         return f"binary {binary}, emulated version: none (the binary refuses the version flags)"
     text = f"binary {binary}, emulated {emulated}"
     return text if min_compat is None else f"{text}, min compatibility {min_compat}"
+
+
+#: The keys of the lists of problems a document bounds (:func:`bound_lists`).
+PROBLEM_KEYS = ("errors", "warnings", "notReady", "hints", "notes", "problems")
+
+
+def bounded_field(key: str, messages: Iterable[str]) -> dict[str, object]:
+    """A list of problems in a JSON document, bounded as the text output bounds it: ``key`` holds
+    the first :data:`~kcompat.core.errors.MAX_SHOWN` (each cut), and ``<key>Omitted`` how many
+    more there are (only when there are more)."""
+    first, omitted = bounded(messages)
+    return {key: first, f"{key}Omitted": omitted} if omitted else {key: first}
+
+
+def bound_lists(document: Document, keys: Sequence[str] = PROBLEM_KEYS, limit: int = MAX_SHOWN) -> Document:
+    """``document`` with each list under ``keys`` bounded as :func:`bounded_field` bounds one: the
+    first ``limit`` items (text cut to MESSAGE_LIMIT characters), then ``<key>Omitted``: how many
+    more there were, right after it (only when there were more). The one way every JSON
+    document of the command line and the pages' downloads says a long list of problems."""
+    out: dict[str, object] = {}
+    for key, value in document.items():
+        if key in keys and isinstance(value, list) and not key.endswith("Omitted"):
+            out[key] = [cut(v, MESSAGE_LIMIT) if isinstance(v, str) else v for v in value[:limit]]
+            if len(value) > limit:
+                out[f"{key}Omitted"] = len(value) - limit
+        else:
+            out[key] = value
+    return out  # type: ignore[return-value]  # the same keys, each list bounded
+
+
+def listed(document: Mapping[str, object], key: str) -> list[str]:
+    """A bounded list of a document (:func:`bound_lists`) as text output shows it: its items, then
+    "… and N more" when it counts more (what :func:`~kcompat.core.errors.shown` prints)."""
+    items = document.get(key)
+    out = [str(item) for item in items] if isinstance(items, list) else []
+    omitted = document.get(f"{key}Omitted")
+    if isinstance(omitted, int) and omitted:
+        out.append(f"… and {omitted:,} more")
+    return out
+
+
+def refused_document(refusal: SelectionRefused) -> dict[str, object]:
+    """``{"binary", "emulated", "minCompatibility", "valid", "verdict", "errors", "warnings",
+    "hints"}`` for a selection the binary refuses (``kcompat gate``, ``timeline``, ``skew``):
+    the versions are null when the binary refuses the version flags."""
+    return {
+        "binary": refusal.binary,
+        "emulated": None if refusal.versions_refused else refusal.emulated,
+        "minCompatibility": None if refusal.versions_refused else refusal.min_compat,
+        "valid": False,
+        "verdict": "refuses",
+        **bounded_field("errors", refusal.errors),
+        **bounded_field("warnings", refusal.warnings),
+        **bounded_field("hints", refusal.hints),
+    }
 
 
 def report_problems(

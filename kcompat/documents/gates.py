@@ -107,6 +107,8 @@ def gates_document(answer: GatesAnswer) -> GatesDocument:
 
     ``hints`` (see :mod:`kcompat.core.remedies`) explain some errors; ``errors`` keep the binary's
     text, each cut to MESSAGE_LIMIT characters (a flag value is echoed in them at any length).
+    Every list of problems holds the first MAX_SHOWN, then ``<key>Omitted`` counts the rest
+    (:func:`kcompat.documents.formats.bound_lists`).
     ``verdict`` is "starts", "refuses" or "not-ready" (starts but does not become ready: the
     reasons in ``notReady``); ``component`` the control-plane component whose gate set answered
     (kube-apiserver's whole start-up is checked beyond its gates), ``readinessRecorded`` the release whose recorded starts gave the
@@ -119,7 +121,9 @@ def gates_document(answer: GatesAnswer) -> GatesDocument:
     whose registration, on/off, stage or lock differ, ``here`` being the component answered;
     ``errors``: what only it refuses); empty for a manifest of one's own."""
     matched = dict(answer.matched) if answer.matched is not None else None
-    return {
+    from kcompat.documents.formats import bound_lists
+
+    document: GatesDocument = {
         "binary": answer.binary,
         "emulated": answer.emulated,
         "minCompatibility": answer.min_compat,
@@ -134,6 +138,7 @@ def gates_document(answer: GatesAnswer) -> GatesDocument:
         "features": [_feature(r, matched) for r in answer.rows],
         "components": [component_dict(c) for c in answer.components],
     }
+    return bound_lists(document)
 
 
 def _state_dict(state: tuple[bool, bool, str, bool]) -> GateStateDict:
@@ -142,13 +147,16 @@ def _state_dict(state: tuple[bool, bool, str, bool]) -> GateStateDict:
 
 
 def component_dict(comparison: ComponentComparison) -> ComponentDict:
-    return {
+    from kcompat.documents.formats import bound_lists
+
+    document: ComponentDict = {
         "component": comparison.component,
         "recorded": comparison.recorded,
         "differences": [{"name": d.name, "here": _state_dict(d.here), "there": _state_dict(d.there)} for d in comparison.differences],
         "errors": [cut(e, MESSAGE_LIMIT) for e in comparison.errors],
         "note": comparison.note,
     }
+    return bound_lists(document)
 
 
 def _feature(r: GateRow, matched: dict[str, str] | None) -> FeatureDict:

@@ -26,13 +26,15 @@ if TYPE_CHECKING:
 
 def startup_line(startup: StepStartup) -> list[str]:
     """kube-apiserver's start-up at a point of the plan, as Markdown lines (a verdict, the reasons, the fixes)."""
+    from kcompat.core.errors import shown
+
     head = f"kube-apiserver {startup.binary} emulating {startup.emulated} with these flags"
-    if startup.verdict == "refuses":
-        return [f"**REFUSES TO START**: {head} exits at start-up:", *[f"- error: {e}" for e in startup.errors],
-                *[f"- fix: {h}" for h in startup.hints]]
+    if startup.verdict == "refuses":  # the first 20 of each, then "… and N more"
+        return [f"**REFUSES TO START**: {head} exits at start-up:", *[f"- error: {e}" for e in shown(startup.errors)],
+                *[f"- fix: {h}" for h in shown(startup.hints)]]
     if startup.verdict == "not-ready":
-        return [f"**STARTS BUT DOES NOT BECOME READY**: {head}:", *[f"- not ready: {e}" for e in startup.not_ready],
-                *[f"- fix: {h}" for h in startup.hints]]
+        return [f"**STARTS BUT DOES NOT BECOME READY**: {head}:", *[f"- not ready: {e}" for e in shown(startup.not_ready)],
+                *[f"- fix: {h}" for h in shown(startup.hints)]]
     return [f"Start-up: {head} starts and becomes ready."]
 
 
@@ -89,13 +91,18 @@ def _point_document(p: Point) -> dict[str, Any]:
 def _startup_document(startup: StepStartup | None) -> dict[str, Any] | None:
     if startup is None:
         return None
-    return {"verdict": startup.verdict, "errors": list(startup.errors), "notReady": list(startup.not_ready), "hints": list(startup.hints)}
+    from kcompat.documents.formats import bound_lists
+
+    return bound_lists(
+        {"verdict": startup.verdict, "errors": list(startup.errors), "notReady": list(startup.not_ready), "hints": list(startup.hints)}
+    )
 
 
 def plan_document(plan: UpgradePlan, startups: tuple[StepStartup, ...] = ()) -> dict[str, Any]:
     """The JSON contract of ``kcompat plan --format json``; with ``startups``, ``startup`` (where it
     starts) and each control-plane step's ``startup``: kube-apiserver's verdict with the flags kept
-    through the upgrade ({"verdict", "errors", "notReady", "hints"}; null for a kubelet step)."""
+    through the upgrade ({"verdict", "errors", "notReady", "hints"}, each the first 20 then
+    ``<key>Omitted``; null for a kubelet step)."""
     by_step = {s.number: s for s in startups}
     return {
         "from": _point_document(plan.start),

@@ -43,13 +43,16 @@ def object_item(check: ObjectCheck) -> dict[str, object]:
 
 
 def scan_document(answer: ScanAnswer) -> dict[str, object]:
-    """The JSON contract of ``kcompat scan`` (the module docstring)."""
-    return {
+    """The JSON contract of ``kcompat scan`` (the module docstring); the lists of problems bounded
+    (:func:`kcompat.documents.formats.bound_lists`), the --feature-gates value echoed cut."""
+    from kcompat.documents.formats import bound_lists
+
+    return bound_lists({
         "binary": answer.binary,
         "emulated": answer.emulated,
         "minCompatibility": answer.min_compat,
-        "featureGates": answer.feature_gates,
-        "runtimeConfig": answer.runtime_config,
+        "featureGates": cut(answer.feature_gates, MESSAGE_LIMIT),
+        "runtimeConfig": cut(answer.runtime_config, MESSAGE_LIMIT),
         "emulationForwardCompatible": answer.emulation_forward_compatible,
         "runtimeConfigEmulationForwardCompatible": answer.runtime_config_emulation_forward_compatible,
         "valid": answer.valid,
@@ -62,7 +65,7 @@ def scan_document(answer: ScanAnswer) -> dict[str, object]:
         ],
         "summary": summary_counts(answer),
         "objects": [object_item(c) for c in answer.checks],
-    }
+    })
 
 
 def summary_counts(answer: ScanAnswer) -> dict[str, int]:
