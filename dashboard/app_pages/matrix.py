@@ -87,7 +87,8 @@ transition = state.selectbox(
     target=c_transition,
     format_func=transition_options.get,
     placeholder="any gate (pick e.g. “graduated to GA in 1.35”)",
-    help="Gates that changed from the previous bundled release to this one: new as Alpha, promoted to Beta, graduated "
+    help="Gates that changed from the previous bundled release to this one: new as Alpha, new at a later stage (first "
+    "listed in that release, at the stage it came in with), promoted to Beta, graduated "
     "to GA, deprecated, removed, default flipped (on ↔ off) or locked to its default (`kcompat matrix --changed 1.35:toGA`).",
 )
 origins = state.pills(

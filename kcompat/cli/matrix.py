@@ -28,7 +28,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--changed",
         action="append",
         metavar="RELEASE:KIND",
-        help="gates that changed this way in RELEASE, from the previous bundled release; KIND: newAlpha, toBeta, toGA, "
+        help="gates that changed this way in RELEASE, from the previous bundled release; KIND: newAlpha, new (first listed at Beta, GA or Deprecated), toBeta, toGA, "
         "deprecated, removed, defaultFlipped, locked (e.g. 1.35:toGA; repeat or comma-separate)",
     )
     rows.add_argument(

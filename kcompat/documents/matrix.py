@@ -8,7 +8,7 @@ one)::
     {"releases": ["1.31", ...], "releaseData": {"1.31": "exact", "1.34": "reconstructed", "1.38": "pre-release"},
      "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...},
                 "matched" (with a search only: name, KEP, abbreviation or description)}],
-     "transitions": {"1.35": {"newAlpha": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
+     "transitions": {"1.35": {"newAlpha": [], "new": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
                               "defaultFlipped": [], "locked": []}},
      "removedGates": [{"name", "origin", "lastRelease", "removedIn",
                        "lastSpec": {"version", "stage", "default", "locked"}, "behaviour"}],
@@ -57,6 +57,7 @@ __all__ = [
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
     "newAlpha": "new as Alpha in",
+    "new": "new (at Beta, GA or Deprecated) in",
     "toBeta": "promoted to Beta in",
     "toGA": "graduated to GA in",
     "deprecated": "deprecated in",

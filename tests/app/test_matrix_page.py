@@ -279,7 +279,10 @@ def test_the_new_kinds_are_offered_with_their_counts(matrix):
     assert box.format_func("1.36:defaultFlipped") == f"default flipped in 1.36 ({len(transitions['1.36'].default_flipped)})"
     assert box.format_func("1.34:locked") == f"locked to its default in 1.34 ({len(transitions['1.34'].locked)})"
     counts = table(at, 1)
-    assert list(counts.columns) == ["release", "since", *TRANSITION_KINDS, "default flipped", "locked"]
+    assert list(counts.columns) == ["release", "since", "new alpha", "new", *TRANSITION_KINDS[1:], "default flipped", "locked"]
+    assert list(counts["new"]) == [len(t.new) for t in release_transitions(matrix)]
+    assert box.format_func("1.36:new") == f"new (at Beta, GA or Deprecated) in 1.36 ({len(transitions['1.36'].new)})"
+    assert "AllowServiceExternalIPs" in transitions["1.36"].new and "AllowServiceExternalIPs" not in transitions["1.36"].to_ga
     assert list(counts["locked"]) == [len(t.locked) for t in release_transitions(matrix)]
 
 
