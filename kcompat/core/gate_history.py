@@ -104,6 +104,22 @@ def gate_segments(feature: Feature, until: Version, use_min_compat: bool = True)
     return tuple(segments)
 
 
+def recorded_segments(segments: tuple[Segment, ...], start: Version | None) -> tuple[Segment, ...]:
+    """``segments`` from ``start`` on: where the gate's own history starts when the data dates its
+    first spec to a placeholder (:class:`~.placeholders.GateStart`; None: all of them). A stretch
+    that ends at or before ``start`` is dropped, the one across it begins at ``start``: a placeholder
+    version is never shown as history."""
+    if start is None:
+        return segments
+    first = _key(start)
+    out = []
+    for s in segments:
+        if _key(s.end) <= first:
+            continue
+        out.append(s if _key(s.start) >= first else Segment(s.gate, mm(start), s.end, s.status))
+    return tuple(out)
+
+
 def timeline_segments(manifest: Manifest, until: Version, use_min_compat: bool = True) -> tuple[Segment, ...]:
     """Every gate's history from one manifest, gates in name order, segments in time order."""
     out: list[Segment] = []

@@ -24,7 +24,7 @@ from kcompat.answers.gate import GateDetail
 from kcompat.core.errors import printable
 from kcompat.documents import formats
 from kcompat.documents.formats import MISSING
-from kcompat.documents.history import start_item, stretch_item
+from kcompat.documents.history import history_items, start_item
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def gate_document(detail: GateDetail) -> GateDocument:
             }
             for s in detail.specs
         ],
-        "history": [stretch_item(s) for s in detail.segments],
+        "history": history_items(detail.segments, detail.start),
         "historyStart": start_item(detail.start),
         "releases": [
             {

@@ -81,3 +81,28 @@ def test_skew_needs_a_binary(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["skew"])
     assert exit_.value.code == ExitStatus.REFUSED
+
+
+def test_no_placeholder_version_is_printed_as_history_in_any_format(capsys):
+    """AllowServiceExternalIPs: one spec dated 1.0 (a placeholder) in the data, first listed by
+    v1.36: its history starts at 1.36 in the JSON (historyStart and the stretches alike) and in
+    the table, CSV and Markdown, which say that nothing before it is recorded."""
+    code, out, err = run(capsys, "timeline", "--search", "AllowServiceExternalIPs", "--format", "json")
+    assert code == 0, err
+    row = json.loads(out)["rows"][0]
+    assert row["historyStart"]["placeholder"] == "1.0" and row["historyStart"]["start"] == "1.36"
+    assert [(h["since"], h["until"]) for h in row["history"]] == [("1.36", "1.37")]
+    expected = "before 1.36: not recorded; GA, default on, 1.36–1.37"
+    for fmt in ("table", "csv", "markdown"):
+        code, out, err = run(capsys, "timeline", "--search", "AllowServiceExternalIPs", "--format", fmt)
+        assert code == 0 and expected in out and "1.0" not in out, (fmt, out)
+    # the same for every gate of the newest binary: no stretch starts at a placeholder
+    code, out, _ = run(capsys, "timeline", "--format", "json")
+    rows = json.loads(out)["rows"]
+    assert sum(r["historyStart"] is not None for r in rows) > 10
+    assert all(h["since"] not in ("0.0", "1.0") for r in rows for h in r["history"])
+    code, out, _ = run(capsys, "timeline", "--format", "csv")
+    assert all(not cell.startswith(("0.0", "1.0")) for line in csv.reader(io.StringIO(out)) for cell in line[2].split(", "))
+    # gate detail: its history too
+    code, out, _ = run(capsys, "gate", "AllowServiceExternalIPs", "--format", "json")
+    assert [(h["since"], h["until"]) for h in json.loads(out)["history"]] == [("1.36", "1.37")]
