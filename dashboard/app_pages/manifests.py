@@ -153,6 +153,11 @@ def show_answer(answer: ScanAnswer, request: tuple[Any, ...], every: bool) -> No
                 "nearest", width="medium",
                 help="The nearest served version: the replacement the data names, else a served version of the same kind in its group",
             ),
+            "lifecycle": st.column_config.TextColumn(
+                "deprecated / removed / replacement", width="large",
+                help="Deprecated in, removed in and the replacement the release data gives the kind (APILifecycle*), "
+                "at the emulated version; not recorded: the data has no lifecycle for it",
+            ),
         }
         st.dataframe(frame, hide_index=True, key="manifests_table", column_config=config, alt=what)
         table_as_text(frame, "table_text_manifests", f"{what}: {len(frame)} rows", row_header="where")
