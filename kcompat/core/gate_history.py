@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from .manifest import Feature, FeatureSpec, Manifest, spec_at
 from .placeholders import is_placeholder
 from .stages import Stage
-from .versions import Version, major_minor, mm, offset_minor, subtract_minor
+from .versions import (
+    Version,
+    major_minor,
+    mm,
+    offset_minor,
+    parse_version,
+    subtract_minor,
+)
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -148,6 +155,9 @@ class SpecChange:
     after: str
     #: the release is a placeholder version (0.0 / 1.0): behaviour older than the gate
     placeholder: bool = False
+    #: the release whose manifest gives the change ("" for a removal, read from the bundled releases'
+    #: lineage, or when the caller did not say)
+    source: str = ""
 
     def text(self) -> str:
         at = f"{self.release}" + (" (a placeholder: older than the gate)" if self.placeholder else "")
@@ -189,3 +199,26 @@ def spec_changes(feature: Feature, removal: RemovedGate | None = None) -> tuple[
     if removal is not None:
         out.append(SpecChange(mm(removal.removed_in), "removed", _state(removal.last_spec), removal.behaviour))
     return tuple(out)
+
+
+def changes_across(
+    feature: Feature, source: str, later: Feature | None, later_source: str, removal: RemovedGate | None = None,
+) -> tuple[SpecChange, ...]:
+    """What each release changed for a gate, from ``feature`` (the ``source`` release's manifest:
+    its changes up to that release) and, after ``source``, from ``later`` (a newer bundled
+    release's manifest, ``later_source``: the changes it records after ``source`` that an older
+    manifest cannot know, e.g. GA in 1.35 for a 1.33 binary's gate), then the removal. Each change
+    names the manifest it comes from."""
+    from dataclasses import replace
+
+    own = [replace(c, source=source) for c in spec_changes(feature)]
+    if later is not None:
+        after = (parse_version(source).major, parse_version(source).minor)
+        own += [
+            replace(c, source=later_source)
+            for c in spec_changes(later)
+            if not c.placeholder and (c.release.major, c.release.minor) > after
+        ]
+    if removal is not None:
+        own.append(SpecChange(mm(removal.removed_in), "removed", _state(removal.last_spec), removal.behaviour))
+    return tuple(own)

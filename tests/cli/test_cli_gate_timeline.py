@@ -106,3 +106,20 @@ def test_no_placeholder_version_is_printed_as_history_in_any_format(capsys):
     # gate detail: its history too
     code, out, _ = run(capsys, "gate", "AllowServiceExternalIPs", "--format", "json")
     assert [(h["since"], h["until"]) for h in json.loads(out)["history"]] == [("1.36", "1.37")]
+
+
+def test_gate_changes_for_an_older_binary_include_the_later_releases(capsys):
+    """A 1.33 binary's manifest knows JobManagedBy up to Beta (1.32): the GA step of 1.35 comes
+    from the newest manifest that lists it (1.37), each change naming its manifest."""
+    code, out, err = run(capsys, "gate", "JobManagedBy", "--binary", "1.33", "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert (doc["changesFrom"], doc["changesLaterFrom"]) == ("1.33", "1.37")
+    assert [(c["release"], c["change"], c["after"], c["source"]) for c in doc["changes"]] == [
+        ("1.30", "appeared", "Alpha off", "1.33"), ("1.32", "stage", "Beta", "1.33"), ("1.32", "default", "on", "1.33"),
+        ("1.35", "stage", "GA", "1.37"), ("1.35", "locked", "on", "1.37"), ("1.38", "removed", "always on", ""),
+    ]
+    code, out, _ = run(capsys, "gate", "JobManagedBy", "--binary", "1.37", "--format", "json")
+    assert json.loads(out)["changesLaterFrom"] is None  # nothing newer lists it
+    code, out, _ = run(capsys, "gate", "JobManagedBy", "--binary", "1.33")
+    assert "# What changed, release by release (1.33, later releases from 1.37)" in out
