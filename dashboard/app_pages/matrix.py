@@ -65,7 +65,8 @@ st.caption(
     "locked = locked to its default; — = not listed yet; removed (always on|off) = no longer registered: the feature "
     "stays in its last spec's state. Each release is read from its newest recorded patch release (About the data); "
     "a release whose data is not a release says so in its header, in the downloads too: "
-    + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact) or "none")
+    # the headers' own labels (release_header), so the two cannot disagree
+    + md(", ".join(h for r in releases if (h := release_header({"releaseData": release_provenance(data.catalog())}, r)) != r) or "none")
     + ". Select a row to open the gate."
 )
 

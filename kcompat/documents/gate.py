@@ -183,6 +183,13 @@ def change_rows(document: GateDocument) -> list[dict[str, object]]:
 ROWS: dict[str, Callable[[GateDocument], list[dict[str, object]]]] = {"specs": spec_rows, "releases": release_rows, "changes": change_rows}
 
 
+def flowed(text: str | None) -> str | None:
+    """A description as one line: the data keeps the Go comment's line breaks (soft wraps, e.g.
+    "Aggregated\\ndiscovery implements"), so each run of white space becomes one space; any other
+    control character is still escaped where the line is printed."""
+    return " ".join(text.split()) if text is not None else None
+
+
 def _summary(document: GateDocument) -> list[str]:
     state = document["state"]
     lines = [
@@ -197,7 +204,7 @@ def _summary(document: GateDocument) -> list[str]:
     else:
         lines.append(f"the {document['binary']} binary does not register it")
     for label, text in (
-        ("description", document["description"]),
+        ("description", flowed(document["description"])),
         ("owners", ", ".join(document["owners"])),
         ("KEP", document["kep"]),
         ("depends on", ", ".join(document["dependencies"])),

@@ -357,3 +357,13 @@ def test_a_release_whose_patches_agree_says_so():
     at = open_app("matrix", matrix_patches="1.36")
     assert not [d for d in at.dataframe if "1.36.0" in d.value.columns]
     assert any("Every recorded patch of 1.36 registers the same gates" in i for i in texts(at.info))
+
+
+def test_the_intro_names_each_release_as_its_column_header_does():
+    """1.38 is read from v1.38.0-beta.0: the intro and the header both say "1.38 (pre-release)"
+    (the intro said "1.38 (release)")."""
+    at = open_app("matrix")
+    intro = next(c.value for c in at.caption if "Each cell" in c.value)
+    assert "downloads too: 1\\.38 \\(pre\\-release\\)." in intro  # (md escapes the punctuation)
+    assert "(release)" not in intro
+    assert "1.38 (pre-release)" in table(at).columns

@@ -123,3 +123,25 @@ def test_gate_changes_for_an_older_binary_include_the_later_releases(capsys):
     assert json.loads(out)["changesLaterFrom"] is None  # nothing newer lists it
     code, out, _ = run(capsys, "gate", "JobManagedBy", "--binary", "1.33")
     assert "# What changed, release by release (1.33, later releases from 1.37)" in out
+
+
+def test_a_description_is_one_line_without_a_literal_backslash_n(capsys, catalog):
+    """data/features/descriptions.yaml keeps the Go comments' line breaks: the text summary flows
+    them into one line (no "\\n" printed, no line started by the data); JSON keeps the text."""
+    info = catalog.gate_info["AggregatedDiscoveryRemoveBetaType"]
+    assert "\n" in info.description
+    for fmt in ("table", "markdown"):
+        code, out, _ = run(capsys, "gate", "AggregatedDiscoveryRemoveBetaType", "--binary", "1.33", "--format", fmt)
+        assert code == 0 and "\\n" not in out
+        [line] = [x for x in out.splitlines() if "description: " in x]
+        assert line.endswith("Aggregated discovery implements its own handlers and follows a different lifecycle than traditional k8s resources.")
+    code, out, _ = run(capsys, "gate", "AggregatedDiscoveryRemoveBetaType", "--binary", "1.33", "--format", "json")
+    assert json.loads(out)["description"] == info.description
+
+
+def test_a_control_character_in_a_description_is_escaped_not_obeyed():
+    from kcompat.core.errors import printable
+    from kcompat.documents.gate import flowed
+
+    assert flowed("one\ntwo\r\nthree\tfour") == "one two three four"
+    assert printable(flowed("red \x1b[31m text")) == "red \\x1b[31m text"
