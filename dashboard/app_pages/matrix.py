@@ -39,6 +39,7 @@ from kcompat.documents.matrix import (
     patch_change_lines,
     patches_document,
     release_header,
+    unrecorded_text,
 )
 
 #: Where the removal rule comes from, as links (kcompat/core/removable.py: SOURCES has the quotes).
@@ -335,7 +336,7 @@ else:
         for patch, kinds in patch_document["transitions"].items() for key, names in kinds.items() if names
     ]
     st.caption(
-        f"Recorded: {', '.join('v' + p for p in patch_document['patches'])}; a plain {patch_release} is "
+        f"Recorded: {', '.join('v' + p for p in patch_document['patches'])}{md(unrecorded_text(patch_document))}; a plain {patch_release} is "
         f"v{patch_document['base']}. " + (md("; ".join(changed)) + "." if changed else "No patch changed a gate's state at the release's own version.")
     )
     if not patch_rows:

@@ -200,3 +200,24 @@ def release_transitions(matrix: ReleaseMatrix) -> tuple[ReleaseTransitions, ...]
                 found[kind].append(row.gate)
         out.append(_transitions(matrix.releases[i], matrix.releases[i - 1], found))
     return tuple(out)
+
+
+#: What the patch lists say of a patch between two recorded ones that the data has no recording of
+#: (and no reason for: the data records what was recorded, not why another patch was not).
+PATCH_NOT_RECORDED = "not recorded (no recording in the bundled data, and no reason given)"
+
+
+def unrecorded_patches(patches: Sequence[str]) -> tuple[str, ...]:
+    """The patch releases between the first and the last of ``patches`` (``1.35.6``, ``1.35.8``)
+    that are not among them (``1.35.7``); pre-releases and other names are not counted."""
+    numbers: dict[tuple[int, int], set[int]] = {}
+    for name in patches:
+        parts = name.split(".")
+        if len(parts) == 3 and all(p.isdigit() for p in parts):
+            numbers.setdefault((int(parts[0]), int(parts[1])), set()).add(int(parts[2]))
+    return tuple(
+        f"{major}.{minor}.{p}"
+        for (major, minor), found in sorted(numbers.items())
+        for p in range(min(found), max(found) + 1)
+        if p not in found
+    )

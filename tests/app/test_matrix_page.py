@@ -351,6 +351,8 @@ def test_the_patch_view_shows_what_kcompat_matrix_patches_prints():
     assert "1.35.1: default flipped SchedulerAsyncAPICalls" in captions and "1.35.4: default flipped MaxUnavailableStatefulSet" in captions
     # the matrix itself says which patch changed a default of a gate it shows
     assert "Patch releases that changed a gate shown" in captions and "1.35.1 default flipped: SchedulerAsyncAPICalls" in captions
+    # the gap between v1.35.6 and v1.35.8 is named, with what the data says of it
+    assert "v1.35.6, v1.35.8; 1.35.7 not recorded (no recording in the bundled data, and no reason given)" in captions
 
 
 def test_a_release_whose_patches_agree_says_so():

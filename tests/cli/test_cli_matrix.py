@@ -129,3 +129,23 @@ def test_a_bad_value_is_named_and_exits_2(capsys, argv, message):
     assert code == 2 and out == ""
     assert message in err and "Traceback" not in err
     assert err.count("\n") == 1
+
+
+def test_the_patch_list_says_which_patches_are_not_recorded(capsys, catalog):
+    """1.35's recorded patches jump from 1.35.6 to 1.35.8: 1.35.7 is named, "not recorded" (the
+    data gives no reason), in the JSON and on the summary line; a release without a gap has none."""
+    doc = document(capsys, "--patches", "1.35")
+    assert "1.35.7" not in doc["patches"] and {"1.35.6", "1.35.8"} <= set(doc["patches"])
+    assert doc["notRecorded"] == ["1.35.7"] and doc["notRecordedWhy"].startswith("not recorded")
+    code, _, err = run(capsys, "--patches", "1.35")
+    assert code == 0 and "1.35.7 not recorded" in err
+    assert document(capsys, "--patches", "1.36")["notRecorded"] == []
+    assert document(capsys, "--patches", "1.33")["notRecorded"] == ["1.33.8", "1.33.10"]
+
+
+def test_unrecorded_patches_rule():
+    from kcompat.core.matrix import unrecorded_patches
+
+    assert unrecorded_patches(["1.35.0", "1.35.6", "1.35.8"]) == tuple(f"1.35.{p}" for p in (1, 2, 3, 4, 5, 7))
+    assert unrecorded_patches(["1.36.0", "1.36.1"]) == ()
+    assert unrecorded_patches(["1.38.0-beta.0"]) == ()
