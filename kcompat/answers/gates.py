@@ -60,6 +60,19 @@ class GateRow:
 
 
 @dataclass(frozen=True, slots=True)
+class GateFacts:
+    """What ``kcompat gates --columns`` adds to a gate (the kubernetes.io feature-gates table's
+    columns): its description (None: the data has none) and the span of its stage at the emulated
+    version in the binary's specs (:class:`~kcompat.core.gate_history.StageSpan`): ``since`` (None:
+    dated to a placeholder, not recorded), ``until`` and ``next_stage`` (None: no later spec changes it)."""
+
+    description: str | None
+    since: str | None
+    until: str | None
+    next_stage: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class GateDifference:
     """One gate whose state differs between the component answered and another component."""
 
@@ -137,6 +150,8 @@ class GatesAnswer:
     not_ready: tuple[str, ...] = ()
     #: the patch release whose recorded starts gave the readiness rules; None: not recorded
     readiness_recorded: str | None = None
+    #: after :func:`describe`: (gate, its description and stage span) for every row; None without
+    described: tuple[tuple[str, GateFacts], ...] | None = None
 
     @property
     def valid(self) -> bool:
@@ -400,3 +415,29 @@ def search(catalog: Catalog, answer: GatesAnswer, query: str) -> GatesAnswer:
 
     found = search_matches(query, [r.name for r in answer.rows], gate_texts(catalog))
     return dataclasses.replace(answer.only(found), matched=tuple(found.items()))
+
+
+def describe(catalog: Catalog, answer: GatesAnswer, manifest: Manifest | None = None) -> GatesAnswer:
+    """``answer`` with each gate's description and the span of its stage (:class:`GateFacts`), read
+    from ``manifest`` (a manifest of one's own) or the binary's bundled one, at the answer's
+    emulated and min compatibility versions."""
+    from kcompat.core.gate_history import stage_span
+
+    if manifest is None and answer.binary is not None:
+        manifest = catalog.manifest_for(parse_binary_version(answer.binary))[0]
+    features = manifest.by_name if manifest is not None else {}
+    info = catalog.gate_info
+    emulated, min_compat = parse_version(answer.emulated), parse_version(answer.min_compat)
+    use_mc = select_versions(parse_binary_version(answer.binary)).rules.gates_use_min_compat if answer.binary else True
+    facts = []
+    for r in answer.rows:
+        feature = features.get(r.name)
+        span = stage_span(feature, emulated, min_compat, use_mc) if feature is not None else None
+        gate_info = info.get(r.name)
+        facts.append((r.name, GateFacts(
+            gate_info.description if gate_info is not None else None,
+            str(span.since) if span is not None and span.since is not None else None,
+            str(span.until) if span is not None and span.until is not None else None,
+            span.next_stage.value if span is not None and span.next_stage is not None else None,
+        )))
+    return dataclasses.replace(answer, described=tuple(facts))

@@ -222,3 +222,33 @@ def changes_across(
     if removal is not None:
         own.append(SpecChange(mm(removal.removed_in), "removed", _state(removal.last_spec), removal.behaviour))
     return tuple(own)
+
+
+@dataclass(frozen=True)
+class StageSpan:
+    """Where a gate's current stage comes from in its specs: ``since`` the version of the first spec
+    of the run of specs at that stage (None when the data dates it to a placeholder 0.0 / 1.0: not
+    recorded), ``until`` the version of the next spec at another stage (None: no later spec changes
+    the stage) and ``next_stage`` that stage."""
+
+    since: Version | None
+    until: Version | None
+    next_stage: Stage | None
+
+
+def stage_span(feature: Feature, emulated: Version, min_compat: Version | None, use_min_compat: bool) -> StageSpan:
+    """The span of the stage the spec in effect at ``emulated`` (and ``min_compat``) has."""
+    spec = spec_at(feature, emulated, min_compat, use_min_compat)
+    specs = feature.specs
+    if spec not in specs:  # no spec applies yet (not introduced): it ends with the first spec
+        first_spec = specs[0] if specs else None
+        if first_spec is None:
+            return StageSpan(None, None, None)
+        return StageSpan(None, mm(first_spec.version), first_spec.stage)
+    i = specs.index(spec)
+    first = i
+    while first > 0 and specs[first - 1].stage is spec.stage:
+        first -= 1
+    since = None if is_placeholder(specs[first].version) else mm(specs[first].version)
+    nxt = next((s for s in specs[i + 1:] if s.stage is not spec.stage), None)
+    return StageSpan(since, mm(nxt.version) if nxt is not None else None, nxt.stage if nxt is not None else None)
