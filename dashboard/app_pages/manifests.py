@@ -157,7 +157,7 @@ def show_answer(answer: ScanAnswer, request: tuple[Any, ...], every: bool) -> No
                 help="The nearest served version: the replacement the data names, else a served version of the same kind in its group",
             ),
             "lifecycle": st.column_config.TextColumn(
-                "deprecated / removed / replacement", width="large",
+                "lifecycle", width="large",
                 help="Deprecated in, removed in and the replacement the release data gives the kind (APILifecycle*), "
                 "at the emulated version; not recorded: the data has no lifecycle for it",
             ),
