@@ -392,3 +392,16 @@ def test_the_command_shown_carries_every_flag_the_page_applies(capsys):
     assert "--min-compat 1.33" in command(at)
     _code, doc = cli_json(capsys, at)
     assert metric(at, "Served") == str(sum(a["served"] for a in doc["apis"]))
+
+
+def test_the_table_says_deprecated_in_removed_in_and_the_replacement(at_rc):
+    """1.33 emulating 1.31: flowcontrol v1beta3 FlowSchema, deprecated in 1.29, removed in 1.32,
+    replaced by flowcontrol v1 (data/apis/v1.33.yaml); an alpha group/version without lifecycle
+    data says not recorded; a GA kind not deprecated."""
+    shown = api_table(at_rc).set_index(["group", "version", "kind"])
+    flow = shown.loc[("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema")]
+    assert (flow["deprecatedIn"], flow["removedIn"], flow["replacement"]) == ("1.29", "1.32", "flowcontrol.apiserver.k8s.io/v1 FlowSchema")
+    storage = shown.loc[("internal.apiserver.k8s.io", "v1alpha1", "StorageVersion")]
+    assert (storage["deprecatedIn"], storage["removedIn"], storage["replacement"]) == ("not recorded",) * 3
+    pod = shown.loc[("", "v1", "Pod")]
+    assert (pod["deprecatedIn"], pod["removedIn"], pod["replacement"]) == ("not deprecated", "no removal set", "none named")
