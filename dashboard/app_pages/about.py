@@ -13,6 +13,7 @@ from dashboard.server.patch import streamlit_version
 from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import table_csv
 from dashboard.text import md, or_missing
+from kcompat.core.matrix import unrecorded_patches
 
 view = ViewState("about")  # before the first table: its exports name the page's view
 url_problems = st.container()  # a URL value of this page that is not an option, named (as on every page)
@@ -35,6 +36,10 @@ rows = [
         "status": r.status_text,
         "gates": counts.get(r.release),
         "patches": ", ".join(data.patch_options(r.release)) or None,
+        # the patch numbers between two recorded ones that the data has no recording of (1.35.7)
+        "not recorded": ", ".join(
+            p.rsplit(".", 1)[1] for p in unrecorded_patches([f"{r.release}.{n}" for n in data.patch_options(r.release)])
+        ) or None,
         "components": "kube-apiserver, kube-controller-manager, kube-scheduler" if r.components_file else "kube-apiserver",
         "loads": r.release not in broken,
         "basis": r.basis,
@@ -57,7 +62,8 @@ st.table(
 )
 st.caption(
     "read from: the patch release whose running code the release's data is; patches: the patch numbers whose gates are "
-    "recorded (`--binary 1.N.P`, the Patch control); components: whose own gate sets are recorded (the Component control); "
+    "recorded (`--binary 1.N.P`, the Patch control); not recorded: the patch numbers between two recorded ones that the "
+    "data has no recording of, and gives no reason for; components: whose own gate sets are recorded (the Component control); "
     "loads: whether the bundled files load and validate."
 )
 table_csv(rows, list(rows[0]) if rows else [], "kcompat-releases.csv", "about_releases_csv", help="The bundled releases above as CSV.")

@@ -149,7 +149,9 @@ def _query(binary: str, emulated: str, min_compat: str | None, flags: ApiFlags, 
 
 DIFF_COLUMNS = ("group", "version", "kind", "resource", "stage", "reason")
 #: The text columns of the grids, each as wide as its longest cell: nothing the answer says is cut
-TEXT_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "storageVersion", "reason")
+TEXT_COLUMNS = (
+    "group", "version", "kind", "resource", "subresources", "stage", "storageVersion", "deprecatedIn", "removedIn", "replacement", "reason",
+)
 
 
 def _diff_frame(entries: tuple[ApiEntry, ...], reason_of: Callable[[ApiEntry], str]) -> pd.DataFrame:
@@ -232,9 +234,13 @@ def _skew(binary: str, emulated: str, min_compat: str) -> tuple[str, pd.DataFram
     return str(policy.min_compat), pd.DataFrame(skew_rows(policy), columns=list(SKEW_COLUMNS))
 
 
-def cli_command(binary: str, emulated: str, flags: ApiFlags, fmt: str = "json") -> str:
+def cli_command(
+    binary: str, emulated: str, flags: ApiFlags, fmt: str = "json", *, min_compat: str | None = None, feature_gates: str | None = None,
+) -> str:
+    """``kcompat apis`` with every flag the page applies (the same inputs as :func:`_query`): its
+    answer is the page's."""
     return same_as(
-        "apis", binary=binary, emulated=emulated, runtime_config=flags.runtime_config,
+        "apis", binary=binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates, runtime_config=flags.runtime_config,
         emulation_forward_compatible=flags.emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=flags.runtime_config_emulation_forward_compatible,
         enable_priority_and_fairness=None if flags.priority_and_fairness else "false", format=fmt,
@@ -279,6 +285,11 @@ def _api_config(emulated: str) -> dict[str, Any]:
             f"Served by a real {emulated} binary (its own version, the same --runtime-config); empty: no data",
             SERVED_WORDS["servedByRelease"],
         ),
+        "deprecatedIn": col.TextColumn(
+            "deprecated in", help="The release the API data deprecates it in (APILifecycleDeprecated); not recorded: the data has no lifecycle for it"
+        ),
+        "removedIn": col.TextColumn("removed in", help="The release the API data removes it in (APILifecycleRemoved)"),
+        "replacement": col.TextColumn("replacement", help="The replacement the API data names (APILifecycleReplacement)"),
         "reason": col.TextColumn("reason", width="large", help="Why it is served or not (what `kcompat apis` prints)"),
     }
 
@@ -483,7 +494,9 @@ with tab_table:
                     + (" (errors and warnings included)." if fmt == "json" else "."),
                 )
     st.caption("Same as the command line:")
-    st.code(cli_command(sel.binary_version, sel.emulated, flags), language=None)  # no syntax colours: they fail contrast
+    st.code(  # no syntax colours: they fail contrast
+        cli_command(sel.binary_version, sel.emulated, flags, min_compat=sel.min_compat, feature_gates=sel.feature_gates), language=None,
+    )
 
 with tab_storage:
     mc = sel.min_compat or ""

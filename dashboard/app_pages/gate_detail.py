@@ -184,6 +184,7 @@ table_csv(
 
 st.markdown(
     f"**What changed, release by release** (the {md(detail.changes_from or sel.binary)} manifest's specs"
+    + (f", then the {md(detail.changes_later_from)} manifest's for the later releases" if detail.changes_later_from else "")
     + (", and the bundled releases for a removal)" if any(c.kind == "removed" for c in detail.changes) else ")")
 )
 kep = info.kep if info is not None and info.kep and _SAFE_URL.match(info.kep) else None

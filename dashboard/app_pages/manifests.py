@@ -40,6 +40,9 @@ from kcompat.documents.scan import (
 PASTE, UPLOAD = "manifests_paste", "manifests_upload"
 MAX_MANIFEST_UPLOADS = 5
 MAX_MANIFEST_CHECK_BYTES = 2 * MAX_SCAN_BYTES
+#: The uploader's own per-file limit, in the MiB Streamlit counts (its "Limit 1MB per file" label and
+#: its refusal): the same limit as the check's (server.maxUploadSize only bounds the whole server).
+UPLOAD_MIB = MAX_SCAN_BYTES // (1024 * 1024)
 #: The session's last answer: (digest of the inputs and the selection, answer).
 _LAST = "_manifests_last_check"
 PASTED = "pasted manifests"
@@ -153,6 +156,11 @@ def show_answer(answer: ScanAnswer, request: tuple[Any, ...], every: bool) -> No
                 "nearest", width="medium",
                 help="The nearest served version: the replacement the data names, else a served version of the same kind in its group",
             ),
+            "lifecycle": st.column_config.TextColumn(
+                "lifecycle", width="large",
+                help="Deprecated in, removed in and the replacement the release data gives the kind (APILifecycle*), "
+                "at the emulated version; not recorded: the data has no lifecycle for it",
+            ),
         }
         st.dataframe(frame, hide_index=True, key="manifests_table", column_config=config, alt=what)
         table_as_text(frame, "table_text_manifests", f"{what}: {len(frame)} rows", row_header="where")
@@ -197,8 +205,8 @@ with st.form("manifests_inputs", border=False):
         help="One or more YAML documents (---), the output of helm template, kubectl get -o yaml|json, or a JSON object or array.",
     )
     st.file_uploader(
-        "Or upload files", key=UPLOAD, accept_multiple_files=True, type=["yaml", "yml", "json"],
-        help=f"At most {MAX_MANIFEST_UPLOADS} files of {MAX_SCAN_BYTES // 1024} kB each; kept in this session only.",
+        "Or upload files", key=UPLOAD, accept_multiple_files=True, type=["yaml", "yml", "json"], max_upload_size=UPLOAD_MIB,
+        help=f"At most {MAX_MANIFEST_UPLOADS} files of {UPLOAD_MIB} MiB ({MAX_SCAN_BYTES:,} bytes) each; kept in this session only.",
     )
     st.form_submit_button("Check", icon=":material/fact_check:")
 every = view.toggle("all", "Show served objects too", help="List every object, served ones included (`kcompat scan --all`).")

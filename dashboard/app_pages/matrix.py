@@ -39,6 +39,7 @@ from kcompat.documents.matrix import (
     patch_change_lines,
     patches_document,
     release_header,
+    unrecorded_text,
 )
 
 #: Where the removal rule comes from, as links (kcompat/core/removable.py: SOURCES has the quotes).
@@ -65,7 +66,8 @@ st.caption(
     "locked = locked to its default; — = not listed yet; removed (always on|off) = no longer registered: the feature "
     "stays in its last spec's state. Each release is read from its newest recorded patch release (About the data); "
     "a release whose data is not a release says so in its header, in the downloads too: "
-    + md(", ".join(f"{r} ({statuses[r].status})" for r in releases if not statuses[r].exact) or "none")
+    # the headers' own labels (release_header), so the two cannot disagree
+    + md(", ".join(h for r in releases if (h := release_header({"releaseData": release_provenance(data.catalog())}, r)) != r) or "none")
     + ". Select a row to open the gate."
 )
 
@@ -87,7 +89,8 @@ transition = state.selectbox(
     target=c_transition,
     format_func=transition_options.get,
     placeholder="any gate (pick e.g. “graduated to GA in 1.35”)",
-    help="Gates that changed from the previous bundled release to this one: new as Alpha, promoted to Beta, graduated "
+    help="Gates that changed from the previous bundled release to this one: new as Alpha, new at a later stage (first "
+    "listed in that release, at the stage it came in with), promoted to Beta, graduated "
     "to GA, deprecated, removed, default flipped (on ↔ off) or locked to its default (`kcompat matrix --changed 1.35:toGA`).",
 )
 origins = state.pills(
@@ -333,7 +336,7 @@ else:
         for patch, kinds in patch_document["transitions"].items() for key, names in kinds.items() if names
     ]
     st.caption(
-        f"Recorded: {', '.join('v' + p for p in patch_document['patches'])}; a plain {patch_release} is "
+        f"Recorded: {', '.join('v' + p for p in patch_document['patches'])}{md(unrecorded_text(patch_document))}; a plain {patch_release} is "
         f"v{patch_document['base']}. " + (md("; ".join(changed)) + "." if changed else "No patch changed a gate's state at the release's own version.")
     )
     if not patch_rows:

@@ -24,6 +24,7 @@ from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import every_gate, table_exports
 from dashboard.tables.table_text import flag_column, table_as_text
 from dashboard.text import md, plain
+from kcompat.core.compat import parse_binary_version
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class Filters:
     quick: tuple[str, ...] = ()
     text: str = ""
     sort: str = "gate"
+    #: the optional columns: each gate's description and since / until its stage holds (off by default)
+    describe: bool = False
 
     @property
     def active(self) -> bool:
@@ -123,8 +126,41 @@ def filter_controls(prefix: str) -> Filters:
         sort = view.selectbox(
             "sort", "Order", SORTS, width=150, help="Row order: by gate name, by stage at the emulated version, or changed gates first."
         )
+        describe = view.toggle(
+            "describe", "Descriptions",
+            help="Add each gate's description and since / until which version its stage holds in the binary's specs, as the "
+            "kubernetes.io feature-gates table has them (`kcompat gates --columns description,since,until`).",
+        )
     view.show_problems()
-    return Filters(tuple(stages), tuple(quick or ()), text or "", sort)
+    return Filters(tuple(stages), tuple(quick or ()), text or "", sort, bool(describe))
+
+
+#: The optional columns, as ``kcompat gates --columns`` names them.
+DESCRIBE_COLUMNS = ("description", "since", "until")
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _facts(binary: str, emulated: str, min_compat: str) -> dict[str, tuple[str | None, str | None, str | None, str | None]]:
+    """Gate -> (description, since, until, next stage) of the binary's gates (kcompat.answers.gates.gate_facts)."""
+    from kcompat.answers.gates import gate_facts
+
+    catalog = data.catalog()
+    names = [f.name for f in catalog.manifest_for(parse_binary_version(binary))[0].features]
+    return {n: (f.description, f.since, f.until, f.next_stage) for n, f in gate_facts(catalog, names, binary, emulated, min_compat or None).items()}
+
+
+def with_descriptions(table: pa.Table, binary: str, emulated: str, min_compat: str | None) -> pa.Table:
+    """``table`` with :data:`DESCRIBE_COLUMNS` in the words of ``kcompat gates --columns``."""
+    from kcompat.documents.gates import description_text, since_text, until_text
+
+    facts = _facts(binary, emulated, min_compat or "")
+    none = (None, None, None, None)
+    rows = [(facts.get(g, none), s) for g, s in zip(table.column("gate").to_pylist(), table.column("stage").to_pylist(), strict=True)]
+    return (
+        table.append_column("description", pa.array([description_text(f[0]) for f, _ in rows], pa.string()))
+        .append_column("since", pa.array([since_text(f[1], s) for f, s in rows], pa.string()))
+        .append_column("until", pa.array([until_text(f[2], f[3]) for f, _ in rows], pa.string()))
+    )
 
 
 def sort_table(table: pa.Table, sort: str) -> pa.Table:
@@ -216,6 +252,11 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
         "matched": col.TextColumn(
             "matched", help="Where the search found the gate: its name, its KEP number, an abbreviation of its name, or its description"
         ),
+        "description": col.TextColumn("description", width="large", help="The comment above the gate in the Kubernetes source"),
+        "since": col.TextColumn(
+            "since", help="The version its stage at the emulated version starts in the binary's specs (not recorded: dated to a placeholder)"
+        ),
+        "until": col.TextColumn("until", help="The next spec at another stage, and that stage"),
         "origin": col.TextColumn(
             "origin",
             help="Where the binary registers the gate from: kube = the release's own feature list; client-go = "
@@ -293,6 +334,8 @@ def gates_panel(sel: Selection, view: GatesView, custom: CustomManifest | None =
     shown = sort_table(filter_table(view.table, filters, data.gate_texts() if filters.text.strip() else None), filters.sort)
     if filters.active:
         st.caption(f"{shown.num_rows} of {view.table.num_rows} gates match the filters")
+    if filters.describe and custom is None:
+        shown = with_descriptions(shown, sel.binary_version, view.emulated, sel.min_compat)
     generation = st.session_state.setdefault("_gates_table_generation", 0)
     picked = gate_table(shown, f"gates_table_{generation}", sel.binary, view.emulated, longest_name=view.longest_name)
     if picked is not None:

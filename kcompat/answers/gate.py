@@ -20,8 +20,8 @@ from kcompat.core.gate_history import (
     GateStatus,
     Segment,
     SpecChange,
+    changes_across,
     gate_segments,
-    spec_changes,
 )
 from kcompat.core.manifest import Feature, FeatureSpec
 from kcompat.core.matrix import listed_since
@@ -67,6 +67,8 @@ class GateDetail:
     changes: tuple[SpecChange, ...]
     #: the manifest the changes come from ("1.36"); "" when no bundled release lists the gate
     changes_from: str
+    #: the newer bundled release whose manifest gives the changes after ``changes_from`` ("" for none)
+    changes_later_from: str = ""
 
 
 def gate_names(catalog: Catalog) -> tuple[str, ...]:
@@ -95,6 +97,21 @@ def _listed(catalog: Catalog, binary: str, name: str) -> tuple[str, Feature | No
         if listed is not None:
             return release, listed
     return "", None
+
+
+def _later(catalog: Catalog, source: str, name: str) -> tuple[Feature | None, str]:
+    """(the feature, its release) in the newest usable release after ``source`` that lists gate
+    ``name``: the manifest that knows what happened after ``source``; (None, "") when none does."""
+    if not source:
+        return None, ""
+    after = parse_version(source)
+    for release in reversed(catalog.usable_releases()):
+        if parse_version(release) <= after:
+            break
+        feature = catalog.manifest(release).by_name.get(name)
+        if feature is not None:
+            return feature, release
+    return None, ""
 
 
 def gate_detail(
@@ -137,6 +154,7 @@ def gate_detail(
     first_listed = listed_since(matrix).get(name)
     oldest = parse_version(usable[0]) if usable else None
     placeholder = placeholder_start(listed) if listed is not None else None
+    later = _later(catalog, source, name)
     return GateDetail(
         name=name,
         binary=release,
@@ -151,7 +169,8 @@ def gate_detail(
         segments=segments,
         start=gate_start(name, feature.specs, version, first_listed, oldest) if feature is not None and segments else None,
         releases=releases,
-        changes=spec_changes(listed, removal) if listed is not None else (),
+        changes=changes_across(listed, source, *later, removal) if listed is not None else (),
         changes_from=source,
+        changes_later_from=later[1] if later[0] is not None else "",
     )
 

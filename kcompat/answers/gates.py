@@ -60,6 +60,19 @@ class GateRow:
 
 
 @dataclass(frozen=True, slots=True)
+class GateFacts:
+    """What ``kcompat gates --columns`` adds to a gate (the kubernetes.io feature-gates table's
+    columns): its description (None: the data has none) and the span of its stage at the emulated
+    version in the binary's specs (:class:`~kcompat.core.gate_history.StageSpan`): ``since`` (None:
+    dated to a placeholder, not recorded), ``until`` and ``next_stage`` (None: no later spec changes it)."""
+
+    description: str | None
+    since: str | None
+    until: str | None
+    next_stage: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class GateDifference:
     """One gate whose state differs between the component answered and another component."""
 
@@ -140,6 +153,8 @@ class GatesAnswer:
     readiness_recorded: str | None = None
     #: whether it becomes ready is not known for these flags (StartupAnswer.readiness_unknown)
     readiness_unknown: bool = False
+    #: after :func:`describe`: (gate, its description and stage span) for every row; None without
+    described: tuple[tuple[str, GateFacts], ...] | None = None
 
     @property
     def valid(self) -> bool:
@@ -416,3 +431,41 @@ def search(catalog: Catalog, answer: GatesAnswer, query: str) -> GatesAnswer:
 
     found = search_matches(query, [r.name for r in answer.rows], gate_texts(catalog))
     return dataclasses.replace(answer.only(found), matched=tuple(found.items()))
+
+
+def gate_facts(
+    catalog: Catalog, names: Collection[str], binary: str | None, emulated: str, min_compat: str | None, manifest: Manifest | None = None,
+) -> dict[str, GateFacts]:
+    """Each gate of ``names``: its description and the span of its stage (:class:`GateFacts`), read
+    from ``manifest`` (a manifest of one's own) or the ``binary``'s bundled one, at ``emulated``
+    and ``min_compat`` (None: the binary's default for ``emulated``)."""
+    from kcompat.core.gate_history import stage_span
+
+    if manifest is None and binary is not None:
+        manifest = catalog.manifest_for(parse_binary_version(binary))[0]
+    features = manifest.by_name if manifest is not None else {}
+    info = catalog.gate_info
+    at = parse_version(emulated)
+    use_mc = select_versions(parse_binary_version(binary)).rules.gates_use_min_compat if binary else True
+    if min_compat is None:  # the default for the binary at ``emulated``
+        mc = select_versions(parse_binary_version(binary), at).min_compat if binary else at
+    else:
+        mc = parse_version(min_compat)
+    out = {}
+    for name in names:
+        feature = features.get(name)
+        span = stage_span(feature, at, mc, use_mc) if feature is not None else None
+        gate_info = info.get(name)
+        out[name] = GateFacts(
+            gate_info.description if gate_info is not None else None,
+            str(span.since) if span is not None and span.since is not None else None,
+            str(span.until) if span is not None and span.until is not None else None,
+            span.next_stage.value if span is not None and span.next_stage is not None else None,
+        )
+    return out
+
+
+def describe(catalog: Catalog, answer: GatesAnswer, manifest: Manifest | None = None) -> GatesAnswer:
+    """``answer`` with each gate's description and the span of its stage (:func:`gate_facts`)."""
+    facts = gate_facts(catalog, [r.name for r in answer.rows], answer.binary, answer.emulated, answer.min_compat, manifest)
+    return dataclasses.replace(answer, described=tuple((r.name, facts[r.name]) for r in answer.rows))

@@ -12,6 +12,7 @@ from kcompat.answers.queries import bundled_release
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import KcompatError, quote_cut
 from kcompat.core.matrix import (
+    ALL_TRANSITION_KINDS,
     ReleaseMatrix,
     ReleaseTransitions,
     release_matrix,
@@ -44,7 +45,7 @@ class PatchMatrix:
         return tuple(t for t in self.transitions if any(t.counts(_KINDS).values()))
 
 
-_KINDS = ("new alpha", "to beta", "to GA", "deprecated", "removed", "default flipped", "locked")
+_KINDS = ALL_TRANSITION_KINDS
 
 
 def patch_matrix(catalog: Catalog, release: str) -> PatchMatrix:

@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kcompat.answers.gates import compare_components, gates, search
+from kcompat.answers.gates import compare_components, describe, gates, search
 from kcompat.answers.queries import newest_release
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.compat import parse_binary_version
@@ -48,6 +48,9 @@ def register(parser: argparse.ArgumentParser) -> None:
                         help="only the gates TEXT finds: part of the name, an abbreviation (DRA), a KEP number (4381, KEP-4381) or description words")
     parser.add_argument("--show-defaults", action="store_true",
                         help="print the gate table even when the binary would refuse the input (JSON always has it)")
+    parser.add_argument("--columns", metavar="COLUMNS", type=_columns,
+                        help="add columns, comma-separated: description, since, until (the stage at the emulated version "
+                        "holds since / until which version of the binary's specs); JSON: description, stageSince, stageUntil, nextStage")
     from kcompat.cli.cmdline import (
         add_apiserver_option_arguments,
         add_command_line_argument,
@@ -61,6 +64,19 @@ def register(parser: argparse.ArgumentParser) -> None:
     from kcompat.cli.cmdline import fold_repeated_options
 
     fold_repeated_options(parser)
+
+
+#: what --columns may name (kcompat.documents.gates.DESCRIBE_COLUMNS, kept here so that the parser
+#: does not import the documents)
+COLUMNS = ("description", "since", "until")
+
+
+def _columns(text: str) -> tuple[str, ...]:
+    names = tuple(dict.fromkeys(n.strip() for n in text.split(",") if n.strip()))
+    bad = [n for n in names if n not in COLUMNS]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(f"{cut(', '.join(bad) or text)!r}: expected some of {', '.join(COLUMNS)}")
+    return names
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
@@ -93,12 +109,15 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:  # noqa: C901
     every = len(answer.rows)
     if args.search is not None:
         answer = search(catalog, answer, args.search)
+    extra = getattr(args, "columns", None) or ()
+    if extra:
+        answer = describe(catalog, answer, manifest)
     status = exit_status(answer.valid, bool(answer.not_ready))
     if args.format == "json":  # the first 20 errors, warnings and hints, each cut, and how many more
         sys.stdout.write(formats.to_json(gates_document(answer)))
         return status
     if answer.valid or args.show_defaults:
-        sys.stdout.write(gates_text(answer, args.format))
+        sys.stdout.write(gates_text(answer, args.format, extra))
     named = "" if answer.component == KUBE_APISERVER else f" ({answer.component})"
     summary = formats.selection_summary(f"{answer.binary or '-'}{named}", answer.emulated, answer.min_compat, answer.versions_refused)
     if not answer.valid and not args.show_defaults:

@@ -28,7 +28,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--changed",
         action="append",
         metavar="RELEASE:KIND",
-        help="gates that changed this way in RELEASE, from the previous bundled release; KIND: newAlpha, toBeta, toGA, "
+        help="gates that changed this way in RELEASE, from the previous bundled release; KIND: newAlpha, new (first listed at Beta, GA or Deprecated), toBeta, toGA, "
         "deprecated, removed, defaultFlipped, locked (e.g. 1.35:toGA; repeat or comma-separate)",
     )
     rows.add_argument(
@@ -106,7 +106,11 @@ _FILTERS = ("changed", "stage", "in_release", "origin", "search", "changed_only"
 def _run_patches(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.patches import patch_matrix
     from kcompat.core.errors import KcompatError
-    from kcompat.documents.matrix import patches_document, render_patches
+    from kcompat.documents.matrix import (
+        patches_document,
+        render_patches,
+        unrecorded_text,
+    )
 
     given = [f"--{name.replace('_', '-')}" for name in _FILTERS if getattr(args, name, None)]
     if given:
@@ -115,6 +119,6 @@ def _run_patches(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     document = patches_document(pm.release, pm.patches, pm.base, pm.matrix, pm.transitions, pm.specs_only)
     sys.stdout.write(render_patches(document, args.format))
     if args.format != "json":
-        print(f"# {pm.release}: {len(pm.patches)} recorded patch release(s) ({', '.join(pm.patches)}); "
+        print(f"# {pm.release}: {len(pm.patches)} recorded patch release(s) ({', '.join(pm.patches)}){unrecorded_text(document)}; "
               f"{len(document['gates'])} gate(s) differ between two of them", file=sys.stderr)
     return ExitStatus.OK

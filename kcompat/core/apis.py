@@ -49,6 +49,7 @@ from .apis_data import (
     ApiKind,
     ApiRelease,
     DefaultEnablement,
+    Lifecycle,
     group_version_text,
 )
 from .compat import (
@@ -145,6 +146,10 @@ class Reason(StrEnum):
         return self.value
 
 
+#: the deprecation facts of an entry built without its kind's data
+_NOT_RECORDED = Lifecycle(None, None, None, recorded=False)
+
+
 @dataclass(frozen=True)
 class ApiEntry:
     group: str
@@ -161,6 +166,8 @@ class ApiEntry:
     #: whether a real binary of the emulated release (its own version, the same
     #: ``--runtime-config``) serves this entry; None when that release has no bundled data
     served_by_release: bool | None = None
+    #: deprecated in, removed in and the replacement, from the binary's release data
+    lifecycle: Lifecycle = _NOT_RECORDED
 
     @property
     def group_version(self) -> str:
@@ -613,6 +620,7 @@ def _entry_for(state: _KindState, emu: Version, binary: Version, enablement: Def
         introduced=kind.introduced,
         removed=kind.removed,
         subresources=state.subresources,
+        lifecycle=kind.lifecycle,
     )
 
 

@@ -40,6 +40,79 @@ def group_version_text(group: str, version: str) -> str:
     return f"{group}/{version}" if group else version
 
 
+#: What an API answer says where the release data has no lifecycle for a kind (its package has no
+#: prerelease-lifecycle file): never a guess.
+NOT_RECORDED = "not recorded"
+
+
+def replacement_text(replacement: str | None) -> str | None:
+    """``flowcontrol.apiserver.k8s.io/v1/FlowSchema`` (the data's form) as ``flowcontrol.apiserver.k8s.io/v1 FlowSchema``."""
+    if not replacement:
+        return None
+    group_version, _, kind = replacement.rpartition("/")
+    return f"{group_version} {kind}" if group_version else kind
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    """A kind's deprecation facts as the release data gives them (``APILifecycleDeprecated``,
+    ``APILifecycleRemoved``, ``APILifecycleReplacement`` of k8s.io/api's generated
+    prerelease-lifecycle code). ``recorded`` False: the kind's package has no such file, and each
+    fact is "not recorded"; recorded, a None is a fact of the data: not deprecated, no removal set,
+    no replacement named."""
+
+    deprecated: Version | None
+    removed: Version | None
+    #: ``group/version/Kind`` as the data writes it
+    replacement: str | None
+    recorded: bool = True
+
+    def deprecated_text(self) -> str:
+        if not self.recorded:
+            return NOT_RECORDED
+        return str(self.deprecated) if self.deprecated is not None else "not deprecated"
+
+    def removed_text(self) -> str:
+        if not self.recorded:
+            return NOT_RECORDED
+        return str(self.removed) if self.removed is not None else "no removal set"
+
+    def replacement_text(self) -> str:
+        if not self.recorded:
+            return NOT_RECORDED
+        return replacement_text(self.replacement) or "none named"
+
+    def text(self, emulated: Version | None = None) -> str:
+        """``deprecated in 1.29 (deprecated at the emulated 1.31), removed in 1.32, replaced by
+        flowcontrol.apiserver.k8s.io/v1 FlowSchema``; ``lifecycle not recorded``; ``not deprecated``."""
+        if not self.recorded:
+            return f"lifecycle {NOT_RECORDED}"
+        if self.deprecated is None and self.removed is None and self.replacement is None:
+            return "not deprecated"
+        parts = []
+        if self.deprecated is not None:
+            at = ""
+            if emulated is not None:
+                already = (self.deprecated.major, self.deprecated.minor) <= (emulated.major, emulated.minor)
+                at = f" ({'deprecated' if already else 'not yet deprecated'} at the emulated {mm(emulated)})"
+            parts.append(f"deprecated in {self.deprecated}{at}")
+        else:
+            parts.append("not deprecated")
+        parts.append(f"removed in {self.removed}" if self.removed is not None else "no removal set")
+        if self.replacement:
+            parts.append(f"replaced by {replacement_text(self.replacement)}")
+        return ", ".join(parts)
+
+    def document(self) -> dict[str, str | None]:
+        """The JSON fields: ``deprecatedIn``, ``removedIn``, ``replacement`` (null: not deprecated,
+        no removal set, none named; or not recorded, as ``lifecycleRecorded`` says)."""
+        return {
+            "deprecatedIn": str(self.deprecated) if self.deprecated is not None else None,
+            "removedIn": str(self.removed) if self.removed is not None else None,
+            "replacement": replacement_text(self.replacement),
+        }
+
+
 @dataclass(frozen=True)
 class ApiKind:
     """One kind of one group/version with its prerelease lifecycle (None where the type has
@@ -67,6 +140,13 @@ class ApiKind:
     #: a List kind (``FooList``): written to the files by ``kcompat data refresh``, dropped when
     #: they are read (no resource of its own)
     is_list: bool = False
+    #: False when its package has no prerelease-lifecycle file (``lifecycleFile: false``): its
+    #: deprecation facts are not recorded
+    lifecycle_recorded: bool = True
+
+    @property
+    def lifecycle(self) -> Lifecycle:
+        return Lifecycle(self.deprecated, self.removed, self.replacement, self.lifecycle_recorded)
 
     @property
     def group_version(self) -> str:
@@ -258,6 +338,7 @@ def _parse_group_version(item: dict[object, object], where: str) -> GroupVersion
     if not isinstance(kinds_raw, list):
         raise KcompatError(f"{where} ({group_version_text(group, version)}): kinds must be a list")
     kinds = []
+    recorded = bool(item.get("lifecycleFile", True))
     for k_index, k_item in enumerate(kinds_raw):
         k_where = f"{where} ({group_version_text(group, version)}) kinds[{k_index}]"
         k = _mapping(k_item, k_where)
@@ -282,9 +363,10 @@ def _parse_group_version(item: dict[object, object], where: str) -> GroupVersion
                 deprecated=_optional_release(k.get("deprecated"), f"{k_where} ({name}): deprecated"),
                 removed=_optional_release(k.get("removed"), f"{k_where} ({name}): removed"),
                 replacement=replacement,
+                lifecycle_recorded=recorded,
             )
         )
-    return GroupVersion(group, version, stage, tuple(kinds), bool(item.get("lifecycleFile", True)), str(item.get("directory") or ""))
+    return GroupVersion(group, version, stage, tuple(kinds), recorded, str(item.get("directory") or ""))
 
 
 def parse_default_enablements(document: object, source: str) -> tuple[DefaultEnablement, ...]:

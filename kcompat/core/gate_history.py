@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from .manifest import Feature, FeatureSpec, Manifest, spec_at
 from .placeholders import is_placeholder
 from .stages import Stage
-from .versions import Version, major_minor, mm, offset_minor, subtract_minor
+from .versions import (
+    Version,
+    major_minor,
+    mm,
+    offset_minor,
+    parse_version,
+    subtract_minor,
+)
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -104,6 +111,22 @@ def gate_segments(feature: Feature, until: Version, use_min_compat: bool = True)
     return tuple(segments)
 
 
+def recorded_segments(segments: tuple[Segment, ...], start: Version | None) -> tuple[Segment, ...]:
+    """``segments`` from ``start`` on: where the gate's own history starts when the data dates its
+    first spec to a placeholder (:class:`~.placeholders.GateStart`; None: all of them). A stretch
+    that ends at or before ``start`` is dropped, the one across it begins at ``start``: a placeholder
+    version is never shown as history."""
+    if start is None:
+        return segments
+    first = _key(start)
+    out = []
+    for s in segments:
+        if _key(s.end) <= first:
+            continue
+        out.append(s if _key(s.start) >= first else Segment(s.gate, mm(start), s.end, s.status))
+    return tuple(out)
+
+
 def timeline_segments(manifest: Manifest, until: Version, use_min_compat: bool = True) -> tuple[Segment, ...]:
     """Every gate's history from one manifest, gates in name order, segments in time order."""
     out: list[Segment] = []
@@ -132,6 +155,9 @@ class SpecChange:
     after: str
     #: the release is a placeholder version (0.0 / 1.0): behaviour older than the gate
     placeholder: bool = False
+    #: the release whose manifest gives the change ("" for a removal, read from the bundled releases'
+    #: lineage, or when the caller did not say)
+    source: str = ""
 
     def text(self) -> str:
         at = f"{self.release}" + (" (a placeholder: older than the gate)" if self.placeholder else "")
@@ -173,3 +199,56 @@ def spec_changes(feature: Feature, removal: RemovedGate | None = None) -> tuple[
     if removal is not None:
         out.append(SpecChange(mm(removal.removed_in), "removed", _state(removal.last_spec), removal.behaviour))
     return tuple(out)
+
+
+def changes_across(
+    feature: Feature, source: str, later: Feature | None, later_source: str, removal: RemovedGate | None = None,
+) -> tuple[SpecChange, ...]:
+    """What each release changed for a gate, from ``feature`` (the ``source`` release's manifest:
+    its changes up to that release) and, after ``source``, from ``later`` (a newer bundled
+    release's manifest, ``later_source``: the changes it records after ``source`` that an older
+    manifest cannot know, e.g. GA in 1.35 for a 1.33 binary's gate), then the removal. Each change
+    names the manifest it comes from."""
+    from dataclasses import replace
+
+    own = [replace(c, source=source) for c in spec_changes(feature)]
+    if later is not None:
+        after = (parse_version(source).major, parse_version(source).minor)
+        own += [
+            replace(c, source=later_source)
+            for c in spec_changes(later)
+            if not c.placeholder and (c.release.major, c.release.minor) > after
+        ]
+    if removal is not None:
+        own.append(SpecChange(mm(removal.removed_in), "removed", _state(removal.last_spec), removal.behaviour))
+    return tuple(own)
+
+
+@dataclass(frozen=True)
+class StageSpan:
+    """Where a gate's current stage comes from in its specs: ``since`` the version of the first spec
+    of the run of specs at that stage (None when the data dates it to a placeholder 0.0 / 1.0: not
+    recorded), ``until`` the version of the next spec at another stage (None: no later spec changes
+    the stage) and ``next_stage`` that stage."""
+
+    since: Version | None
+    until: Version | None
+    next_stage: Stage | None
+
+
+def stage_span(feature: Feature, emulated: Version, min_compat: Version | None, use_min_compat: bool) -> StageSpan:
+    """The span of the stage the spec in effect at ``emulated`` (and ``min_compat``) has."""
+    spec = spec_at(feature, emulated, min_compat, use_min_compat)
+    specs = feature.specs
+    if spec not in specs:  # no spec applies yet (not introduced): it ends with the first spec
+        first_spec = specs[0] if specs else None
+        if first_spec is None:
+            return StageSpan(None, None, None)
+        return StageSpan(None, mm(first_spec.version), first_spec.stage)
+    i = specs.index(spec)
+    first = i
+    while first > 0 and specs[first - 1].stage is spec.stage:
+        first -= 1
+    since = None if is_placeholder(specs[first].version) else mm(specs[first].version)
+    nxt = next((s for s in specs[i + 1:] if s.stage is not spec.stage), None)
+    return StageSpan(since, mm(nxt.version) if nxt is not None else None, nxt.stage if nxt is not None else None)

@@ -86,12 +86,19 @@ TRANSITION_KINDS = ("new alpha", "to beta", "to GA", "deprecated", "removed")
 FLAG_TRANSITION_KINDS = ("default flipped", "locked")
 
 
-ALL_TRANSITION_KINDS = TRANSITION_KINDS + FLAG_TRANSITION_KINDS
+#: A gate first listed in a release (absent from every earlier release of the matrix) at a stage
+#: after Alpha: it did not move to that stage, it came in with it (a new Alpha gate is "new alpha").
+NEW_KIND = "new"
+
+
+#: Every kind, in display order: the new gates first, then the moves and the flag changes.
+ALL_TRANSITION_KINDS = ("new alpha", NEW_KIND, *TRANSITION_KINDS[1:], *FLAG_TRANSITION_KINDS)
 
 
 #: transition kind -> the key that names it in a filter (``1.35:toGA``) and in the JSON document
 TRANSITION_KEYS = {
     "new alpha": "newAlpha",
+    "new": "new",
     "to beta": "toBeta",
     "to GA": "toGA",
     "deprecated": "deprecated",
@@ -106,12 +113,15 @@ class ReleaseTransitions:
     """What changed from ``previous`` to ``release`` (both bundled releases' own manifests).
 
     * new alpha: listed as Alpha, absent (or PreAlpha) in the previous release;
-    * to beta / to GA / deprecated: now at that stage, at another stage (or absent) before; "to GA"
-      in 1.35 is exactly the gates GA in release 1.35 and not GA in release 1.34;
+    * new: first listed in ``release`` (absent from every earlier release of the matrix) at Beta, GA
+      or Deprecated: a new gate at the stage it came in with, not a move (none of the kinds below);
+    * to beta / to GA / deprecated: now at that stage, at another stage (or not available) before,
+      listed in an earlier release; "to GA" in 1.35 is exactly the gates GA in release 1.35, not GA
+      in release 1.34 and not new in 1.35;
     * removed: listed before, absent now (the KEP's "Removed" stage does not exist in code; what the
       feature does from then on is :class:`~kcompat.core.removals.RemovedGate`);
     * default flipped: listed in both, with another default now (on -> off or off -> on);
-    * locked: locked to its default now, not locked (or absent) before.
+    * locked: locked to its default now, not locked (or not listed) before, not new.
     """
 
     release: str
@@ -123,10 +133,12 @@ class ReleaseTransitions:
     removed: tuple[str, ...]
     default_flipped: tuple[str, ...] = ()
     locked: tuple[str, ...] = ()
+    new: tuple[str, ...] = ()
 
     def gates(self, kind: str) -> tuple[str, ...]:
         return {
             "new alpha": self.new_alpha,
+            "new": self.new,
             "to beta": self.to_beta,
             "to GA": self.to_ga,
             "deprecated": self.deprecated,
@@ -142,19 +154,28 @@ class ReleaseTransitions:
     def only(self, gates: Collection[str]) -> ReleaseTransitions:
         """The same transitions, naming only ``gates``."""
         keep = set(gates)
-        return ReleaseTransitions(
-            self.release, self.previous, *(tuple(g for g in self.gates(k) if g in keep) for k in ALL_TRANSITION_KINDS)
-        )
+        return _transitions(self.release, self.previous, {k: [g for g in self.gates(k) if g in keep] for k in ALL_TRANSITION_KINDS})
 
 
-def _changes(before: GateStatus | None, now: GateStatus | None) -> list[str]:
-    """The transition kinds of one gate from one release (``before``) to the next (``now``)."""
+def _transitions(release: str, previous: str, found: Mapping[str, Sequence[str]]) -> ReleaseTransitions:
+    return ReleaseTransitions(
+        release, previous, tuple(found["new alpha"]), tuple(found["to beta"]), tuple(found["to GA"]),
+        tuple(found["deprecated"]), tuple(found["removed"]), tuple(found["default flipped"]), tuple(found["locked"]),
+        tuple(found[NEW_KIND]),
+    )
+
+
+def _changes(before: GateStatus | None, now: GateStatus | None, listed_earlier: bool = True) -> list[str]:
+    """The transition kinds of one gate from one release (``before``) to the next (``now``);
+    ``listed_earlier``: some release before ``now``'s lists the gate (else it is new in ``now``'s)."""
     had = before is not None and before.available
     has = now is not None and now.available
     if had and not has:
         return ["removed"]
     if now is None or not has:
         return []
+    if not listed_earlier and now.stage is not Stage.ALPHA:
+        return [NEW_KIND]
     kinds = []
     if now.stage is Stage.ALPHA and not had:
         kinds.append("new alpha")
@@ -174,13 +195,29 @@ def release_transitions(matrix: ReleaseMatrix) -> tuple[ReleaseTransitions, ...]
     for i in range(1, len(matrix.releases)):
         found: dict[str, list[str]] = {kind: [] for kind in ALL_TRANSITION_KINDS}
         for row in matrix.rows:
-            for kind in _changes(row.cells[i - 1], row.cells[i]):
+            listed_earlier = any(c is not None for c in row.cells[:i])
+            for kind in _changes(row.cells[i - 1], row.cells[i], listed_earlier):
                 found[kind].append(row.gate)
-        out.append(
-            ReleaseTransitions(
-                matrix.releases[i],
-                matrix.releases[i - 1],
-                *(tuple(found[kind]) for kind in ALL_TRANSITION_KINDS),
-            )
-        )
+        out.append(_transitions(matrix.releases[i], matrix.releases[i - 1], found))
     return tuple(out)
+
+
+#: What the patch lists say of a patch between two recorded ones that the data has no recording of
+#: (and no reason for: the data records what was recorded, not why another patch was not).
+PATCH_NOT_RECORDED = "not recorded (no recording in the bundled data, and no reason given)"
+
+
+def unrecorded_patches(patches: Sequence[str]) -> tuple[str, ...]:
+    """The patch releases between the first and the last of ``patches`` (``1.35.6``, ``1.35.8``)
+    that are not among them (``1.35.7``); pre-releases and other names are not counted."""
+    numbers: dict[tuple[int, int], set[int]] = {}
+    for name in patches:
+        parts = name.split(".")
+        if len(parts) == 3 and all(p.isdigit() for p in parts):
+            numbers.setdefault((int(parts[0]), int(parts[1])), set()).add(int(parts[2]))
+    return tuple(
+        f"{major}.{minor}.{p}"
+        for (major, minor), found in sorted(numbers.items())
+        for p in range(min(found), max(found) + 1)
+        if p not in found
+    )

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from .api_versions import versions_by_priority
 from .apis import ApiAvailability, ApiEntry, Reason
-from .apis_data import ApiRelease, group_version_text
+from .apis_data import ApiRelease, Lifecycle, group_version_text
 from .errors import KcompatError, cut, echo
 from .inspect.model import Lines
 from .problems import Remedy
@@ -264,6 +264,13 @@ class KindLifecycle:
     introduced: Version | None
     removed: Version | None
     replacement: str | None
+    deprecated: Version | None = None
+    #: False: the kind's package has no prerelease-lifecycle file (``lifecycle_source`` none)
+    recorded: bool = True
+
+    @property
+    def lifecycle(self) -> Lifecycle:
+        return Lifecycle(self.deprecated, self.removed, self.replacement, self.recorded)
 
 
 LIFECYCLE_COLUMNS = ("release", "group", "version", "kind", "stage", "introduced", "deprecated", "removed", "replacement", "is_list")
@@ -278,12 +285,13 @@ def parse_lifecycle_csv(text: str, source: str) -> dict[tuple[str, str, str], Ki
     out: dict[tuple[str, str, str], KindLifecycle] = {}
     for number, row in enumerate(rows, 2):
         try:
-            release, group, version, kind, _, introduced, _, removed, replacement, is_list = row[:10]
+            release, group, version, kind, _, introduced, deprecated, removed, replacement, is_list = row[:10]
             if is_list == "true":
                 continue
             entry = KindLifecycle(
                 parse_version(release), parse_version(introduced) if introduced else None,
                 parse_version(removed) if removed else None, replacement or None,
+                parse_version(deprecated) if deprecated else None, not (len(row) > 11 and row[11] == "none"),
             )
         except (ValueError, KcompatError) as exc:
             raise KcompatError(f"{source} line {number}: malformed row ({exc})") from None
@@ -319,6 +327,9 @@ class ObjectCheck:
     nearest_kind: str | None = None
     #: how it was found: "the replacement the data names", "a served version of Ingress in networking.k8s.io"
     nearest_note: str | None = None
+    #: deprecated in, removed in, replacement of a built-in kind, from the release data (None: not
+    #: a built-in kind the data has)
+    lifecycle: Lifecycle | None = None
 
     @property
     def nearest_text(self) -> str:
@@ -376,18 +387,19 @@ def _check(o: ManifestObject, groups: set[str], crds: Mapping[tuple[str, str], C
     entry = c.entries.get((group, version, o.kind))
     if entry is not None:
         if entry.served:
-            return ObjectCheck(o, group, version, entry.resource or None, SERVED, "served", entry.detail)
+            return ObjectCheck(o, group, version, entry.resource or None, SERVED, "served", entry.detail, lifecycle=entry.lifecycle)
         why = _WHY.get(entry.reason, "not-in-binary")
         reason = entry.detail
         if entry.removed is not None and mm(entry.removed) <= emulated and why != "removed":
             why, reason = "removed", f"removed in {entry.removed}, at or before the emulated version {emulated} ({entry.detail})"
-        return _nearest(ObjectCheck(o, group, version, entry.resource or None, NOT_SERVED, why, reason), c)
+        return _nearest(ObjectCheck(o, group, version, entry.resource or None, NOT_SERVED, why, reason, lifecycle=entry.lifecycle), c)
     found = c.api.find(group, version)
     kind = next((k for k in found.kinds if k.kind == o.kind), None) if found is not None else None
     if kind is not None:  # in the binary's data, but no REST resource of its own
         return ObjectCheck(
             o, group, version, None, NOT_SERVED, "not-a-resource",
             f"{o.kind} is no REST resource of its own in {gv} (a body sent to another resource): it cannot be created as an object",
+            lifecycle=kind.lifecycle,
         )
     known = c.lifecycle.get((group, version, o.kind))
     if known is not None:
@@ -400,9 +412,9 @@ def _check(o: ManifestObject, groups: set[str], crds: Mapping[tuple[str, str], C
             return ObjectCheck(
                 o, group, version, None, NOT_CHECKED, "not-in-data",
                 f"{gv} {o.kind} is built in{since}, but the bundled API data of {binary} does not list it (bundled for "
-                f"{known.release}): not checked",
+                f"{known.release}): not checked", lifecycle=known.lifecycle,
             )
-        return _nearest(ObjectCheck(o, group, version, None, NOT_SERVED, why, reason), c, known.replacement)
+        return _nearest(ObjectCheck(o, group, version, None, NOT_SERVED, why, reason, lifecycle=known.lifecycle), c, known.replacement)
     if group in groups:
         return _nearest(ObjectCheck(
             o, group, version, None, NOT_SERVED, "unknown-version",

@@ -5,7 +5,8 @@ JSON document (exactly these keys)::
 
     {"binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "against", "onlyDifferences",
      "apis": [{"group", "version", "kind", "resource", "subresources", "stage", "served",
-               "servedByRelease", ["servedByBinary",] "reason"}]}
+               "servedByRelease", ["servedByBinary",] "deprecatedIn", "removedIn", "replacement",
+               "lifecycleRecorded", "reason"}]}
 
 ``against`` is ``release`` or ``native`` (``kcompat apis --against``); with ``native`` each entry
 also has ``servedByBinary``: whether the same binary at its own version (the same
@@ -15,7 +16,13 @@ the entries where ``served`` differs from the side compared with.
 The core group is ``""``. ``resource`` and ``subresources`` are the names the release's
 k8s.io/client-go typed client uses; ``servedByRelease`` is whether a real binary of release
 ``emulated`` (its own version, the same ``--runtime-config``) serves the entry, null when that
-release has no bundled data. ``hints`` are the remedies beside the errors (and beside the
+release has no bundled data. ``deprecatedIn``, ``removedIn`` and ``replacement``
+(``flowcontrol.apiserver.k8s.io/v1 FlowSchema``) are the kind's deprecation facts from the binary's
+release data (``APILifecycleDeprecated``, ``APILifecycleRemoved``, ``APILifecycleReplacement``),
+served or not: null where the data says not deprecated, no removal set or none named;
+``lifecycleRecorded`` is false when the kind's package has no lifecycle data (the three are then
+null and the table says "not recorded": never guessed). The table, CSV and Markdown formats say
+them in words ("not deprecated", "no removal set", "none named", "not recorded"). ``hints`` are the remedies beside the errors (and beside the
 alpha-under-emulation warning), each ``{"kind", "error", "gate", "text", "names"}`` as in
 ``kcompat gates`` (:func:`kcompat.core.remedies.api_remedies`). With kube-apiserver's whole
 start-up (:func:`kcompat.answers.apis.apis_startup`), ``errors`` are its refusals in its order
@@ -38,10 +45,15 @@ if TYPE_CHECKING:
     from ..answers.startup import StartupAnswer
 
 DOCUMENT_KEYS = ("binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "against", "onlyDifferences", "apis")
-API_KEYS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
-TABLE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason")
+#: the deprecation facts of each entry (JSON keys and table columns alike)
+LIFECYCLE_COLUMNS = ("deprecatedIn", "removedIn", "replacement")
+API_KEYS = (
+    "group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", *LIFECYCLE_COLUMNS, "lifecycleRecorded",
+    "reason",
+)
+TABLE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", *LIFECYCLE_COLUMNS, "reason")
 #: ``kcompat apis --against native``: the same binary at its own version instead of a real release
-NATIVE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByBinary", "reason")
+NATIVE_COLUMNS = ("group", "version", "kind", "resource", "subresources", "stage", "served", "servedByBinary", *LIFECYCLE_COLUMNS, "reason")
 DIFFERENCE_COLUMNS = ("group", "version", "resource", "kind", "served", "servedByRelease", "reason")
 
 
@@ -75,8 +87,17 @@ def _item(entry: ApiEntry) -> dict[str, Any]:
         "stage": entry.stage,
         "served": entry.served,
         "servedByRelease": entry.served_by_release,
+        **entry.lifecycle.document(),
+        "lifecycleRecorded": entry.lifecycle.recorded,
         "reason": entry.detail,
     }
+
+
+def lifecycle_words(entry: ApiEntry) -> dict[str, str]:
+    """The deprecation facts as the table says them: ``1.29``, "not deprecated", "no removal set",
+    "none named", "not recorded"."""
+    facts = entry.lifecycle
+    return {"deprecatedIn": facts.deprecated_text(), "removedIn": facts.removed_text(), "replacement": facts.replacement_text()}
 
 
 def apis_document(
@@ -118,7 +139,10 @@ def rejected_apis_document(binary: str | None, message: str, against: str = "rel
 def api_rows(result: ApiAvailability, comparison: ApiComparison | None = None, only_differences: bool = False) -> list[dict[str, Any]]:
     """Table rows (subresources joined with commas): every entry, or only those that differ from
     the side compared with."""
-    return [{**api_item(e, comparison), "subresources": ", ".join(e.subresources)} for e in _entries(result, comparison, only_differences)]
+    return [
+        {**api_item(e, comparison), "subresources": ", ".join(e.subresources), **lifecycle_words(e)}
+        for e in _entries(result, comparison, only_differences)
+    ]
 
 
 def difference_rows(result: ApiAvailability) -> list[dict[str, Any]]:

@@ -9,13 +9,17 @@ Gate detail page shows the same: its tables are :func:`spec_rows`, :func:`releas
      "history": [{"stage", "default", "locked", "since", "until"}],
      "historyStart": {"placeholder", "start", "why"} | null,
      "releases": [{"release", "listed", "stage", "default", "locked", "data", "provenance"}],
-     "changes": [{"release", "placeholder", "change", "before", "after", "what"}], "changesFrom"}
+     "changes": [{"release", "placeholder", "change", "before", "after", "what", "source"}], "changesFrom",
+     "changesLaterFrom"}
 
 ``state`` is the gate with the selection (null: the binary does not register it); ``specs`` its
 specs in the binary's manifest and ``history`` the stretches they draw up to the binary's release;
 ``releases`` the gate in every bundled release at that release's own version (``listed`` false:
 that release does not list it); ``changes`` what each release changed, from the ``changesFrom``
-manifest (and the bundled releases' lineage for a removal).
+manifest, then, after that release, from the newest bundled release's manifest that lists the gate
+(``changesLaterFrom``, null when none is newer: a 1.33 binary's JobManagedBy goes Beta in 1.32, GA
+and locked in 1.35 from the 1.37 manifest, removed in 1.38), and the bundled releases' lineage for a
+removal; ``source`` names the manifest of each change ("" for the removal).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from kcompat.answers.gate import GateDetail
 from kcompat.core.errors import printable
 from kcompat.documents import formats
 from kcompat.documents.formats import MISSING
-from kcompat.documents.history import start_item, stretch_item
+from kcompat.documents.history import history_items, start_item
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -64,6 +68,7 @@ if TYPE_CHECKING:
         before: str
         after: str
         what: str
+        source: str
 
     class GateDocument(TypedDict):
         name: str
@@ -83,6 +88,7 @@ if TYPE_CHECKING:
         releases: list[ReleaseDict]
         changes: list[ChangeDict]
         changesFrom: str
+        changesLaterFrom: str | None
 
 #: The tables of the document, in the page's order, with their columns and titles.
 TABLES = {
@@ -117,7 +123,7 @@ def gate_document(detail: GateDetail) -> GateDocument:
             }
             for s in detail.specs
         ],
-        "history": [stretch_item(s) for s in detail.segments],
+        "history": history_items(detail.segments, detail.start),
         "historyStart": start_item(detail.start),
         "releases": [
             {
@@ -132,10 +138,12 @@ def gate_document(detail: GateDetail) -> GateDocument:
             for r in detail.releases
         ],
         "changes": [
-            {"release": str(c.release), "placeholder": c.placeholder, "change": c.kind, "before": c.before, "after": c.after, "what": c.text()}
+            {"release": str(c.release), "placeholder": c.placeholder, "change": c.kind, "before": c.before, "after": c.after, "what": c.text(),
+             "source": c.source}
             for c in detail.changes
         ],
         "changesFrom": detail.changes_from,
+        "changesLaterFrom": detail.changes_later_from or None,
     }
 
 
@@ -175,6 +183,13 @@ def change_rows(document: GateDocument) -> list[dict[str, object]]:
 ROWS: dict[str, Callable[[GateDocument], list[dict[str, object]]]] = {"specs": spec_rows, "releases": release_rows, "changes": change_rows}
 
 
+def flowed(text: str | None) -> str | None:
+    """A description as one line: the data keeps the Go comment's line breaks (soft wraps, e.g.
+    "Aggregated\\ndiscovery implements"), so each run of white space becomes one space; any other
+    control character is still escaped where the line is printed."""
+    return " ".join(text.split()) if text is not None else None
+
+
 def _summary(document: GateDocument) -> list[str]:
     state = document["state"]
     lines = [
@@ -189,7 +204,7 @@ def _summary(document: GateDocument) -> list[str]:
     else:
         lines.append(f"the {document['binary']} binary does not register it")
     for label, text in (
-        ("description", document["description"]),
+        ("description", flowed(document["description"])),
         ("owners", ", ".join(document["owners"])),
         ("KEP", document["kep"]),
         ("depends on", ", ".join(document["dependencies"])),
@@ -198,6 +213,12 @@ def _summary(document: GateDocument) -> list[str]:
         if text:
             lines.append(f"{label}: {text}")
     return lines
+
+
+def changes_source(document: GateDocument) -> str:
+    """``1.33`` or ``1.33, later releases from 1.37``: the manifests the changes come from."""
+    later = document["changesLaterFrom"]
+    return document["changesFrom"] + (f", later releases from {later}" if later else "")
 
 
 def gate_text(document: GateDocument, fmt: str, table: str | None = None) -> str:
@@ -213,7 +234,7 @@ def gate_text(document: GateDocument, fmt: str, table: str | None = None) -> str
     out = [(f"- {formats.md_escape(line)}" if markdown else printable(line)) for line in _summary(document)]
     for name, (columns, title) in TABLES.items():
         rows = ROWS[name](document)
-        heading = f"{title} ({document['changesFrom'] if name == 'changes' else document['binary']})" if name != "releases" else title
+        heading = f"{title} ({changes_source(document) if name == 'changes' else document['binary']})" if name != "releases" else title
         out.append(f"\n{'## ' if markdown else '# '}{heading}\n")
         out.append(formats.render_rows(fmt, rows, columns).rstrip("\n") if rows else "none")
     return "\n".join(out) + "\n"

@@ -3,7 +3,7 @@ written from the typed :class:`~kcompat.answers.gates.GatesAnswer`."""
 
 from __future__ import annotations
 
-from kcompat.answers.gates import ComponentComparison, GateRow, GatesAnswer
+from kcompat.answers.gates import ComponentComparison, GateFacts, GateRow, GatesAnswer
 from kcompat.core.errors import MESSAGE_LIMIT, cut
 
 GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
@@ -12,6 +12,9 @@ GATE_COLUMNS = ("name", "enabled", "stage", "default", "locked", "explicit")
 EMULATION_COLUMNS = ("stage in binary", "changed")
 #: The column added by a search: where the query found the gate (name, KEP, abbreviation, description).
 MATCH_COLUMN = "matched"
+#: The columns ``--columns`` can add (the kubernetes.io feature-gates table's): the description, and
+#: since / until the gate's stage at the emulated version holds in the binary's specs.
+DESCRIBE_COLUMNS = ("description", "since", "until")
 
 
 #: The document types are for the type checker only (``typing`` is not imported on the CLI's
@@ -37,6 +40,10 @@ if TYPE_CHECKING:
         binaryStage: str | None
         changed: bool
         matched: NotRequired[str]
+        description: NotRequired[str | None]
+        stageSince: NotRequired[str | None]
+        stageUntil: NotRequired[str | None]
+        nextStage: NotRequired[str | None]
 
     class HintDict(TypedDict):
         kind: str
@@ -79,22 +86,50 @@ if TYPE_CHECKING:
         components: list[ComponentDict]
 
 
-def gate_columns(answer: GatesAnswer) -> tuple[str, ...]:
+def gate_columns(answer: GatesAnswer, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The table columns of ``kcompat gates`` for ``answer``: :data:`GATE_COLUMNS`, then
-    :data:`EMULATION_COLUMNS` while emulating and :data:`MATCH_COLUMN` after a search."""
-    return GATE_COLUMNS + (EMULATION_COLUMNS if answer.is_emulating else ()) + ((MATCH_COLUMN,) if answer.matched is not None else ())
+    :data:`EMULATION_COLUMNS` while emulating, :data:`MATCH_COLUMN` after a search and the
+    :data:`DESCRIBE_COLUMNS` asked for (``extra``, in their order)."""
+    return (
+        GATE_COLUMNS + (EMULATION_COLUMNS if answer.is_emulating else ()) + ((MATCH_COLUMN,) if answer.matched is not None else ())
+        + tuple(c for c in DESCRIBE_COLUMNS if c in extra)
+    )
+
+
+def since_text(since: str | None, stage: str = "") -> str:
+    """``1.32``; "not introduced" for a gate PreAlpha at the emulated version; else "not recorded"
+    (the data dates the stage to a placeholder 0.0 / 1.0)."""
+    if since is not None:
+        return since
+    return "not introduced" if stage == "PreAlpha" else "not recorded"
+
+
+def until_text(until: str | None, next_stage: str | None) -> str:
+    return f"{until} ({next_stage})" if until is not None else "no later stage in the specs"
+
+
+def description_text(description: str | None) -> str:
+    """One line (the data keeps the Go comments' line breaks), or what the data lacks."""
+    return " ".join(description.split()) if description else "no description in the data"
 
 
 def gate_rows(answer: GatesAnswer) -> list[dict[str, object]]:
-    """The table rows of ``kcompat gates`` (:func:`gate_columns`; the JSON's features carry every key)."""
+    """The table rows of ``kcompat gates`` (:func:`gate_columns`; the JSON's features carry every
+    key); after :func:`kcompat.answers.gates.describe`, the :data:`DESCRIBE_COLUMNS` in words."""
     matched = dict(answer.matched or ())
-    return [
-        {
+    described = dict(answer.described or ())
+    rows: list[dict[str, object]] = []
+    for r in answer.rows:
+        row: dict[str, object] = {
             "name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked, "explicit": r.explicit,
             "stage in binary": r.binary_stage, "changed": r.changed, MATCH_COLUMN: matched.get(r.name),
         }
-        for r in answer.rows
-    ]
+        facts = described.get(r.name)
+        if facts is not None:
+            row.update(description=description_text(facts.description), since=since_text(facts.since, r.stage),
+                       until=until_text(facts.until, facts.next_stage))
+        rows.append(row)
+    return rows
 
 
 def hint_dict(hint: Remedy) -> HintDict:
@@ -116,7 +151,10 @@ def gates_document(answer: GatesAnswer) -> GatesDocument:
     "client-go" (where the binary registers it from), ``historyFrom``: where its specs start,
     ``binaryStage``: its stage in the binary's own release (null without a binary), ``changed``:
     whether its stage, default or lock differ from that release, and after ``--search``
-    ``matched``: where the query found it. ``components``: how each other control-plane component
+    ``matched``: where the query found it; with ``--columns`` (:func:`kcompat.answers.gates.describe`)
+``description`` (as the data writes it, null: none), ``stageSince`` (the version its stage at the
+emulated version starts in the binary's specs; null: dated to a placeholder, not recorded),
+``stageUntil`` and ``nextStage`` (the next spec at another stage; null: none). ``components``: how each other control-plane component
     answers the same selection (``recorded``: whether its gate set is; ``differences``: the gates
     whose registration, on/off, stage or lock differ, ``here`` being the component answered;
     ``errors``: what only it refuses); empty for a manifest of one's own."""
@@ -135,7 +173,7 @@ def gates_document(answer: GatesAnswer) -> GatesDocument:
         "readinessRecorded": answer.readiness_recorded,
         "warnings": [cut(w, MESSAGE_LIMIT) for w in answer.warnings],
         "hints": [hint_dict(h) for h in answer.hints],
-        "features": [_feature(r, matched) for r in answer.rows],
+        "features": [_feature(r, matched, dict(answer.described) if answer.described is not None else None) for r in answer.rows],
         "components": [component_dict(c) for c in answer.components],
     }
     return bound_lists(document)
@@ -159,7 +197,7 @@ def component_dict(comparison: ComponentComparison) -> ComponentDict:
     return bound_lists(document)
 
 
-def _feature(r: GateRow, matched: dict[str, str] | None) -> FeatureDict:
+def _feature(r: GateRow, matched: dict[str, str] | None, described: dict[str, GateFacts] | None = None) -> FeatureDict:
     feature: FeatureDict = {
         "name": r.name, "enabled": r.enabled, "stage": r.stage, "default": r.default, "locked": r.locked,
         "explicit": r.explicit, "origin": r.origin, "historyFrom": r.history_from, "binaryStage": r.binary_stage,
@@ -167,10 +205,16 @@ def _feature(r: GateRow, matched: dict[str, str] | None) -> FeatureDict:
     }
     if matched is not None:
         feature["matched"] = matched.get(r.name, "")
+    facts = described.get(r.name) if described is not None else None
+    if facts is not None:
+        feature["description"] = facts.description
+        feature["stageSince"] = facts.since
+        feature["stageUntil"] = facts.until
+        feature["nextStage"] = facts.next_stage
     return feature
 
 
-def gates_text(answer: GatesAnswer, fmt: str) -> str:
+def gates_text(answer: GatesAnswer, fmt: str, extra: tuple[str, ...] = ()) -> str:
     """What ``kcompat gates --format <fmt>`` prints on stdout for ``answer`` (json, csv, markdown
     or table; the table formats only print the rows, the summary goes to stderr)."""
     from kcompat.documents import formats
@@ -179,7 +223,7 @@ def gates_text(answer: GatesAnswer, fmt: str) -> str:
         return formats.to_json(gates_document(answer))
     if fmt not in formats.FORMATS:
         raise ValueError(f"unknown gates format {fmt!r}")
-    return formats.render_rows(fmt, gate_rows(answer), gate_columns(answer))
+    return formats.render_rows(fmt, gate_rows(answer), gate_columns(answer, extra))
 
 
 def starts_line(component: str, binary: str | None, emulated: str | None, verdict: str, readiness_recorded: str | None,

@@ -8,7 +8,7 @@ one)::
     {"releases": ["1.31", ...], "releaseData": {"1.31": "exact", "1.34": "reconstructed", "1.38": "pre-release"},
      "gates": [{"name", "origin", "releases": {"1.31": {"stage", "default", "locked"} | null, ...},
                 "matched" (with a search only: name, KEP, abbreviation or description)}],
-     "transitions": {"1.35": {"newAlpha": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
+     "transitions": {"1.35": {"newAlpha": [], "new": [], "toBeta": [], "toGA": [], "deprecated": [], "removed": [],
                               "defaultFlipped": [], "locked": []}},
      "removedGates": [{"name", "origin", "lastRelease", "removedIn",
                        "lastSpec": {"version", "stage", "default", "locked"}, "behaviour"}],
@@ -38,9 +38,11 @@ from kcompat.documents import formats
 from ..core.gate_history import GateStatus
 from ..core.matrix import (
     ALL_TRANSITION_KINDS,
+    PATCH_NOT_RECORDED,
     TRANSITION_KEYS,
     ReleaseMatrix,
     ReleaseTransitions,
+    unrecorded_patches,
 )
 from ..core.matrix_filter import FilteredMatrix
 from ..core.removable import RULE, SOURCES, RemovableGates
@@ -57,6 +59,7 @@ __all__ = [
 #: JSON key -> what the page says ("graduated to GA in 1.35")
 TRANSITION_LABELS = {
     "newAlpha": "new as Alpha in",
+    "new": "new (at Beta, GA or Deprecated) in",
     "toBeta": "promoted to Beta in",
     "toGA": "graduated to GA in",
     "deprecated": "deprecated in",
@@ -192,6 +195,7 @@ def patches_document(release: str, patches: tuple[str, ...], base: str | None, m
     """The JSON contract of ``kcompat matrix --patches 1.N`` (:class:`kcompat.answers.patches.PatchMatrix`)::
 
         {"release": "1.35", "patches": ["1.35.0", ..., "1.35.8"], "base": "1.35.8",
+         "notRecorded": ["1.35.7"], "notRecordedWhy": "not recorded (...)",
          "gates": [{"name", "origin", "patches": {"1.35.0": {"stage", "default", "locked"} | null, ...},
                     "specsOnly": false}],
          "transitions": {"1.35.1": {"newAlpha": [], ..., "defaultFlipped": [...], "locked": []}}}
@@ -200,11 +204,16 @@ def patches_document(release: str, patches: tuple[str, ...], base: str | None, m
     register it); ``gates`` are the gates whose registration, specs or dependencies differ between
     two recorded patches (``specsOnly``: the same state at the release's own version in every patch,
     the specs differ at other versions); ``transitions``: what each patch changed from the recorded
-    patch before it."""
+    patch before it; ``notRecorded``: the patches between the first and the last recorded one that
+    the data has no recording of (1.35.7), ``notRecordedWhy`` what the data says of them (no reason:
+    "not recorded"), null when none is missing."""
+    missing = unrecorded_patches(patches)
     return {
         "release": release,
         "patches": list(patches),
         "base": base,
+        "notRecorded": list(missing),
+        "notRecordedWhy": PATCH_NOT_RECORDED if missing else None,
         "gates": [
             {"name": r.gate, "origin": r.origin, "patches": {p: _cell(c) for p, c in zip(matrix.releases, r.cells, strict=False)},
              "specsOnly": r.gate in specs_only}
@@ -212,6 +221,12 @@ def patches_document(release: str, patches: tuple[str, ...], base: str | None, m
         ],
         "transitions": transitions_document(transitions),
     }
+
+
+def unrecorded_text(document: dict[str, Any]) -> str:
+    """``; 1.35.7 not recorded (...)`` for a patches document with a gap, else ""."""
+    missing = document.get("notRecorded") or []
+    return f"; {', '.join(missing)} {document['notRecordedWhy']}" if missing else ""
 
 
 def render_patches(document: dict[str, Any], fmt: str) -> str:

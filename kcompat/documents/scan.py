@@ -9,7 +9,8 @@ JSON document::
      "inputs": [{"file", "format", "documents", "objects", "problem"}],
      "summary": {"objects", "served", "notServed", "notChecked"},
      "objects": [{"file", "line", "template", "apiVersion", "kind", "name", "namespace", "group", "version",
-                  "resource", "status", "why", "reason", "nearest", "nearestKind", "nearestNote"}]}
+                  "resource", "status", "why", "reason", "nearest", "nearestKind", "nearestNote",
+                  "deprecatedIn", "removedIn", "replacement", "lifecycleRecorded", "lifecycle"}]}
 
 ``status`` is ``served``, ``not served`` or ``not checked``; ``why`` a code (``removed``,
 ``not-introduced``, ``off-by-default``, ``disabled-by-runtime-config``, ``gate-off``,
@@ -19,26 +20,54 @@ the nearest served group/version (``nearestKind`` when the replacement is anothe
 lists every object; the other formats list those not served and not checked (every object with
 ``--all``). ``errors`` are the binary's own refusals of the selection (with the remedies in
 ``hints``) and the inputs that could not be read.
+
+Every built-in kind, served or not, carries its deprecation facts from the binary's release data
+(``APILifecycleDeprecated``, ``APILifecycleRemoved``, ``APILifecycleReplacement``; for a kind the
+binary's data no longer has, from the newest bundled release that has it): ``deprecatedIn``,
+``removedIn`` and ``replacement`` (``flowcontrol.apiserver.k8s.io/v1 FlowSchema``), null where
+the data says not deprecated, no removal set or none named; ``lifecycleRecorded`` false when the
+kind's package has no lifecycle data at all (the three are then "not recorded", never guessed);
+``lifecycle`` says it in words for the emulated version ("deprecated in 1.29 (deprecated at the
+emulated 1.31), removed in 1.32, replaced by flowcontrol.apiserver.k8s.io/v1 FlowSchema"), as
+the ``lifecycle`` column of the other formats does. A custom resource or an unknown group has
+none of them (null, and ``lifecycleRecorded`` null).
 """
 
 from __future__ import annotations
 
 from kcompat.core.errors import MESSAGE_LIMIT, cut
 from kcompat.core.scan import NOT_CHECKED, NOT_SERVED, SERVED, ObjectCheck, ScanAnswer
+from kcompat.core.versions import Version, parse_version
 
 from .gates import hint_dict
 
 #: The columns of the table, CSV and Markdown formats (and of the page's table).
-SCAN_COLUMNS = ("where", "apiVersion", "kind", "name", "status", "reason", "nearest")
+SCAN_COLUMNS = ("where", "apiVersion", "kind", "name", "status", "reason", "nearest", "lifecycle")
 
 
-def object_item(check: ObjectCheck) -> dict[str, object]:
+def _emulated(answer: ScanAnswer) -> Version | None:
+    try:
+        return parse_version(answer.emulated) if answer.emulated else None
+    except ValueError:
+        return None
+
+
+def lifecycle_text(check: ObjectCheck, emulated: Version | None = None) -> str:
+    """The object's deprecation facts in words ("" for a kind that is not built in)."""
+    return check.lifecycle.text(emulated) if check.lifecycle is not None else ""
+
+
+def object_item(check: ObjectCheck, emulated: Version | None = None) -> dict[str, object]:
     o = check.object
+    facts = check.lifecycle
     return {
         "file": o.file, "line": o.line, "template": o.template, "apiVersion": o.api_version, "kind": o.kind,
         "name": o.name, "namespace": o.namespace, "group": check.group, "version": check.version, "resource": check.resource,
         "status": check.status, "why": check.why, "reason": check.reason, "nearest": check.nearest,
         "nearestKind": check.nearest_kind, "nearestNote": check.nearest_note,
+        **(facts.document() if facts is not None else {"deprecatedIn": None, "removedIn": None, "replacement": None}),
+        "lifecycleRecorded": facts.recorded if facts is not None else None,
+        "lifecycle": facts.text(emulated) if facts is not None else None,
     }
 
 
@@ -64,7 +93,7 @@ def scan_document(answer: ScanAnswer) -> dict[str, object]:
             for i in answer.inputs
         ],
         "summary": summary_counts(answer),
-        "objects": [object_item(c) for c in answer.checks],
+        "objects": [object_item(c, _emulated(answer)) for c in answer.checks],
     })
 
 
@@ -79,10 +108,11 @@ def summary_counts(answer: ScanAnswer) -> dict[str, int]:
 
 def scan_rows(answer: ScanAnswer, every: bool = False) -> list[dict[str, object]]:
     """The table rows (:data:`SCAN_COLUMNS`): the objects not served and not checked, every object with ``every``."""
+    emulated = _emulated(answer)
     return [
         {
             "where": c.object.where, "apiVersion": c.object.api_version, "kind": c.object.kind, "name": c.object.name or "",
-            "status": c.status, "reason": c.reason, "nearest": c.nearest_text,
+            "status": c.status, "reason": c.reason, "nearest": c.nearest_text, "lifecycle": lifecycle_text(c, emulated),
         }
         for c in answer.shown(every)
     ]

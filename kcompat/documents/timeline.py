@@ -7,8 +7,10 @@
                "historyStart": {"placeholder", "start", "why"} | null}]}
 
 ``stage`` is the stage at the emulated version; ``history`` the stretches with one stage, default
-and lock, oldest first (``since`` as the spec dates it: 0.0 or 1.0 is a placeholder older than the
-gate, and ``historyStart`` then says where its own history starts); ``shown`` of ``gates`` rows
+and lock, oldest first, from where the gate's own history starts: when the data dates its first
+spec to a placeholder (0.0 or 1.0, older than the gate), ``historyStart`` says so and where and why
+its history starts, and no stretch starts before that (the text formats begin the history with
+"before 1.36: not recorded"); ``shown`` of ``gates`` rows
 pass the filters; after a search each row also has ``matched``: where the query found the gate
 (name, KEP, abbreviation or description). The table, CSV and Markdown formats print one row per
 gate: ``gate``, ``stage`` (PreAlpha said as "not yet introduced"), ``history`` as one line, and
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 from kcompat.answers.timeline import TimelineAnswer
 from kcompat.documents import formats
-from kcompat.documents.history import history_text, start_item, stretch_item
+from kcompat.documents.history import history_items, history_text, start_item
 
 #: The columns of the table, CSV and Markdown formats (and of the page's table as text) ...
 ROW_COLUMNS = ("gate", "stage", "history")
@@ -54,7 +56,7 @@ def timeline_document(answer: TimelineAnswer) -> dict[str, object]:
             {
                 "gate": r.gate,
                 "stage": r.stage,
-                "history": [stretch_item(s) for s in r.segments],
+                "history": history_items(r.segments, r.start),
                 "historyStart": start_item(r.start),
                 **({MATCH_COLUMN: r.matched or ""} if answer.search else {}),
             }
@@ -67,7 +69,7 @@ def timeline_rows(answer: TimelineAnswer) -> list[dict[str, str]]:
     """One row per gate, in the answer's order: its stage at the emulated version in plain words and
     its stretches as text."""
     return [
-        {"gate": r.gate, "stage": formats.plain(r.stage), "history": history_text(r.segments), **({MATCH_COLUMN: r.matched or ""} if answer.search else {})}
+        {"gate": r.gate, "stage": formats.plain(r.stage), "history": history_text(r.segments, r.start), **({MATCH_COLUMN: r.matched or ""} if answer.search else {})}
         for r in answer.rows
     ]
 

@@ -43,14 +43,25 @@ def diff_tables(at):
     return [d.value for d in at.dataframe if list(d.value.columns) == ["group", "version", "kind", "resource", "stage", "reason"]]
 
 
+#: how the table says a deprecation fact the JSON writes null
+FACT_WORDS = ("not deprecated", "no removal set", "none named", "not recorded")
+
+
 def as_json_items(table):
-    """The table's rows in the JSON shape (subresources are shown comma-separated)."""
+    """The table's rows in the JSON shape (subresources are shown comma-separated, the
+    deprecation facts in words)."""
     rows = table.to_dict("records")
+    out = []
     for row in rows:
         row["subresources"] = row["subresources"].split(", ") if row["subresources"] else []
         if row["servedByRelease"] is not None:
             row["servedByRelease"] = bool(row["servedByRelease"])
-    return rows
+        recorded = row["deprecatedIn"] != "not recorded"
+        for key in ("deprecatedIn", "removedIn", "replacement"):
+            row[key] = None if row[key] in FACT_WORDS else row[key]
+        reason = row.pop("reason")
+        out.append({**row, "lifecycleRecorded": recorded, "reason": reason})
+    return out
 
 
 def differences(at):
@@ -357,3 +368,40 @@ def test_the_selections_feature_gates_decide_feature_gated_storage():
     off = open_app("apis", binary="1.37", emulated="1.37", runtime_config="api/all=true")
     on = open_app("apis", binary="1.37", emulated="1.37", runtime_config="api/all=true", feature_gates="GenericWorkload=true")
     assert not workloads_served(off) and workloads_served(on)
+
+
+def test_the_command_shown_carries_every_flag_the_page_applies(capsys):
+    """/apis?binary=1.33&emulated=1.33&feature_gates=StorageVersionMigrator=true&runtime_config=
+    storagemigration.k8s.io/v1alpha1=true: the gate decides whether kube-apiserver installs the
+    storage of storageversionmigrations, so the command must carry --feature-gates; its answer has
+    the page's counts (62 served, not the 61 of the command without the gate)."""
+    params = {"binary": "1.33", "emulated": "1.33", "feature_gates": "StorageVersionMigrator=true",
+              "runtime_config": "storagemigration.k8s.io/v1alpha1=true"}
+    at = open_app("apis", **params)
+    line = command(at)
+    assert "--feature-gates StorageVersionMigrator=true" in line
+    code, doc = cli_json(capsys, at)
+    assert code == 0
+    served = sum(a["served"] for a in doc["apis"])
+    assert metric(at, "Served") == str(served) == "62"
+    assert metric(at, "Not served") == str(len(doc["apis"]) - served)
+    svm = next(a for a in doc["apis"] if a["resource"] == "storageversionmigrations")
+    assert svm["served"] is True
+    # and with a min compatibility: the command carries it too
+    at = open_app("apis", binary="1.36", emulated="1.35", min_compat="1.33")
+    assert "--min-compat 1.33" in command(at)
+    _code, doc = cli_json(capsys, at)
+    assert metric(at, "Served") == str(sum(a["served"] for a in doc["apis"]))
+
+
+def test_the_table_says_deprecated_in_removed_in_and_the_replacement(at_rc):
+    """1.33 emulating 1.31: flowcontrol v1beta3 FlowSchema, deprecated in 1.29, removed in 1.32,
+    replaced by flowcontrol v1 (data/apis/v1.33.yaml); an alpha group/version without lifecycle
+    data says not recorded; a GA kind not deprecated."""
+    shown = api_table(at_rc).set_index(["group", "version", "kind"])
+    flow = shown.loc[("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema")]
+    assert (flow["deprecatedIn"], flow["removedIn"], flow["replacement"]) == ("1.29", "1.32", "flowcontrol.apiserver.k8s.io/v1 FlowSchema")
+    storage = shown.loc[("internal.apiserver.k8s.io", "v1alpha1", "StorageVersion")]
+    assert (storage["deprecatedIn"], storage["removedIn"], storage["replacement"]) == ("not recorded",) * 3
+    pod = shown.loc[("", "v1", "Pod")]
+    assert (pod["deprecatedIn"], pod["removedIn"], pod["replacement"]) == ("not deprecated", "no removal set", "none named")

@@ -148,3 +148,17 @@ def test_the_patch_that_changed_the_gate_is_named():
     at = open_app("gate_detail", binary="1.36", emulated="1.36", gate="SchedulerAsyncAPICalls")
     assert any("patch releases that changed SchedulerAsyncAPICalls" in c and "1.35.1 default flipped (at 1.35)" in c
                for c in texts(at.caption))
+
+
+def test_a_1_33_binary_shows_the_ga_step_of_a_later_release(catalog):
+    """JobManagedBy for a 1.33 binary: its manifest stops at Beta (1.32); the GA and lock of 1.35
+    come from the newest manifest that lists it (1.37), before the removal in 1.38: no jump from
+    Beta to "removed, before: GA on locked"."""
+    at = open_app("gate_detail", binary="1.33", gate="JobManagedBy")
+    changes = next(f for f in frames(at) if "change" in f.columns)
+    rows = changes[["release", "change", "after"]].values.tolist()
+    assert rows == [
+        ["1.30", "appeared", "Alpha off"], ["1.32", "stage", "Beta"], ["1.32", "default", "on"],
+        ["1.35", "stage", "GA"], ["1.35", "locked", "on"], ["1.38", "removed", "always on"],
+    ]
+    assert any("then the 1\\.37 manifest's for the later releases" in m.value for m in at.markdown)  # (md escapes the dot)

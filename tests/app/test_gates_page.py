@@ -214,3 +214,22 @@ def test_the_patch_control_answers_as_that_patch(catalog):
     # a binary typed with its patch selects that patch
     typed = open_app(binary="1.35.0", emulated="1.35")
     assert table(typed).set_index("gate").loc["MaxUnavailableStatefulSet", "enabled"]
+
+
+def test_the_descriptions_columns_are_off_by_default_and_are_the_clis(capsys):
+    """The Descriptions toggle adds description, since and until, in the words of
+    kcompat gates --columns description,since,until (off: the default table is unchanged)."""
+    import csv
+    import io
+
+    at = open_app(binary="1.33", emulated="1.31")
+    assert "description" not in table(at).columns
+    at.toggle(key="gates_describe").set_value(True)
+    rerun(at)
+    shown = table(at)
+    assert list(shown.columns)[-3:] == ["description", "since", "until"]
+    assert at.query_params.get("gates_describe") == "true"
+    assert kcompat(["gates", "--binary", "1.33", "--emulated", "1.31", "--columns", "description,since,until", "--format", "csv"]) == 0
+    printed = {r["name"]: (r["description"], r["since"], r["until"]) for r in csv.DictReader(io.StringIO(capsys.readouterr().out))}
+    assert {g: (d, s, u) for g, d, s, u in zip(shown["gate"], shown["description"], shown["since"], shown["until"], strict=True)} == printed
+    assert printed["JobManagedBy"][1:] == ("1.30", "1.32 (Beta)")

@@ -50,3 +50,13 @@ def test_hostile_and_oversized_input_is_refused_by_name():
     assert [plain(e.value) for e in at.error] == [f"pasted manifests: more than the limit of {MAX_SCAN_BYTES:,} bytes for one manifest input"]
     at = check(open_app("manifests", binary="1.36"), "apiVersion: v1\nmetadata: {name: x}\n")
     assert any("pasted manifests line 1: no kind (a string): not a Kubernetes object" in plain(e.value) for e in at.error)
+
+
+def test_the_uploaders_limit_is_the_checks_limit():
+    """The uploader said "5MB per file" (server.maxUploadSize) and the check refused anything above
+    1,048,576 bytes: the widget's own limit is now the check's, 1 MiB, in its label and its help."""
+
+    at = open_app("manifests")
+    [uploader] = at.get("file_uploader")
+    assert uploader.proto.max_upload_size_mb * 1024 * 1024 == MAX_SCAN_BYTES == 1_048_576
+    assert "1 MiB (1,048,576 bytes) each" in uploader.proto.help

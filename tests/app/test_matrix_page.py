@@ -279,7 +279,10 @@ def test_the_new_kinds_are_offered_with_their_counts(matrix):
     assert box.format_func("1.36:defaultFlipped") == f"default flipped in 1.36 ({len(transitions['1.36'].default_flipped)})"
     assert box.format_func("1.34:locked") == f"locked to its default in 1.34 ({len(transitions['1.34'].locked)})"
     counts = table(at, 1)
-    assert list(counts.columns) == ["release", "since", *TRANSITION_KINDS, "default flipped", "locked"]
+    assert list(counts.columns) == ["release", "since", "new alpha", "new", *TRANSITION_KINDS[1:], "default flipped", "locked"]
+    assert list(counts["new"]) == [len(t.new) for t in release_transitions(matrix)]
+    assert box.format_func("1.36:new") == f"new (at Beta, GA or Deprecated) in 1.36 ({len(transitions['1.36'].new)})"
+    assert "AllowServiceExternalIPs" in transitions["1.36"].new and "AllowServiceExternalIPs" not in transitions["1.36"].to_ga
     assert list(counts["locked"]) == [len(t.locked) for t in release_transitions(matrix)]
 
 
@@ -348,9 +351,21 @@ def test_the_patch_view_shows_what_kcompat_matrix_patches_prints():
     assert "1.35.1: default flipped SchedulerAsyncAPICalls" in captions and "1.35.4: default flipped MaxUnavailableStatefulSet" in captions
     # the matrix itself says which patch changed a default of a gate it shows
     assert "Patch releases that changed a gate shown" in captions and "1.35.1 default flipped: SchedulerAsyncAPICalls" in captions
+    # the gap between v1.35.6 and v1.35.8 is named, with what the data says of it
+    assert "v1.35.6, v1.35.8; 1.35.7 not recorded (no recording in the bundled data, and no reason given)" in captions
 
 
 def test_a_release_whose_patches_agree_says_so():
     at = open_app("matrix", matrix_patches="1.36")
     assert not [d for d in at.dataframe if "1.36.0" in d.value.columns]
     assert any("Every recorded patch of 1.36 registers the same gates" in i for i in texts(at.info))
+
+
+def test_the_intro_names_each_release_as_its_column_header_does():
+    """1.38 is read from v1.38.0-beta.0: the intro and the header both say "1.38 (pre-release)"
+    (the intro said "1.38 (release)")."""
+    at = open_app("matrix")
+    intro = next(c.value for c in at.caption if "Each cell" in c.value)
+    assert "downloads too: 1\\.38 \\(pre\\-release\\)." in intro  # (md escapes the punctuation)
+    assert "(release)" not in intro
+    assert "1.38 (pre-release)" in table(at).columns

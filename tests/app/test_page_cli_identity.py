@@ -122,17 +122,28 @@ def test_versions_are_the_emulated_choices(binary):
 
 # --- APIs and storage ---------------------------------------------------------------------------
 
-API_COLUMNS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
+API_COLUMNS = [
+    "group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "deprecatedIn", "removedIn", "replacement",
+    "reason",
+]
+#: how the table says a deprecation fact the JSON writes null
+FACT_WORDS = ("not deprecated", "no removal set", "none named", "not recorded")
 STORAGE_COLUMNS = ["group", "resource", "kind", "storageVersion", "served", "reason"]
 
 
 def api_items(table):
     rows = table.to_dict("records")
+    out = []
     for row in rows:
         row["subresources"] = row["subresources"].split(", ") if row["subresources"] else []
         if row["servedByRelease"] is not None:
             row["servedByRelease"] = bool(row["servedByRelease"])
-    return rows
+        recorded = row["deprecatedIn"] != "not recorded"
+        for key in ("deprecatedIn", "removedIn", "replacement"):
+            row[key] = None if row[key] in FACT_WORDS else row[key]
+        reason = row.pop("reason")
+        out.append({**row, "lifecycleRecorded": recorded, "reason": reason})
+    return out
 
 
 @pytest.mark.parametrize(
@@ -424,7 +435,7 @@ def test_scan(params, argv):
     at.text_area(key="manifests_paste").input(sample.read_text())
     next(b for b in at.button if b.label == "Check").click()
     rerun(at)
-    shown = frame_with(at, ["where", "apiVersion", "kind", "name", "status", "reason", "nearest"]).to_dict("records")
+    shown = frame_with(at, ["where", "apiVersion", "kind", "name", "status", "reason", "nearest", "lifecycle"]).to_dict("records")
     for row in printed:
         row["where"] = row["where"].replace("stdin", "pasted manifests", 1)
     assert shown == printed and len(shown) >= 5

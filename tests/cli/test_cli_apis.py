@@ -10,7 +10,10 @@ from kcompat.cli.main import main
 from kcompat.data.catalog import catalog_for
 
 DOCUMENT_KEYS = ["binary", "emulated", "valid", "verdict", "errors", "notReady", "warnings", "hints", "against", "onlyDifferences", "apis"]
-API_KEYS = ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
+API_KEYS = [
+    "group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "deprecatedIn", "removedIn", "replacement",
+    "lifecycleRecorded", "reason",
+]
 
 
 def run(capsys, *argv, data_dir=None):
@@ -30,9 +33,13 @@ def test_json_contract(capsys):
                    # the connect subresources are served; resize only while InPlacePodVerticalScaling is on (off at 1.31)
                    "subresources": ["attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward", "proxy", "status"],
                    "stage": "GA", "served": True, "servedByRelease": True,
+                   "deprecatedIn": None, "removedIn": None, "replacement": None, "lifecycleRecorded": True,
                    "reason": "enabled by default (GA group/version in the default list)"}
     flow = next(a for a in doc["apis"] if (a["group"], a["version"], a["kind"]) == ("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema"))
     assert (flow["resource"], flow["served"], flow["servedByRelease"]) == ("flowschemas", False, True)
+    # data/apis/v1.33.yaml: APILifecycleDeprecated 1.29, APILifecycleRemoved 1.32, replacement flowcontrol v1
+    assert (flow["deprecatedIn"], flow["removedIn"], flow["replacement"], flow["lifecycleRecorded"]) == (
+        "1.29", "1.32", "flowcontrol.apiserver.k8s.io/v1 FlowSchema", True)
     endpoints = next(a for a in doc["apis"] if a["kind"] == "Endpoints")
     component = next(a for a in doc["apis"] if a["kind"] == "ComponentStatus")
     assert (endpoints["resource"], component["resource"]) == ("endpoints", "componentstatuses")
@@ -68,10 +75,10 @@ def test_unusable_binary_gives_a_rejected_document(capsys):
 
 def test_table_markdown_and_csv(capsys):
     code, out, err = run(capsys, "--binary", "1.37")
-    assert code == 0 and out.splitlines()[0].split() == ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "reason"]
+    assert code == 0 and out.splitlines()[0].split() == ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByRelease", "deprecatedIn", "removedIn", "replacement", "reason"]
     assert "default lists of 1.37 (oracle-v1.37.2)" in err and "emulated 1.37" in err
     code, out, _ = run(capsys, "--binary", "1.33", "--format", "markdown")
-    assert out.startswith("| group | version | kind | resource | subresources | stage | served | servedByRelease | reason |\n|---|")
+    assert out.startswith("| group | version | kind | resource | subresources | stage | served | servedByRelease | deprecatedIn | removedIn | replacement | reason |\n|---|")
     code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
     row = next(r for r in rows if (r["group"], r["version"], r["kind"]) == ("networking.k8s.io", "v1", "ServiceCIDR"))
@@ -164,7 +171,7 @@ def test_against_native_and_only_differences(capsys):
     ]
     code, out, err = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--against", "native", "--only-differences", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert code == 0 and list(rows[0]) == ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByBinary", "reason"]
+    assert code == 0 and list(rows[0]) == ["group", "version", "kind", "resource", "subresources", "stage", "served", "servedByBinary", "deprecatedIn", "removedIn", "replacement", "reason"]
     # networking.k8s.io/v1 servicecidrs and ipaddresses were introduced in 1.33: the binary serves them, not at 1.31 (SPEC example 8)
     assert {(r["kind"], r["served"], r["servedByBinary"]) for r in rows} >= {("ServiceCIDR", "false", "true"), ("IPAddress", "false", "true")}
     assert all(r["served"] != r["servedByBinary"] for r in rows)
@@ -205,3 +212,31 @@ def test_the_older_releases_serve_what_their_real_binary_serves(capsys):
     code, out, _ = run(capsys, "--binary", "1.31.14", "--runtime-config", "api/all=true", "--format", "json")
     document = json.loads(out)
     assert code == 0 and not [a for a in document["apis"] if a["served"] and (a["group"], a["version"]) == ("networking.k8s.io", "v1alpha1")]
+
+
+def test_every_api_says_its_deprecation_facts_from_the_data_or_not_recorded(capsys):
+    """Every entry of the JSON, the CSV and the table says deprecated-in, removed-in and the
+    replacement; a kind whose package has no lifecycle data (internal.apiserver.k8s.io/v1alpha1, lifecycleFile
+    false in data/apis/v1.33.yaml) says "not recorded", never a guessed release."""
+    from kcompat.data.apis import api_files
+
+    release = api_files().api_release("1.33")
+    data = {(k.group, k.version, k.kind): k for gv in release.group_versions for k in gv.kinds}
+    code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0
+    for a in doc["apis"]:
+        kind = data[(a["group"], a["version"], a["kind"])]
+        assert a["deprecatedIn"] == (str(kind.deprecated) if kind.deprecated else None)
+        assert a["removedIn"] == (str(kind.removed) if kind.removed else None)
+        assert a["lifecycleRecorded"] is kind.lifecycle_recorded
+    assert sum(not a["lifecycleRecorded"] for a in doc["apis"]) > 0
+    _code, out, _ = run(capsys, "--binary", "1.33", "--emulated", "1.31", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    review = next(r for r in rows if (r["group"], r["version"], r["kind"]) == ("internal.apiserver.k8s.io", "v1alpha1", "StorageVersion"))
+    assert (review["deprecatedIn"], review["removedIn"], review["replacement"]) == ("not recorded",) * 3
+    flow = next(r for r in rows if (r["group"], r["version"], r["kind"]) == ("flowcontrol.apiserver.k8s.io", "v1beta3", "FlowSchema"))
+    assert (flow["deprecatedIn"], flow["removedIn"], flow["replacement"]) == ("1.29", "1.32", "flowcontrol.apiserver.k8s.io/v1 FlowSchema")
+    pod = next(r for r in rows if r["kind"] == "Pod")
+    assert (pod["deprecatedIn"], pod["removedIn"], pod["replacement"]) == ("not deprecated", "no removal set", "none named")
+    assert all(r["deprecatedIn"] and r["removedIn"] and r["replacement"] for r in rows)

@@ -108,7 +108,7 @@ def test_matrix_json_contract(capsys, catalog):
     assert chunking["releases"]["1.32"] == {"stage": "GA", "default": True, "locked": True}
     assert chunking["releases"]["1.33"] is None
     assert list(doc["transitions"]) == doc["releases"][1:]
-    assert list(doc["transitions"]["1.35"]) == ["newAlpha", "toBeta", "toGA", "deprecated", "removed", "defaultFlipped", "locked"]
+    assert list(doc["transitions"]["1.35"]) == ["newAlpha", "new", "toBeta", "toGA", "deprecated", "removed", "defaultFlipped", "locked"]
     assert "APIListChunking" in doc["transitions"]["1.33"]["removed"]
     removed = next(r for r in doc["removedGates"] if r["name"] == "APIListChunking")
     assert (removed["lastRelease"], removed["removedIn"], removed["behaviour"]) == ("1.32", "1.33", "always on")

@@ -39,13 +39,39 @@ def test_json_document(capsys):
         "name": "web", "namespace": "shop", "group": "extensions", "version": "v1beta1", "resource": "ingresses",
         "status": "not served", "why": "removed", "reason": ingress["reason"], "nearest": "networking.k8s.io/v1",
         "nearestKind": None, "nearestNote": "the replacement the data names",
+        # data/apis/lifecycle.csv (extensions/v1beta1 Ingress): deprecated 1.14, removed 1.22
+        "deprecatedIn": "1.14", "removedIn": "1.22", "replacement": "networking.k8s.io/v1 Ingress", "lifecycleRecorded": True,
+        "lifecycle": "deprecated in 1.14 (deprecated at the emulated 1.31), removed in 1.22, replaced by networking.k8s.io/v1 Ingress",
     }
+    crd = doc["objects"][-1]
+    assert crd["status"] == "not checked" and (crd["deprecatedIn"], crd["lifecycleRecorded"], crd["lifecycle"]) == (None, None, None)
+
+
+def test_a_served_object_says_it_is_deprecated_removed_in_and_replaced_by(capsys, tmp_path):
+    """flowcontrol v1beta3 FlowSchema, served by a 1.33 binary emulating 1.31 (enabled by
+    --runtime-config): deprecated in 1.29 (so at 1.31), removed in 1.32, replaced by
+    flowcontrol.apiserver.k8s.io/v1 FlowSchema (data/apis/v1.33.yaml), in every format."""
+    manifest = tmp_path / "fs.yaml"
+    manifest.write_text("apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\nmetadata:\n  name: x\n")
+    args = (str(manifest), "--binary", "1.33", "--emulated", "1.31", "--runtime-config", "flowcontrol.apiserver.k8s.io/v1beta3=true")
+    code, out, _ = run(capsys, *args, "--format", "json")
+    [item] = json.loads(out)["objects"]
+    assert code == 0 and item["status"] == "served"
+    assert (item["deprecatedIn"], item["removedIn"], item["replacement"]) == ("1.29", "1.32", "flowcontrol.apiserver.k8s.io/v1 FlowSchema")
+    words = "deprecated in 1.29 (deprecated at the emulated 1.31), removed in 1.32, replaced by flowcontrol.apiserver.k8s.io/v1 FlowSchema"
+    assert item["lifecycle"] == words
+    for fmt in ("table", "csv", "markdown"):
+        code, out, _ = run(capsys, *args, "--all", "--format", fmt)
+        assert code == 0 and words in out, fmt
+    # at 1.28 it was not deprecated yet
+    code, out, _ = run(capsys, str(manifest), "--binary", "1.31", "--emulated", "1.28", "--format", "json")
+    assert "not yet deprecated at the emulated 1.28" in json.loads(out)["objects"][0]["lifecycle"]
 
 
 def test_table_lists_what_is_not_served_and_the_summary_on_stderr(capsys):
     code, out, err = run(capsys, HELM, "--binary", "1.33", "--emulated", "1.31")
     lines = out.splitlines()
-    assert code == 1 and lines[0].split() == ["where", "apiVersion", "kind", "name", "status", "reason", "nearest"]
+    assert code == 1 and lines[0].split() == ["where", "apiVersion", "kind", "name", "status", "reason", "nearest", "lifecycle"]
     assert len(lines) == 2 + 5  # 4 not served, 1 not checked; the served ones only with --all
     assert err == "# binary 1.33, emulated 1.31, min compatibility 1.31: 7 objects in 1 input; 2 served, 4 not served, 1 not checked\n"
     code, out, _ = run(capsys, HELM, "--binary", "1.33", "--emulated", "1.31", "--all", "--format", "csv")
@@ -53,7 +79,7 @@ def test_table_lists_what_is_not_served_and_the_summary_on_stderr(capsys):
     assert len(rows) == 7 and rows[0]["where"] == f"{HELM} line 3 (web/templates/serviceaccount.yaml)"
     assert rows[1]["nearest"] == "networking.k8s.io/v1 Ingress (the replacement the data names)"
     code, out, _ = run(capsys, HELM, "--binary", "1.33", "--emulated", "1.31", "--format", "markdown")
-    assert out.startswith("| where | apiVersion | kind | name | status | reason | nearest |\n|---|")
+    assert out.startswith("| where | apiVersion | kind | name | status | reason | nearest | lifecycle |\n|---|")
 
 
 def test_exit_codes_for_ci(capsys, tmp_path):

@@ -122,7 +122,10 @@ def test_transitions_name_real_gates(matrix):
     assert "ContainerStopSignals" in by_release["1.33"].new_alpha
     assert "APIListChunking" in by_release["1.33"].removed
     assert "AllowServiceLBStatusOnNonLB" in by_release["1.35"].removed
-    assert "KubeletPodResourcesListUseActivePods" in by_release["1.34"].deprecated
+    # first listed in v1.34 already Deprecated: new there, not deprecated there
+    assert "KubeletPodResourcesListUseActivePods" in by_release["1.34"].new
+    assert "KubeletPodResourcesListUseActivePods" not in by_release["1.34"].deprecated
+    assert "StorageNamespaceIndex" in by_release["1.33"].deprecated  # Beta in 1.32, Deprecated in 1.33
     assert "SidecarContainers" in by_release["1.33"].to_ga
     # A gate that stays Beta is not counted again.
     assert "JobManagedBy" not in by_release["1.33"].to_beta
@@ -146,11 +149,15 @@ def test_every_transition_kind_equals_an_independent_reading_of_the_release_tabl
         return {g.name: g.stage for g in gates(release).gates if g.stage is not Stage.PRE_ALPHA}
 
     lineage = gate_lineage(catalog)
+    earlier: set[str] = set(catalog.manifest(matrix.releases[0]).by_name)
     for t in release_transitions(matrix):
         now, before = stages(t.release), stages(t.previous)
         for stage, kind in ((Stage.BETA, "to beta"), (Stage.GA, "to GA"), (Stage.DEPRECATED, "deprecated")):
-            expected = sorted(n for n, s in now.items() if s is stage and before.get(n) is not stage)
+            expected = sorted(n for n, s in now.items() if s is stage and before.get(n) is not stage and n in earlier)
             assert list(t.gates(kind)) == expected, (t.release, kind)
+        new = sorted(n for n, s in now.items() if s is not Stage.ALPHA and n not in earlier)
+        assert list(t.new) == new, t.release
+        earlier |= set(catalog.manifest(t.release).by_name)
         assert list(t.new_alpha) == sorted(n for n, s in now.items() if s is Stage.ALPHA and n not in before)
         assert list(t.removed) == sorted(set(before) - set(catalog.manifest(t.release).by_name))
         # and the removals the comparisons use are the same gates
@@ -199,7 +206,9 @@ def test_default_flipped_and_locked_checked_by_hand(matrix):
     assert "DisableNodeKubeProxyVersion" not in t["1.33"].locked
     assert "MultiCIDRServiceAllocator" in t["1.34"].locked
     assert "MultiCIDRServiceAllocator" not in t["1.34"].to_ga + t["1.34"].default_flipped
-    assert "ProbeHostPodSecurityStandards" in t["1.34"].locked and "ProbeHostPodSecurityStandards" in t["1.34"].to_ga
+    # first listed in v1.34, already GA locked: new in 1.34 (at GA, locked), not a move to GA nor a lock
+    assert "ProbeHostPodSecurityStandards" in t["1.34"].new
+    assert "ProbeHostPodSecurityStandards" not in t["1.34"].locked + t["1.34"].to_ga
     assert "ProbeHostPodSecurityStandards" not in t["1.34"].default_flipped  # nothing to flip from
     assert "JobManagedBy" in t["1.35"].locked and "JobManagedBy" not in t["1.35"].default_flipped  # on before and after
     assert "InformerResourceVersion" in t["1.35"].default_flipped and "InformerResourceVersion" in t["1.35"].to_ga
@@ -208,14 +217,15 @@ def test_default_flipped_and_locked_checked_by_hand(matrix):
 
 def test_default_flipped_and_locked_equal_an_independent_reading_of_the_release_tables(matrix, gates):
     """From each release's own gate table: default flipped = listed in both with another default;
-    locked = locked now, not locked (or not listed) before."""
+    locked = locked now, not locked (or not listed) before, and not new (listed by an earlier
+    release, or new at Alpha)."""
     def table(release):
         return {g.name: g for g in gates(release).gates if g.stage is not Stage.PRE_ALPHA}
 
     for t in release_transitions(matrix):
         now, before = table(t.release), table(t.previous)
         flipped = sorted(n for n, g in now.items() if n in before and before[n].default != g.default)
-        locked = sorted(n for n, g in now.items() if g.locked and not (n in before and before[n].locked))
+        locked = sorted(n for n, g in now.items() if g.locked and not (n in before and before[n].locked) and n not in t.new)
         assert list(t.default_flipped) == flipped, t.release
         assert list(t.locked) == locked, t.release
         assert flipped and locked, t.release  # every bundled release has some of both
@@ -288,7 +298,7 @@ def test_parsing_a_filter_names_the_bad_value(matrix):
     assert str(parse_transition("1.34:LOCKED", releases)) == "1.34:locked"
     assert parse_stage("beta") is Stage.BETA and parse_origin("Client-Go") == "client-go"
     bad = {
-        "1.35:toGAA": '"toGAA" is not one of newAlpha, toBeta, toGA',
+        "1.35:toGAA": '"toGAA" is not one of newAlpha, new, toBeta, toGA',
         "1.35": "expected RELEASE:KIND",
         "1.20:toGA": '"1.20" is not a bundled release',
         f"{releases[0]}:toGA": "the oldest bundled release",

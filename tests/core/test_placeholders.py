@@ -41,3 +41,17 @@ def test_the_real_data(catalog):
     start = real_history_start(feature.name, feature.specs, V(first), V(catalog.usable_releases()[0]))
     # a gate a 1.34 patch added (v1.34.12 registers it, v1.33.13 does not)
     assert [str(s.version) for s in feature.specs] == ["1.0"] and str(start.start) == first == "1.34"
+
+
+def test_recorded_segments_start_where_the_history_starts():
+    from kcompat.core.gate_history import GateStatus, Segment, recorded_segments
+
+    ga, dep = GateStatus(Stage.GA, True, False), GateStatus(Stage.DEPRECATED, False, False)
+    segments = (Segment("G", V("1.0"), V("1.29"), ga), Segment("G", V("1.29"), V("1.32"), dep))
+    assert recorded_segments(segments, None) == segments
+    # the placeholder stretch ends at the start: dropped; the next one starts there already
+    assert recorded_segments(segments, V("1.29")) == segments[1:]
+    # a stretch across the start begins at it
+    across = recorded_segments(segments, V("1.20"))
+    assert [(str(s.start), str(s.end)) for s in across] == [("1.20", "1.29"), ("1.29", "1.32")]
+    assert recorded_segments((Segment("G", V("1.0"), V("1.38"), ga),), V("1.36"))[0].start == V("1.36")
