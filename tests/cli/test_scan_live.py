@@ -330,3 +330,13 @@ def test_caps_stop_a_resource_and_say_so(fake):
         reading = read_cluster(cluster, Limits(max_objects=50))
     after = [r for r in reading.resources if r.problem and r.problem.startswith("not read: the limit of 50 objects")]
     assert after and all(r.objects == 0 for r in after)
+
+
+def test_names_from_the_cluster_reach_the_terminal_escaped(fake, capsys):
+    answers = recorded_cluster()
+    answers["/apis/resource.k8s.io/v1/deviceclasses"] = [{"metadata": _meta("gpu\x1b[2J\u202e")}]
+    _, kubeconfig = fake(answers=answers)
+    code, out, err = scan(capsys, kubeconfig, "--binary", "1.36", "--emulated", "1.33")
+    assert code == 1
+    assert "\x1b" not in out + err and "\u202e" not in out + err
+    assert "gpu\\x1b[2J\\u202e" in out
