@@ -56,7 +56,7 @@ NOTE_EVERY = 5.0
 MAX_DISCOVERY_BYTES = 8 * 1024 * 1024
 MAX_PAGE_BYTES = 32 * 1024 * 1024
 
-METADATA_ONLY = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;q=0.9"
+METADATA_ONLY = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
 JSON = "application/json"
 
 Progress = Callable[[str], None]

@@ -340,3 +340,12 @@ def test_names_from_the_cluster_reach_the_terminal_escaped(fake, capsys):
     assert code == 1
     assert "\x1b" not in out + err and "\u202e" not in out + err
     assert "gpu\\x1b[2J\\u202e" in out
+
+
+@pytest.mark.parametrize(("fmt", "header"), [("csv", "finding,what,apiVersion,objects,reason,nearest,lifecycle"),
+                                             ("markdown", "| finding | what | apiVersion | objects | reason | nearest | lifecycle |")])
+def test_formats(fake, capsys, fmt, header):
+    _, kubeconfig = fake()
+    code, out, _ = scan(capsys, kubeconfig, "--binary", "1.36", "--emulated", "1.33", "--format", fmt)
+    assert code == 1 and out.splitlines()[0] == header
+    assert sum("helm-release" in line for line in out.splitlines()) == 2
