@@ -349,3 +349,13 @@ def test_formats(fake, capsys, fmt, header):
     code, out, _ = scan(capsys, kubeconfig, "--binary", "1.36", "--emulated", "1.33", "--format", fmt)
     assert code == 1 and out.splitlines()[0] == header
     assert sum("helm-release" in line for line in out.splitlines()) == 2
+
+
+def test_a_version_the_runtime_config_serves_keeps_the_objects_reachable(fake, capsys):
+    """DeviceClass is read at resource.k8s.io/v1; served at v1beta1 by the target, its objects stay readable."""
+    _, kubeconfig = fake()
+    code, out, err = scan(capsys, kubeconfig, "--binary", "1.36", "--emulated", "1.33", "--runtime-config", "resource.k8s.io/v1beta1=true",
+                          "--format", "json")
+    doc = json.loads(out)
+    assert code == 1, err
+    assert [f["finding"] for f in doc["findings"]] == ["last-applied", "helm-release", "helm-release"]
