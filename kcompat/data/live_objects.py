@@ -90,7 +90,7 @@ class _Reader:
     def tell(self) -> None:
         now = time.monotonic()
         if self.progress is not None and now >= self.note:
-            self.progress(f"read {self.tally.objects:,} objects of {self.listed:,} of {self.listable:,} resources "
+            self.progress(f"read {self.tally.objects:,} objects; {self.listed:,} of {self.listable:,} resources listed "
                           f"({now - self.started:.0f} s; stopped after {self.limits.max_seconds:g} s)")
             self.note = now + NOTE_EVERY
 
@@ -306,7 +306,7 @@ def read_cluster(cluster: Cluster, limits: Limits = Limits(), progress: Progress
         reader.listed += 1
     releases, others = reader.helm_releases()
     if progress is not None and reader.elapsed() >= FIRST_NOTE:
-        progress(f"read {reader.tally.objects:,} objects of {reader.listed:,} resources and {len(releases):,} deployed Helm releases "
+        progress(f"read {reader.tally.objects:,} objects in {reader.listed:,} resources and {len(releases):,} deployed Helm releases "
                  f"in {reader.elapsed():.1f} s ({reader.requests:,} requests)")
     return ClusterReading(
         context=cluster.target.context, server=cluster.target.server, served=tuple(served), resources=tuple(resources),

@@ -131,7 +131,10 @@ def cluster(tmp_path_factory):
     work = tmp_path_factory.mktemp("live-scan")
     etcd = servers.Etcd(bindir / "etcd", work)
     port = servers.free_port()
-    args = servers.apiserver_args(bindir / "kube-apiserver", work, etcd.url, port, "/live-scan", ["--authorization-mode=RBAC"])
+    args = servers.apiserver_args(bindir / "kube-apiserver", work, etcd.url, port, "/live-scan", [])
+    # RBAC instead of AlwaysAllow (a repeated --authorization-mode would add to the list, not replace it)
+    args = [a if a != "--authorization-mode=AlwaysAllow" else "--authorization-mode=RBAC" for a in args]
+    assert "--authorization-mode=RBAC" in args
     with open(work / "tokens.csv", "a") as tokens:
         tokens.write(f"{VIEWER_TOKEN},viewer,viewer-uid\n")
     log = (work / "apiserver.log").open("w")
