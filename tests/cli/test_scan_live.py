@@ -120,9 +120,10 @@ def recorded_cluster() -> dict:
 class FakeCluster:
     """The recorded cluster on 127.0.0.1 (http; a bearer token needed, 401 otherwise)."""
 
-    def __init__(self, answers: dict, forbidden: tuple[str, ...] = ()) -> None:
+    def __init__(self, answers: dict, forbidden: tuple[str, ...] = (), drop_over: int | None = None) -> None:
         self.answers = answers
         self.forbidden = set(forbidden)
+        self.drop_over = drop_over  # a list asked with a larger limit: the connection is closed unanswered
         self.seen: list[tuple[str, str]] = []
         cluster = self
 
@@ -140,6 +141,9 @@ class FakeCluster:
                     return self.send(403, {"kind": "Status", "message": f'{parts.path} is forbidden: User "me" cannot list'})
                 if parts.path == "/apis/metrics.k8s.io/v1beta1":
                     return self.send(503, {"kind": "Status", "message": "the server is currently unable to handle the request"})
+                if cluster.drop_over is not None and int(query.get("limit") or 0) > cluster.drop_over:
+                    self.close_connection = True
+                    return None
                 found = cluster.answers.get(parts.path)
                 if found is None:
                     return self.send(404, {"kind": "Status", "message": "the server could not find the requested resource"})
@@ -196,8 +200,8 @@ def write_kubeconfig(folder: Path, url: str) -> Path:
 def fake(tmp_path):
     clusters = []
 
-    def start(forbidden=(), answers=None):
-        server = FakeCluster(answers or recorded_cluster(), forbidden)
+    def start(forbidden=(), answers=None, drop_over=None):
+        server = FakeCluster(answers or recorded_cluster(), forbidden, drop_over)
         clusters.append(server)
         return server, write_kubeconfig(tmp_path, server.url)
 
@@ -359,3 +363,32 @@ def test_a_version_the_runtime_config_serves_keeps_the_objects_reachable(fake, c
     doc = json.loads(out)
     assert code == 1, err
     assert [f["finding"] for f in doc["findings"]] == ["last-applied", "helm-release", "helm-release"]
+
+
+def test_a_page_that_fails_is_asked_again_in_smaller_pages(fake):
+    server, kubeconfig = fake(drop_over=50)
+    with open_cluster(str(kubeconfig), None, None) as cluster:
+        reading = read_cluster(cluster)
+    configmaps = next(r for r in reading.resources if r.resource == "configmaps")
+    assert configmaps.complete and configmaps.objects == CONFIGMAPS + 1
+    asked = [p for p, _ in server.seen if p.startswith("/api/v1/configmaps?") and "Selector" not in p]
+    assert "limit=500" in asked[0] and all("limit=50&" in p or p.endswith("limit=50") for p in asked[1:])
+    assert len(reading.releases) == 2  # the Helm pages (20) were never too large
+
+
+def test_newest_deployed_revision_and_a_broken_release(fake, capsys):
+    answers = recorded_cluster()
+    newer = {"metadata": _meta("sh.helm.release.v1.old.v3", "legacy", labels={"owner": "helm"}),
+             "data": {"release": helm_release("old", "legacy", 3, "deployed", FLOWSCHEMA_MANIFEST)}}
+    broken = {"metadata": _meta("sh.helm.release.v1.bad.v1", "legacy", labels={"owner": "helm"}),
+              "data": {"release": helm_release("bad", "legacy", 1, "deployed", "a: [unclosed")}}
+    garbage = {"metadata": _meta("sh.helm.release.v1.junk.v1", "legacy", labels={"owner": "helm"}), "data": {"release": "%%%"}}
+    answers["/api/v1/configmaps"] = [*answers["/api/v1/configmaps"][-1:], newer, broken, garbage]
+    _, kubeconfig = fake(answers=answers)
+    code, out, _ = scan(capsys, kubeconfig, "--binary", "1.36", "--emulated", "1.33", "--format", "json")
+    doc = json.loads(out)
+    assert code == 1
+    subjects = [f["subject"] for f in doc["findings"] if f["finding"] == "helm-release"]
+    assert subjects == ["Helm release legacy/old revision 3", "Helm release tools/gate revision 2"]  # revision 1 of old is not checked
+    assert any(t.startswith("Helm release legacy/bad revision 1 (ConfigMap legacy/sh.helm.release.v1.bad.v1):") for t in doc["notRead"])
+    assert any(t.startswith("Helm release ConfigMap legacy/sh.helm.release.v1.junk.v1: data.release is not base64") for t in doc["notRead"])
