@@ -29,6 +29,7 @@ from dashboard.tables.table_text import flag_column, table_as_text
 from dashboard.tables.text_width import fit_columns
 from dashboard.text import code, md
 from dashboard.uploads.custom_manifest import run_worker
+from dashboard.uploads.live_cluster import live_section
 from kcompat.answers.config import config
 from kcompat.answers.inspect import Input
 from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
@@ -431,6 +432,8 @@ else:
     show_snippets(
         config_document(config(data.catalog(), sel.binary_version, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None))
     )
+
+live_section(current())
 
 with url_problems:
     view.show_problems()

@@ -33,10 +33,17 @@ MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "paths", nargs="+", metavar="FILE|DIR|-",
+        "paths", nargs="*", metavar="FILE|DIR|-",
         help="manifests: YAML (any number of documents, rendered Helm output, kind: List) or JSON files; a directory's "
-        ".yaml, .yml and .json files (symbolic links inside it are skipped); - for stdin",
+        ".yaml, .yml and .json files (symbolic links inside it are skipped); - for stdin. With --live: none, or a pasted "
+        "command line after -- (-- kube-apiserver --emulated-version=1.33)",
     )
+    parser.add_argument("--live", action="store_true", help="check what the cluster of a kubeconfig context holds instead of manifests: "
+                        "resources holding objects, last-applied apiVersions, Helm 3 releases (exit 1 when the selection would not serve one)")
+    parser.add_argument("--kubeconfig", help="kubeconfig file for --live (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
+    parser.add_argument("--context", help="kubeconfig context for --live (default: the current one)")
+    parser.add_argument("--live-timeout", type=float, default=None, metavar="SECONDS",
+                        help="--live: seconds the whole read may take (default 900; each answer 60)")
     parser.add_argument("--binary", help="kube-apiserver binary version, e.g. 1.36 or v1.36.2 (default: the newest bundled release)")
     parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
     parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
@@ -159,6 +166,10 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.core.scan import ScanInput
     from kcompat.documents.scan import scan_text, summary_line
 
+    if args.live:
+        return _run_live(args, catalog)
+    if not args.paths:
+        raise KcompatError("give at least one FILE, DIR or - (stdin), or --live to check a cluster")
     inputs, problems = collect(args.paths)
     unread = [ScanInput(name, None, 0, 0, problem) for name, problem in problems]
     answer = scan(
@@ -172,4 +183,36 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         hints = shown(h.line for h in answer.hints)
         errors = shown([*answer.errors, *answer.problems])
         formats.report_problems(summary_line(answer), shown(answer.warnings), errors, sys.stderr, hints)
+    return ExitStatus(answer.exit_status)
+
+
+def _run_live(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
+    """``scan --live``: the cluster of a kubeconfig context (:func:`kcompat.answers.scan_live.scan_cluster`)."""
+    from kcompat.answers.scan_live import live_reader, scan_cluster
+    from kcompat.cli.cmdline import apply_command_line
+    from kcompat.core.errors import printable
+    from kcompat.core.inspect.cmdline import component_of
+    from kcompat.data.live import stderr_progress
+    from kcompat.documents.scan import live_scan_text, live_summary_line
+
+    if args.paths:
+        if component_of(args.paths[0]) is None and not args.paths[0].startswith("-"):
+            raise KcompatError(f"--live checks the cluster, not files ({cut(args.paths[0], 200)}): scan files without --live, "
+                               "or paste a command line after --: kcompat scan --live -- kube-apiserver --emulated-version=1.33")
+        args.command_line = args.paths
+        apply_command_line(args, "scan")
+    if args.live_timeout is not None and not 0 < args.live_timeout <= 86400:
+        raise KcompatError(f"--live-timeout: expected seconds between 0 and 86400, got {args.live_timeout:g}")
+    answer = scan_cluster(
+        catalog, live_reader(args.kubeconfig, args.context, stderr_progress, max_seconds=args.live_timeout),
+        args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
+        emulation_forward_compatible=args.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=args.runtime_config_emulation_forward_compatible,
+    )
+    sys.stdout.write(live_scan_text(answer, args.format))
+    if args.format != "json":
+        errors = shown([*answer.errors, *([answer.unreadable] if answer.unreadable else [])])
+        formats.report_problems(live_summary_line(answer), shown(answer.warnings), errors, sys.stderr, [h.line for h in answer.hints])
+        for line in shown(answer.not_read):
+            print(f"not read: {printable(line)}", file=sys.stderr)
     return ExitStatus(answer.exit_status)

@@ -752,6 +752,48 @@ class Cluster:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
 
+    def get_answer(self, path: str, accept: str, limit: int = MAX_ANSWER_BYTES) -> tuple[int, bytes, str]:
+        """GET ``path`` asking for ``accept``, read within the limits of :meth:`get`: (200, the body,
+        "") or, for an answer of 400 or more, (its status, b"", the message :meth:`get` would raise):
+        a list the credentials may not read is one resource's problem, not the whole read's
+        (``kcompat scan --live``). Anything else raises :class:`LiveError` as :meth:`get` does."""
+        what = self.label(path)
+        watch = _Watch(what, time.monotonic() + self.timeout, self.progress)
+        connection = None
+        try:
+            connection, target_path = self._connect(path, watch)
+            own = not self.target.kubectl_reason
+            headers = [("Host", self._host_header() if own else "localhost"), ("User-Agent", _user_agent()), ("Accept", accept),
+                       ("Accept-Encoding", "gzip"), *(self.target.headers if own else ())]
+            connection.putrequest("GET", target_path, skip_host=True, skip_accept_encoding=True)
+            for name, value in headers:
+                connection.putheader(name, value)
+            connection.endheaders()
+            response = connection.getresponse()
+            if response.status >= 400:
+                return response.status, b"", _status_message(what, response, response.read(MAX_ERROR_BODY_BYTES))
+            if response.status != 200:
+                raise LiveError(_status_message(what, response, b""))
+            decoder = _Decoder(response.getheader("Content-Encoding") or "", limit, what)
+            wire = 0
+            while piece := response.read1(_PIECE):
+                wire += len(piece)
+                if watch.expired or wire > limit:
+                    raise LiveError(f"{what}: no complete answer within {self.timeout:g} s; stopped" if watch.expired else
+                                    f"{what}: the answer is larger than the limit of {limit:,} bytes; stopped reading")
+                decoder.feed(piece)
+            if watch.expired:
+                raise LiveError(f"{what}: no complete answer within {self.timeout:g} s; stopped")
+            return 200, decoder.finish(), ""
+        except (OSError, http.client.HTTPException) as exc:
+            if watch.expired:
+                raise LiveError(f"{what}: no complete answer within {self.timeout:g} s; stopped") from None
+            raise LiveError(f"{what}: {_network_message(exc)}") from None
+        finally:
+            watch.close()
+            if connection is not None:
+                connection.close()
+
 
 def _left(watch: _Watch, most: float) -> float:
     """``most`` seconds, or what is left before the deadline when that is less."""

@@ -35,6 +35,13 @@ none of them (null, and ``lifecycleRecorded`` null).
 
 from __future__ import annotations
 
+from kcompat.core.cluster_scan import (
+    HELM_FINDING,
+    LAST_APPLIED_FINDING,
+    UNREACHABLE,
+    ClusterScanAnswer,
+    Finding,
+)
 from kcompat.core.errors import MESSAGE_LIMIT, cut
 from kcompat.core.scan import NOT_CHECKED, NOT_SERVED, SERVED, ObjectCheck, ScanAnswer
 from kcompat.core.versions import Version, parse_version
@@ -141,3 +148,129 @@ def scan_text(answer: ScanAnswer, fmt: str, every: bool = False) -> str:
     if fmt == "json":
         return formats.to_json(scan_document(answer))
     return formats.render_rows(fmt, scan_rows(answer, every), SCAN_COLUMNS)
+
+
+# ---------------------------------------------------------------------------------------------
+# kcompat scan --live: a cluster's objects, last-applied versions and Helm releases
+#
+# JSON document::
+#
+#     {"binary", "emulated", "minCompatibility", "featureGates", "runtimeConfig",
+#      "emulationForwardCompatible", "runtimeConfigEmulationForwardCompatible",
+#      "valid", "errors", "warnings", "hints",
+#      "cluster": {"context", "server", "servedResources", "listedResources", "objects",
+#                  "helmReleases", "otherHelmRevisions", "requests", "seconds"},
+#      "summary": {"unreachable", "lastApplied", "helmRelease", "notRead", "unknown", "notChecked"},
+#      "findings": [{"finding", "subject", "apiVersion", "kind", "resource", "objects", "examples",
+#                    "release", "namespace", "template", "why", "reason", "nearest", "nearestKind",
+#                    "nearestNote", "deprecated", "removed", "replacement"}],
+#      "notRead": [text], "unknown": [{"resource", "apiVersion", "kind", "problem"}],
+#      "notChecked": [{"resource", "apiVersion", "kind", "objects"}]}
+#
+# ``finding`` is ``unreachable`` (a resource holding objects whose kind the target serves at no
+# version of its group), ``last-applied`` (objects last applied with an apiVersion the target does
+# not serve) or ``helm-release`` (an object of a deployed Helm release's manifest), the worst
+# first. ``errors`` are the binary's refusals of the selection and why the cluster could not be
+# read; ``notRead`` what could not be read (a 403 per resource, a limit, a group's discovery).
+
+#: The columns of the table, CSV and Markdown formats of ``scan --live``.
+LIVE_SCAN_COLUMNS = ("finding", "what", "apiVersion", "objects", "reason", "nearest", "lifecycle")
+
+
+def finding_item(f: Finding) -> dict[str, object]:
+    c = f.check
+    return {
+        "finding": f.finding, "subject": f.subject, "apiVersion": c.object.api_version, "kind": c.object.kind, "resource": c.resource,
+        "objects": f.objects, "examples": list(f.examples), "release": f.release, "namespace": f.namespace, "template": f.template,
+        "why": c.why, "reason": c.reason, "nearest": c.nearest, "nearestKind": c.nearest_kind, "nearestNote": c.nearest_note,
+        "deprecated": f.deprecation.deprecated, "removed": f.deprecation.removed, "replacement": f.deprecation.replacement,
+    }
+
+
+def live_summary_counts(answer: ClusterScanAnswer) -> dict[str, int]:
+    check = answer.check
+    return {
+        "unreachable": answer.count(UNREACHABLE),
+        "lastApplied": answer.count(LAST_APPLIED_FINDING),
+        "helmRelease": answer.count(HELM_FINDING),
+        "notRead": len(answer.not_read),
+        "unknown": len(check.unknown) if check is not None else 0,
+        "notChecked": len(check.not_checked) if check is not None else 0,
+    }
+
+
+def live_scan_document(answer: ClusterScanAnswer) -> dict[str, object]:
+    """The JSON contract of ``kcompat scan --live`` (the comment above)."""
+    r, check = answer.reading, answer.check
+    errors = [*answer.errors, *([answer.unreadable] if answer.unreadable else [])]
+    return {
+        "binary": answer.binary,
+        "emulated": answer.emulated,
+        "minCompatibility": answer.min_compat,
+        "featureGates": answer.feature_gates,
+        "runtimeConfig": answer.runtime_config,
+        "emulationForwardCompatible": answer.emulation_forward_compatible,
+        "runtimeConfigEmulationForwardCompatible": answer.runtime_config_emulation_forward_compatible,
+        "valid": answer.valid,
+        "errors": [cut(e, MESSAGE_LIMIT) for e in errors],
+        "warnings": [cut(w, MESSAGE_LIMIT) for w in answer.warnings],
+        "hints": [hint_dict(h) for h in answer.hints],
+        "cluster": None if r is None else {
+            "context": r.context, "server": r.server, "servedResources": len(r.served), "listedResources": len(r.resources),
+            "objects": r.objects, "helmReleases": len(r.releases), "otherHelmRevisions": r.other_revisions,
+            "requests": r.requests, "seconds": r.seconds,
+        },
+        "summary": live_summary_counts(answer),
+        "findings": [finding_item(f) for f in answer.findings],
+        "notRead": [cut(t, MESSAGE_LIMIT) for t in answer.not_read],
+        "unknown": [{"resource": u.label, "apiVersion": u.api_version, "kind": u.kind, "problem": u.problem}
+                    for u in (check.unknown if check is not None else ())],
+        "notChecked": [{"resource": n.label, "apiVersion": n.api_version, "kind": n.kind, "objects": n.objects}
+                       for n in (check.not_checked if check is not None else ())],
+    }
+
+
+def live_scan_rows(answer: ClusterScanAnswer) -> list[dict[str, object]]:
+    """The table rows (:data:`LIVE_SCAN_COLUMNS`), the worst finding first."""
+    rows: list[dict[str, object]] = []
+    for f in answer.findings:
+        c = f.check
+        shown = f.examples[:3]
+        examples = ", ".join(shown) + (", …" if shown and f.objects > len(shown) else "")
+        what = f"{f.subject}: {examples}" if examples else f.subject
+        if f.template:
+            what += f" ({f.template})"
+        rows.append({
+            "finding": f.finding, "what": what, "apiVersion": f"{c.object.api_version} {c.object.kind}", "objects": f.objects,
+            "reason": c.reason, "nearest": c.nearest_text, "lifecycle": f.deprecation.text,
+        })
+    return rows
+
+
+def live_summary_line(answer: ClusterScanAnswer) -> str:
+    """``binary 1.36, emulated 1.33, min compatibility 1.33: context kind: 10,234 objects in 61
+    resources, 2 deployed Helm releases; 1 resource unreachable, ...``."""
+    which = " (the newest bundled release: --binary picks another)" if answer.default_binary else ""
+    head = f"binary {answer.binary}{which}, emulated {answer.emulated}, min compatibility {answer.min_compat}"
+    r = answer.reading
+    if r is None:
+        return f"{head}: the cluster was not read"
+    counts = live_summary_counts(answer)
+    read = (f"context {r.context}: {_n(r.objects, 'object')} in {_n(len(r.resources), 'resource')}, "
+            f"{_n(len(r.releases), 'deployed Helm release')} ({r.seconds:g} s, {_n(r.requests, 'request')})")
+    found = (f"{counts['unreachable']} resource(s) holding objects would be unreachable, {counts['lastApplied']} last-applied apiVersion(s) "
+             f"not served, {counts['helmRelease']} Helm release object(s) not served")
+    tail = f"; {counts['notRead']} thing(s) could not be read (below)" if counts["notRead"] else ""
+    if counts["unknown"]:
+        tail += f"; {counts['unknown']} resource(s) the target does not serve could not be listed: whether they hold objects is not known"
+    return f"{head}: {read}; {found}{tail}"
+
+
+def live_scan_text(answer: ClusterScanAnswer, fmt: str) -> str:
+    """What ``kcompat scan --live --format <fmt>`` prints on stdout (the summary and what could not
+    be read go to stderr)."""
+    from kcompat.documents import formats
+
+    if fmt == "json":
+        return formats.to_json(live_scan_document(answer))
+    return formats.render_rows(fmt, live_scan_rows(answer), LIVE_SCAN_COLUMNS)

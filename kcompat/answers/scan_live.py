@@ -1,0 +1,100 @@
+"""The question asked before setting, raising or rolling back ``--emulated-version`` on a real
+cluster: "which of the objects in this cluster would my target control plane no longer serve,
+and which of our releases would fail to apply?" (``kcompat scan --live``). The cluster is read by
+:mod:`kcompat.data.live_objects`; the rules are :mod:`kcompat.core.cluster_scan`'s (with
+:mod:`kcompat.core.scan`'s served/nearest rules); the served APIs are :func:`kcompat.answers.apis.apis`'
+answer for the same flags.
+
+Exit status (:attr:`kcompat.core.cluster_scan.ClusterScanAnswer.exit_status`): 0 all served, 1
+something would not be, 2 the cluster could not be read or the binary would refuse the selection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kcompat.answers.apis import apis
+from kcompat.answers.queries import newest_release
+from kcompat.core.apis import ApiAvailability
+from kcompat.core.cluster_scan import ClusterReading, ClusterScanAnswer, check_reading
+from kcompat.core.errors import KcompatError
+from kcompat.core.remedies import api_remedies
+from kcompat.data.catalog import Catalog
+from kcompat.data.lifecycle import api_lifecycle
+
+Progress = Callable[[str], None]
+
+
+def scan_cluster(
+    catalog: Catalog,
+    read: Callable[[], ClusterReading],
+    binary: str | None = None,
+    emulated: str | list[str] | None = None,
+    min_compat: str | list[str] | None = None,
+    feature_gates: str | list[str] | None = None,
+    runtime_config: str | list[str] | None = None,
+    *,
+    emulation_forward_compatible: bool = False,
+    runtime_config_emulation_forward_compatible: bool = False,
+) -> ClusterScanAnswer:
+    """The cluster ``read()`` returns, checked for the selection. The selection is answered first:
+    when the binary would refuse it the cluster is not read. ``read`` raising
+    :class:`KcompatError` (the cluster cannot be reached) is the answer's ``unreadable``."""
+    default_binary = not binary
+    binary = binary or newest_release(catalog)
+    result = apis(
+        catalog, binary, emulated, min_compat, feature_gates, runtime_config,
+        emulation_forward_compatible=emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
+    )
+    answer = ClusterScanAnswer(
+        binary=binary, default_binary=default_binary, emulated=str(result.emulated),
+        min_compat=str(result.selection.min_compat) if result.selection is not None else "",
+        feature_gates=_joined(feature_gates), runtime_config=_joined(runtime_config),
+        emulation_forward_compatible=emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
+        errors=result.errors, warnings=result.warnings, hints=api_remedies(result),
+    )
+    if result.errors:
+        return answer
+    try:
+        reading = read()
+    except KcompatError as exc:
+        from dataclasses import replace
+
+        return replace(answer, unreadable=str(exc))
+    return check_cluster(catalog, answer, reading, result)
+
+
+def check_cluster(catalog: Catalog, answer: ClusterScanAnswer, reading: ClusterReading, result: ApiAvailability) -> ClusterScanAnswer:
+    """``answer`` with ``reading`` checked against ``result`` (the selection's served APIs)."""
+    from dataclasses import replace
+
+    data = result.api_data
+    releases = [data.api_release(r) for r in reversed(data.api_releases())]
+    check = check_reading(reading, result, data.api_release(result.binary), api_lifecycle(catalog.data_dir), releases)
+    return replace(answer, reading=reading, check=check)
+
+
+def live_reader(kubeconfig: str | None, context: str | None, progress: Progress | None = None,
+                timeout: float = 60.0, max_seconds: float | None = None) -> Callable[[], ClusterReading]:
+    """What :func:`scan_cluster` calls to read the cluster of a kubeconfig context
+    (:func:`kcompat.data.live.open_cluster`, then :func:`kcompat.data.live_objects.read_cluster`)."""
+
+    def read() -> ClusterReading:
+        from kcompat.core.errors import echo
+        from kcompat.data.live import open_cluster
+        from kcompat.data.live_objects import MAX_SECONDS, Limits, read_cluster
+
+        with open_cluster(kubeconfig, context, progress, timeout) as cluster:
+            if progress is not None:
+                progress(f"reading what context {echo(cluster.target.context)} holds {cluster.how}")
+            return read_cluster(cluster, Limits(max_seconds=max_seconds or MAX_SECONDS), progress)
+
+    return read
+
+
+def _joined(value: str | list[str] | None) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else ",".join(value)
