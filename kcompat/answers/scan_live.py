@@ -71,8 +71,7 @@ def check_cluster(catalog: Catalog, answer: ClusterScanAnswer, reading: ClusterR
     from dataclasses import replace
 
     data = result.api_data
-    releases = [data.api_release(r) for r in reversed(data.api_releases())]
-    check = check_reading(reading, result, data.api_release(result.binary), api_lifecycle(catalog.data_dir), releases)
+    check = check_reading(reading, result, data.api_release(result.binary), api_lifecycle(catalog.data_dir))
     return replace(answer, reading=reading, check=check)
 
 

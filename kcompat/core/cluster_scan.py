@@ -26,7 +26,7 @@ import binascii
 import json
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .apis import ApiAvailability
 from .apis_data import ApiRelease, group_version_text
@@ -44,7 +44,6 @@ from .scan import (
     check_objects,
     read_manifests,
 )
-from .versions import Version
 
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
 #: the type of the Secrets Helm 3 keeps its releases in (its default driver)
@@ -270,21 +269,6 @@ def _replace(release: HelmRelease, **changes: object) -> HelmRelease:
 
 
 @dataclass(frozen=True)
-class Deprecation:
-    """A kind's lifecycle where the data has it: deprecated in, removed in, replacement."""
-
-    deprecated: str | None = None
-    removed: str | None = None
-    replacement: str | None = None
-
-    @property
-    def text(self) -> str:
-        parts = [f"deprecated in {self.deprecated}" if self.deprecated else "", f"removed in {self.removed}" if self.removed else "",
-                 f"replaced by {self.replacement}" if self.replacement else ""]
-        return ", ".join(p for p in parts if p)
-
-
-@dataclass(frozen=True)
 class Finding:
     """One thing of the cluster the target would not serve."""
 
@@ -296,7 +280,6 @@ class Finding:
     #: objects concerned (a resource's, a last-applied apiVersion's; a Helm object: 1)
     objects: int
     examples: tuple[str, ...] = ()
-    deprecation: Deprecation = field(default_factory=Deprecation)
     #: the Helm release, its namespace and the template the object comes from
     release: str | None = None
     namespace: str | None = None
@@ -318,11 +301,10 @@ def check_reading(
     availability: ApiAvailability,
     api: ApiRelease,
     lifecycle: Mapping[tuple[str, str, str], KindLifecycle],
-    releases: Sequence[ApiRelease] = (),
 ) -> ClusterCheck:
     """The findings of ``reading`` for the selection ``availability`` answers (see the module);
-    ``releases``: the bundled releases' API data, newest first, for the deprecation facts."""
-    c = _Checker(availability, api, lifecycle, releases)
+    each finding's check carries its kind's deprecation facts (:func:`~kcompat.core.scan.check_objects`)."""
+    c = _Checker(availability, api, lifecycle)
     findings, unknown, not_checked = c.resources(reading.resources)
     findings += c.applied(reading.applied)
     for release in reading.releases:
@@ -335,13 +317,9 @@ class _Checker:
     availability: ApiAvailability
     api: ApiRelease
     lifecycle: Mapping[tuple[str, str, str], KindLifecycle]
-    releases: Sequence[ApiRelease]
 
     def check(self, objects: Sequence[ManifestObject], definitions: Sequence[CustomResource] = ()) -> tuple[ObjectCheck, ...]:
         return check_objects(objects, definitions, self.availability, self.api, self.lifecycle)
-
-    def facts(self, c: ObjectCheck) -> Deprecation:
-        return deprecation(c.group, c.version, c.object.kind, self.releases, self.lifecycle)
 
     def resources(self, reads: Sequence[ResourceRead]) -> tuple[list[Finding], list[ResourceRead], list[ResourceRead]]:
         """Resources holding objects of a kind the target serves no version of in its group."""
@@ -358,7 +336,7 @@ class _Checker:
             if c.status == SERVED or (r.group, r.kind) in served_kinds:
                 continue  # served at this version, or at another of its group (the stored objects stay readable)
             if r.objects:
-                findings.append(Finding(UNREACHABLE, r.label, c, r.objects, r.examples, self.facts(c)))
+                findings.append(Finding(UNREACHABLE, r.label, c, r.objects, r.examples))
             if not r.complete and (r.objects == 0 or r.forbidden):
                 unknown.append(r)
         return findings, unknown, not_checked
@@ -369,7 +347,7 @@ class _Checker:
         for a in applied:
             (c,) = self.check([ManifestObject(a.api_version, a.kind, None, None, "last-applied-configuration", 0)])
             if c.status == NOT_SERVED:
-                findings.append(Finding(LAST_APPLIED_FINDING, f"{a.kind} last applied as {a.api_version}", c, a.objects, a.examples, self.facts(c)))
+                findings.append(Finding(LAST_APPLIED_FINDING, f"{a.kind} last applied as {a.api_version}", c, a.objects, a.examples))
         return findings
 
     def release(self, release: HelmRelease) -> list[Finding]:
@@ -379,28 +357,9 @@ class _Checker:
             if c.status == NOT_SERVED:
                 o = c.object
                 name = f"{o.namespace}/{o.name}" if o.namespace and o.name else o.name or ""
-                findings.append(Finding(HELM_FINDING, f"Helm release {release.label}", c, 1, (f"{o.kind} {name}".strip(),), self.facts(c),
+                findings.append(Finding(HELM_FINDING, f"Helm release {release.label}", c, 1, (f"{o.kind} {name}".strip(),),
                                         release.name, release.namespace, o.template))
         return findings
-
-
-def deprecation(group: str, version: str, kind: str, releases: Sequence[ApiRelease],
-                lifecycle: Mapping[tuple[str, str, str], KindLifecycle]) -> Deprecation:
-    """The lifecycle of group/version/kind in the newest bundled release whose API data has it
-    (``releases`` newest first), else the lifecycle file's (which names no deprecation)."""
-    for release in releases:
-        found = release.find(group, version)
-        kind_data = next((k for k in found.kinds if k.kind == kind), None) if found is not None else None
-        if kind_data is not None:
-            return Deprecation(_text(kind_data.deprecated), _text(kind_data.removed), kind_data.replacement)
-    known = lifecycle.get((group, version, kind))
-    if known is not None:
-        return Deprecation(None, _text(known.removed), known.replacement)
-    return Deprecation()
-
-
-def _text(version: Version | None) -> str | None:
-    return str(version) if version is not None else None
 
 
 # ---------------------------------------------------------------------------------------------

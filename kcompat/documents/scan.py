@@ -52,7 +52,7 @@ from .gates import hint_dict
 SCAN_COLUMNS = ("where", "apiVersion", "kind", "name", "status", "reason", "nearest", "lifecycle")
 
 
-def _emulated(answer: ScanAnswer) -> Version | None:
+def _emulated(answer: ScanAnswer | ClusterScanAnswer) -> Version | None:
     try:
         return parse_version(answer.emulated) if answer.emulated else None
     except ValueError:
@@ -64,17 +64,25 @@ def lifecycle_text(check: ObjectCheck, emulated: Version | None = None) -> str:
     return check.lifecycle.text(emulated) if check.lifecycle is not None else ""
 
 
+def lifecycle_fields(check: ObjectCheck, emulated: Version | None = None) -> dict[str, object]:
+    """The object's deprecation facts as JSON fields: ``deprecatedIn``, ``removedIn``,
+    ``replacement``, ``lifecycleRecorded`` and ``lifecycle`` (in words at ``emulated``)."""
+    facts = check.lifecycle
+    return {
+        **(facts.document() if facts is not None else {"deprecatedIn": None, "removedIn": None, "replacement": None}),
+        "lifecycleRecorded": facts.recorded if facts is not None else None,
+        "lifecycle": facts.text(emulated) if facts is not None else None,
+    }
+
+
 def object_item(check: ObjectCheck, emulated: Version | None = None) -> dict[str, object]:
     o = check.object
-    facts = check.lifecycle
     return {
         "file": o.file, "line": o.line, "template": o.template, "apiVersion": o.api_version, "kind": o.kind,
         "name": o.name, "namespace": o.namespace, "group": check.group, "version": check.version, "resource": check.resource,
         "status": check.status, "why": check.why, "reason": check.reason, "nearest": check.nearest,
         "nearestKind": check.nearest_kind, "nearestNote": check.nearest_note,
-        **(facts.document() if facts is not None else {"deprecatedIn": None, "removedIn": None, "replacement": None}),
-        "lifecycleRecorded": facts.recorded if facts is not None else None,
-        "lifecycle": facts.text(emulated) if facts is not None else None,
+        **lifecycle_fields(check, emulated),
     }
 
 
@@ -177,13 +185,13 @@ def scan_text(answer: ScanAnswer, fmt: str, every: bool = False) -> str:
 LIVE_SCAN_COLUMNS = ("finding", "what", "apiVersion", "objects", "reason", "nearest", "lifecycle")
 
 
-def finding_item(f: Finding) -> dict[str, object]:
+def finding_item(f: Finding, emulated: Version | None = None) -> dict[str, object]:
     c = f.check
     return {
         "finding": f.finding, "subject": f.subject, "apiVersion": c.object.api_version, "kind": c.object.kind, "resource": c.resource,
         "objects": f.objects, "examples": list(f.examples), "release": f.release, "namespace": f.namespace, "template": f.template,
         "why": c.why, "reason": c.reason, "nearest": c.nearest, "nearestKind": c.nearest_kind, "nearestNote": c.nearest_note,
-        "deprecated": f.deprecation.deprecated, "removed": f.deprecation.removed, "replacement": f.deprecation.replacement,
+        **lifecycle_fields(c, emulated),
     }
 
 
@@ -221,7 +229,7 @@ def live_scan_document(answer: ClusterScanAnswer) -> dict[str, object]:
             "requests": r.requests, "seconds": r.seconds,
         },
         "summary": live_summary_counts(answer),
-        "findings": [finding_item(f) for f in answer.findings],
+        "findings": [finding_item(f, _emulated(answer)) for f in answer.findings],
         "notRead": [cut(t, MESSAGE_LIMIT) for t in answer.not_read],
         "unknown": [{"resource": u.label, "apiVersion": u.api_version, "kind": u.kind, "problem": u.problem}
                     for u in (check.unknown if check is not None else ())],
@@ -242,7 +250,7 @@ def live_scan_rows(answer: ClusterScanAnswer) -> list[dict[str, object]]:
             what += f" ({f.template})"
         rows.append({
             "finding": f.finding, "what": what, "apiVersion": f"{c.object.api_version} {c.object.kind}", "objects": f.objects,
-            "reason": c.reason, "nearest": c.nearest_text, "lifecycle": f.deprecation.text,
+            "reason": c.reason, "nearest": c.nearest_text, "lifecycle": lifecycle_text(c, _emulated(answer)),
         })
     return rows
 

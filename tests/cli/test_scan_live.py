@@ -229,7 +229,8 @@ def test_unreachable_last_applied_and_helm_releases_named(fake, capsys):
     assert applied["subject"] == "FlowSchema last applied as flowcontrol.apiserver.k8s.io/v1beta3" and applied["objects"] == 1
     assert applied["examples"] == ["flowschemas.flowcontrol.apiserver.k8s.io gate"]
     assert applied["why"] == "removed" and applied["nearest"] == "flowcontrol.apiserver.k8s.io/v1"
-    assert (applied["deprecated"], applied["removed"], applied["replacement"]) == ("1.29", "1.32", "flowcontrol.apiserver.k8s.io/v1/FlowSchema")
+    assert (applied["deprecatedIn"], applied["removedIn"], applied["replacement"]) == ("1.29", "1.32", "flowcontrol.apiserver.k8s.io/v1 FlowSchema")
+    assert applied["lifecycleRecorded"] is True and "deprecated in 1.29" in applied["lifecycle"]
     assert helm_fs["subject"] == "Helm release tools/gate revision 2" and helm_fs["template"] == "gate/templates/flowschema.yaml"
     assert helm_fs["apiVersion"] == "flowcontrol.apiserver.k8s.io/v1beta3" and helm_fs["release"] == "gate"
     assert helm_pdb["subject"] == "Helm release legacy/old revision 1" and helm_pdb["apiVersion"] == "policy/v1beta1"
