@@ -23,6 +23,7 @@ from dashboard.state.selection import Selection
 from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import every_gate, table_exports
 from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.tables.text_width import column_px
 from dashboard.text import md, plain
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
@@ -137,7 +138,11 @@ def sort_table(table: pa.Table, sort: str) -> pa.Table:
     return table
 
 
-#: Column widths on a phone (px): gate, enabled and stage fit a 390 px screen beside the row picker.
+#: The grid's header and row height (px, Streamlit's theme) and its 1 px border above and below.
+HEADER_PX, ROW_PX = 35, 35
+
+#: Column widths on a phone (px): enabled and stage fit beside the row picker; the gate column is
+#: as wide as the longest name there too (a name is never cut: the grid scrolls sideways).
 PHONE_WIDTHS = {"gate": 160, "enabled": 64, "stage": 92}
 
 
@@ -186,7 +191,9 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
     the gate column fits the longest name (``longest_name`` characters). Booleans read as words
     (:func:`flag_column`), the gate names in the full text colour (:data:`PIN_GATE_COLUMN`)."""
     col = st.column_config
-    widths = dict(PHONE_WIDTHS) if phone else ({"gate": gate_column_width(longest_name)} if longest_name else {})
+    widths = dict(PHONE_WIDTHS) if phone else {}
+    if longest_name:
+        widths["gate"] = gate_column_width(longest_name)
     return MappingProxyType({
         "gate": col.TextColumn(
             "gate", help="Feature gate name (as in --feature-gates)", pinned=PIN_GATE_COLUMN and not phone, width=widths.get("gate")
@@ -218,6 +225,7 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
         ),
         "origin": col.TextColumn(
             "origin",
+            width=column_px(("origin", "client-go")),
             help="Where the binary registers the gate from: kube = the release's own feature list; client-go = "
             "k8s.io/client-go's features, which every kube binary adds to its --feature-gates",
         ),
@@ -227,7 +235,9 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
 def gate_table(
     table: pa.Table, key: str, binary: str, emulated: str, height: int = 560, longest_name: int = 0
 ) -> str | None:
-    """Draw the table and its rows as text (:mod:`.table_text`); returns the gate of the selected row, if any."""
+    """Draw the table and its rows as text (:mod:`.table_text`); returns the gate of the selected row, if any.
+    The grid is at most ``height`` px tall and no taller than its rows: a short search result shows
+    no empty rows below its last one."""
     config = column_config(binary, emulated, is_phone(), longest_name)
     what = f"Feature gates of a {binary} binary" + (f" emulating {emulated}" if emulated != binary else "")
     event = st.dataframe(
@@ -237,7 +247,7 @@ def gate_table(
         column_config=config,
         on_select="rerun",
         selection_mode="single-row",
-        height=height,
+        height=min(height, HEADER_PX + ROW_PX * max(table.num_rows, 1) + 2),
         alt=what,
     )
     table_as_text(
