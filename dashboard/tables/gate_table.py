@@ -291,6 +291,8 @@ def gates_panel(sel: Selection, view: GatesView, custom: CustomManifest | None =
     the gate's detail page) and the downloads: the table as shown (filters and order applied) as
     CSV, Markdown and JSON, and every gate as ``kcompat gates`` prints it. ``view`` is
     :func:`data.gates_view` of ``sel``."""
+    metrics_row(dict(view.metrics), sel.binary, view.emulated)
+    # after the figures: how the other components take the same flags is a note on the answer
     for line in view.component_differences:
         if is_phone():  # a line, not a box: the table stays near the first screen
             st.caption(f":material/compare_arrows: {md(line)}")
@@ -298,7 +300,6 @@ def gates_panel(sel: Selection, view: GatesView, custom: CustomManifest | None =
             st.info(md(line), icon=":material/compare_arrows:")
     if view.components_not_recorded and sel.component != "kube-apiserver":
         st.caption(" ".join(md(line) + "." for line in view.components_not_recorded))
-    metrics_row(dict(view.metrics), sel.binary, view.emulated)
     filters = filter_controls("gates")
     shown = sort_table(filter_table(view.table, filters, data.gate_texts() if filters.text.strip() else None), filters.sort)
     if filters.active:
