@@ -46,11 +46,12 @@ _AXIS_EXTRA_PX, _LABEL_MARGIN = 8, 1.1
 #: (:data:`LABEL_CSS`): Streamlit's chart theme draws them in a faint grey.
 LABEL_SIZE = 12
 #: The neutral fill of the default/lock legend swatches: the bars' own outline grey.
-SWATCH = "#7F7F7F"
-#: A "default off" bar's fill opacity (on: 1). Faded, a bar's fill alone is faint on the dark
-#: theme (Beta's blue at 0.35 on #0E1117: 1.4:1), so every bar has a whole outline in SWATCH grey
-#: (4.7:1 on the dark background, 4.0:1 on white): thin when unlocked, thick when locked.
-OFF_OPACITY = 0.35
+SWATCH = "#999999"
+#: A "default off" bar's opacity (on: 1). At 0.35 a faded bar was near invisible on the dark
+#: theme (Beta's blue: 1.4:1 on #0E1117); at 0.6 every bar has an outline in SWATCH grey of at
+#: least 3:1 on the dark background even faded (3.1:1; 6.6:1 solid, 2.9:1 on white): thin when
+#: unlocked, thick when locked.
+OFF_OPACITY = 0.6
 OUTLINE_PX, LOCKED_OUTLINE_PX = 1.0, 3.0
 #: The mark of releases that predate a gate (its first spec is dated to a placeholder 0.0/1.0):
 #: a thin grey band with a dashed outline, never a stage bar.
@@ -246,7 +247,7 @@ def timeline_chart(
 
     bars = (
         alt.Chart(data)
-        .mark_bar(height={"band": 0.8}, stroke="#7F7F7F", cornerRadius=2)
+        .mark_bar(height={"band": 0.8}, stroke=SWATCH, cornerRadius=2)
         .encode(
             x=alt.X("start:Q", scale=x_scale, axis=x_axis),
             x2="end:Q",
@@ -258,19 +259,17 @@ def timeline_chart(
                     title="stage" + ("" if compact else CLICK_HINT), symbolType="square", symbolStrokeWidth=0, **legend
                 ),
             ),
-            # a bar's fill: solid = default on, faded = default off; the legend pick fades the
-            # other stages' fill further. Only the fill: the outline stays whole (OUTLINE_PX)
-            fillOpacity=alt.condition(
-                legend_pick,
-                alt.FillOpacity(
-                    "default:N",
-                    scale=alt.Scale(domain=["on", "off"], range=[1.0, OFF_OPACITY]),
-                    legend=alt.Legend(
-                        title="default", symbolType="square", symbolStrokeWidth=0, **legend,
-                        symbolFillColor=SWATCH,
-                    ),
+            # the legend pick fades the other stages (opacity itself says default on/off)
+            fillOpacity=alt.condition(legend_pick, alt.value(1.0), alt.value(0.15)),
+            opacity=alt.Opacity(
+                "default:N",
+                scale=alt.Scale(domain=["on", "off"], range=[1.0, OFF_OPACITY]),
+                # a bar at that opacity, fill and outline: solid = default on, faded = default off
+                # (Vega-Lite draws no legend for a fillOpacity field, so the outline fades too)
+                legend=alt.Legend(
+                    title="default", symbolType="square", symbolStrokeWidth=0, **legend,
+                    symbolFillColor=SWATCH,
                 ),
-                alt.value(0.15),
             ),
             strokeWidth=alt.StrokeWidth(
                 "locked:N",

@@ -198,4 +198,9 @@ def test_a_release_sits_at_the_same_x_in_every_block(open_page, screen):
         assert at, chart["versions"]
         ticks.append(at[0])
     assert max(ticks) - min(ticks) <= 1, ticks
+    # the first block's legends name the default (solid/faded), the lock and the stage
+    titles = page.evaluate(
+        "() => [...document.querySelector('[data-testid=\"stVegaLiteChart\"] svg.marks').querySelectorAll('g.role-legend-title text')].map(t => t.textContent)"
+    )
+    assert {"default", "lock to default"} <= set(titles), titles
     assert watch.console_errors == []
