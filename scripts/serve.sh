@@ -6,7 +6,14 @@ PYTHON="${PYTHON:-python3}"
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 # the distribution was called "dashboard" before it became "kcompat": drop a stale copy
 .venv/bin/python -m pip uninstall -q -y dashboard >/dev/null 2>&1 || true
-.venv/bin/python -m pip install -q -e '.[dashboard]'  # the CLI and the dashboard extra (Streamlit, pandas, Altair)
+# the CLI, the dashboard extra (Streamlit, pandas, Altair) and the screenshots extra (Playwright's
+# Python package: `kcompat screenshots` drives Debian's chromium, no browser is downloaded). Offline
+# without Playwright at hand, the dashboard alone is installed and served.
+.venv/bin/python -m pip install -q -e '.[dashboard,screenshots]' 2>/dev/null || {
+  echo "serve.sh: the screenshots extra could not be installed (offline?): serving the dashboard without it;" \
+    "'.venv/bin/python -m pip install -e .[screenshots]' adds it for kcompat screenshots" >&2
+  .venv/bin/python -m pip install -q -e '.[dashboard]'
+}
 # bytecode once, so every later `kcompat` call starts fast even where PYTHONDONTWRITEBYTECODE is set
 .venv/bin/python -m compileall -q kcompat dashboard >/dev/null
 # Multi-megabyte inputs (Check a cluster pastes and files) are allocated by mmap and handed back

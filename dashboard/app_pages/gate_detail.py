@@ -18,6 +18,7 @@ from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import table_csv
 from dashboard.tables.gate_table import FLAG_WORDS
 from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.tables.text_width import fit_columns
 from dashboard.text import md
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
@@ -170,10 +171,10 @@ st.dataframe(
     states,
     hide_index=True,
     key="detail_releases",
-    column_config={
+    column_config=fit_columns({
         "data": st.column_config.TextColumn("data", help="The patch release whose running code the release's data was read from (About the data)"),
         "listed": flag_column("listed", "Whether that release's manifest lists the gate", LISTED_WORDS),
-    },
+    }, states, ("data", "provenance")),
     alt=states_what,
 )
 table_as_text(states, "table_text_detail_releases", f"{states_what}: {len(states)} rows", words={"listed": LISTED_WORDS})
@@ -197,13 +198,13 @@ else:
         changes,
         hide_index=True,
         key="detail_changes",
-        column_config={
+        column_config=fit_columns({
             "KEP": st.column_config.LinkColumn(
                 "KEP", help="The gate's Kubernetes Enhancement Proposal (the data has one KEP link per gate)", display_text="KEP"
             )
             if kep
             else st.column_config.TextColumn("KEP", help="No KEP link in the data for this gate"),
-        },
+        }, changes, ("what",)),
         alt=changes_what,
     )
     table_as_text(changes, "table_text_detail_changes", f"{changes_what}: {len(changes)} rows")

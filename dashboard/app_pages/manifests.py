@@ -22,6 +22,7 @@ from dashboard.frame.selection_bar import current
 from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import data_source, table_exports
 from dashboard.tables.table_text import table_as_text
+from dashboard.tables.text_width import fit_columns
 from dashboard.text import md
 from dashboard.uploads.custom_manifest import run_worker
 from kcompat.core.errors import KcompatError, echo, shown
@@ -162,6 +163,7 @@ def show_answer(answer: ScanAnswer, request: tuple[Any, ...], every: bool) -> No
                 "at the emulated version; not recorded: the data has no lifecycle for it",
             ),
         }
+        config = fit_columns(config, frame, ("reason", "nearest"))  # the answers, in full: the grid scrolls sideways
         st.dataframe(frame, hide_index=True, key="manifests_table", column_config=config, alt=what)
         table_as_text(frame, "table_text_manifests", f"{what}: {len(frame)} rows", row_header="where")
         names = ", ".join(i.file for i in answer.inputs) or "none"

@@ -279,7 +279,8 @@ else:
 
 st.markdown("**What each release changed** (compared with the previous bundled release)")
 transitions = data.transitions()
-left, right = st.columns([3, 2])
+# one below the other: beside the chart the table's last columns ("default flipped", "locked") were out of sight
+left, right = st.container(), st.container()
 with left:
     changes_chart = transitions_chart(transitions)
     st.altair_chart(changes_chart, key="matrix_transitions_chart")

@@ -25,6 +25,7 @@ from dashboard.tables.table_text import (
     table_as_text,
     tables_as_text,
 )
+from dashboard.tables.text_width import fit_columns
 from dashboard.text import code, md
 from kcompat.answers.plan import StepStartup, plan_for, plan_startups
 from kcompat.core.errors import KcompatError
@@ -315,6 +316,7 @@ if plan.steps:
         "supported": st.column_config.TextColumn("supported", help="One binary minor at a time with every skew check in range"),
         "rollback": st.column_config.TextColumn("rollback", help="Whether min compatibility allows undoing the step"),
     }
+    overview_config = fit_columns(overview_config, overview, ("what",))  # the step, in full: the grid scrolls sideways
     st.dataframe(overview, key="plan_overview", hide_index=True, column_config=overview_config, alt=overview_what)
     table_as_text(overview, "table_text_plan_overview", f"{overview_what}: {len(overview)} rows", labels=config_labels(overview_config))
     table_csv(

@@ -7,12 +7,14 @@ so 1.9 sorts before 1.10. Stage colours come from :mod:`dashboard.charts.stage_c
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import altair as alt
 import pandas as pd
 
 from dashboard.charts.stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_COLORS
+from dashboard.tables.text_width import text_px
 from kcompat.answers.timeline import order as timeline_order
 from kcompat.core.gate_history import Segment
 from kcompat.core.matrix import TRANSITION_KINDS, ReleaseTransitions
@@ -37,11 +39,20 @@ CLICK_HINT = " (click to highlight)"
 #: Gate-name labels take at most 40 % of the chart's width (a phone keeps room for the bars) and
 #: never cut a name on a wide screen. Exports fix the limit (whole names).
 GATE_LABEL_LIMIT = alt.ExprRef("clamp(containerSize()[0] * 0.4, 90, 480)")
+#: What a gate-name axis takes besides its labels (tick 5 px, padding 2 px, 1 px to spare), and
+#: how much wider than :func:`dashboard.tables.text_width.text_px` a label may be drawn.
+_AXIS_EXTRA_PX, _LABEL_MARGIN = 8, 1.1
 #: Row and axis labels: 12 px on every screen. Their colour is the theme's text colour
 #: (:data:`LABEL_CSS`): Streamlit's chart theme draws them in a faint grey.
 LABEL_SIZE = 12
 #: The neutral fill of the default/lock legend swatches: the bars' own outline grey.
-SWATCH = "#7F7F7F"
+SWATCH = "#999999"
+#: A "default off" bar's opacity (on: 1). At 0.35 a faded bar was near invisible on the dark
+#: theme (Beta's blue: 1.4:1 on #0E1117); at 0.6 every bar has an outline in SWATCH grey of at
+#: least 3:1 on the dark background even faded (3.1:1; 6.6:1 solid, 2.9:1 on white): thin when
+#: unlocked, thick when locked.
+OFF_OPACITY = 0.6
+OUTLINE_PX, LOCKED_OUTLINE_PX = 1.0, 3.0
 #: The mark of releases that predate a gate (its first spec is dated to a placeholder 0.0/1.0):
 #: a thin grey band with a dashed outline, never a stage bar.
 PREDATES = "predates the gate"
@@ -171,6 +182,15 @@ def _stage_scale(stages: Iterable[str]) -> alt.Scale:
     return alt.Scale(domain=names, range=[STAGE_RANGE[STAGE_NAMES.index(n)] for n in names])
 
 
+def gate_axis_extent(gates: Iterable[str]) -> alt.ExprRef:
+    """The width of the gate-name axis: its widest label among ``gates`` (at most the label limit)
+    plus the ticks. Every block of a timeline (:func:`timeline_block_specs`) gets the whole
+    chart's width, so the release axis starts at the same x in each and a release sits at the
+    same place in every block."""
+    widest = max((text_px(g) for g in gates), default=0.0) * LABEL_SIZE / 14 * _LABEL_MARGIN
+    return alt.ExprRef(f"min({GATE_LABEL_LIMIT.expr}, {math.ceil(widest)}) + {_AXIS_EXTRA_PX}")
+
+
 def timeline_blocks(order: Sequence[str], size: int = ROWS_PER_BLOCK) -> list[list[str]]:
     """The rows split into blocks of ``size`` (each drawn as its own chart with its own axes)."""
     return [list(order[i : i + size]) for i in range(0, len(order), size)] or [[]]
@@ -217,7 +237,9 @@ def timeline_chart(
         sort=list(order),
         scale=alt.Scale(domain=list(order)),
         title=None,
-        axis=alt.Axis(labelLimit=GATE_LABEL_LIMIT, labelFontSize=LABEL_SIZE, labelOverlap=False),
+        axis=alt.Axis(
+            labelLimit=GATE_LABEL_LIMIT, labelFontSize=LABEL_SIZE, labelOverlap=False, minExtent=gate_axis_extent(order),
+        ),
     )
 
     legend_pick = alt.selection_point(name=STAGE_LEGEND, fields=["stage"], bind="legend")
@@ -225,7 +247,7 @@ def timeline_chart(
 
     bars = (
         alt.Chart(data)
-        .mark_bar(height={"band": 0.8}, stroke="#7F7F7F", cornerRadius=2)
+        .mark_bar(height={"band": 0.8}, stroke=SWATCH, cornerRadius=2)
         .encode(
             x=alt.X("start:Q", scale=x_scale, axis=x_axis),
             x2="end:Q",
@@ -241,8 +263,9 @@ def timeline_chart(
             fillOpacity=alt.condition(legend_pick, alt.value(1.0), alt.value(0.15)),
             opacity=alt.Opacity(
                 "default:N",
-                scale=alt.Scale(domain=["on", "off"], range=[1.0, 0.35]),
-                # a bar's fill at that opacity: solid = default on, faded = default off
+                scale=alt.Scale(domain=["on", "off"], range=[1.0, OFF_OPACITY]),
+                # a bar at that opacity, fill and outline: solid = default on, faded = default off
+                # (Vega-Lite draws no legend for a fillOpacity field, so the outline fades too)
                 legend=alt.Legend(
                     title="default", symbolType="square", symbolStrokeWidth=0, **legend,
                     symbolFillColor=SWATCH,
@@ -250,8 +273,8 @@ def timeline_chart(
             ),
             strokeWidth=alt.StrokeWidth(
                 "locked:N",
-                scale=alt.Scale(domain=["locked", "unlocked"], range=[2.5, 0]),
-                # a bar's outline: thick = locked, none = unlocked
+                scale=alt.Scale(domain=["locked", "unlocked"], range=[LOCKED_OUTLINE_PX, OUTLINE_PX]),
+                # a bar's outline: thick = locked, thin = unlocked
                 legend=alt.Legend(
                     title="lock to default", symbolType="square", **legend,
                     symbolFillColor="#D9D9D9", symbolStrokeColor=SWATCH,

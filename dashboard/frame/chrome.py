@@ -5,7 +5,10 @@ compact.
 * **Style rules** (:data:`STYLE`): one ``<style>`` element per run, sent with the Copy link
   button (one element instead of two: every element costs on every rerun). Only classes of keyed
   containers (``st-key-…``) and Streamlit's ``data-testid`` attributes are used.
-  On a phone the pills of a quick filter wrap onto more lines instead of scrolling out of sight.
+  On a phone the pills of a quick filter wrap onto more lines instead of scrolling out of sight,
+  and the selection bar's version boxes sit two to a row, except one whose value is too long for
+  half the screen ("1.37 (not emulating)", "1.31 (out of range)"): it takes the whole row, so its
+  value is read in full (a selectbox's value is an input's text: it cannot wrap).
   Streamlit's own "Download as PNG" in a chart's toolbar is hidden: it saves the chart without
   its title, beside the app's own PNG download that carries it (:mod:`dashboard.charts.export`).
 * **Pages menu** (:func:`pages_menu`): Streamlit folds the top navigation into a sidebar behind an
@@ -51,6 +54,7 @@ STYLE = f"""<style>
   .st-key-kc-heading-compact h1 {{ font-size: 1.125rem; }}
   {_VERSION_BOXES}, .st-key-sel_min_compat_fixed {{ flex: 0 0 calc(50% - 0.5rem) !important; width: calc(50% - 0.5rem) !important; min-width: 0; }}
   :is({_VERSION_BOXES}, .st-key-sel_min_compat_fixed) > * {{ width: 100% !important; }}
+  :is({_VERSION_BOXES}):has(input:is([value$="(not emulating)"], [value$="(out of range)"])) {{ flex: 0 0 100% !important; width: 100% !important; }}
   [data-testid="stButtonGroup"] div:has(> button) {{ flex-wrap: wrap; overflow-x: visible; row-gap: 0.5rem; }}
 }}
 .st-key-kc-pages-menu {{ display: none; }}

@@ -23,6 +23,7 @@ from dashboard.state.selection import Selection
 from dashboard.state.view_state import ViewState
 from dashboard.tables.downloads import every_gate, table_exports
 from dashboard.tables.table_text import flag_column, table_as_text
+from dashboard.tables.text_width import column_px
 from dashboard.text import md, plain
 from kcompat.core.compat import parse_binary_version
 
@@ -173,7 +174,11 @@ def sort_table(table: pa.Table, sort: str) -> pa.Table:
     return table
 
 
-#: Column widths on a phone (px): gate, enabled and stage fit a 390 px screen beside the row picker.
+#: The grid's header and row height (px, Streamlit's theme) and its 1 px border above and below.
+HEADER_PX, ROW_PX = 35, 35
+
+#: Column widths on a phone (px): enabled and stage fit beside the row picker; the gate column is
+#: as wide as the longest name there too (a name is never cut: the grid scrolls sideways).
 PHONE_WIDTHS = {"gate": 160, "enabled": 64, "stage": 92}
 
 
@@ -222,7 +227,9 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
     the gate column fits the longest name (``longest_name`` characters). Booleans read as words
     (:func:`flag_column`), the gate names in the full text colour (:data:`PIN_GATE_COLUMN`)."""
     col = st.column_config
-    widths = dict(PHONE_WIDTHS) if phone else ({"gate": gate_column_width(longest_name)} if longest_name else {})
+    widths = dict(PHONE_WIDTHS) if phone else {}
+    if longest_name:
+        widths["gate"] = gate_column_width(longest_name)
     return MappingProxyType({
         "gate": col.TextColumn(
             "gate", help="Feature gate name (as in --feature-gates)", pinned=PIN_GATE_COLUMN and not phone, width=widths.get("gate")
@@ -259,6 +266,7 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
         "until": col.TextColumn("until", help="The next spec at another stage, and that stage"),
         "origin": col.TextColumn(
             "origin",
+            width=column_px(("origin", "client-go")),
             help="Where the binary registers the gate from: kube = the release's own feature list; client-go = "
             "k8s.io/client-go's features, which every kube binary adds to its --feature-gates",
         ),
@@ -268,7 +276,9 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
 def gate_table(
     table: pa.Table, key: str, binary: str, emulated: str, height: int = 560, longest_name: int = 0
 ) -> str | None:
-    """Draw the table and its rows as text (:mod:`.table_text`); returns the gate of the selected row, if any."""
+    """Draw the table and its rows as text (:mod:`.table_text`); returns the gate of the selected row, if any.
+    The grid is at most ``height`` px tall and no taller than its rows: a short search result shows
+    no empty rows below its last one."""
     config = column_config(binary, emulated, is_phone(), longest_name)
     what = f"Feature gates of a {binary} binary" + (f" emulating {emulated}" if emulated != binary else "")
     event = st.dataframe(
@@ -278,7 +288,7 @@ def gate_table(
         column_config=config,
         on_select="rerun",
         selection_mode="single-row",
-        height=height,
+        height=min(height, HEADER_PX + ROW_PX * max(table.num_rows, 1) + 2),
         alt=what,
     )
     table_as_text(
@@ -322,6 +332,8 @@ def gates_panel(sel: Selection, view: GatesView, custom: CustomManifest | None =
     the gate's detail page) and the downloads: the table as shown (filters and order applied) as
     CSV, Markdown and JSON, and every gate as ``kcompat gates`` prints it. ``view`` is
     :func:`data.gates_view` of ``sel``."""
+    metrics_row(dict(view.metrics), sel.binary, view.emulated)
+    # after the figures: how the other components take the same flags is a note on the answer
     for line in view.component_differences:
         if is_phone():  # a line, not a box: the table stays near the first screen
             st.caption(f":material/compare_arrows: {md(line)}")
@@ -329,7 +341,6 @@ def gates_panel(sel: Selection, view: GatesView, custom: CustomManifest | None =
             st.info(md(line), icon=":material/compare_arrows:")
     if view.components_not_recorded and sel.component != "kube-apiserver":
         st.caption(" ".join(md(line) + "." for line in view.components_not_recorded))
-    metrics_row(dict(view.metrics), sel.binary, view.emulated)
     filters = filter_controls("gates")
     shown = sort_table(filter_table(view.table, filters, data.gate_texts() if filters.text.strip() else None), filters.sort)
     if filters.active:

@@ -23,7 +23,11 @@ Every view is shot with the compact landing heading (``compact=1``, unless the l
 Pictures for documentation (:class:`Framing`):
 
 * ``--element table`` (or ``chart``; ``table:2`` the second one of the page): the picture is that
-  element alone, written as ``<page>-table.png`` (``<page>-table-2.png``).
+  element alone and whole, written as ``<page>-table.png`` (``<page>-table-2.png``). A table shows
+  every row (as with ``--full-height``) and every column: the window is widened until the grid
+  scrolls sideways no more. A chart is its PNG download, as the page's "PNG" button under it
+  gives it: the whole chart (the Timeline's blocks of rows as one chart), its title and caption,
+  drawn on the server in the light colours whatever ``--theme`` and ``--phone`` say.
 * ``--full-height``: every table shows all its rows (its grid is grown to its content, as a user
   drags its corner; Streamlit draws at most 10,000 px of it) and a whole-page picture is as tall as
   the page, not the window.
@@ -54,6 +58,7 @@ import functools
 import importlib.util
 import math
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -116,6 +121,13 @@ CHROMIUM_ARGS = [
 ]
 #: What ``--element`` names: the kind -> the element's ``data-testid``.
 ELEMENTS = {"table": "stDataFrame", "chart": "stVegaLiteChart"}
+#: A chart's "PNG" download button (:func:`dashboard.charts.export.chart_downloads`): one per
+#: chart, however many elements the page draws it in.
+CHART_PNG = '[data-testid="stDownloadButton"] button:visible'
+#: Its text (the icon's name, then "PNG").
+CHART_PNG_TEXT = re.compile(r"PNG$")
+#: The widest window ``--element table`` widens to (px).
+MAX_WIDTH_PX = 8_000
 #: Hidden by ``--no-chrome``: the top navigation (and Streamlit's toolbar), the Pages menu, Copy
 #: link, the selection bar (``dashboard.frame.selection_bar.BAR_KEY``), a row of metrics and the
 #: tables' hover toolbars; the page starts at the top.
@@ -435,6 +447,33 @@ def grow_table(page: Page, table: Locator) -> None:
     table.evaluate(FOLLOW_GRID_JS)
 
 
+#: How much wider a grid's columns are than the grid (px): what it scrolls sideways.
+HIDDEN_WIDTH_JS = """e => { const s = e.querySelector('.dvn-scroller'); return s ? Math.ceil(s.scrollWidth - s.clientWidth) : 0; }"""
+
+
+def widen_for_table(page: Page, table: Locator) -> None:
+    """Widen the window until every column of ``table`` shows (the grid no longer scrolls
+    sideways; at most :data:`MAX_WIDTH_PX`). A grid sharing a row with others gets a share of
+    the extra width only: widened again, up to four times."""
+    for _ in range(4):
+        hidden = int(table.evaluate(HIDDEN_WIDTH_JS))
+        size = page.viewport_size or dict(VIEWPORT)
+        if hidden <= 0 or size["width"] >= MAX_WIDTH_PX:
+            return
+        page.set_viewport_size({"width": min(size["width"] + hidden + 2, MAX_WIDTH_PX), "height": size["height"]})
+        page.wait_for_timeout(200)
+        wait_idle(page, settle=200)
+
+
+def chart_png_button(page: Page, number: int) -> Locator:
+    """The "PNG" button of the ``number``-th chart of the page (from 1)."""
+    found = page.locator(CHART_PNG).filter(has_text=CHART_PNG_TEXT)
+    count = found.count()
+    if count < number:
+        raise ValueError(f"the page shows {count} chart{'' if count == 1 else 's'}: no chart {number} (--element)")
+    return found.nth(number - 1)
+
+
 def _target(page: Page, framing: Framing) -> Locator | None:
     """The element ``framing`` pictures, or None for the whole window or page."""
     if framing.element is None:
@@ -454,12 +493,12 @@ def frame_page(page: Page, framing: Framing) -> None:
         page.add_style_tag(content=NO_CHROME_CSS)
     original = page.viewport_size or dict(VIEWPORT)
     target = _target(page, framing)
-    if framing.full_height:
-        if target is None:
-            tables = page.locator(f'[data-testid="{ELEMENTS["table"]}"]:visible').all()
-        else:
-            tables = [target] if framing.element and framing.element[0] == "table" else []
-        for table in tables:
+    if target is not None and framing.element and framing.element[0] == "table":
+        widen_for_table(page, target)  # every column
+        original = page.viewport_size or dict(VIEWPORT)
+        grow_table(page, target)  # every row, with or without --full-height
+    elif framing.full_height and target is None:
+        for table in page.locator(f'[data-testid="{ELEMENTS["table"]}"]:visible').all():
             grow_table(page, table)
     # The page laid out at the usual window height, then the window as tall as the page: a
     # full-height picture shows all of it, an element is wholly inside the window.
@@ -500,6 +539,11 @@ def screenshot_page(
     try:
         page.goto(page_url(base_url, key, screenshot_params(key, theme) if params is None else params), wait_until="domcontentloaded")
         wait_idle(page, settle=400)
+        if framing.element is not None and framing.element[0] == "chart":
+            with page.expect_download(timeout=120_000) as download:
+                chart_png_button(page, framing.element[1]).click()
+            download.value.save_as(str(path))
+            return path
         freeze(page)
         if framing != WINDOW:
             frame_page(page, framing)
@@ -607,7 +651,8 @@ def register(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--phone", action="store_true", help="a 390x844 phone instead of a 1440x900 screen")
     parser.add_argument(
         "--element", metavar="KIND[:N]",
-        help="only the page's table or chart (table:2: its second table), written as <page>-table.png",
+        help="only the page's table or chart (table:2: its second table), whole, written as <page>-table.png: a table "
+        "with every row and column, a chart as its PNG download (every row, its title)",
     )
     parser.add_argument(
         "--full-height", action="store_true",

@@ -93,10 +93,10 @@ def test_stage_colours_come_from_the_one_mapping(spec, segments):
 def test_default_and_lock_are_visibly_different(spec):
     enc = spec["layer"][0]["encoding"]
     assert enc["opacity"]["field"] == "default"
-    assert enc["opacity"]["scale"] == {"domain": ["on", "off"], "range": [1.0, 0.35]}
+    assert enc["opacity"]["scale"] == {"domain": ["on", "off"], "range": [1.0, 0.6]}
     assert enc["strokeWidth"]["field"] == "locked"
     assert enc["strokeWidth"]["scale"]["domain"] == ["locked", "unlocked"]
-    assert enc["strokeWidth"]["scale"]["range"][0] > 0 == enc["strokeWidth"]["scale"]["range"][1]
+    assert enc["strokeWidth"]["scale"]["range"][0] >= 2 * enc["strokeWidth"]["scale"]["range"][1] > 0
 
 
 def test_legend_is_interactive_and_bars_are_selectable(spec):
@@ -306,6 +306,13 @@ def test_blocks_of_rows_are_the_charts_of_their_rows(segments, starts):
         assert [lay["mark"] for lay in block["layer"]] == [lay["mark"] for lay in own["layer"]]
         for n, (mine, theirs) in enumerate(zip(block["layer"], own["layer"], strict=True)):
             assert layer_data(block, n) == layer_data(own, n)
+            if "y" in mine["encoding"]:
+                # one gate-axis width in every block, the whole chart's: the releases line up
+                assert mine["encoding"]["y"]["axis"]["minExtent"] == full["layer"][0]["encoding"]["y"]["axis"]["minExtent"]
+                mine, theirs = (
+                    {**lay, "encoding": {**lay["encoding"], "y": {**lay["encoding"]["y"], "axis": {**lay["encoding"]["y"]["axis"], "minExtent": None}}}}
+                    for lay in (mine, theirs)
+                )
             assert mine["encoding"] == theirs["encoding"]
         assert outer(block) == outer(own)
         assert block["params"][0]["views"] == [block["layer"][0]["name"]]  # the params still name the bars' view
@@ -313,3 +320,44 @@ def test_blocks_of_rows_are_the_charts_of_their_rows(segments, starts):
         assert (block["layer"][-1]["encoding"]["x"].get("axis") or {}).get("orient") == ("bottom" if i == len(blocks) - 1 else None)
     assert any(len(b["layer"]) == 3 for b in cut) and any(len(b["layer"]) == 2 for b in cut)  # a band layer only where drawn
     assert full["layer"][0]["encoding"]["y"]["sort"] == order  # the chart cut is left whole (the export)
+
+
+def _contrast(a: str, b: str) -> float:
+    def lum(h: str) -> float:
+        lin = [(c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4) for c in (int(h[i : i + 2], 16) / 255 for i in (1, 3, 5))]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _blend(colour: str, alpha: float, background: str) -> str:
+    parts = [round(alpha * int(colour[i : i + 2], 16) + (1 - alpha) * int(background[i : i + 2], 16)) for i in (1, 3, 5)]
+    return "#" + "".join(f"{p:02X}" for p in parts)
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_a_default_off_bar_stands_out_from_the_background(spec, theme):
+    """A faded ("default off") bar of every stage has a boundary of at least 3:1 against the dark
+    theme's background (WCAG 1.4.11): its fill or its outline, both drawn at the bar's opacity.
+    On white the outline of a solid bar keeps 2.8:1 (a locked bar's 3 px outline)."""
+    import tomllib
+
+    from tests.conftest import ROOT
+
+    background = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))["theme"][theme]["backgroundColor"]
+    bars = spec["layer"][0]
+    enc = bars["encoding"]
+    fill = enc["opacity"]  # fill and outline
+    assert fill["field"] == "default" and fill["scale"]["domain"] == ["on", "off"]
+    off = fill["scale"]["range"][1]
+    assert off < 1  # still faded: default off reads differently from on
+    widths = dict(zip(enc["strokeWidth"]["scale"]["domain"], enc["strokeWidth"]["scale"]["range"], strict=True))
+    assert widths["unlocked"] >= 1 and widths["locked"] >= 2 * widths["unlocked"]
+    outline = bars["mark"]["stroke"]
+    if theme == "light":
+        assert _contrast(outline, background) >= 2.8
+        return
+    for colour in enc["color"]["scale"]["range"]:
+        faded = _blend(colour, off, background)
+        assert max(_contrast(faded, background), _contrast(_blend(outline, off, background), background)) >= 3, (colour, faded, outline)

@@ -182,27 +182,58 @@ def test_a_table_alone_shows_every_row_without_the_checkboxes(server_url, browse
     assert_same_pixels(path, again, "table-two-runs")
 
 
-def test_a_table_as_the_page_shows_it_keeps_its_height_and_checkboxes(server_url, browser, tmp_path):
+def test_a_table_with_the_chrome_shows_every_row_and_its_checkboxes(server_url, browser, tmp_path):
+    rows = locked_gates()
     [path] = screenshots.take_screenshots(
         tmp_path, pages=["gates"], query=LOCKED_VIEW, server=server_url, browser=browser, framing=screenshots.Framing(("table", 1))
     )
     from PIL import Image
 
     with Image.open(path) as im:
-        assert im.size[1] == 561  # the page's 560 px grid (15 rows)
+        assert abs(im.size[1] - (35 * (rows + 1) + 2)) <= 1, (im.size, rows)  # every row, not the page's 15
     lines, first_x = text_rows(path)
-    assert lines == 16 and first_x > 33, (lines, first_x)  # the checkbox column comes first
+    assert lines == rows + 1 and first_x > 33, (lines, first_x)  # the checkbox column comes first
 
 
-def test_a_chart_alone(server_url, browser, tmp_path):
-    framing = screenshots.Framing(("chart", 2), no_chrome=True)
-    [path] = screenshots.take_screenshots(tmp_path, pages=["matrix"], server=server_url, browser=browser, framing=framing)
-    assert path.name == "matrix-chart-2.png"
+def test_a_wide_table_shows_every_column(open_page):
+    """The APIs grid of every kind is twice as wide as a 1440 px window: the window is widened
+    until the grid scrolls sideways no more, its last column ("reason") whole in the picture."""
+    page, watch = open_page("apis", {"binary": "1.36", "emulated": "1.33", "feature_gates": "AllBeta=false"})
+    framing = screenshots.Framing(("table", 2))
+    table = page.locator('[data-testid="stDataFrame"]:visible').nth(1)
+    assert table.evaluate(screenshots.HIDDEN_WIDTH_JS) > 500  # on the page it scrolls sideways
+    screenshots.freeze(page)
+    screenshots.frame_page(page, framing)
+    assert table.evaluate(screenshots.HIDDEN_WIDTH_JS) <= 0
+    assert page.viewport_size["width"] > 1440
+    clip = screenshots.clip_of(page, framing)
+    box = table.bounding_box()
+    assert clip is not None and box is not None and clip["x"] + clip["width"] >= box["x"] + box["width"]
+    grid = table.evaluate(screenshots.GRID_JS)
+    assert grid["height"] == grid["content"]  # every row
+    assert watch.console_errors == []
+
+
+def test_a_chart_is_its_png_download_whole_and_titled(server_url, browser, tmp_path):
+    """The Timeline draws its chart in blocks of 25 rows: ``--element chart`` is the chart's PNG
+    download, every row in one picture under its title."""
+    framing = screenshots.Framing(("chart", 1), no_chrome=True)
+    [path] = screenshots.take_screenshots(tmp_path, pages=["timeline"], server=server_url, browser=browser, framing=framing)
+    assert path.name == "timeline-chart.png"
     from PIL import Image
 
+    from kcompat.answers.gates import gates
+    from kcompat.data.catalog import DEFAULT_CATALOG
+
+    rows = len(gates(DEFAULT_CATALOG, "1.36", "1.33").rows)
     with Image.open(path) as im:
         width, height = im.size
-    assert 200 < height < 900 and width <= 1280, im.size  # the chart, not the window
+        assert im.format == "PNG"
+    # the PNG download is drawn at twice the pixels, 18 px a row: every row, plus title and legends
+    assert height > 2 * 18 * rows > 2 * 18 * 3 * 25, (im.size, rows)
+    assert width > 2000, im.size
+    [matrix] = screenshots.take_screenshots(tmp_path, pages=["matrix"], server=server_url, browser=browser, framing=screenshots.Framing(("chart", 2)))
+    assert matrix.name == "matrix-chart-2.png"
     with pytest.raises(ValueError, match="the page shows 2 charts: no chart 3"):
         screenshots.take_screenshots(
             tmp_path, pages=["matrix"], server=server_url, browser=browser, framing=screenshots.Framing(("chart", 3))

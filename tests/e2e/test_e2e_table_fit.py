@@ -1,5 +1,5 @@
-"""No cut cell text and no empty filler rows in the data grids of the Release matrix and What
-changes pages, at 1440x900 and on a 390x844 phone, in Debian's chromium.
+"""No cut cell text and no empty filler rows in the data grids of every page with answer columns
+(Gates, Release matrix, What changes, APIs, Upgrade plan, Gate detail, Check manifests), at 1440x900 and on a 390x844 phone, in Debian's chromium.
 
 How cut text is found. ``st.dataframe`` is a glide-data-grid: it draws on a canvas, so the DOM
 holds no cell geometry. The test reads what the grid draws with from the grid's own React
@@ -28,7 +28,7 @@ SCREENS = {"1440": {}, "390": PHONE}
 MEASURE_JS = """async () => {
   await document.fonts.ready;
   const out = [];
-  const shown = [...document.querySelectorAll('[data-testid="stDataFrame"]')].filter(g => g.getClientRects().length);
+  const shown = [...document.querySelectorAll('[data-testid="stDataFrame"]')].filter(g => g.checkVisibility());
   for (const grid of shown) {
     const canvas = grid.querySelector('canvas');
     if (!canvas) { out.push({error: 'no canvas'}); continue; }
@@ -56,6 +56,7 @@ MEASURE_JS = """async () => {
       columns: p.columns.map(c => c.title), rows: p.rows, height: p.height,
       rowHeight: typeof p.rowHeight === 'number' ? p.rowHeight : null, headerHeight: p.headerHeight,
       cut: cut.slice(0, 20), cutCount: cut.length,
+      columnsWidth: p.columns.reduce((sum, c) => sum + c.width, 0), gridWidth: grid.getBoundingClientRect().width,
     });
   }
   return out;
@@ -64,7 +65,7 @@ MEASURE_JS = """async () => {
 
 def measure(page) -> list[dict]:
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=\"stDataFrame\"]')].filter(g => g.getClientRects().length)"
+        "() => [...document.querySelectorAll('[data-testid=\"stDataFrame\"]')].filter(g => g.checkVisibility())"
         ".every(g => g.querySelector('canvas'))",
         timeout=20_000,
     )
@@ -99,6 +100,10 @@ def test_matrix_cells_fit(open_page, screen, params):
     assert matrix["columns"][1:3] == ["gate", "origin"]
     if params.get("matrix_transition"):
         assert matrix["rows"] == 8 and matrix["height"] < 520
+    if screen == "1440":  # the counts table shows every column ("default flipped", "locked") without scrolling
+        counts = next(g for g in grids if g["columns"][:2] == ["release", "since"])
+        assert counts["columns"][-2:] == ["default flipped", "locked"]
+        assert counts["columnsWidth"] <= counts["gridWidth"], counts
     assert_fits(grids)
     assert watch.console_errors == []
 
@@ -147,4 +152,71 @@ def test_every_quick_filter_pill_is_in_view_on_a_phone(open_page, key, params):
     assert len(boxes) >= 5, boxes
     width = page.viewport_size["width"]
     assert [name for name, left, right in boxes if left < 0 or right > width] == [], boxes
+    assert watch.console_errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"gates_text": "AllowInsecureKubeletCertificateSigningRequests"}],
+    ids=["all", "one-row"],
+)
+def test_gates_cells_fit(open_page, screen, params):
+    """Every gate name (on a phone too: the grid scrolls sideways) and origin ("client-go") in full;
+    a one-row search result is one row tall, no empty rows below it."""
+    page, watch = open_page("gates", {"binary": "1.36", "emulated": "1.33", **params}, **SCREENS[screen])
+    grids = measure(page)
+    gates = next(g for g in grids if "gate" in g["columns"])
+    assert gates["rows"] == (1 if params else 240) or (not params and gates["rows"] > 200), gates["rows"]
+    assert_fits(grids)
+    assert watch.console_errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_plan_cells_fit(open_page, screen):
+    """The plan's "what" (each step, e.g. "Upgrade kubelet and kube-proxy 1.33 -> 1.34 (not newer
+    than the emulated version …)") in full."""
+    page, watch = open_page("plan", {"binary": "1.36", "emulated": "1.33"}, **SCREENS[screen])
+    grids = measure(page)
+    assert any("what" in g["columns"] and g["rows"] >= 3 for g in grids), [g["columns"] for g in grids]
+    assert_fits(grids)
+    assert watch.console_errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_gate_detail_cells_fit(open_page, screen):
+    """The gate's releases ("v1.38.0-beta.0, pre-release", the provenance) and changes in full."""
+    page, watch = open_page("gate", {"binary": "1.36", "emulated": "1.33", "gate": "JobManagedBy"}, **SCREENS[screen])
+    grids = measure(page)
+    states = next(g for g in grids if "provenance" in g["columns"])
+    assert states["rows"] >= 5
+    assert_fits(grids)
+    assert watch.console_errors == []
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_manifests_cells_fit(open_page, screen):
+    """Check manifests' ``reason`` and ``nearest`` in full, for a rendered Helm chart with objects
+    a 1.36 kube-apiserver emulating 1.33 does not serve."""
+    from test_e2e_accessibility import _upload_manifests
+
+    page, watch = open_page("manifests", {"binary": "1.36", "emulated": "1.33"}, **SCREENS[screen])
+    _upload_manifests(page)
+    grids = measure(page)
+    scan = next(g for g in grids if "reason" in g["columns"] and "nearest" in g["columns"])
+    assert scan["rows"] >= 1
+    assert_fits(grids)
+    assert watch.console_errors == []
+
+
+def test_selection_bar_values_fit_on_a_phone(open_page):
+    """On a phone every version box of the selection bar shows its value in full ("1.37 (not
+    emulating)" takes the whole row instead of half)."""
+    page, watch = open_page("gates", {"binary": "1.37", "emulated": "1.37"}, **PHONE)
+    boxes = page.evaluate(
+        "() => [...document.querySelectorAll('.st-key-kc-selection-bar input')]"
+        ".map(i => [i.getAttribute('aria-label'), i.value, i.scrollWidth, i.clientWidth])"
+    )
+    assert ["Emulated version", "1.37 (not emulating)"] in [b[:2] for b in boxes], boxes
+    assert [b for b in boxes if b[2] > b[3]] == [], boxes
     assert watch.console_errors == []

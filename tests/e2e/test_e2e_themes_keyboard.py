@@ -6,7 +6,7 @@ from __future__ import annotations
 import tomllib
 
 import pytest
-from e2e_support import ROOT, artifact_dir, streamlit_problems, wait_idle
+from e2e_support import ROOT, artifact_dir, page_params, streamlit_problems, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -174,3 +174,66 @@ def test_escape_keeps_the_selection_bar(open_page):
         wait_idle(page)
         assert box.input_value() == "1.33"
         assert page.evaluate("() => new URLSearchParams(location.search).get('emulated')") == "1.33"
+
+
+#: The export buttons: a table's "Download…", a chart's PNG and SVG, the plan's "Download as Markdown".
+EXPORT_LABEL = r"^(Download…|PNG|SVG|Download as Markdown)$"
+
+
+#: Views with export buttons in sight (What changes shows its table once "all differences" is picked).
+EXPORT_VIEWS = {
+    "gates": {}, "matrix": {}, "timeline": {}, "apis": {}, "gate": {},
+    "changes": {"changes_release_show": "all differences"}, "plan": {}, "about": {},
+}
+
+
+@pytest.mark.parametrize("key", EXPORT_VIEWS)
+def test_tab_reaches_every_export_button(open_page, key):
+    """Every visible export button of the page is a tab stop: Tab from the top of the page focuses
+    each one in turn (a button with a help text sits in the same tooltip wrapper as a "?" icon)."""
+    page, watch = open_page(key, page_params(key, **EXPORT_VIEWS[key]))
+    wanted = page.evaluate(
+        """re => [...document.querySelectorAll('[data-testid="stMain"] button')]
+             .filter(b => b.checkVisibility() && new RegExp(re).test(b.innerText.replace(/^\\S+\\s*/, '').trim()))
+             .map((b, i) => { b.dataset.kcExport = String(i); return b.innerText.replace(/^\\S+\\s*/, '').trim(); })""",
+        EXPORT_LABEL,
+    )
+    assert wanted, "no export button on the page"
+    assert page.evaluate("() => [...document.querySelectorAll('[data-kc-export]')].filter(b => b.tabIndex < 0).length") == 0
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    reached: set[str] = set()
+    for _ in range(400):
+        page.keyboard.press("Tab")
+        index = page.evaluate("() => document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.kcExport ?? null : null")
+        if index is not None:
+            reached.add(index)
+            if len(reached) == len(wanted):
+                break
+    assert sorted(reached, key=int) == [str(i) for i in range(len(wanted))], (wanted, reached)
+    assert watch.console_errors == []
+
+
+@pytest.mark.parametrize(
+    ("key", "params"),
+    [
+        ("gates", {"binary": "1.36", "emulated": "1.33", "gates_text": "DRA"}),
+        ("matrix", {"binary": "1.36", "matrix_transition": "1.35:toGA"}),
+        ("changes", {"binary": "1.36", "emulated": "1.33", "changes_release_show": "all differences"}),
+    ],
+    ids=["gates", "matrix", "changes"],
+)
+def test_enter_on_a_clicked_grid_cell_opens_its_gate(open_page, key, params):
+    """A cell picked with the mouse has the focus on the grid's accessible table, not its canvas:
+    Enter there opens the row's gate too, not the grid's cell viewer."""
+    page, watch = open_page(key, params)
+    first = page.locator('[data-testid="stDataFrame"] td#glide-cell-1-0').first.text_content()
+    assert first and (first.startswith("DRA") or key != "gates")
+    box = page.locator('[data-testid="stDataFrame"] canvas').first.bounding_box()
+    assert box
+    page.mouse.click(box["x"] + 200, box["y"] + 52)  # the first row's gate cell (below the 35 px header)
+    page.wait_for_function("() => document.activeElement.matches('[data-testid=\"stDataFrame\"] :is(canvas, td)')")
+    page.keyboard.press("Enter")
+    page.wait_for_url(lambda url: "/gate?" in url and f"gate={first}" in url, timeout=30_000)
+    wait_idle(page)
+    assert first in page.locator('[data-testid="stMain"]').inner_text()
+    assert watch.console_errors == []

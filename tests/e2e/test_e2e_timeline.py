@@ -183,3 +183,24 @@ def test_clicking_a_bar_in_a_later_block_opens_its_gate(open_page):
     page.wait_for_url(re.compile(rf"/gate\?(.*&)?gate={gate}(&|$)"), timeout=30_000)
     wait_idle(page)
     assert watch.console_errors == []
+
+
+@pytest.mark.parametrize("screen", ["1440", "390"])
+def test_a_release_sits_at_the_same_x_in_every_block(open_page, screen):
+    """The blocks' gate-name axes are as wide as the whole chart's widest name: the release axis
+    starts at the same x in each block, so the 1.34 tick is at the same place in all of them."""
+    page, watch = open_page("timeline", SEL, **(DESKTOP if screen == "1440" else PHONE))
+    drawn = charts(page)
+    assert len(drawn) >= 3, len(drawn)
+    ticks = []
+    for chart in drawn:
+        at = [(v["left"] + v["right"]) / 2 for v in chart["versions"] if v["text"] == "1.34"]
+        assert at, chart["versions"]
+        ticks.append(at[0])
+    assert max(ticks) - min(ticks) <= 1, ticks
+    # the first block's legends name the default (solid/faded), the lock and the stage
+    titles = page.evaluate(
+        "() => [...document.querySelector('[data-testid=\"stVegaLiteChart\"] svg.marks').querySelectorAll('g.role-legend-title text')].map(t => t.textContent)"
+    )
+    assert {"default", "lock to default"} <= set(titles), titles
+    assert watch.console_errors == []
