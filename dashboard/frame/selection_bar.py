@@ -198,7 +198,8 @@ def selection_bar(intro: Callable[[Selection], None] | None = None) -> Selection
             "Binary release",
             with_current(summary.usable, sel.binary),
             key=WIDGET["binary"],
-            format_func=lambda v: summary.labels.get(v)
+            # a picked patch is what the label names ("1.35 (v1.35.0)"), not the release's newest
+            format_func=lambda v: (f"{v} (v{v}.{sel.patch})" if v == sel.binary and sel.patch else summary.labels.get(v))
             or (f"{v} (data cannot be used)" if v in dict(summary.broken) else f"{v} (no bundled data)"),
             on_change=_on_change,
             args=("binary",),

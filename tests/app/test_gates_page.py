@@ -211,6 +211,9 @@ def test_the_patch_control_answers_as_that_patch(catalog):
     assert not table(newest).set_index("gate").loc["MaxUnavailableStatefulSet", "enabled"]
     binary = next(s for s in newest.selectbox if s.label == "Binary release")
     assert "1.35 (v1.35.8)" in binary.options
+    # the release's label names the patch picked beside it, not the newest
+    picked = next(s for s in patched.selectbox if s.label == "Binary release")
+    assert "1.35 (v1.35.0)" in picked.options and "1.35 (v1.35.8)" not in picked.options
     # a binary typed with its patch selects that patch
     typed = open_app(binary="1.35.0", emulated="1.35")
     assert table(typed).set_index("gate").loc["MaxUnavailableStatefulSet", "enabled"]
