@@ -17,7 +17,7 @@ from dashboard.charts.stage_colors import STAGE_NAMES, STAGE_RANGE, TRANSITION_C
 from dashboard.tables.text_width import text_px
 from kcompat.answers.timeline import order as timeline_order
 from kcompat.core.gate_history import Segment
-from kcompat.core.matrix import TRANSITION_KINDS, ReleaseTransitions
+from kcompat.core.matrix import STAGE_TRANSITION_KINDS, ReleaseTransitions
 from kcompat.core.placeholders import GateStart, is_placeholder
 from kcompat.core.versions import Version
 
@@ -411,17 +411,18 @@ def rule_frame(binary: Version, emulated: Version) -> pd.DataFrame:
 def transition_frame(transitions: Sequence[ReleaseTransitions]) -> pd.DataFrame:
     rows = []
     for t in transitions:
-        for kind, count in t.counts().items():
+        for kind, count in t.counts(STAGE_TRANSITION_KINDS).items():
             rows.append({"release": t.release, "minor": int(t.release.split(".")[1]), "kind": kind, "gates": count})
     return pd.DataFrame(rows, columns=["release", "minor", "kind", "gates"])
 
 
 def transitions_chart(transitions: Sequence[ReleaseTransitions]) -> alt.Chart:
-    """Per release: how many gates arrived as alpha, moved to beta/GA, got deprecated, were removed."""
+    """Per release: how many gates arrived (as alpha, or new at a later stage), moved to beta/GA, got
+    deprecated, were removed."""
     data = transition_frame(transitions)
     releases = sorted(set(data["release"]), key=lambda r: tuple(int(p) for p in r.split(".")))
     # the legend lists the kinds of change that have a bar (a kind no release has is not drawn)
-    kinds = [k for k in TRANSITION_KINDS if data.loc[data["kind"] == k, "gates"].sum() > 0]
+    kinds = [k for k in STAGE_TRANSITION_KINDS if data.loc[data["kind"] == k, "gates"].sum() > 0]
     data = data[data["kind"].isin(kinds)]
     chart: alt.Chart = (
         alt.Chart(data)

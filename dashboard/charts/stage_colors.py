@@ -30,6 +30,7 @@ STAGE_RANGE: tuple[str, ...] = tuple(STAGE_COLORS[s] for s in STAGE_ORDER)
 #: Colours of the per-release transition counts (the stage each transition leads to).
 TRANSITION_COLORS: dict[str, str] = {
     "new alpha": STAGE_COLORS[Stage.ALPHA],
+    "new": "#56B4E9",  # a gate that came in at Beta, GA or Deprecated (Okabe-Ito sky blue)
     "to beta": STAGE_COLORS[Stage.BETA],
     "to GA": STAGE_COLORS[Stage.GA],
     "deprecated": STAGE_COLORS[Stage.DEPRECATED],

@@ -94,6 +94,10 @@ NEW_KIND = "new"
 #: Every kind, in display order: the new gates first, then the moves and the flag changes.
 ALL_TRANSITION_KINDS = ("new alpha", NEW_KIND, *TRANSITION_KINDS[1:], *FLAG_TRANSITION_KINDS)
 
+#: What the "changes per release" chart draws: the gates that came in (at Alpha, or at a later
+#: stage) and the stage moves.
+STAGE_TRANSITION_KINDS = ("new alpha", NEW_KIND, *TRANSITION_KINDS[1:])
+
 
 #: transition kind -> the key that names it in a filter (``1.35:toGA``) and in the JSON document
 TRANSITION_KEYS = {

@@ -27,7 +27,7 @@ from dashboard.charts.stage_colors import (
 from kcompat.answers.timeline import order as timeline_order
 from kcompat.core.gate_history import gate_segments, timeline_segments
 from kcompat.core.matrix import (
-    TRANSITION_KINDS,
+    STAGE_TRANSITION_KINDS,
     listed_since,
     release_matrix,
     release_transitions,
@@ -176,9 +176,12 @@ def test_transitions_chart(transitions):
     enc = spec["encoding"]
     assert enc["x"]["field"] == "release" and enc["x"]["sort"] == ["1.32", "1.33", "1.34", "1.35", "1.36", "1.37", "1.38"]
     assert enc["xOffset"]["field"] == "kind"
-    assert enc["color"]["scale"]["domain"] == list(TRANSITION_KINDS)
-    assert enc["color"]["scale"]["range"] == [TRANSITION_COLORS[k] for k in TRANSITION_KINDS]
+    assert enc["color"]["scale"]["domain"] == list(STAGE_TRANSITION_KINDS)
+    assert enc["color"]["scale"]["range"] == [TRANSITION_COLORS[k] for k in STAGE_TRANSITION_KINDS]
     data = spec["datasets"][spec["data"]["name"]]
+    # gates that came in at Beta, GA or Deprecated are drawn as new, not as moves (17 in 1.36)
+    new = next(r for r in data if r["release"] == "1.36" and r["kind"] == "new")
+    assert new["gates"] == len(next(t for t in transitions if t.release == "1.36").new) == 17
     row = next(r for r in data if r["release"] == "1.33" and r["kind"] == "removed")
     assert row["gates"] == len(next(t for t in transitions if t.release == "1.33").removed)
 
@@ -211,7 +214,7 @@ def test_the_matrix_pages_bar_charts_list_only_what_they_draw(catalog, transitio
     assert stage_counts_chart(counts).to_dict()["encoding"]["color"]["scale"]["domain"] == [n for n in STAGE_NAMES if n in listed]
     assert "PreAlpha" not in listed  # the unused entry the legend used to show
     kinds = transitions_chart(transitions).to_dict()["encoding"]["color"]["scale"]["domain"]
-    assert kinds == [k for k in TRANSITION_KINDS if any(t.counts()[k] for t in transitions)]
+    assert kinds == [k for k in STAGE_TRANSITION_KINDS if any(t.counts(STAGE_TRANSITION_KINDS)[k] for t in transitions)]
 
 
 def test_legend_swatches_match_the_marks(spec):
