@@ -15,7 +15,7 @@ from kcompat.cli.main import COMMANDS, main, subcommand
 CLI = Path(__file__).resolve().parents[2] / "kcompat" / "cli"
 ROOT = CLI.parents[1]
 #: the modules of kcompat/cli that are no subcommand (contract.py says why)
-NOT_SUBCOMMANDS = {"__init__", "main", "contract", "cmdline", "kubectl", "signals", "options", "fast_start"}
+NOT_SUBCOMMANDS = {"__init__", "main", "contract", "cmdline", "kubectl", "signals", "options"}
 
 
 def test_every_module_is_one_subcommand_or_named_as_none():
