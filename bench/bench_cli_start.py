@@ -12,8 +12,7 @@ Bytecode: an installed package has its ``.pyc`` files (pip compiles them), and a
 writes them on the first run. ``PYTHONDONTWRITEBYTECODE=1`` in the environment would make every
 run compile the whole package again, which no installed copy does; so the measured processes get
 ``PYTHONPYCACHEPREFIX`` set to a temporary folder (nothing is written into the source tree) and
-``PYTHONDONTWRITEBYTECODE`` removed (the compiled dataclass methods ``kcompat.cli.fast_start`` keeps
-beside the bytecode go there too: the untimed first run writes them). ``--no-bytecode-cache``
+``PYTHONDONTWRITEBYTECODE`` removed (the untimed first run writes the bytecode). ``--no-bytecode-cache``
 measures the environment as it is.
 """
 

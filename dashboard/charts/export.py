@@ -14,26 +14,15 @@ import streamlit as st
 
 import kcompat
 from dashboard import data
+from dashboard.server.internals import altair_lock
 from dashboard.state.selection import Selection
 from kcompat.documents.exports import chart_png, chart_svg
 
-
-def _altair_lock() -> threading.Lock:
-    """The lock Streamlit holds while it changes Altair's process-wide settings to draw a chart
-    (``st.altair_chart`` enables a data transformer that moves every chart's data into *that*
-    call's dataset dict, and the "none" theme). Streamlit 1.67 keeps it in
-    ``streamlit.elements.vega_charts._altair_globals_lock``; without it (another version) a lock
-    of our own still keeps our conversions apart."""
-    try:
-        from streamlit.elements import vega_charts
-
-        lock = getattr(vega_charts, "_altair_globals_lock", None)
-    except ImportError:  # pragma: no cover - another Streamlit layout
-        lock = None
-    return lock if lock is not None else threading.Lock()
-
-
-_ALTAIR_GLOBALS = _altair_lock()
+#: The lock Streamlit holds while it changes Altair's process-wide settings to draw a chart
+#: (``st.altair_chart`` enables a data transformer that moves every chart's data into *that*
+#: call's dataset dict, and the "none" theme); without it (another version) a lock of our own
+#: still keeps our conversions apart (:func:`dashboard.server.internals.altair_lock`).
+_ALTAIR_GLOBALS: threading.Lock = altair_lock()
 
 
 def vega_lite_spec(chart: Any) -> dict[str, Any]:

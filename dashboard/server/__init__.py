@@ -5,10 +5,13 @@
 ``streamlit run dashboard/app.py`` gets them at the first script run); it is idempotent. Each
 customisation is a :class:`Patch` that first checks that what it changes exists in the installed
 Streamlit; one that cannot apply is logged (logger ``dashboard.server``) and listed on the About
-page (:func:`report`), and the server runs on without it. What each one does and why:
+page (:func:`report`), and the server runs on without it. Where the pinned Streamlit has a public
+setting, ``.streamlit/config.toml`` uses it; what has none is below, and every read or write of
+Streamlit's private parts is in :mod:`.internals` alone (which says, for each, why no setting
+does it). What each one does and why:
 
 - **No outbound lookups** (:mod:`.patches`): a refused cross-origin websocket walks Streamlit's
-  origin allowlist down to ``net_util.get_external_ip``, which asks checkip.amazonaws.com on every
+  origin allowlist down to its external-address lookup, which asks checkip.amazonaws.com on every
   refusal when offline (the miss is not remembered), a blocking call on the server's event loop.
   The loopback address is recorded as the known "external" address instead: that adds nothing to
   the allowlist (127.0.0.1 is on it already) and no request is ever made.
@@ -26,7 +29,7 @@ page (:func:`report`), and the server runs on without it. What each one does and
   of every session, holding the lock all threads share while it walks every live object). Instead
   a janitor thread looks every 5 s: it expires disconnected sessions past
   ``server.disconnectedSessionTTL``, shuts down the ones Streamlit dropped without
-  ``AppSession.shutdown`` (their uploaded files stayed in the upload manager for good), one per
+  their session's ``shutdown`` (their uploaded files stayed in the upload manager for good), one per
   look (each shutdown sweeps the media files, and two sweeps back to back deleted a chart download
   between its rendering on click and the browser's fetch), and, when sessions went away, runs one
   full collection and glibc's ``malloc_trim``.

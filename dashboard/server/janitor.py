@@ -1,8 +1,8 @@
 """The janitor: looks after the sessions Streamlit forgets (see :mod:`dashboard.server`).
 
-It reads Streamlit's runtime internals, checked twice: their classes when it is installed (before
-the server runs), their instances on its first look at the running server; when one is missing it
-stops and says so (:func:`dashboard.server.record`)."""
+It reads Streamlit's runtime internals through :mod:`.internals`, checked twice: their classes when
+it is installed (before the server runs), their instances on its first look at the running server;
+when one is missing it stops and says so (:func:`dashboard.server.record`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import threading
 import time
 from typing import Any
 
+from . import internals
 from .memory import trim_heap
 from .patch import Patch, PatchResult
 
@@ -34,21 +35,19 @@ class Janitor:
         runtime: Any = Runtime.instance()
         if type(runtime) is not Runtime:
             return True  # a stand-in (AppTest's mock runtime), no server's sessions: nothing to look after
-        manager = getattr(runtime, "_session_mgr", None)
-        storage = getattr(getattr(manager, "_session_storage", None), "_cache", None)
-        if manager is None or storage is None or not hasattr(storage, "expire") or not hasattr(storage, "_data"):
+        found = internals.sessions(runtime)
+        if found is None:
             return False
-        storage.expire()  # Streamlit expires stored sessions only when another one is stored
-        stored = dict(storage._data)  # noqa: SLF001
-        active = {info.session.id: info for info in manager.list_active_sessions()}
+        live, stored = found
+        active = {info.session.id: info for info in live}
         # A session that is neither live nor stored any more was dropped by Streamlit (expired or
-        # evicted) without AppSession.shutdown(), which is what removes its uploaded files from the
+        # evicted) without its session's shutdown(), which is what removes its uploaded files from the
         # runtime-wide upload manager: call it. Sessions seen live at the last look count too, so
         # one that disconnected and expired in between is not missed.
         known = {**active, **stored}
         gone = [info for sid, info in self.known.items() if sid not in known]
         self.known = known
-        loop = runtime._get_async_objs().eventloop  # noqa: SLF001
+        loop = internals.event_loop(runtime)
         # One shutdown per look. Each makes Streamlit sweep its media files, and a downloadable file
         # that two sweeps find unreferenced is deleted; a chart download made on click is
         # unreferenced until the browser has fetched it. Shutdowns back to back deleted a PNG or
@@ -72,7 +71,7 @@ def _look_after_sessions() -> None:
         try:
             if janitor.tick():
                 continue
-            why = "the running server has no session storage the janitor can read (Runtime._session_mgr._session_storage._cache)"
+            why = "the running server has no session storage the janitor can read (internals.sessions)"
         except Exception as exc:  # noqa: BLE001 - another Streamlit layout: stop looking, and say so
             why = f"{type(exc).__name__}: {exc}"
         from dashboard.server import record
@@ -96,15 +95,4 @@ def started() -> bool:
     return _started
 
 
-JANITOR = Patch(
-    NAME,
-    (
-        "streamlit.runtime:Runtime.exists",
-        "streamlit.runtime:Runtime.instance",
-        "streamlit.runtime:Runtime._get_async_objs",
-        "streamlit.runtime.app_session:AppSession.shutdown",
-        "streamlit.runtime.websocket_session_manager:WebsocketSessionManager.list_active_sessions",
-        "streamlit.runtime.caching.ttl_cache:TTLCache.expire",
-    ),
-    _start,
-)
+JANITOR = Patch(NAME, internals.JANITOR_NEEDS, _start)

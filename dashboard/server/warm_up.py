@@ -33,16 +33,16 @@ def warm() -> str:
     """Import the frame and the landing page's modules and load the bundled data (the cached
     catalog and its summary). Returns what was done, in a line."""
     start = time.perf_counter()
-    from streamlit import delta_generator, string_util
+    from streamlit import string_util
 
     from dashboard.frame.page_frame import PAGE_ICON  # the frame runs every page
+
+    from .internals import print_use_warning_once
 
     # Streamlit's once-per-process checks, made here rather than in the first visitor's run: its
     # "use streamlit run" hint (not a REPL, a runtime exists: it prints nothing) and the emoji
     # table the page icon is looked up in.
-    once = getattr(delta_generator, "_maybe_print_use_warning", None)
-    if once is not None:
-        once()
+    print_use_warning_once()
     string_util.is_emoji(PAGE_ICON)
     import dashboard.tables.gate_table  # noqa: F401 - the landing page (Gates)
     import dashboard.uploads.custom_manifest  # noqa: F401 - the landing page (Gates)

@@ -238,9 +238,11 @@ def apiserver_startup(
         problems = (*(p for p in found if p.not_ready), *problems, *(p for p in found if not p.not_ready))
     problems = (*problems, *api.notes)
     hints = _hints(problems, evaluation, config, rules, checked)
-    from kcompat.core.problems import ReadinessNotSearched
+    unknown = bool(api.notes)
+    if problems and not unknown:  # (no problem: the kinds are not imported, see kcompat.core.problems)
+        from kcompat.core.problems import ReadinessNotSearched
 
-    unknown = bool(api.notes) or any(isinstance(p, ReadinessNotSearched) for p in problems)
+        unknown = any(isinstance(p, ReadinessNotSearched) for p in problems)
     return StartupAnswer(problems, hints, rules.recorded if rules is not None else None, checked, readiness_unknown=unknown)
 
 

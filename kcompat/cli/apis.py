@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError, shown
 from kcompat.data.catalog import Catalog
@@ -18,21 +19,8 @@ from kcompat.documents import formats
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", help="kube-apiserver binary version, e.g. 1.33 or v1.33.2 (default: the newest bundled release)")
-    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
-    parser.add_argument(
-        "--feature-gates", action="append",
-        help="--feature-gates value: decides the REST storage kube-apiserver installs only while a gate is on (repeatable)",
-    )
-    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (1.33+)")
-    parser.add_argument(
-        "--runtime-config-emulation-forward-compatible",
-        action="store_true",
-        help="set --runtime-config-emulation-forward-compatible=true (1.33+)",
-    )
-    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
-    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    options.add(parser, options.BINARY, options.EMULATED, options.RUNTIME_CONFIG, options.FEATURE_GATES.but(more=options.REST_STORAGE_GATES),
+                *options.FORWARD_COMPATIBLE, options.MIN_COMPAT, options.FORMAT.but(choices=formats.FORMATS, default="table"), repeat=True)
     parser.add_argument(
         "--against", choices=("release", "native"), default="release",
         help="compare with a real binary of the emulated release (release, the servedByRelease column) or with the "
@@ -42,16 +30,14 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--only-differences", action="store_true",
         help="only the resources whose answer differs from the side --against names (the APIs page's differences)",
     )
-    parser.add_argument("--show-defaults", action="store_true",
-                        help="print the API table even when kube-apiserver would refuse the flags (JSON always has it)")
+    options.add(parser, options.SHOW_DEFAULTS)
     from kcompat.cli.cmdline import (
         add_apiserver_option_arguments,
         add_command_line_argument,
     )
-    from kcompat.cli.components import add_component_argument
 
     add_apiserver_option_arguments(parser)
-    add_component_argument(parser, apiserver_only=True, pasted=True)
+    options.add(parser, options.COMPONENT.but(default=None, default_help=options.PASTED_COMPONENT, more=options.APISERVER_ONLY))
     add_command_line_argument(parser)
     from kcompat.cli.cmdline import fold_repeated_options
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
@@ -29,15 +30,10 @@ def register(parser: argparse.ArgumentParser) -> None:
         "Gates whose state differs between 'here' (the binary at --emulated, --min-compat) and 'there' (--against), "
         "with the same --feature-gates applied to both; 'behaviour' says whether the feature really behaves differently."
     )
-    parser.add_argument("--binary", help="binary version, e.g. 1.33 (default: newest bundled release)")
-    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value of 'here' (binaries 1.35+); 'there' uses its binary's default")
-    parser.add_argument("--feature-gates", help="--feature-gates value, applied to both sides")
+    options.add(parser, options.BINARY, options.EMULATED, options.MIN_COMPAT.but(more="the 'here' side's; 'there' uses its binary's default"),
+                options.FEATURE_GATES.but(more="applied to both sides"))
     parser.add_argument("--against", default="release", metavar="native|release|VERSION[@E]", help=AGAINST_HELP)
-    parser.add_argument("--format", choices=formats.FORMATS, default="table")
-    from kcompat.cli.components import add_component_argument
-
-    add_component_argument(parser)
+    options.add(parser, options.FORMAT.but(choices=formats.FORMATS, default="table"), options.COMPONENT)
     from kcompat.cli.cmdline import fold_repeated_options
 
     fold_repeated_options(parser)

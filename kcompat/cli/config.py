@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
@@ -19,22 +20,13 @@ FORMATS = ("cmdline", "kubeadm", "kind", "static-pod", "json")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", required=True, help="binary version, e.g. 1.36 or v1.36.2")
-    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value")
-    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (binaries 1.35+)")
-    parser.add_argument("--feature-gates", help="--feature-gates value, e.g. 'Foo=true,Bar=false'")
-    parser.add_argument("--runtime-config", help="--runtime-config value (kube-apiserver)")
-    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (kube-apiserver 1.33+)")
-    parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
-                        help="set --runtime-config-emulation-forward-compatible=true (kube-apiserver 1.33+)")
-    parser.add_argument("--format", choices=FORMATS, default="cmdline")
+    options.add(parser, options.BINARY.but(required=True), options.EMULATED, options.MIN_COMPAT, options.FEATURE_GATES, options.RUNTIME_CONFIG,
+                *options.FORWARD_COMPATIBLE, options.FORMAT.but(choices=FORMATS, default="cmdline"))
     from kcompat.cli.cmdline import (
         add_apiserver_option_arguments,
         add_command_line_argument,
     )
-    from kcompat.cli.components import add_component_argument
-
-    add_component_argument(parser, every=True, pasted=True)
+    options.add(parser, options.COMPONENT.but(default=None, default_help=options.EVERY_COMPONENT, more="only this component's flags"))
 
     add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)

@@ -15,7 +15,7 @@ its module and its help line) and defines two functions:
 The other modules of the package are no subcommand: ``main`` (the parser and the dispatch),
 ``contract`` (this), ``cmdline`` (the command line pasted after ``--`` that ``gates``, ``apis`` and
 ``config`` read), ``kubectl`` (the ``kubectl-kcompat`` plugin's entry point), ``signals`` (SIGTERM and SIGHUP turned into
-the clean-up Ctrl-C gets) and ``fast_start`` (the compiled dataclass methods kept between calls).
+the clean-up Ctrl-C gets) and ``options`` (every option two subcommands share, defined once).
 """
 
 from __future__ import annotations

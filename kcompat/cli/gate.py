@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
@@ -20,11 +21,8 @@ TABLES = ("specs", "releases", "changes")
 
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", metavar="NAME", help="the feature gate, e.g. JobManagedBy (case-sensitive; a removed gate too)")
-    parser.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
-    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
-    parser.add_argument("--feature-gates", action="append", help="--feature-gates value: the gate's state with it")
-    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    options.add(parser, options.BINARY, options.EMULATED, options.MIN_COMPAT, options.FEATURE_GATES,
+                options.FORMAT.but(choices=formats.FORMATS, default="table"), repeat=True)
     parser.add_argument(
         "--table", choices=TABLES,
         help="print this table alone (table, markdown); CSV holds one table: this one, the releases when none is named",

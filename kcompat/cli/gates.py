@@ -16,6 +16,7 @@ from pathlib import Path
 
 from kcompat.answers.gates import compare_components, describe, gates, search
 from kcompat.answers.queries import newest_release
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.components import KUBE_APISERVER
@@ -34,20 +35,10 @@ from kcompat.documents.gates import (
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
-    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
-    parser.add_argument("--feature-gates", action="append", help="--feature-gates value, e.g. 'AllAlpha=true,Foo=false'")
-    parser.add_argument("--runtime-config", action="append", help="kube-apiserver's --runtime-config value (its start-up checks; repeatable)")
-    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set kube-apiserver's --emulation-forward-compatible=true (1.33+)")
-    parser.add_argument("--runtime-config-emulation-forward-compatible", action="store_true",
-                        help="set kube-apiserver's --runtime-config-emulation-forward-compatible=true (1.33+)")
+    options.add(parser, options.BINARY, options.EMULATED, options.MIN_COMPAT, options.FEATURE_GATES,
+                options.RUNTIME_CONFIG.but(more="its start-up checks"), *options.FORWARD_COMPATIBLE, repeat=True)
     parser.add_argument("--manifest", type=Path, help="a versioned_feature_list.yaml replacing the bundled data")
-    parser.add_argument("--format", choices=formats.FORMATS, default="table")
-    parser.add_argument("--search", metavar="TEXT",
-                        help="only the gates TEXT finds: part of the name, an abbreviation (DRA), a KEP number (4381, KEP-4381) or description words")
-    parser.add_argument("--show-defaults", action="store_true",
-                        help="print the gate table even when the binary would refuse the input (JSON always has it)")
+    options.add(parser, options.FORMAT.but(choices=formats.FORMATS, default="table"), options.SEARCH, options.SHOW_DEFAULTS)
     parser.add_argument("--columns", metavar="COLUMNS", type=_columns,
                         help="add columns, comma-separated: description, since, until (the stage at the emulated version "
                         "holds since / until which version of the binary's specs); JSON: description, stageSince, stageUntil, nextStage")
@@ -55,9 +46,7 @@ def register(parser: argparse.ArgumentParser) -> None:
         add_apiserver_option_arguments,
         add_command_line_argument,
     )
-    from kcompat.cli.components import add_component_argument
-
-    add_component_argument(parser, pasted=True)
+    options.add(parser, options.COMPONENT.but(default=None, default_help=options.PASTED_COMPONENT))
 
     add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)

@@ -12,6 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import MAX_SHOWN, echo, printable, shown
 from kcompat.data.catalog import Catalog
@@ -33,21 +34,15 @@ MAX_FILE_BYTES = 32 * 1024 * 1024  # kcompat.core.inspect.model.MAX_INPUT_BYTES
 def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
                         help="ps line / command line, static pod manifest, kubeadm or kind config, /version JSON, /metrics text")
-    parser.add_argument("--binary", help="binary version, e.g. 1.35 or v1.35.0, for inputs that name none (a command line alone); "
-                        "a version the inputs name (/version, an image tag) is used over it, with a warning when they differ")
+    options.add(parser, options.BINARY.but(default_help="", more="for inputs that name none (a command line alone); a version the inputs name "
+                                           "(/version, an image tag) is used over it, with a warning when they differ"))
     parser.add_argument("--live", action="store_true", help="also read /version and /metrics from the API server of a kubeconfig context")
-    parser.add_argument("--context", help="kubeconfig context for --live (default: the current one)")
-    parser.add_argument("--kubeconfig", help="kubeconfig file for --live (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
+    options.add(parser, options.CONTEXT, options.KUBECONFIG)
     parser.add_argument("--request-timeout", type=_seconds, default=60.0, metavar="SECONDS",
                         help="--live: seconds each answer may take in all (default 60; 20 s at most without data, 10 s to connect)")
-    parser.add_argument("--format", choices=("json", "table", "markdown"), default="table")
-    parser.add_argument("--show-defaults", action="store_true",
-                        help="print the predicted gates even when the binary would refuse the input (JSON always has them)")
-    from kcompat.cli.components import add_component_argument
-
-    add_component_argument(parser, every=True, help_text=(
-        "the component inspected, and its flags picked out of inputs that list several (default: the one the inputs name, "
-        "else kube-apiserver); its own gate set predicts /metrics"))
+    options.add(parser, options.FORMAT.but(choices=("json", "table", "markdown"), default="table"), options.SHOW_DEFAULTS)
+    options.add(parser, options.COMPONENT.but(default=None, default_help="the one the inputs name, else kube-apiserver", more=(
+        "the component inspected, its flags picked out of inputs that list several; its own gate set predicts /metrics")))
 
 
 def _seconds(text: str) -> float:

@@ -15,13 +15,9 @@ import os
 import sys
 from types import ModuleType
 
-from kcompat.cli import fast_start
-
-fast_start.install()  # before the library's classes are built: their dataclass methods come compiled
-
-from kcompat.cli.contract import ExitStatus  # noqa: E402
-from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut  # noqa: E402
-from kcompat.data.catalog import DEFAULT_CATALOG, Catalog  # noqa: E402
+from kcompat.cli.contract import ExitStatus
+from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut
+from kcompat.data.catalog import DEFAULT_CATALOG, Catalog
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -205,7 +201,6 @@ def run() -> None:
     end = _EndAtOnce()
     atexit.register(end)
     status = main()
-    fast_start.save()  # what this run compiled anew (nothing once written)
     if _command_of(None) in _QUICK_EXIT:
         end.status = int(status)
     raise SystemExit(status)

@@ -10,19 +10,18 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--format",
-        choices=formats.FORMATS,
-        default="table",
-        help="json: releases, gates (stage/default/locked per release), transitions, removed gates and the filter; "
+    options.add(parser, options.FORMAT.but(
+        choices=formats.FORMATS, default="table",
+        more="json: releases, gates (stage/default/locked per release), transitions, removed gates and the filter; "
         "table/csv/markdown: one row per gate, one column per release",
-    )
+    ))
     rows = parser.add_argument_group("rows (every option given must hold; a list holds when one of its values does)")
     rows.add_argument(
         "--changed",
@@ -36,7 +35,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     rows.add_argument("--in-release", metavar="RELEASE", help="the release --stage looks at (default: the newest bundled one)")
     rows.add_argument("--origin", action="append", metavar="ORIGIN", help="kube or client-go")
-    rows.add_argument("--search", metavar="TEXT", help="part of the name, an abbreviation (DRA), a KEP number or description words")
+    options.add(rows, options.SEARCH)
     rows.add_argument("--changed-only", action="store_true", help="gates whose state differs between two of the releases shown")
     rows.add_argument(
         "--removable-in", metavar="RELEASE",

@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from kcompat.answers.plan import plan_for
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
@@ -23,9 +24,8 @@ def register(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let a binary step skip minor releases (outside the Version Skew Policy: such steps are marked unsupported)",
     )
-    parser.add_argument("--feature-gates", action="append", help="--feature-gates value the control plane keeps through the upgrade")
-    parser.add_argument("--runtime-config", action="append", help="kube-apiserver's --runtime-config value kept through the upgrade")
-    parser.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    options.add(parser, options.FEATURE_GATES.but(more=options.KEPT_THROUGH_UPGRADE), options.RUNTIME_CONFIG.but(more=options.KEPT_THROUGH_UPGRADE),
+                options.FORMAT.but(choices=("markdown", "json"), default="markdown"), repeat=True)
     from kcompat.cli.cmdline import add_apiserver_option_arguments
 
     add_apiserver_option_arguments(parser)

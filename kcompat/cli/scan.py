@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import MAX_SHOWN, KcompatError, cut, shown
 from kcompat.data.catalog import Catalog
@@ -40,23 +41,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--live", action="store_true", help="check what the cluster of a kubeconfig context holds instead of manifests: "
                         "resources holding objects, last-applied apiVersions, Helm 3 releases (exit 1 when the selection would not serve one)")
-    parser.add_argument("--kubeconfig", help="kubeconfig file for --live (default: $KUBECONFIG, else ~/.kube/config, as kubectl)")
-    parser.add_argument("--context", help="kubeconfig context for --live (default: the current one)")
+    options.add(parser, options.KUBECONFIG, options.CONTEXT)
     parser.add_argument("--live-timeout", type=float, default=None, metavar="SECONDS",
                         help="--live: seconds the whole read may take (default 900; each answer 60)")
-    parser.add_argument("--binary", help="kube-apiserver binary version, e.g. 1.36 or v1.36.2 (default: the newest bundled release)")
-    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
-    parser.add_argument("--runtime-config", action="append", help="--runtime-config value, e.g. 'networking.k8s.io/v1beta1=true' (repeatable)")
-    parser.add_argument(
-        "--feature-gates", action="append",
-        help="--feature-gates value: decides the REST storage kube-apiserver installs only while a gate is on (repeatable)",
-    )
-    parser.add_argument("--emulation-forward-compatible", action="store_true", help="set --emulation-forward-compatible=true (1.33+)")
-    parser.add_argument(
-        "--runtime-config-emulation-forward-compatible", action="store_true", help="set --runtime-config-emulation-forward-compatible=true (1.33+)",
-    )
-    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    options.add(parser, options.BINARY, options.EMULATED, options.MIN_COMPAT, options.RUNTIME_CONFIG, options.FEATURE_GATES.but(more=options.REST_STORAGE_GATES),
+                *options.FORWARD_COMPATIBLE, options.FORMAT.but(choices=formats.FORMATS, default="table"), repeat=True)
     parser.add_argument("--all", action="store_true", help="list the served objects too (JSON always lists every object)")
     from kcompat.cli.cmdline import fold_repeated_options
 

@@ -10,16 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.36")
-    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (default: derived from the emulated version)")
-    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    options.add(parser, options.BINARY.but(required=True), options.EMULATED, options.MIN_COMPAT, options.FORMAT.but(choices=formats.FORMATS, default="table"))
     from kcompat.cli.cmdline import fold_repeated_options
 
     fold_repeated_options(parser)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.core.errors import KcompatError
 from kcompat.data.catalog import Catalog
@@ -15,13 +16,8 @@ from kcompat.documents import formats
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", required=True, help="kube-apiserver binary version, e.g. 1.36")
-    parser.add_argument("--emulated", "--emulated-version", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", "--min-compatibility-version", help="--min-compatibility-version value (default: derived from the emulated version)")
-    parser.add_argument("--format", choices=formats.FORMATS, default="table")
-    from kcompat.cli.components import add_component_argument
-
-    add_component_argument(parser, apiserver_only=True)
+    options.add(parser, options.BINARY.but(required=True), options.EMULATED, options.MIN_COMPAT, options.FORMAT.but(choices=formats.FORMATS, default="table"),
+                options.COMPONENT.but(more=options.APISERVER_ONLY))
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
@@ -18,13 +19,11 @@ STAGES = ("PreAlpha", "Alpha", "Beta", "GA", "Deprecated")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", help="binary version, e.g. 1.36 or v1.36.2 (default: newest bundled release)")
-    parser.add_argument("--emulated", "--emulated-version", action="append", help="--emulated-version value (default: the binary's own release)")
-    parser.add_argument("--min-compat", "--min-compatibility-version", action="append", help="--min-compatibility-version value (binaries 1.35+)")
+    options.add(parser, options.BINARY, options.EMULATED, options.MIN_COMPAT, repeat=True)
     parser.add_argument("--stage", action="append", choices=STAGES, help="only gates at this stage at the emulated version (repeatable)")
-    parser.add_argument("--search", metavar="TEXT", help="only the gates TEXT finds: part of the name, an abbreviation, a KEP number or description words")
+    options.add(parser, options.SEARCH)
     parser.add_argument("--sort", choices=SORTS, default=SORTS[0], help="row order (default: by first version)")
-    parser.add_argument("--format", choices=formats.FORMATS, default="table")
+    options.add(parser, options.FORMAT.but(choices=formats.FORMATS, default="table"))
     from kcompat.cli.cmdline import fold_repeated_options
 
     fold_repeated_options(parser)

@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from kcompat.answers.versions import versions
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 from kcompat.documents import formats
@@ -15,11 +16,7 @@ from kcompat.documents.versions import versions_document
 
 
 def register(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--format", choices=("table", "json"), default="table")
-    from kcompat.cli.components import add_component_argument
-
-    add_component_argument(parser)
+    options.add(parser, options.BINARY.but(required=True), options.FORMAT.but(choices=("table", "json"), default="table"), options.COMPONENT)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

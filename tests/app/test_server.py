@@ -201,3 +201,51 @@ def test_the_janitor_shuts_down_one_forgotten_session_per_look(monkeypatch):
     assert look.tick() and shut == ["a", "b"]
     assert look.tick() and shut == ["a", "b", "c"]
     assert look.tick() and shut == ["a", "b", "c"]  # each once
+
+
+#: what the app reads or writes of Streamlit's private parts, by name (dashboard/server/internals.py)
+STREAMLIT_INTERNALS = ("_session_mgr", "_session_storage", "net_util", "_external_ip", "AppSession", "_handle_clear_cache_request",
+                       "_get_async_objs", "MemoryUploadedFileManager", "_maybe_print_use_warning", "_altair_globals_lock",
+                       "websocket_session_manager", "ttl_cache")
+
+
+def _private_names(path: Path) -> set[str]:
+    """The private names a module reads on something other than itself: ``x._name`` (x not self or
+    cls) and ``getattr(x, "_name")``."""
+    import ast
+
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            if not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                names.add(node.attr)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr", "setattr"):
+            names |= {a.value for a in node.args[1:2] if isinstance(a, ast.Constant) and str(a.value).startswith("_")
+                      and not str(a.value).startswith("__")}
+    return names
+
+
+def test_streamlit_internals_are_read_in_one_module_only():
+    internals_py = ROOT / "dashboard" / "server" / "internals.py"
+    used_there = _private_names(internals_py)
+    assert {"_session_mgr", "_external_ip", "_handle_clear_cache_request", "_get_async_objs"} <= used_there  # (the check reads them)
+    for path in sorted((ROOT / "dashboard").rglob("*.py")):
+        if path == internals_py:
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert [name for name in STREAMLIT_INTERNALS if name in text] == [], path
+        assert _private_names(path) & used_there == set(), path
+
+
+def test_every_private_part_the_app_uses_is_in_the_installed_streamlit():
+    """What internals.py reads or writes, checked against the installed release (the patches check
+    their own part again before they apply; the reads fall back without it)."""
+    from dashboard.server import internals
+    from dashboard.server.patch import exists
+
+    assert [need for need in internals.ALL_NEEDS if not exists(need)] == [], f"Streamlit {streamlit_version()}"
+    assert {need for patch in patches.PATCHES for need in patch.needs} <= set(internals.ALL_NEEDS)
+    assert internals.print_use_warning_once() is True
+    from streamlit.elements import vega_charts
+
+    assert internals.altair_lock() is vega_charts._altair_globals_lock
