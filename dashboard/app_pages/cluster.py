@@ -401,6 +401,7 @@ st.caption(
 )
 input_form()
 inputs, upload_problems = collect_inputs()
+refused = False  # the inputs' kube-apiserver would refuse: no live check of what it would serve
 if upload_problems:
     for problem in upload_problems:
         st.error(md(problem), icon=":material/error:")
@@ -409,6 +410,7 @@ elif inputs:
     follow_selection(document, inputs)
     show_picker_binary(document)
     if not document["valid"]:
+        refused = True
         show_refusal(document)
         if document.get("binary"):
             show_selection(document)
@@ -433,7 +435,8 @@ else:
         config_document(config(data.catalog(), sel.binary_version, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None))
     )
 
-live_section(current())
+if not refused:
+    live_section(current())
 
 with url_problems:
     view.show_problems()
