@@ -55,12 +55,15 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         sys.stdout.write(formats.to_json(document))
         return status
     if status is not ExitStatus.OK:  # refused, or kube-apiserver would never become ready: no snippet is handed out
+        # each is one line: a line break in a value given is shown, not obeyed
+        from kcompat.core.errors import printable
+
         for error in answer.errors:
-            print(f"kcompat: error: {error}", file=sys.stderr)
+            print(f"kcompat: error: {printable(error)}", file=sys.stderr)
         for reason in answer.not_ready:
-            print(f"kcompat: not ready: {reason} (no config is written for it)", file=sys.stderr)
+            print(f"kcompat: not ready: {printable(reason)} (no config is written for it)", file=sys.stderr)
         for hint in answer.hints:
-            print(f"hint: {hint.line}", file=sys.stderr)
+            print(f"hint: {printable(hint.line)}", file=sys.stderr)
         return status
     snippet = document["snippets"][args.format]  # type: ignore[literal-required]  # one of SNIPPETS: --format's choices
     if isinstance(snippet, dict):

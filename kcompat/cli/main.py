@@ -180,12 +180,8 @@ def guarded_streams() -> Iterator[None]:
 def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> int:
     """``kcompat ARGV``: the exit status (an :class:`ExitStatus`, or 128 + N when stopped by signal N).
     Everything it writes passes :class:`_Guarded`."""
-    with guarded_streams():
-        try:
-            return _main(argv, catalog)
-        except SystemExit as exc:  # argparse's --help, --version and errors: exit here, through the guard
-            code = exc.code
-            return code if isinstance(code, int) else _fail(str(code)) if code is not None else ExitStatus.OK
+    with guarded_streams():  # argparse's --help and errors are written inside too (its SystemExit passes through)
+        return _main(argv, catalog)
 
 
 def _main(argv: list[str] | None, catalog: Catalog) -> int:

@@ -26,13 +26,15 @@ if TYPE_CHECKING:
 
 def startup_line(startup: StepStartup) -> list[str]:
     """kube-apiserver's start-up at a point of the plan, as Markdown lines (a verdict, the reasons, the fixes)."""
+    from kcompat.documents.formats import md_escape
+
     head = f"kube-apiserver {startup.binary} emulating {startup.emulated} with these flags"
     if startup.verdict == "refuses":
-        return [f"**REFUSES TO START**: {head} exits at start-up:", *[f"- error: {e}" for e in startup.errors],
-                *[f"- fix: {h}" for h in startup.hints]]
+        return [f"**REFUSES TO START**: {head} exits at start-up:", *[f"- error: {md_escape(e)}" for e in startup.errors],
+                *[f"- fix: {md_escape(h)}" for h in startup.hints]]  # they echo the flags given: shown, never styled
     if startup.verdict == "not-ready":
-        return [f"**STARTS BUT DOES NOT BECOME READY**: {head}:", *[f"- not ready: {e}" for e in startup.not_ready],
-                *[f"- fix: {h}" for h in startup.hints]]
+        return [f"**STARTS BUT DOES NOT BECOME READY**: {head}:", *[f"- not ready: {md_escape(e)}" for e in startup.not_ready],
+                *[f"- fix: {md_escape(h)}" for h in startup.hints]]
     return [f"Start-up: {head} starts and becomes ready."]
 
 
