@@ -24,6 +24,7 @@ from dashboard.tables.downloads import data_source, table_exports
 from dashboard.tables.table_text import table_as_text
 from dashboard.text import md
 from dashboard.uploads.custom_manifest import run_worker
+from dashboard.uploads.names import MANIFEST_SUFFIXES, refused_name
 from kcompat.core.errors import KcompatError, echo, shown
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.scan import MAX_SCAN_BYTES, ScanAnswer
@@ -71,7 +72,9 @@ def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
         uploads = []
     for upload in uploads:
         name = echo(upload.name, 200)
-        if upload.size > MAX_SCAN_BYTES:
+        if (refused := refused_name(upload.name, MANIFEST_SUFFIXES)) is not None:
+            problems.append(refused)
+        elif upload.size > MAX_SCAN_BYTES:
             problems.append(f"{name}: {upload.size:,} bytes, more than the limit of {MAX_SCAN_BYTES:,} bytes for one manifest input")
         else:
             inputs.append((name, upload.getvalue()))
@@ -197,7 +200,7 @@ with st.form("manifests_inputs", border=False):
         help="One or more YAML documents (---), the output of helm template, kubectl get -o yaml|json, or a JSON object or array.",
     )
     st.file_uploader(
-        "Or upload files", key=UPLOAD, accept_multiple_files=True, type=["yaml", "yml", "json"],
+        "Or upload files", key=UPLOAD, accept_multiple_files=True,  # .yaml, .yml, .json: checked in collect_inputs (names.py)
         help=f"At most {MAX_MANIFEST_UPLOADS} files of {MAX_SCAN_BYTES // 1024} kB each; kept in this session only.",
     )
     st.form_submit_button("Check", icon=":material/fact_check:")
