@@ -717,6 +717,7 @@ class Cluster:
         self.kubeconfig = kubeconfig
         self.progress = progress
         self._proxy: subprocess.Popen[bytes] | None = None
+        self._relay: threading.Thread | None = None
         self._folder: str | None = None
 
     @property
@@ -808,11 +809,16 @@ class Cluster:
             if self.kubeconfig:
                 command[2:2] = ["--kubeconfig", self.kubeconfig]
             watch.phase = "starting kubectl proxy"
-            self._proxy = spawn(command, stdout=subprocess.DEVNULL, stderr=None)
+            # its stderr is relayed line by line, rendered (a context name it echoes may hold an escape)
+            self._proxy = spawn(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            self._relay = threading.Thread(target=_relay_lines, args=(self._proxy.stderr,), name="kcompat-kubectl-stderr", daemon=True)
+            self._relay.start()
         path = f"{self._folder}/proxy.sock"
         started = time.monotonic()
         while True:
             if self._proxy.poll() is not None:
+                if self._relay is not None:
+                    self._relay.join(2.0)
                 raise LiveError(f"context {echo(self.target.context)}: kubectl proxy exited with status {self._proxy.returncode} "
                                 "(its message is above)")
             if os.path.exists(path):
@@ -832,10 +838,32 @@ class Cluster:
     def close(self) -> None:
         if self._proxy is not None:
             stop(self._proxy)
+            if self._relay is not None:
+                self._relay.join(2.0)  # what kubectl wrote last is shown before kcompat's own message
+                self._relay = None
+            if self._proxy.stderr is not None:
+                self._proxy.stderr.close()
             self._proxy = None
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+
+#: lines of kubectl proxy's stderr relayed (each cut); the rest is read and counted
+MAX_RELAYED_LINES = 50
+
+
+def _relay_lines(stream: Any) -> None:
+    """``kubectl proxy``'s stderr on kcompat's, each line rendered and cut, at most
+    :data:`MAX_RELAYED_LINES` of them."""
+    count = 0
+    with contextlib.suppress(OSError, ValueError):
+        while line := stream.readline(64 * 1024):
+            count += 1
+            if count <= MAX_RELAYED_LINES:
+                stderr_progress(f"kubectl: {echo(line.decode('utf-8', 'replace').rstrip(chr(10)), 500)}")
+        if count > MAX_RELAYED_LINES:
+            stderr_progress(f"kubectl: … and {count - MAX_RELAYED_LINES:,} more lines on its stderr, not shown")
 
 
 def _left(watch: _Watch, most: float) -> float:

@@ -10,6 +10,7 @@ that the input started. Real ``kcompat`` processes throughout.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -122,3 +123,14 @@ def test_a_kubeconfig_names_everything_it_echoes(tmp_path):
     config = kubeconfig(tmp_path / "k", "http://127.0.0.1:9", {"token": "abcd"}, name=f"n{HOSTILE}")
     done = _live(tmp_path, config)
     assert done.returncode == 2 and "n\\x1b]0;owned" in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="needs kubectl")
+def test_kubectl_proxy_messages_are_relayed_rendered(tmp_path):
+    """kubectl refuses a user with two credentials, naming the user: its stderr reaches the
+    terminal line by line through kcompat, rendered (and the credentials are in no line)."""
+    user = {"token": "Zq7SECRETtok", "username": "x", "password": "Zq7SECRETpw", "auth-provider": {"name": "oidc", "config": {"id-token": "Zq7SECRETid"}}}
+    done = _live(tmp_path, _config(tmp_path, user=f"u{HOSTILE}", user_values=user))
+    assert done.returncode == 2, done.stderr
+    assert "kcompat: kubectl: error: more than one authentication method found for u\\x1b]0;owned\\a" in done.stderr, done.stderr
+    assert "kubectl proxy exited with status 1 (its message is above)" in done.stderr and "SECRET" not in done.stderr + done.stdout
