@@ -148,9 +148,8 @@ class _Guarded:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        from kcompat.data import secrets
-
-        if secrets.any_kept():
+        secrets = sys.modules.get("kcompat.data.secrets")  # not imported: nothing was kept (and no import on the fast path)
+        if secrets is not None and secrets.any_kept():
             text = secrets.redact(text)
         self._stream.write(terminal_text(text))
         return len(text)

@@ -15,15 +15,12 @@ of its lines.
 
 from __future__ import annotations
 
-import threading
-
 #: what a secret is replaced by
 REDACTED = "[redacted]"
 #: characters a value needs to be kept
 SHORTEST = 4
 
 _kept: set[str] = set()
-_lock = threading.Lock()
 _ordered: tuple[str, ...] = ()  # longest first: a secret that holds another is replaced whole
 
 
@@ -40,11 +37,10 @@ def keep(value: object) -> None:
     if "\n" in value.strip():
         forms.update(line.strip() for line in value.splitlines() if not line.startswith("-----"))
     forms = {form for form in forms if len(form) >= SHORTEST}
-    with _lock:
-        if forms <= _kept:
-            return
-        _kept.update(forms)
-        _ordered = tuple(sorted(_kept, key=len, reverse=True))
+    if forms <= _kept:
+        return
+    _kept.update(forms)
+    _ordered = tuple(sorted(_kept, key=len, reverse=True))  # replaced whole: a reader sees the old tuple or the new
 
 
 def any_kept() -> bool:
@@ -63,6 +59,5 @@ def redact(text: str) -> str:
 def forget_all() -> None:
     """Forget every kept secret (a test starting afresh; a long-lived process between requests)."""
     global _ordered
-    with _lock:
-        _kept.clear()
-        _ordered = ()
+    _kept.clear()
+    _ordered = ()
