@@ -210,3 +210,30 @@ def test_the_guard_redacts_a_secret_a_message_forgot():
         done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, timeout=60, check=False)
         assert done.returncode == 2, done
         assert SECRET.encode() not in done.stdout + done.stderr and b"[redacted]" in done.stderr, done.stderr
+
+
+CATCH_ALL = (
+    "import sys\n"
+    "from kcompat.data import secrets\n"
+    "from kcompat.cli.main import main\n"
+    f"secrets.keep({SECRET!r})\n"
+    "class Broken:  # a catalog that fails in a way nobody expected, its message holding a header value\n"
+    "    def __getattr__(self, name):\n"
+    f"        raise ValueError('Invalid header value ' + repr(b'Bearer {SECRET}' + bytes([10]) + b'second-line') + ' \\x1b]0;owned\\x07')\n"
+    "sys.exit(main(['gates', '--binary', '1.36', '--emulated', '1.34'], catalog=Broken()))\n"
+)
+
+
+def test_the_catch_all_prints_the_type_only():
+    env = {k: v for k, v in os.environ.items() if k != "KCOMPAT_DEBUG"}
+    done = subprocess.run([sys.executable, "-c", CATCH_ALL], capture_output=True, timeout=60, check=False, env=env)
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr == b"kcompat: error: unexpected ValueError (set KCOMPAT_DEBUG=1 to see its message and where)\n"
+
+
+def test_the_debug_traceback_passes_the_guard():
+    done = subprocess.run([sys.executable, "-c", CATCH_ALL], capture_output=True, timeout=60, check=False,
+                          env={**os.environ, "KCOMPAT_DEBUG": "1"})
+    assert done.returncode == 2
+    assert b"Traceback" in done.stderr and b"ValueError: Invalid header value b'Bearer [redacted]\\nsecond-line'" in done.stderr
+    assert SECRET.encode() not in done.stderr and b"\x1b" not in done.stderr and b"\\x1b]0;owned\\a" in done.stderr
