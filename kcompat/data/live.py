@@ -280,6 +280,9 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
 
     tls = None
     server_name = _text(cluster, "tls-server-name")
+    if server_name is not None and (not server_name.isprintable() or " " in server_name):
+        raise LiveError(f"context {echo(name)}: clusters[{echo(cluster_name)}].cluster.tls-server-name holds a space or a control "
+                        f"character, which a host name cannot: {echo(server_name)}")
     described: list[str] = []
     headers: list[tuple[str, str]] = []
     cert: tuple[bytes, bytes] | None = None
@@ -307,7 +310,10 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
 def _url(url: str, field: str) -> SplitResult:
     """``url`` split, its user-info kept as a secret; a URL that cannot be sent in a request line
     (a space, a line break, an escape) is refused naming ``field``, not showing the URL."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # "Invalid IPv6 URL"
+        raise LiveError(f"{field} is not a URL kcompat can read (the value is not shown)") from None
     for value in (parts.username, parts.password, parts.netloc.rpartition("@")[0]):
         secrets.keep(value)
     if any(ch <= " " or ch == "\x7f" for ch in url) or not url.isprintable():
@@ -354,7 +360,10 @@ def _impersonation(user: Entry, context: str) -> list[tuple[str, str]]:
         headers.append(("Impersonate-User", _header_value(str(_text(user, "as")), f"{field}.as", context)))
     if _text(user, "as-uid"):
         headers.append(("Impersonate-Uid", _header_value(str(_text(user, "as-uid")), f"{field}.as-uid", context)))
-    for group in user.values.get("as-groups") or []:
+    groups = user.values.get("as-groups") or []
+    if not isinstance(groups, list):
+        raise LiveError(f"context {echo(context)}: {field}.as-groups is not a list")
+    for group in groups:
         headers.append(("Impersonate-Group", _header_value(str(group), f"{field}.as-groups", context)))
     extra = user.values.get("as-user-extra") or {}
     for key, values in (extra.items() if isinstance(extra, dict) else ()):
@@ -502,8 +511,9 @@ def run_exec_plugin(user: Entry, cluster: Entry, context: str,  # noqa: C901 - t
     try:
         status, out, err, stopped = run_bounded([found, *map(str, args)], MAX_EXEC_BYTES, EXEC_TIMEOUT, MAX_EXEC_STDERR_BYTES,
                                                 env=env, what=f"the exec credential plugin {name}", progress=progress)
-    except OSError as exc:
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} could not be run: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in an argument or in env
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} could not be run: {echo(why, 200)}") from None
     said = err.decode("utf-8", "replace").strip().splitlines()
     last = f": {echo(said[-1], 500)}" if said else ""
     if stopped:

@@ -128,3 +128,23 @@ def test_scan_of_stdin_when_stdin_is_closed(tmp_path):
     assert done.returncode == 2, done.stderr
     assert done.stderr == ("kcompat: error: - reads the manifests from stdin, which is closed: pipe them in, "
                            "or give a FILE or DIRECTORY\n")
+
+
+EXEC = {"apiVersion": "client.authentication.k8s.io/v1", "command": "/bin/echo"}
+
+
+@pytest.mark.parametrize(("cluster", "user", "message"), [
+    ({"server": "https://127.0.0.1:9", "tls-server-name": "a\nb"}, {"token": "abcd"},
+     "context hostile: clusters[hostile].cluster.tls-server-name holds a space or a control character, which a host name cannot: a\\nb"),
+    ({"server": "https://[::1"}, {"token": "abcd"}, "context hostile: clusters[hostile].cluster.server is not a URL kcompat can read"),
+    ({"server": "http://127.0.0.1:9"}, {"token": "abcd", "as-groups": "admins"}, "context hostile: users[hostile].user.as-groups is not a list"),
+    ({"server": "http://127.0.0.1:9"}, {"exec": {**EXEC, "args": ["a\x00b"]}}, "exec plugin /bin/echo could not be run: embedded null byte"),
+    ({"server": "http://127.0.0.1:9"}, {"exec": {**EXEC, "env": [{"name": "A\x00", "value": "b"}]}},
+     "exec plugin /bin/echo could not be run: embedded null byte"),
+])
+def test_kubeconfig_values_no_request_can_carry_are_named(tmp_path, cluster, user, message):
+    config = tmp_path / "config"
+    kubeconfig(config, cluster.pop("server"), user, cluster)
+    done = run(tmp_path, config)
+    assert done.returncode == 2 and "unexpected" not in done.stderr, done.stderr
+    assert message in done.stderr, done.stderr
