@@ -15,7 +15,10 @@ answer (``kubectl get --raw`` holds the whole answer, decompressed, before writi
   ``as-groups``, ``as-uid``, ``as-user-extra``), and ``exec`` credential plugins, run here as
   kubectl runs them (the client.authentication.k8s.io ``ExecCredential`` protocol, v1 and v1beta1:
   ``KUBERNETES_EXEC_INFO``, ``env``, ``provideClusterInfo``, ``installHint``; not interactive; a
-  token or a client certificate back), its output read up to 1 MB within 60 s.
+  token or a client certificate back), its output read up to 1 MB within 60 s (its stderr drained, the
+  last 64 kB kept: a failure is reported with its exit status and last line).
+* Every credential read is kept in :mod:`kcompat.data.secrets` (the CLI's output never shows one),
+  never put in a message; a header value with a control character is refused naming its field.
 * Proxies: ``proxy-url`` (``http://``), else ``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``NO_PROXY`` as Go
   reads them (never for loopback addresses).
 * What kcompat cannot do itself (an ``auth-provider``, a ``socks5://`` or ``https://`` proxy) is
