@@ -262,8 +262,9 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
         provider = user.values["auth-provider"]
         kind = provider.get("name") if isinstance(provider, dict) else None
         config_values = provider.get("config") if isinstance(provider, dict) else None
-        for value in (config_values.values() if isinstance(config_values, dict) else ()):
-            secrets.keep(value)  # id-token, refresh-token, client-secret...: kubectl reads them, kcompat shows none
+        for key, value in (config_values.items() if isinstance(config_values, dict) else ()):
+            if any(word in str(key).lower() for word in ("token", "secret", "password", "key")):
+                secrets.keep(value)  # id-token, refresh-token, client-secret...: kubectl reads them, kcompat shows none
         kubectl_reason = f"user {echo(user.name)} has an auth-provider ({echo(kind)})"
     proxy = None
     proxy_shown = ""
@@ -317,7 +318,7 @@ def _url(url: str, field: str) -> SplitResult:
         parts = urlsplit(url)
     except ValueError:  # "Invalid IPv6 URL"
         raise LiveError(f"{field} is not a URL kcompat can read (the value is not shown)") from None
-    for value in (parts.username, parts.password, parts.netloc.rpartition("@")[0]):
+    for value in (parts.password, parts.netloc.rpartition("@")[0]):  # the password, and user:password (not the user alone)
         secrets.keep(value)
     if any(ch <= " " or ch == "\x7f" for ch in url) or not url.isprintable():
         raise LiveError(f"{field} holds a space or a control character, which a URL cannot (the value is not shown)")
