@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from kcompat.data import secrets
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hostile_apiserver import (
@@ -237,3 +239,20 @@ def test_the_debug_traceback_passes_the_guard():
     assert done.returncode == 2
     assert b"Traceback" in done.stderr and b"ValueError: Invalid header value b'Bearer [redacted]\\nsecond-line'" in done.stderr
     assert SECRET.encode() not in done.stderr and b"\x1b" not in done.stderr and b"\\x1b]0;owned\\a" in done.stderr
+
+
+def test_the_registry_keeps_secrets_and_the_forms_they_are_shown_in():
+    secrets.forget_all()
+    try:
+        assert not secrets.any_kept()
+        secrets.keep("abc")  # too short to be worth replacing everywhere
+        secrets.keep(None)
+        assert not secrets.any_kept()
+        secrets.keep("tok-1234\nline2-xyz")
+        secrets.keep(b"-----BEGIN KEY-----\nAAAABBBBCCCC\nDDDDEEEE\n-----END KEY-----\n")
+        assert secrets.redact("a tok-1234\nline2-xyz b") == "a [redacted] b"
+        assert secrets.redact("shown: tok-1234\\nline2-xyz") == "shown: [redacted]"  # as printable() writes it
+        assert secrets.redact("line AAAABBBBCCCC and DDDDEEEE") == "line [redacted] and [redacted]"
+        assert secrets.redact("nothing here") == "nothing here"
+    finally:
+        secrets.forget_all()
