@@ -25,6 +25,7 @@ from dashboard.tables.table_text import table_as_text
 from dashboard.tables.text_width import fit_columns
 from dashboard.text import md
 from dashboard.uploads.custom_manifest import run_worker
+from dashboard.uploads.names import MANIFEST_SUFFIXES, refused_name
 from kcompat.core.errors import KcompatError, echo, shown
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.scan import MAX_SCAN_BYTES, ScanAnswer
@@ -75,7 +76,9 @@ def collect_inputs() -> tuple[list[tuple[str, bytes | str]], list[str]]:
         uploads = []
     for upload in uploads:
         name = echo(upload.name, 200)
-        if upload.size > MAX_SCAN_BYTES:
+        if (refused := refused_name(upload.name, MANIFEST_SUFFIXES)) is not None:
+            problems.append(refused)
+        elif upload.size > MAX_SCAN_BYTES:
             problems.append(f"{name}: {upload.size:,} bytes, more than the limit of {MAX_SCAN_BYTES:,} bytes for one manifest input")
         else:
             inputs.append((name, upload.getvalue()))
@@ -207,7 +210,7 @@ with st.form("manifests_inputs", border=False):
         help="One or more YAML documents (---), the output of helm template, kubectl get -o yaml|json, or a JSON object or array.",
     )
     st.file_uploader(
-        "Or upload files", key=UPLOAD, accept_multiple_files=True, type=["yaml", "yml", "json"], max_upload_size=UPLOAD_MIB,
+        "Or upload files", key=UPLOAD, accept_multiple_files=True, max_upload_size=UPLOAD_MIB,  # .yaml, .yml, .json: checked in collect_inputs (names.py)
         help=f"At most {MAX_MANIFEST_UPLOADS} files of {UPLOAD_MIB} MiB ({MAX_SCAN_BYTES:,} bytes) each; kept in this session only.",
     )
     st.form_submit_button("Check", icon=":material/fact_check:")

@@ -28,6 +28,7 @@ from dashboard.data import keep_last
 from dashboard.gates_view import GatesView, view_of
 from dashboard.state.selection import Selection
 from dashboard.text import md
+from dashboard.uploads.names import FEATURE_LIST_SUFFIXES, refused_name
 from dashboard.uploads.worker import MAX_BYTES, Cancelled, FifoLock, ask
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import MAX_SHOWN, cut, shown
@@ -186,11 +187,13 @@ def _upload_dialog(binary: str) -> None:
     )
     uploaded = st.file_uploader(
         "Manifest file",
-        type=["yaml", "yml"],
-        key=WIDGET,
-        help="Kubernetes' test/compatibility_lifecycle/reference/versioned_feature_list.yaml format.",
+        key=WIDGET,  # any name is taken by the widget, and refused below unless .yaml or .yml (names.py)
+        help="A .yaml or .yml file in Kubernetes' test/compatibility_lifecycle/reference/versioned_feature_list.yaml format.",
     )
-    if uploaded is not None:
+    refused = refused_name(uploaded.name, FEATURE_LIST_SUFFIXES) if uploaded is not None else None
+    if refused is not None:
+        st.error(md(refused), icon=":material/error:")
+    elif uploaded is not None:
         data = uploaded.getvalue()
         st.session_state[SESSION] = _Upload(uploaded.name, data, hashlib.sha256(data).hexdigest())
         st.rerun()

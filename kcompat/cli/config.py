@@ -52,6 +52,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.core.errors import printable, shown
 
     if status is not ExitStatus.OK:  # refused, or kube-apiserver would never become ready: no snippet is handed out
+        # each is one line: a line break in a value given is shown, not obeyed
         for error in shown(answer.errors):
             print(f"kcompat: error: {printable(error)}", file=sys.stderr)
         for reason in shown(answer.not_ready):

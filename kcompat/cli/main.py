@@ -13,11 +13,16 @@ import contextlib
 import importlib
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from types import ModuleType
 
 from kcompat.cli.contract import ExitStatus
-from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut
+from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut, echo, terminal_text
 from kcompat.data.catalog import DEFAULT_CATALOG, Catalog
+
+TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing: 2.6 ms of every start)
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -48,7 +53,9 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]  # exit 2 with one line, as argparse does, but no usage dump
         # argparse echoes the offending value whole ("invalid choice: '…'"): cut like every echo
-        self.exit(ExitStatus.REFUSED, f"kcompat: error: {' '.join(cut(word) for word in message.split(' '))}\n")
+        # ("unrecognized arguments: …"): cut and rendered like every echo, so a line break or an
+        # escape sequence in a value is shown, not obeyed
+        self.exit(ExitStatus.REFUSED, f"kcompat: error: {' '.join(echo(word) for word in message.split(' '))}\n")
 
 
 #: Every subcommand: its name, its module in this package and its one-line help, in the order
@@ -124,8 +131,55 @@ class _VersionAction(argparse.Action):
         parser.exit(ExitStatus.OK)
 
 
+class _Guarded:
+    """One of the CLI's text streams (stdout, stderr) behind the one guard of what it writes:
+    every secret the process has read (:mod:`kcompat.data.secrets`) replaced by "[redacted]",
+    and every character that could drive the terminal (escape sequences, carriage returns,
+    bidirectional marks: :func:`kcompat.core.errors.terminal_text`) written visibly. Messages
+    render the values they embed themselves (a line break inside a name must not start a line);
+    this guard is what keeps a forgotten path, or a traceback, safe. Text without either costs
+    one pass in C."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        secrets = sys.modules.get("kcompat.data.secrets")  # not imported: nothing was kept (and no import on the fast path)
+        if secrets is not None and secrets.any_kept():
+            text = secrets.redact(text)
+        self._stream.write(terminal_text(text))
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, buffer...: the stream's own
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def guarded_streams() -> Iterator[None]:
+    """stdout and stderr behind :class:`_Guarded` while the block runs (already guarded: as they are)."""
+    saved = sys.stdout, sys.stderr
+    if sys.stdout is not None and not isinstance(sys.stdout, _Guarded):
+        sys.stdout = _Guarded(sys.stdout)
+    if sys.stderr is not None and not isinstance(sys.stderr, _Guarded):
+        sys.stderr = _Guarded(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> int:
-    """``kcompat ARGV``: the exit status (an :class:`ExitStatus`, or 128 + N when stopped by signal N)."""
+    """``kcompat ARGV``: the exit status (an :class:`ExitStatus`, or 128 + N when stopped by signal N).
+    Everything it writes passes :class:`_Guarded`."""
+    with guarded_streams():  # argparse's --help and errors are written inside too (its SystemExit passes through)
+        return _main(argv, catalog)
+
+
+def _main(argv: list[str] | None, catalog: Catalog) -> int:
     words = sys.argv[1:] if argv is None else argv
     if not words:  # no arguments: the usage and the subcommands, not an argparse error
         build_parser("", catalog).print_help(sys.stdout)
@@ -154,8 +208,13 @@ def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> i
         return _fail("interrupted", ExitStatus.INTERRUPTED)
     except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
         if os.environ.get("KCOMPAT_DEBUG"):
-            raise
-        return _fail(f"unexpected {type(exc).__name__}: {exc} (set KCOMPAT_DEBUG=1 to see where)")
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)  # through the guard: secrets read are replaced there too
+            return ExitStatus.REFUSED
+        # the type only: the text of an exception nobody expected may hold anything given to it (a
+        # header value with its token, a URL with its password); KCOMPAT_DEBUG=1 shows it
+        return _fail(f"unexpected {type(exc).__name__} (set KCOMPAT_DEBUG=1 to see its message and where)")
 
 
 class _EndAtOnce:

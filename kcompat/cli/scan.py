@@ -64,7 +64,9 @@ def collect(paths: list[str], stdin: BinaryIO | None = None) -> tuple[list[tuple
     for path in paths:
         files: list[tuple[str, Callable[[], bytes]]]
         if path == "-":
-            stream = stdin if stdin is not None else sys.stdin.buffer
+            stream = stdin if stdin is not None else sys.stdin.buffer if sys.stdin is not None else None
+            if stream is None:  # started with descriptor 0 closed (`kcompat scan - <&-`)
+                raise KcompatError("- reads the manifests from stdin, which is closed: pipe them in, or give a FILE or DIRECTORY")
             files = [("stdin", functools.partial(stream.read, MAX_SCAN_BYTES + 1))]
         elif _is_directory(path):
             found = _walk(Path(path), problems)

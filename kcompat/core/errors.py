@@ -57,9 +57,37 @@ def printable(text: object) -> str:
     return unsafe_characters().sub(_escape_unsafe, text)
 
 
+def terminal_text(text: str) -> str:
+    """Text about to be written to a terminal, whole lines of it: every :data:`UNSAFE_PATTERN`
+    character but the line break and the tab written as an escape (see :func:`printable`), so
+    that no escape sequence, carriage return or bidirectional mark gets through, whatever wrote
+    it. Text without any (nearly all) is returned as it is after one pass in C."""
+    if text.isprintable() or text.replace("\n", "").replace("\t", "").isprintable():
+        return text
+    return _unsafe_in_lines().sub(_escape_unsafe, text)
+
+
+@functools.cache
+def _unsafe_in_lines() -> re.Pattern[str]:
+    return re.compile(UNSAFE_PATTERN.replace("\x00-\x1f", "\x00-\x08\x0b-\x1f"))
+
+
 def echo(text: object, limit: int = ECHO_LIMIT) -> str:
     """A user's value inside a message: :func:`cut` to ``limit`` characters, then :func:`printable`."""
     return printable(cut(text, limit))
+
+
+def without_userinfo(url: str) -> str:
+    """``url`` without its user-info (``https://admin:PW@host`` is ``https://host``): the one way a
+    URL that may carry a password is shown. A URL with no scheme (``user:pw@proxy:3128``) too."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        scheme, rest = "", url
+    end = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+    at = rest.rfind("@", 0, end)
+    if at < 0:
+        return url
+    return f"{scheme}{sep}{rest[at + 1:]}"
 
 
 class KcompatError(ValueError):

@@ -42,7 +42,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, StrEnum
 
-from .errors import cut, quote_cut
+from .errors import cut, echo, quote_cut
 from .stages import Stage
 from .versions import Version, mm
 
@@ -279,7 +279,7 @@ class UnknownGate(Problem):
 
     @property
     def message(self) -> str:
-        return f"unrecognized feature gate: {cut(self.name)}"
+        return f"unrecognized feature gate: {echo(self.name)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +447,7 @@ class UnknownApiGroups(Problem):
 
     @property
     def message(self) -> str:
-        return f"unknown api groups {cut(','.join(self.names), 200)}"
+        return f"unknown api groups {echo(','.join(self.names), 200)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,7 +472,7 @@ class RuntimeConfigInvalidKey(Problem):
 
     @property
     def message(self) -> str:
-        return f"runtime-config invalid key {cut(self.key)}"
+        return f"runtime-config invalid key {echo(self.key)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,7 +484,7 @@ class RuntimeConfigInvalidLevel(Problem):
 
     @property
     def message(self) -> str:
-        return f"invalid value {self.key}={cut(self.value)}"
+        return f"invalid value {self.key}={echo(self.value)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -497,7 +497,7 @@ class RuntimeConfigInvalidBool(Problem):
     @property
     def message(self) -> str:
         return (
-            f"invalid value of {cut(self.key)}: {cut(self.value)}, err: strconv.ParseBool: parsing {quote_cut(self.value)}: "
+            f"invalid value of {echo(self.key)}: {echo(self.value)}, err: strconv.ParseBool: parsing {quote_cut(self.value)}: "
             "invalid syntax"
         )
 
@@ -511,7 +511,7 @@ class RuntimeConfigResourceNotLowercase(Problem):
 
     @property
     def message(self) -> str:
-        return f"invalid key {cut(self.key)}: group/version/resource and resource is always lowercase plural, not {quote_cut(self.resource)}"
+        return f"invalid key {echo(self.key)}: group/version/resource and resource is always lowercase plural, not {quote_cut(self.resource)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -649,7 +649,7 @@ class CloudProviderNeedsFeature(Problem):
 
     @property
     def message(self) -> str:
-        return f"when using --cloud-provider set to '{cut(self.value)}', please set {self.name} feature to {_word(self.wanted)}"
+        return f"when using --cloud-provider set to '{echo(self.value)}', please set {self.name} feature to {_word(self.wanted)}"
 
 
 @dataclass(frozen=True, slots=True)

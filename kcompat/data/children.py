@@ -45,7 +45,7 @@ def stop(process: subprocess.Popen[bytes], grace: float = STOP_GRACE) -> int:
     return process.wait()
 
 
-def run_bounded(
+def run_bounded(  # noqa: C901 - one loop over both pipes, its limits and its progress, kept in one place
     command: Sequence[str],
     limit: int,
     timeout: float,
@@ -55,15 +55,17 @@ def run_bounded(
     what: str = "",
     progress: Callable[[str], None] | None = None,
 ) -> tuple[int, bytes, bytes, str]:
-    """Run ``command`` reading at most ``limit`` bytes of its stdout and ``err_limit`` of its
-    stderr, for at most ``timeout`` seconds: (exit status, stdout, stderr, why it was stopped or
-    ""). A program that writes more, or takes longer, is stopped with its process group; nothing
-    past a limit is read. Every :data:`PROGRESS_EVERY` seconds ``progress`` is told what is
+    """Run ``command`` reading at most ``limit`` bytes of its stdout, for at most ``timeout``
+    seconds, its stderr drained all along with only its last ``err_limit`` bytes kept (the last
+    line is what a failing program has to say; a program chatty on stderr is not stopped for it):
+    (exit status, stdout, stderr's tail, why it was stopped or ""). A program that writes more on
+    stdout, or takes longer, is stopped with its process group; nothing past the limit of stdout
+    is read. Every :data:`PROGRESS_EVERY` seconds ``progress`` is told what is
     awaited (``what``)."""
     process = spawn(command, env=env)
     assert process.stdout is not None and process.stderr is not None
     out, err = bytearray(), bytearray()
-    bounds = {process.stdout: (out, limit, "stdout"), process.stderr: (err, err_limit, "stderr")}
+    bounds = {process.stdout: (out, limit, "stdout"), process.stderr: (err, err_limit, "")}
     started = time.monotonic()
     deadline = started + timeout
     next_note = started + PROGRESS_EVERY
@@ -82,12 +84,14 @@ def run_bounded(
                     next_note = now + PROGRESS_EVERY
                 for key, _ in selector.select(min(deadline - now, next_note - now, 1.0)):
                     buffer, most, name = bounds[key.fileobj]  # type: ignore[index]
-                    chunk = os.read(key.fd, min(1 << 16, most + 1 - len(buffer)))
+                    chunk = os.read(key.fd, min(1 << 16, most + 1 - len(buffer)) if name else 1 << 16)
                     if not chunk:
                         selector.unregister(key.fileobj)
                         continue
                     buffer += chunk
-                    if len(buffer) > most:
+                    if not name:  # stderr: its tail only
+                        del buffer[:-most]
+                    elif len(buffer) > most:
                         stopped = f"wrote more than the limit of {most:,} bytes on {name}"
                         break
         if not stopped:

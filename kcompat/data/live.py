@@ -15,7 +15,10 @@ answer (``kubectl get --raw`` holds the whole answer, decompressed, before writi
   ``as-groups``, ``as-uid``, ``as-user-extra``), and ``exec`` credential plugins, run here as
   kubectl runs them (the client.authentication.k8s.io ``ExecCredential`` protocol, v1 and v1beta1:
   ``KUBERNETES_EXEC_INFO``, ``env``, ``provideClusterInfo``, ``installHint``; not interactive; a
-  token or a client certificate back), its output read up to 1 MB within 60 s.
+  token or a client certificate back), its output read up to 1 MB within 60 s (its stderr drained, the
+  last 64 kB kept: a failure is reported with its exit status and last line).
+* Every credential read is kept in :mod:`kcompat.data.secrets` (the CLI's output never shows one),
+  never put in a message; a header value with a control character is refused naming its field.
 * Proxies: ``proxy-url`` (``http://``), else ``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``NO_PROXY`` as Go
   reads them (never for loopback addresses).
 * What kcompat cannot do itself (an ``auth-provider``, a ``socks5://`` or ``https://`` proxy) is
@@ -51,10 +54,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
-from kcompat.core.errors import KcompatError, cut, echo
+from kcompat.core.errors import KcompatError, cut, echo, without_userinfo
 
+from . import secrets
 from .children import run_bounded, spawn, stop
 from .files import read_regular_file
 
@@ -182,7 +186,7 @@ class Target:
     """A context resolved: the server, how to reach it, and a description for the messages."""
 
     context: str
-    server: str  # the URL as the kubeconfig gives it
+    server: str  # the URL as the kubeconfig gives it, without user-info (never sent, never shown)
     scheme: str
     host: str
     port: int
@@ -191,6 +195,7 @@ class Target:
     server_name: str | None
     headers: tuple[tuple[str, str], ...]
     proxy: tuple[str, int] | None
+    proxy_shown: str  # the proxy's URL without user-info, for the messages ("" for none)
     credentials: str  # "client certificate", "bearer token", "exec plugin aws (token)", ...
     kubectl_reason: str = ""  # why kubectl proxy must be used ("" when kcompat connects itself)
 
@@ -243,7 +248,8 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
     server = _text(cluster, "server")
     if server is None:
         raise LiveError(f"context {echo(name)}: cluster {echo(cluster_name)} has no server")
-    parts = urlsplit(server)
+    parts = _url(server, f"context {echo(name)}: clusters[{echo(cluster_name)}].cluster.server")
+    server = without_userinfo(server)  # user-info in a server URL is neither sent (kubectl's client ignores it) nor shown
     if parts.scheme not in ("https", "http") or not parts.hostname:
         raise LiveError(f"context {echo(name)}: server {echo(server)} is not an http(s) URL with a host")
     try:
@@ -255,23 +261,32 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
     if user.values.get("auth-provider"):
         provider = user.values["auth-provider"]
         kind = provider.get("name") if isinstance(provider, dict) else None
-        kubectl_reason = f"user {user.name} has an auth-provider ({echo(kind)})"
+        config_values = provider.get("config") if isinstance(provider, dict) else None
+        for key, value in (config_values.items() if isinstance(config_values, dict) else ()):
+            if any(word in str(key).lower() for word in ("token", "secret", "password", "key")):
+                secrets.keep(value)  # id-token, refresh-token, client-secret...: kubectl reads them, kcompat shows none
+        kubectl_reason = f"user {echo(user.name)} has an auth-provider ({echo(kind)})"
     proxy = None
+    proxy_shown = ""
     proxy_url = _text(cluster, "proxy-url")
     if proxy_url is None:
         proxy_url = _environment_proxy(parts.scheme, parts.hostname)
     if proxy_url:
-        p = urlsplit(proxy_url if "://" in proxy_url else "http://" + proxy_url)
+        p = _url(proxy_url if "://" in proxy_url else "http://" + proxy_url, f"context {echo(name)}: the proxy URL")
+        proxy_shown = without_userinfo(proxy_url)
         if p.scheme != "http" or not p.hostname:
-            kubectl_reason = kubectl_reason or f"the proxy {echo(proxy_url)} is not an http:// proxy"
+            kubectl_reason = kubectl_reason or f"the proxy {echo(proxy_shown)} is not an http:// proxy"
         else:
             try:
                 proxy = (p.hostname, p.port or 80)
             except ValueError:
-                raise LiveError(f"context {echo(name)}: proxy {echo(proxy_url)} has a bad port") from None
+                raise LiveError(f"context {echo(name)}: proxy {echo(proxy_shown)} has a bad port") from None
 
     tls = None
     server_name = _text(cluster, "tls-server-name")
+    if server_name is not None and (not server_name.isprintable() or " " in server_name):
+        raise LiveError(f"context {echo(name)}: clusters[{echo(cluster_name)}].cluster.tls-server-name holds a space or a control "
+                        f"character, which a host name cannot: {echo(server_name)}")
     described: list[str] = []
     headers: list[tuple[str, str]] = []
     cert: tuple[bytes, bytes] | None = None
@@ -281,8 +296,10 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
         if token:
             headers.append(("Authorization", f"Bearer {token}"))
         elif basic:
-            headers.append(("Authorization", "Basic " + base64.b64encode(basic.encode()).decode()))
-        headers += _impersonation(user)
+            encoded = base64.b64encode(basic.encode()).decode()
+            secrets.keep(encoded)
+            headers.append(("Authorization", f"Basic {encoded}"))
+        headers += _impersonation(user, name)
     if parts.scheme == "https":
         tls = _tls_context(cluster, cert, name)
     elif cert is not None:
@@ -290,8 +307,34 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
     return Target(
         context=name, server=server.rstrip("/"), scheme=parts.scheme, host=parts.hostname, port=port,
         prefix=parts.path.rstrip("/"), tls=tls, server_name=server_name or parts.hostname, headers=tuple(headers),
-        proxy=proxy, credentials=", ".join(described) or "no credentials", kubectl_reason=kubectl_reason,
+        proxy=proxy, proxy_shown=proxy_shown, credentials=", ".join(described) or "no credentials", kubectl_reason=kubectl_reason,
     )
+
+
+def _url(url: str, field: str) -> SplitResult:
+    """``url`` split, its user-info kept as a secret; a URL that cannot be sent in a request line
+    (a space, a line break, an escape) is refused naming ``field``, not showing the URL."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # "Invalid IPv6 URL"
+        raise LiveError(f"{field} is not a URL kcompat can read (the value is not shown)") from None
+    for value in (parts.password, parts.netloc.rpartition("@")[0]):  # the password, and user:password (not the user alone)
+        secrets.keep(value)
+    if any(ch <= " " or ch == "\x7f" for ch in url) or not url.isprintable():
+        raise LiveError(f"{field} holds a space or a control character, which a URL cannot (the value is not shown)")
+    return parts
+
+
+def _header_value(value: str, field: str, context: str, ascii_only: bool = False) -> str:
+    """``value`` as an HTTP header value, or a one-line error naming the kubeconfig ``field`` and
+    the context (never the value: it may be a credential)."""
+    if any(ch < " " or ch == "\x7f" for ch in value):
+        raise LiveError(f"context {echo(context)}: {field} holds a line break or another control character, "
+                        "which an HTTP header cannot carry (the value is not shown)")
+    if ascii_only and not value.isascii():
+        raise LiveError(f"context {echo(context)}: {field} holds a character that is not ASCII, which a bearer token "
+                        "cannot (the value is not shown)")
+    return value
 
 
 def _environment_proxy(scheme: str, host: str) -> str | None:
@@ -310,18 +353,27 @@ def _environment_proxy(scheme: str, host: str) -> str | None:
     return proxies.get(scheme)
 
 
-def _impersonation(user: Entry) -> list[tuple[str, str]]:
+def _impersonation(user: Entry, context: str) -> list[tuple[str, str]]:
+    """The impersonation headers of ``user``, each value checked (a non-ASCII one is sent in UTF-8,
+    as kubectl sends it); an extra's key is percent-encoded into the header name, as kubectl does."""
+    from urllib.parse import quote
+
+    field = f"users[{echo(user.name)}].user"
     headers = []
     if _text(user, "as"):
-        headers.append(("Impersonate-User", str(_text(user, "as"))))
+        headers.append(("Impersonate-User", _header_value(str(_text(user, "as")), f"{field}.as", context)))
     if _text(user, "as-uid"):
-        headers.append(("Impersonate-Uid", str(_text(user, "as-uid"))))
-    for group in user.values.get("as-groups") or []:
-        headers.append(("Impersonate-Group", str(group)))
+        headers.append(("Impersonate-Uid", _header_value(str(_text(user, "as-uid")), f"{field}.as-uid", context)))
+    groups = user.values.get("as-groups") or []
+    if not isinstance(groups, list):
+        raise LiveError(f"context {echo(context)}: {field}.as-groups is not a list")
+    for group in groups:
+        headers.append(("Impersonate-Group", _header_value(str(group), f"{field}.as-groups", context)))
     extra = user.values.get("as-user-extra") or {}
     for key, values in (extra.items() if isinstance(extra, dict) else ()):
         for value in values if isinstance(values, list) else [values]:
-            headers.append((f"Impersonate-Extra-{key}", str(value)))
+            name = "Impersonate-Extra-" + quote(str(key), safe="!#$&'*+-.^_`|~")
+            headers.append((name, _header_value(str(value), f"{field}.as-user-extra", context)))
     return headers
 
 
@@ -329,25 +381,36 @@ def _credentials(user: Entry, cluster: Entry, context: str,
                  progress: Progress | None) -> tuple[str | None, str | None, tuple[bytes, bytes] | None, list[str]]:
     """(bearer token, "user:password", (certificate PEM, key PEM), descriptions) of ``user``."""
     how: list[str] = []
+    field = f"users[{echo(user.name)}].user"
     token = _text(user, "token")
+    secrets.keep(token)
     if token:
+        _header_value(token, f"{field}.token", context, ascii_only=True)
         how.append("bearer token")
     elif user.path("tokenFile") is not None:
         path = user.path("tokenFile")
         assert path is not None
-        token = _file(path, "tokenFile").decode("utf-8", "replace").strip()
+        raw = _file(path, "tokenFile")
+        secrets.keep(raw)
+        token = raw.decode("utf-8", "replace").strip()
+        secrets.keep(token)
+        _header_value(token, f"{field}.tokenFile ({echo(path, 200)})", context, ascii_only=True)
         how.append("token file")
     basic = None
     if _text(user, "username") is not None:
+        secrets.keep(_text(user, "password"))
         basic = f"{_text(user, 'username')}:{_text(user, 'password') or ''}"
+        secrets.keep(basic)
         if not token:
             how.append("basic authentication")
     cert_pem = _data(user, "client-certificate-data")
     if cert_pem is None and user.path("client-certificate") is not None:
         cert_pem = _file(user.path("client-certificate"), "client-certificate")  # type: ignore[arg-type]
+    secrets.keep(_text(user, "client-key-data"))
     key_pem = _data(user, "client-key-data")
     if key_pem is None and user.path("client-key") is not None:
         key_pem = _file(user.path("client-key"), "client-key")  # type: ignore[arg-type]
+    secrets.keep(key_pem)
     if (cert_pem is None) != (key_pem is None):
         raise LiveError(f"context {echo(context)}: user {echo(user.name)} has a client certificate without its key, or a key without its certificate")
     cert = (cert_pem, key_pem) if cert_pem is not None and key_pem is not None else None
@@ -355,6 +418,8 @@ def _credentials(user: Entry, cluster: Entry, context: str,
         how.append("client certificate")
     if user.values.get("exec"):
         exec_token, exec_cert, described = run_exec_plugin(user, cluster, context, progress)
+        if exec_token is not None:
+            _header_value(exec_token, f"{field}.exec (the plugin's status.token)", context, ascii_only=True)
         how.append(described)
         token = exec_token or token
         cert = exec_cert or cert
@@ -427,7 +492,7 @@ def run_exec_plugin(user: Entry, cluster: Entry, context: str,  # noqa: C901 - t
     if found is None:
         hint = spec.get("installHint")
         raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} not found"
-                        + (f"; {cut(hint, 500)}" if isinstance(hint, str) and hint.strip() else ""))
+                        + (f"; {echo(hint, 500)}" if isinstance(hint, str) and hint.strip() else ""))
     env = dict(os.environ)
     for item in spec.get("env") or []:
         if isinstance(item, dict) and isinstance(item.get("name"), str):
@@ -450,8 +515,9 @@ def run_exec_plugin(user: Entry, cluster: Entry, context: str,  # noqa: C901 - t
     try:
         status, out, err, stopped = run_bounded([found, *map(str, args)], MAX_EXEC_BYTES, EXEC_TIMEOUT, MAX_EXEC_STDERR_BYTES,
                                                 env=env, what=f"the exec credential plugin {name}", progress=progress)
-    except OSError as exc:
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} could not be run: {exc.strerror or exc}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in an argument or in env
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} could not be run: {echo(why, 200)}") from None
     said = err.decode("utf-8", "replace").strip().splitlines()
     last = f": {echo(said[-1], 500)}" if said else ""
     if stopped:
@@ -467,6 +533,8 @@ def run_exec_plugin(user: Entry, cluster: Entry, context: str,  # noqa: C901 - t
     result = credential.get("status") or {}
     token = result.get("token") if isinstance(result, dict) else None
     cert, key = (result.get("clientCertificateData"), result.get("clientKeyData")) if isinstance(result, dict) else (None, None)
+    secrets.keep(token)
+    secrets.keep(key)
     if (cert is None) != (key is None):
         raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} gave a client certificate without its key, or a key without its certificate")
     if not isinstance(token, str) and not (isinstance(cert, str) and isinstance(key, str)):
@@ -488,8 +556,9 @@ class _Watch:
         self.deadline = deadline
         self.progress = progress
         self.sock: socket.socket | None = None
-        self.received = 0
-        self.phase = "connecting"
+        self._received = 0
+        self._phase = "connecting"
+        self.quiet_since = time.monotonic()  # the last data or change of phase: the socket's timeout runs from there
         self._expired = False
         self._done = threading.Event()
         self.started = self._started = time.monotonic()
@@ -508,10 +577,38 @@ class _Watch:
                 return
             if now >= note and self.progress is not None:
                 got = f", {self.received:,} bytes so far" if self.received else ""
+                stops = self.stops_at()
+                unless = " unless data comes" if stops < self.deadline else ""
                 self.progress(f"waiting for {self.what}: {self.phase}{got} ({now - self._started:.0f} s; "
-                              f"stopped after {self.deadline - self._started:.0f} s)")
+                              f"stopped after {max(stops - self._started, now - self._started):.0f} s{unless})")
                 note = now + NOTE_EVERY
             self._done.wait(min(0.25, max(0.0, self.deadline - now)))
+
+    @property
+    def phase(self) -> str:
+        """What is awaited now ("connecting", "TLS handshake", "reading the answer"...)."""
+        return self._phase
+
+    @phase.setter
+    def phase(self, phase: str) -> None:
+        self._phase = phase
+        self.quiet_since = time.monotonic()
+
+    @property
+    def received(self) -> int:
+        """Bytes of the answer received so far."""
+        return self._received
+
+    @received.setter
+    def received(self, count: int) -> None:
+        self._received = count
+        self.quiet_since = time.monotonic()
+
+    def stops_at(self) -> float:
+        """When the read is stopped unless data comes: the deadline, or sooner the timeout of the
+        phase (:data:`CONNECT_TIMEOUT` to connect, :data:`READ_TIMEOUT` without data)."""
+        quiet = CONNECT_TIMEOUT if self._phase == "connecting" else READ_TIMEOUT
+        return min(self.deadline, self.quiet_since + quiet)
 
     @property
     def expired(self) -> bool:
@@ -577,7 +674,7 @@ def read_answer(connection: http.client.HTTPConnection, watch: _Watch, target: s
     """GET ``target`` on ``connection`` and read its body within the limits (see the module)."""
     connection.putrequest("GET", target, skip_host=True, skip_accept_encoding=True)
     for name, value in headers:
-        connection.putheader(name, value)
+        connection.putheader(name, value.encode())  # checked where read (_header_value); UTF-8 as kubectl sends it
     connection.endheaders()
     watch.phase = "sent the request, no answer yet"
     response = connection.getresponse()
@@ -634,6 +731,7 @@ class Cluster:
         self.kubeconfig = kubeconfig
         self.progress = progress
         self._proxy: subprocess.Popen[bytes] | None = None
+        self._relay: threading.Thread | None = None
         self._folder: str | None = None
 
     @property
@@ -646,8 +744,8 @@ class Cluster:
     def label(self, path: str) -> str:
         """The name of an answer in the report (where it came from)."""
         if self.target.kubectl_reason:
-            return f"kubectl proxy {path} (context {self.target.context})"
-        return f"{self.target.server}{path} (context {self.target.context})"
+            return f"kubectl proxy {path} (context {echo(self.target.context)})"
+        return f"{self.target.server}{path} (context {echo(self.target.context)})"
 
     def get(self, path: str, limit: int = MAX_ANSWER_BYTES) -> bytes:
         what = self.label(path)
@@ -665,9 +763,10 @@ class Cluster:
         except LiveError:
             raise
         except (OSError, http.client.HTTPException) as exc:
+            through = f" (through the proxy {echo(self.target.proxy_shown, 200)}: {watch.phase})" if self.target.proxy else ""
             if watch.expired:
-                raise LiveError(f"{what}: no complete answer within {self.timeout:g} s; stopped") from None
-            raise LiveError(f"{what}: {_network_message(exc)}") from None
+                raise LiveError(f"{what}: no complete answer within {self.timeout:g} s; stopped{through}") from None
+            raise LiveError(f"{what}: {_network_message(exc)}{through}") from None
         finally:
             watch.close()
             if connection is not None:
@@ -695,7 +794,8 @@ class Cluster:
                 connection.sock = raw
                 raw.settimeout(READ_TIMEOUT)
                 return connection, f"{t.server}{path}"
-            _tunnel(raw, self._host_header(), t)
+            watch.phase = "connected to the proxy"
+            _tunnel(raw, self._host_header(), t, watch)
         else:
             raw = socket.create_connection((t.host, t.port), timeout=_left(watch, CONNECT_TIMEOUT))
             watch.sock = raw
@@ -716,19 +816,24 @@ class Cluster:
         if self._proxy is None:
             kubectl = shutil.which("kubectl")
             if kubectl is None:
-                raise LiveError(f"context {self.target.context}: {self.target.kubectl_reason}, which kcompat leaves to kubectl; "
+                raise LiveError(f"context {echo(self.target.context)}: {self.target.kubectl_reason}, which kcompat leaves to kubectl; "
                                 "kubectl is not on PATH")
             self._folder = tempfile.mkdtemp(prefix="kcompat-proxy-")
             command = [kubectl, "proxy", f"--unix-socket={self._folder}/proxy.sock", "--context", self.target.context]
             if self.kubeconfig:
                 command[2:2] = ["--kubeconfig", self.kubeconfig]
             watch.phase = "starting kubectl proxy"
-            self._proxy = spawn(command, stdout=subprocess.DEVNULL, stderr=None)
+            # its stderr is relayed line by line, rendered (a context name it echoes may hold an escape)
+            self._proxy = spawn(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            self._relay = threading.Thread(target=_relay_lines, args=(self._proxy.stderr,), name="kcompat-kubectl-stderr", daemon=True)
+            self._relay.start()
         path = f"{self._folder}/proxy.sock"
         started = time.monotonic()
         while True:
             if self._proxy.poll() is not None:
-                raise LiveError(f"context {self.target.context}: kubectl proxy exited with status {self._proxy.returncode} "
+                if self._relay is not None:
+                    self._relay.join(2.0)
+                raise LiveError(f"context {echo(self.target.context)}: kubectl proxy exited with status {self._proxy.returncode} "
                                 "(its message is above)")
             if os.path.exists(path):
                 try:
@@ -741,12 +846,17 @@ class Cluster:
                 except OSError:
                     sock.close()
             if time.monotonic() - started > PROXY_START_TIMEOUT:
-                raise LiveError(f"context {self.target.context}: kubectl proxy did not start within {PROXY_START_TIMEOUT:g} s")
+                raise LiveError(f"context {echo(self.target.context)}: kubectl proxy did not start within {PROXY_START_TIMEOUT:g} s")
             time.sleep(0.05)
 
     def close(self) -> None:
         if self._proxy is not None:
             stop(self._proxy)
+            if self._relay is not None:
+                self._relay.join(2.0)  # what kubectl wrote last is shown before kcompat's own message
+                self._relay = None
+            if self._proxy.stderr is not None:
+                self._proxy.stderr.close()
             self._proxy = None
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
@@ -795,19 +905,37 @@ class Cluster:
                 connection.close()
 
 
+#: lines of kubectl proxy's stderr relayed (each cut); the rest is read and counted
+MAX_RELAYED_LINES = 50
+
+
+def _relay_lines(stream: Any) -> None:
+    """``kubectl proxy``'s stderr on kcompat's, each line rendered and cut, at most
+    :data:`MAX_RELAYED_LINES` of them."""
+    count = 0
+    with contextlib.suppress(OSError, ValueError):
+        while line := stream.readline(64 * 1024):
+            count += 1
+            if count <= MAX_RELAYED_LINES:
+                stderr_progress(f"kubectl: {echo(line.decode('utf-8', 'replace').rstrip(chr(10)), 500)}")
+        if count > MAX_RELAYED_LINES:
+            stderr_progress(f"kubectl: … and {count - MAX_RELAYED_LINES:,} more lines on its stderr, not shown")
+
+
 def _left(watch: _Watch, most: float) -> float:
     """``most`` seconds, or what is left before the deadline when that is less."""
     return max(0.001, min(most, watch.deadline - time.monotonic()))
 
 
-def _tunnel(sock: socket.socket, host: str, target: Target) -> None:
+def _tunnel(sock: socket.socket, host: str, target: Target, watch: _Watch) -> None:
     """An HTTP CONNECT tunnel through the proxy ``sock`` is connected to."""
     sock.settimeout(READ_TIMEOUT)
+    watch.phase = "asked the proxy to connect, no answer yet"
     sock.sendall(f"CONNECT {host} HTTP/1.1\r\nHost: {host}\r\nUser-Agent: {_user_agent()}\r\n\r\n".encode("ascii", "replace"))
     response = http.client.HTTPResponse(sock, method="CONNECT")
     response.begin()
     if response.status != 200:
-        raise LiveError(f"the proxy {target.proxy[0]}:{target.proxy[1]} refused to connect to {host}: "  # type: ignore[index]
+        raise LiveError(f"the proxy {echo(target.proxy_shown, 200)} refused to connect to {host}: "
                         f"{response.status} {echo(response.reason, 200)}")
 
 

@@ -27,14 +27,16 @@ if TYPE_CHECKING:
 def startup_line(startup: StepStartup) -> list[str]:
     """kube-apiserver's start-up at a point of the plan, as Markdown lines (a verdict, the reasons, the fixes)."""
     from kcompat.core.errors import shown
+    from kcompat.documents.formats import md_escape
 
     head = f"kube-apiserver {startup.binary} emulating {startup.emulated} with these flags"
-    if startup.verdict == "refuses":  # the first 20 of each, then "… and N more"
-        return [f"**REFUSES TO START**: {head} exits at start-up:", *[f"- error: {e}" for e in shown(startup.errors)],
-                *[f"- fix: {h}" for h in shown(startup.hints)]]
+    # the first 20 of each, then "… and N more"; they echo the flags given: shown, never styled
+    if startup.verdict == "refuses":
+        return [f"**REFUSES TO START**: {head} exits at start-up:", *[f"- error: {md_escape(e)}" for e in shown(startup.errors)],
+                *[f"- fix: {md_escape(h)}" for h in shown(startup.hints)]]
     if startup.verdict == "not-ready":
-        return [f"**STARTS BUT DOES NOT BECOME READY**: {head}:", *[f"- not ready: {e}" for e in shown(startup.not_ready)],
-                *[f"- fix: {h}" for h in shown(startup.hints)]]
+        return [f"**STARTS BUT DOES NOT BECOME READY**: {head}:", *[f"- not ready: {md_escape(e)}" for e in shown(startup.not_ready)],
+                *[f"- fix: {md_escape(h)}" for h in shown(startup.hints)]]
     return [f"Start-up: {head} starts and becomes ready."]
 
 

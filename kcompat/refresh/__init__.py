@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from .. import DATA_DIR  # data/ of the checkout, or of the installed package
-from ..core.errors import KcompatError
+from ..core.errors import KcompatError, printable
 from .common import (
     FIRST_MINOR,
     RefreshError,
@@ -69,7 +69,7 @@ def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     every = recorded_minors(out)
     minors = sorted({minor_of_release(r) for r in releases}) if releases else every
     if not minors:
-        raise RefreshError(f"--oracle: no recordings in {out / 'oracle'} (v1.N.P/gates.json, made by oracle/record.py): "
+        raise RefreshError(f"--oracle: no recordings in {printable(out / 'oracle')} (v1.N.P/gates.json, made by oracle/record.py): "
                            "nothing to refresh from; --out names the data folder that holds them")
     written = (refresh_features_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
                + refresh_provenance(out, minors, every))

@@ -6,7 +6,7 @@ version flags' refusals first, as for the gates (:mod:`.versions`)."""
 from __future__ import annotations
 
 from ..apis import ApiAvailability
-from ..errors import KcompatError, cut
+from ..errors import KcompatError, echo
 from ..problems import (
     MAX_REMEDIES,
     AlphaApiWhileEmulating,
@@ -101,7 +101,7 @@ def _unregistered(problem: GroupVersionNotRegistered, availability: ApiAvailabil
 
 
 def _unknown_groups(problem: UnknownApiGroups, availability: ApiAvailability) -> Remedy:
-    groups = tuple(cut(g) for g in problem.names[:MAX_GROUPS_NAMED] if g)
+    groups = tuple(echo(g) for g in problem.names[:MAX_GROUPS_NAMED] if g)
     known = dict.fromkeys(e.group for e in availability.entries if e.group)
     guesses = [f"{g}: did you mean {' or '.join(names)}?" for g in groups for names in [closest_names(g, known)] if names]
     one = len(groups) == 1
