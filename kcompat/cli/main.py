@@ -161,15 +161,12 @@ class _Guarded:
 @contextlib.contextmanager
 def guarded_streams() -> Iterator[None]:
     """stdout and stderr behind :class:`_Guarded` while the block runs (already guarded: as they are)."""
-    saved = sys.stdout, sys.stderr
-    if sys.stdout is not None and not isinstance(sys.stdout, _Guarded):
-        sys.stdout = _Guarded(sys.stdout)
-    if sys.stderr is not None and not isinstance(sys.stderr, _Guarded):
-        sys.stderr = _Guarded(sys.stderr)
-    try:
+    with contextlib.ExitStack() as stack:  # the standard library's own redirection, undone on the way out
+        if sys.stdout is not None and not isinstance(sys.stdout, _Guarded):
+            stack.enter_context(contextlib.redirect_stdout(_Guarded(sys.stdout)))
+        if sys.stderr is not None and not isinstance(sys.stderr, _Guarded):
+            stack.enter_context(contextlib.redirect_stderr(_Guarded(sys.stderr)))
         yield
-    finally:
-        sys.stdout, sys.stderr = saved
 
 
 def main(argv: list[str] | None = None, catalog: Catalog = DEFAULT_CATALOG) -> int:
