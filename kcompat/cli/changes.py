@@ -34,9 +34,6 @@ def register(parser: argparse.ArgumentParser) -> None:
                 options.FEATURE_GATES.but(more="applied to both sides"))
     parser.add_argument("--against", default="release", metavar="native|release|VERSION[@E]", help=AGAINST_HELP)
     options.add(parser, options.FORMAT.but(choices=formats.FORMATS, default="table"), options.COMPONENT)
-    from kcompat.cli.cmdline import fold_repeated_options
-
-    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

@@ -30,9 +30,6 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     add_apiserver_option_arguments(parser)
     add_command_line_argument(parser)
-    from kcompat.cli.cmdline import fold_repeated_options
-
-    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

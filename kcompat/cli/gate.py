@@ -27,9 +27,6 @@ def register(parser: argparse.ArgumentParser) -> None:
         "--table", choices=TABLES,
         help="print this table alone (table, markdown); CSV holds one table: this one, the releases when none is named",
     )
-    from kcompat.cli.cmdline import fold_repeated_options
-
-    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

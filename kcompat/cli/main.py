@@ -114,6 +114,11 @@ def build_parser(only: str | None = None, catalog: Catalog = DEFAULT_CATALOG) ->
         command = sub.add_parser(name, help=help_text)
         if only is None or only == name:
             subcommand(name).register(command)
+            # every subcommand reads its repeated flags in one pass (10,000 --binary or
+            # --feature-gates cost what one does) and refuses a flood of other option words
+            from kcompat.cli.cmdline import fold_repeated_options
+
+            fold_repeated_options(command)
     return parser
 
 

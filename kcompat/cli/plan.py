@@ -29,9 +29,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     from kcompat.cli.cmdline import add_apiserver_option_arguments
 
     add_apiserver_option_arguments(parser)
-    from kcompat.cli.cmdline import fold_repeated_options
-
-    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

@@ -47,9 +47,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     options.add(parser, options.BINARY, options.EMULATED, options.MIN_COMPAT, options.RUNTIME_CONFIG, options.FEATURE_GATES.but(more=options.REST_STORAGE_GATES),
                 *options.FORWARD_COMPATIBLE, options.FORMAT.but(choices=formats.FORMATS, default="table"), repeat=True)
     parser.add_argument("--all", action="store_true", help="list the served objects too (JSON always lists every object)")
-    from kcompat.cli.cmdline import fold_repeated_options
-
-    fold_repeated_options(parser)
 
 
 def collect(paths: list[str], stdin: BinaryIO | None = None) -> tuple[list[tuple[str, bytes]], list[tuple[str, str]]]:

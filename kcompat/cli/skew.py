@@ -18,9 +18,6 @@ from kcompat.documents import formats
 
 def register(parser: argparse.ArgumentParser) -> None:
     options.add(parser, options.BINARY.but(required=True), options.EMULATED, options.MIN_COMPAT, options.FORMAT.but(choices=formats.FORMATS, default="table"))
-    from kcompat.cli.cmdline import fold_repeated_options
-
-    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

@@ -24,9 +24,6 @@ def register(parser: argparse.ArgumentParser) -> None:
     options.add(parser, options.SEARCH)
     parser.add_argument("--sort", choices=SORTS, default=SORTS[0], help="row order (default: by first version)")
     options.add(parser, options.FORMAT.but(choices=formats.FORMATS, default="table"))
-    from kcompat.cli.cmdline import fold_repeated_options
-
-    fold_repeated_options(parser)
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
