@@ -134,8 +134,8 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         else ExitStatus.DIFFERS if inspection.disagrees
         else ExitStatus.OK
     )
-    if args.format == "json":
-        sys.stdout.write(formats.to_json(document))
+    if args.format == "json":  # its lists of problems bounded as every command's: the first 20, then <key>Omitted
+        sys.stdout.write(formats.to_json(formats.bound_lists(document, (*formats.PROBLEM_KEYS, "versionDisagreements"))))
     else:
         sys.stdout.write(render_inspect(document, args.format, getattr(args, "show_defaults", False)))
     if args.format != "json" or status is ExitStatus.REFUSED:

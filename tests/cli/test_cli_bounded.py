@@ -180,3 +180,13 @@ def test_thousands_of_other_options_are_refused_quickly():
     done, cpu = _cpu_of(["gates", "--binary", "1.36", *["--show-defaults"] * 5_000])
     assert done.returncode == 2 and cpu < 1.0
     assert "5,001 options before --, more than the 1,000 one command reads" in done.stderr
+
+
+def test_inspect_json_bounds_its_lists_of_problems(tmp_path):
+    """A command line with 5,000 unknown gates: inspect's own JSON keeps 20 errors and counts the rest."""
+    line = tmp_path / "cmd.txt"
+    line.write_text("kube-apiserver --feature-gates=" + ",".join(f"G{i}=true" for i in range(5_000)) + "\n")
+    done, _ = _cpu_of(["inspect", "--binary", "1.36", str(line), "--format", "json"])
+    doc = json.loads(done.stdout)
+    assert done.returncode == 2 and len(doc["errors"]) == 20 and doc["errorsOmitted"] == 4_980, doc["errors"][:3]
+    assert len(done.stdout) < 200_000
