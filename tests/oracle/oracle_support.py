@@ -1,5 +1,5 @@
 """What the tests of tests/oracle share: reading the recordings of data/oracle/ and the binary's
-lines, and the README's agreement table counted from them."""
+lines, and the agreement table of docs/agreement.md counted from them."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def _refusals(path: Path) -> int:
 
 
 def agreement_rows() -> list[str]:
-    """The README's agreement table, counted from the recordings: one row per recorded release and
+    """The agreement table of docs/agreement.md, counted from the recordings: one row per recorded release and
     component (every answer the tests compare)."""
     rows = []
     for folder in sorted({p.parent.parent for p in ORACLE.glob("v*/live/*.json")}, key=_release_key):
@@ -104,7 +104,7 @@ def agreement_total() -> int:
     return sum(int(row.rsplit("|", 2)[1].split(" of ")[0].strip().replace(",", "")) for row in agreement_rows())
 
 
-if __name__ == "__main__":  # the README's table: python tests/oracle/oracle_support.py
+if __name__ == "__main__":  # docs/agreement.md's table: python tests/oracle/oracle_support.py
     print(AGREEMENT_HEADER)
     print("\n".join(agreement_rows()))
     print(f"\n{agreement_total():,} answers in all")

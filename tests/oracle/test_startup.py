@@ -8,7 +8,7 @@ ready. kcompat's verdict for the same flags (:func:`kcompat.answers.startup.apis
 must be the same: "refuses" for refused, with the binary's own line byte for byte; "not-ready" for
 exited and not-ready; "starts" for ready. The few runs where a short probe did not get ready and a
 longer start of the same flags did are listed (:func:`refuted_probes`): the recording itself
-shows they were slow, not stuck. The README's table ("Will it start and become ready") is counted
+shows they were slow, not stuck. The agreement table of docs/agreement.md ("Will it start and become ready") is counted
 here (:func:`startup_agreement_rows`).
 """
 
@@ -204,18 +204,18 @@ def test_gates_of_an_unsearched_stage_say_their_readiness_is_not_known():
                for w in answer.warnings)
 
 
-#: The README's line naming the bundled releases whose starts are not recorded yet.
+#: The line of docs/agreement.md naming the bundled releases whose starts are not recorded yet.
 NOT_RECORDED = re.compile(r"^Readiness not recorded yet: (.*)\.$", re.M)
 
 
 def test_a_release_without_recorded_starts_is_named_and_says_so():
-    """Every bundled release has its starts recorded, or is named in the README as not recorded
+    """Every bundled release has its starts recorded, or is named in docs/agreement.md as not recorded
     yet, and ``kcompat gates`` then says its readiness is not checked (never a silent "starts")."""
     from kcompat.answers.gates import gates
 
     recorded = {".".join(p.parent.name[1:].split(".")[:2]) for p in STARTUPS}
     missing = [r for r in CATALOG.usable_releases() if r not in recorded]
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "agreement.md").read_text()
     named = NOT_RECORDED.search(readme)
     assert (named.group(1).split(", ") if named else []) == missing
     for release in missing:
@@ -287,11 +287,11 @@ def test_every_refusal_case_agrees(release, case):
 
 
 # ---------------------------------------------------------------------------------------------
-# The README's statement.
+# What docs/agreement.md states.
 
 
 def startup_agreement_rows() -> list[str]:
-    """The README's readiness agreement table, counted from the recordings (what the tests above
+    """The readiness agreement table of docs/agreement.md, counted from the recordings (what the tests above
     compare): per release the option cases, the findings, every run (the cases are runs too) by
     recorded verdict, the refusal cases, the short probes a longer start refuted, the verdicts that
     agree, and those not compared (:func:`harness_fault`, :func:`missing_gates`)."""
@@ -314,10 +314,10 @@ def startup_agreement_rows() -> list[str]:
     return rows
 
 
-def test_the_readme_states_the_startup_agreement_the_recordings_give():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+def test_the_agreement_page_states_the_startup_agreement_the_recordings_give():
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "agreement.md").read_text()
     for row in startup_agreement_rows():
-        assert row in readme, f"README.md lacks the row: {row}"
+        assert row in readme, f"docs/agreement.md lacks the row: {row}"
 
 
 def test_the_gates_the_oracle_starts_where_allalpha_is_refused_are_ones_the_binary_takes():
