@@ -57,6 +57,11 @@ def add_refresh_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def progress(line: str) -> None:
+    """A line on stderr saying what the refresh is doing (it takes tens of seconds)."""
+    print(f"kcompat data refresh: {line}", file=sys.stderr, flush=True)
+
+
 def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     """Write the data of ``releases`` (default: every recorded one) into ``out`` from ``out/oracle``;
     returns the files written (relative to ``out``). Inside :func:`~kcompat.refresh.staging.staged_writes`
@@ -73,7 +78,10 @@ def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
         raise RefreshError(f"--oracle: no recordings in {out / 'oracle'} (v1.N.P/gates.json, made by oracle/record.py): "
                            "nothing to refresh from; --out names the data folder that holds them")
     # every recording is verified before anything is staged; the writers read what was verified
-    with verified(verify_recordings(out, minors if releases else None)):
+    progress(f"verifying the recordings in {echo(out / 'oracle', 300)}")
+    recordings = verify_recordings(out, minors if releases else None)
+    progress(f"{len(recordings.hashes)} recordings verified; staging the new data (nothing is written before the end)")
+    with verified(recordings):
         written = (refresh_features_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
                    + refresh_provenance(out, minors, every))
     return sorted(set(written))
@@ -96,6 +104,7 @@ def run_refresh(args: argparse.Namespace) -> int:
         with staged_writes() as staging:  # nothing reaches the folder before every file is ready
             written = refresh(out, releases)
             bundle_line = stage_bundle(out)  # data/bundle.json, compiled from what this refresh leaves
+            progress(f"writing {len(staging.paths)} files into {echo(out, 300)} in one step")
     except KeyboardInterrupt as exc:
         import signal
 
