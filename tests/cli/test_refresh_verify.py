@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from kcompat.cli.main import main as kcompat
+from kcompat.data.catalog import Catalog
 from kcompat.refresh.verify import MAX_RECORDING_BYTES, MAX_SHOWN
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -64,7 +66,8 @@ def test_a_gate_listed_twice_is_refused_naming_both(data: Path, capsys: pytest.C
     err = refused(data, capsys)
     assert f'{GATES}: [17].name: "{name}" listed twice (also [3])' in err
     assert "(1 problem)" in err
-    assert kcompat(["gates", "--binary", "1.36", "--format", "json"]) == 0  # the bundled data still answers
+    assert kcompat(["gates", "--binary", "1.36", "--format", "json"], catalog=Catalog(data)) == 0  # the copy still answers 1.36
+    assert name in capsys.readouterr().out
 
 
 def test_a_gate_twice_in_a_components_list_and_a_spec_version_twice(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,3 +190,26 @@ def test_a_release_asked_for_alone_is_checked_against_releases_yaml(data: Path, 
     # every recording under oracle/ is still verified (SOURCES.md's table reads them all)
     assert kcompat(["data", "refresh", "--out", str(data), "--release", "1.34"]) == 0
     capsys.readouterr()
+
+
+def test_a_recording_changed_after_its_verification_is_refused(data: Path) -> None:
+    """The writers read what was verified: a file changed between the pass and its read, or one
+    the pass did not verify, is refused by name."""
+    from kcompat.refresh.common import RefreshError
+    from kcompat.refresh.verify import read_recording, verified, verify_recordings
+
+    recordings = verify_recordings(data)
+    with verified(recordings):
+        assert read_recording(data / GATES)[0]["name"]
+        (data / GATES).write_text((data / GATES).read_text().replace('"kube"', '"kube" '))
+        with pytest.raises(RefreshError, match="^" + re.escape(GATES) + ": changed while the refresh ran"):
+            read_recording(data / GATES)
+        (data / "oracle/v1.36.5/extra.json").write_text("{}")
+        with pytest.raises(RefreshError, match=r"^oracle/v1\.36\.5/extra\.json: read by the refresh but not verified"):
+            read_recording(data / "oracle/v1.36.5/extra.json")
+
+
+def test_a_file_named_like_a_recording_is_refused(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (data / "oracle/v1.36.9").write_text("not a folder")
+    err = refused(data, capsys)
+    assert "oracle/v1.36.9: named like a recording but not a folder of the data folder" in err
