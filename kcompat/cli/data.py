@@ -29,9 +29,13 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     """The data commands write data/ (or ``--out``, ``--data``): the catalog of the answers is not theirs."""
     if args.data_command == "compile":
         return _compile(args)
+    from kcompat.cli.signals import SIGINT, signals_as_interrupts
     from kcompat.refresh import run_refresh
 
-    return ExitStatus(run_refresh(args))
+    # Ctrl-C (or ``kill -INT``) stops a refresh even when its shell started it with SIGINT ignored
+    # (a background job): nothing is written before the commit, so stopping is always safe
+    with signals_as_interrupts((SIGINT,)):
+        return ExitStatus(run_refresh(args))
 
 
 def _compile(args: argparse.Namespace) -> ExitStatus:

@@ -42,10 +42,16 @@ class Stopped(KeyboardInterrupt):
         return 128 + self.signum
 
 
+#: a command that must stop on Ctrl-C even when started with SIGINT ignored adds it (``kcompat data
+#: refresh``: a shell starts a background job with SIGINT ignored, and ``kill -INT`` is then lost)
+SIGINT = signal.SIGINT
+
+
 @contextlib.contextmanager
-def signals_as_interrupts() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise :class:`Stopped` in the block (main thread only; elsewhere
-    nothing changes). The previous handlers come back afterwards."""
+def signals_as_interrupts(signals: tuple[int, ...] = SIGNALS) -> Iterator[None]:
+    """``signals`` (SIGTERM and SIGHUP) raise :class:`Stopped` in the block, whatever handler they
+    had, an inherited "ignore" too (main thread only; elsewhere nothing changes). The previous
+    handlers come back afterwards."""
     raised = False
 
     def handler(signum: int, frame: object) -> None:
@@ -57,7 +63,7 @@ def signals_as_interrupts() -> Iterator[None]:
 
     previous = {}
     try:
-        for sig in SIGNALS:
+        for sig in signals:
             previous[sig] = signal.signal(sig, handler)
     except ValueError:  # not the main thread: signals stay as they are
         pass

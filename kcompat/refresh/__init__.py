@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from .. import DATA_DIR  # data/ of the checkout, or of the installed package
-from ..core.errors import KcompatError, printable
+from ..core.errors import KcompatError, echo, printable
 from .common import (
     FIRST_MINOR,
     RefreshError,
@@ -57,6 +57,11 @@ def add_refresh_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def progress(line: str) -> None:
+    """A line on stderr saying what the refresh is doing (it takes tens of seconds)."""
+    print(f"kcompat data refresh: {line}", file=sys.stderr, flush=True)
+
+
 def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     """Write the data of ``releases`` (default: every recorded one) into ``out`` from ``out/oracle``;
     returns the files written (relative to ``out``). Inside :func:`~kcompat.refresh.staging.staged_writes`
@@ -65,30 +70,54 @@ def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     from .oracle import recorded_minors, refresh_features_from_oracle
     from .provenance import refresh_provenance
     from .startup import refresh_startup
+    from .verify import verified, verify_recordings
 
     every = recorded_minors(out)
     minors = sorted({minor_of_release(r) for r in releases}) if releases else every
     if not minors:
         raise RefreshError(f"--oracle: no recordings in {printable(out / 'oracle')} (v1.N.P/gates.json, made by oracle/record.py): "
                            "nothing to refresh from; --out names the data folder that holds them")
-    written = (refresh_features_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
-               + refresh_provenance(out, minors, every))
+    # every recording is verified before anything is staged; the writers read what was verified
+    progress(f"verifying the recordings in {echo(out / 'oracle', 300)}")
+    recordings = verify_recordings(out, minors if releases else None)
+    progress(f"{len(recordings.hashes)} recordings verified; staging the new data (nothing is written before the end)")
+    with verified(recordings):
+        written = (refresh_features_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
+                   + refresh_provenance(out, minors, every))
     return sorted(set(written))
 
 
 def run_refresh(args: argparse.Namespace) -> int:
     """Run the refresh; 0 on success, 2 with a message on bad input. The data folder changes in
-    one step at the end, or not at all: an error, a full disk or a signal part way leaves it as it was."""
+    one step at the end, or not at all: an error, a full disk or a signal part way leaves it as it was.
+    A signal (``KeyboardInterrupt``) is said to have stopped the refresh before or after its
+    commit, then raised again for the caller's exit status."""
     from kcompat.refresh.compile import stage_bundle
 
-    from .staging import staged_writes
+    from .staging import Staging, staged_writes
 
     releases = list(getattr(args, "release", None) or []) or None
+    out: Path | None = None
+    staging: Staging | None = None
     try:
         out = checked_out_dir(getattr(args, "out", None) or DATA_DIR)
-        with staged_writes():  # nothing reaches the folder before every file is ready
+        with staged_writes() as staging:  # nothing reaches the folder before every file is ready
             written = refresh(out, releases)
             bundle_line = stage_bundle(out)  # data/bundle.json, compiled from what this refresh leaves
+            progress(f"writing {len(staging.paths)} files into {echo(out, 300)} in one step")
+    except KeyboardInterrupt as exc:
+        import signal
+
+        try:
+            name = signal.Signals(getattr(exc, "signum", signal.SIGINT)).name
+        except ValueError:
+            name = "a signal"
+        folder = echo(out if out is not None else getattr(args, "out", None) or DATA_DIR, 300)
+        if staging is not None and staging.committed:
+            print(f"kcompat data refresh: stopped by {name} after the commit: {folder} is wholly refreshed", file=sys.stderr)
+        else:
+            print(f"kcompat data refresh: stopped by {name} before the commit: {folder} is left as it was", file=sys.stderr)
+        raise
     except KcompatError as exc:
         print(f"kcompat data refresh: {exc}", file=sys.stderr)
         return 2

@@ -11,14 +11,14 @@ import base64
 import csv
 import hashlib
 import io
-import json
 import re
 from pathlib import Path
 
 import yaml
 
 from .common import current_text, write_file_atomically
-from .oracle import ORACLE_DIR, header_text, recorded
+from .oracle import header_text, recorded
+from .verify import ORACLE_DIR, read_recording
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def _newest_full(data_dir: Path, minor: int) -> Path | None:
 
 def api_release_document(folder: Path, minor: int) -> dict[str, Any]:
     """``apis/v1.N.yaml`` from the scheme kinds the release's three apiservers register."""
-    apis = json.loads((folder / "apis.json").read_text())
+    apis = read_recording(folder / "apis.json")
     by_gv: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for k in apis["kinds"]:
         if k["kind"] in META_KINDS:
@@ -93,7 +93,7 @@ def resources_document(folder: Path, minor: int, previous: dict[str, Any] | None
     served by this binary, e.g. removed before every emulated version it allows)."""
     seen: dict[tuple[str, str, str], tuple[str, set[str]]] = {}
     for run in sorted((folder / "live").glob("*.json")):
-        record = json.loads(run.read_text())
+        record = read_recording(run)
         for gv, resources in (record.get("discovery") or {}).items():
             group, _, version = gv.rpartition("/")
             top = {r["name"]: r["kind"] for r in resources if "/" not in r["name"]}
@@ -106,7 +106,7 @@ def resources_document(folder: Path, minor: int, previous: dict[str, Any] | None
                 seen.setdefault((group, version, kind), (name, set()))
     observed = set(seen)
     gated_file = folder / "gated-resources.json"
-    gated_items = json.loads(gated_file.read_text()) if gated_file.is_file() else []
+    gated_items = read_recording(gated_file) if gated_file.is_file() else []
     gated = {(g["group"], g["version"], g["resource"]): g["gate"] for g in gated_items if "subresource" not in g}
     gated_subs: dict[tuple[str, str, str], dict[str, str]] = {}
     for g in gated_items:
@@ -143,7 +143,7 @@ def resources_document(folder: Path, minor: int, previous: dict[str, Any] | None
 
 def enablement_snapshot(folder: Path, minor: int) -> dict[str, Any]:
     """The ``default-enablement.yaml`` entry: the resource configs of the three apiservers."""
-    apis = json.loads((folder / "apis.json").read_text())
+    apis = read_recording(folder / "apis.json")
     stable, beta, alpha, legacy = set(), set(), set(), set()
     for server in apis["groupVersionEnabled"].values():
         for gv, on in server.items():
@@ -230,7 +230,7 @@ def chained_storage_versions(folder: Path, apis: dict[str, Any]) -> list[str]:
     groups = {g for g, _ in versions}
     found: dict[tuple[str, str], str] = {}
     for run in sorted((folder / "live").glob("*.json")):
-        for gv, resources in (json.loads(run.read_text()).get("discovery") or {}).items():
+        for gv, resources in (read_recording(run).get("discovery") or {}).items():
             group = gv.rpartition("/")[0]
             if group not in groups:
                 continue
@@ -288,7 +288,7 @@ def refresh_apis_from_oracle(data_dir: Path, minors: list[int]) -> list[str]:
             f"{r['groupVersion']} {r['resource']}" for r in snapshot["legacyBetaResourcesEnabledByDefault"]
         ]
         lists["default-enablement.yaml"][release] = snapshot
-        apis = json.loads((folder / "apis.json").read_text())
+        apis = read_recording(folder / "apis.json")
         provenance = {"repository": f"k8s.io/kubernetes {folder.name} (running code)", "commit": "", "path": f"data/oracle/{folder.name}/apis.json"}
         lists["scheme-priority.yaml"][release] = {
             "release": release, **provenance, "groups": {g: v for g, v in sorted(apis["versionPriority"].items()) if v},

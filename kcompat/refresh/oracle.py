@@ -19,7 +19,6 @@ Nothing is parsed from Go source here: the recordings are JSON that the Go code 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,17 +28,14 @@ import yaml
 
 from ..core.components import KUBE_APISERVER, OTHER_COMPONENTS
 from .common import RefreshError, current_text, remove_file, write_file_atomically
+from .verify import ORACLE_DIR, PATCH_FOLDER, PRE_RELEASE_FOLDER, read_recording
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from typing import Any
 
 
-ORACLE_DIR = "oracle"
 ORIGIN_CLIENT_GO = "client-go"
-PATCH_FOLDER = re.compile(r"^v1\.[0-9]+\.[0-9]+$")
-#: a pre-release of a minor no patch of which is out yet (v1.38.0-beta.0): a development release
-PRE_RELEASE_FOLDER = re.compile(r"^v1\.[0-9]+\.0-(alpha|beta|rc)\.[0-9]+$")
 SPEC_KEYS = ("default", "lockToDefault", "preRelease", "version")
 #: the first release whose gates have dependencies and per-spec min compatibility versions
 FIRST_FULL_MINOR = 35
@@ -73,7 +69,7 @@ def _pre_release_key(name: str) -> tuple[int, int]:
 
 
 def _gate_list(path: Path) -> list[dict[str, Any]]:
-    gates = json.loads(path.read_text())
+    gates = read_recording(path)
     if not isinstance(gates, list) or not gates:
         raise RefreshError(f"{path}: no gates recorded")
     return gates
@@ -82,7 +78,8 @@ def _gate_list(path: Path) -> list[dict[str, Any]]:
 def read_meta(folder: Path) -> dict[str, Any]:
     """A recording's ``meta.json`` (module versions, Go, dates), empty when there is none."""
     meta_file = folder / "meta.json"
-    return json.loads(meta_file.read_text()) if meta_file.is_file() else {}
+    meta: dict[str, Any] = read_recording(meta_file) if meta_file.is_file() else {}
+    return meta
 
 
 def _read_recording(folder: Path) -> PatchGates:

@@ -11,12 +11,12 @@ import yaml
 from .common import RefreshError, current_text, write_file_atomically
 from .oracle import (
     FIRST_FULL_MINOR,
-    ORACLE_DIR,
     PatchGates,
     component_recording,
     read_meta,
     recorded,
 )
+from .verify import ORACLE_DIR
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:

@@ -72,6 +72,7 @@ class Staging:
 
     def __init__(self) -> None:
         self._texts: dict[Path, str | None] = {}  # absolute path -> new text, None: remove
+        self.committed = False  # every rename of :meth:`commit` done
 
     def write(self, path: Path, text: str) -> None:
         self._texts[Path(os.path.abspath(path))] = text
@@ -105,7 +106,7 @@ class Staging:
                     os.replace(temporary, path)
                 for path in removals:
                     os.unlink(path)
-            done = True
+                done = self.committed = True  # (a signal held meanwhile is delivered after this)
         finally:
             if not done:
                 for temporary, _ in prepared:

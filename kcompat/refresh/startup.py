@@ -39,6 +39,7 @@ from pathlib import Path
 
 from .common import RefreshError
 from .staging import write_file_atomically
+from .verify import read_recording
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ def readiness_document(folder: Path) -> dict[str, Any]:
     """The rules of one release's recorded starts (the module docstring)."""
     path = folder / RECORDING
     try:
-        doc = json.loads(path.read_text())
+        doc = read_recording(path)
         runs = {r["id"]: r for r in doc["runs"]}
         findings = doc["findings"]
     except (OSError, ValueError, KeyError, TypeError) as exc:
