@@ -355,6 +355,8 @@ class Judgement:
 
     from_release: str
     to_release: str
+    #: the emulated version the old control plane ran at (its own minor unless the rehearsal held another)
+    from_emulated: str
     held: bool
     read: int
     total: int
@@ -389,4 +391,5 @@ def judge(recording: Mapping[str, Any]) -> Judgement:
         f"rehearsed on {to} -> {frm}: {len(ok)} of {len(results)} objects read back, decoded and updated"
         + ("" if held else f"; THE PROMISE BROKE: {'; '.join(broken[:3])}{' ...' if len(broken) > 3 else ''}")
     )
-    return Judgement(frm, to, held, read, len(results), broken, unsupported, summary)
+    from_emulated = str(recording.get("fromEmulated") or recording.get("fromMinor"))
+    return Judgement(frm, to, from_emulated, held, read, len(results), broken, unsupported, summary)

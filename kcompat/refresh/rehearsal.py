@@ -1,0 +1,37 @@
+"""The rollback rehearsals carried into the data the plan reads.
+
+``oracle/rehearse.py`` keeps each pair's full recording in ``data/oracle/<vX.Y.Z>/rehearsal.json``
+(the newer release's folder); :func:`write_rehearsal` copies it, checked, to
+``data/rehearsals/v1.N.json`` (read by :mod:`kcompat.data.rehearsals`). Nothing is written by
+hand: a pair without a recording has no file, and the plan says "not rehearsed"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .common import RefreshError
+from .staging import write_file_atomically
+
+RECORDING = "rehearsal.json"
+REHEARSALS_DIR = "rehearsals"
+
+
+def write_rehearsal(data_dir: Path, recording: Path) -> Path:
+    """``recording`` (a rehearsal.json) written as ``data_dir/rehearsals/v<toMinor>.json``; its path."""
+    try:
+        doc = json.loads(recording.read_text())
+        to_minor = str(doc["toMinor"])
+        if not isinstance(doc["phases"], list) or not doc["phases"]:
+            raise ValueError("no phases")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise RefreshError(f"{recording}: not a rehearsal recording ({type(exc).__name__}: {exc})") from None
+    target = data_dir / REHEARSALS_DIR / f"v{to_minor}.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_file_atomically(target, json.dumps(doc, sort_keys=True, separators=(",", ":")) + "\n")
+    return target
+
+
+def write_rehearsals(data_dir: Path) -> list[Path]:
+    """Every ``data/oracle/*/rehearsal.json`` of ``data_dir`` carried over; the paths written."""
+    return [write_rehearsal(data_dir, path) for path in sorted((data_dir / "oracle").glob(f"*/{RECORDING}"))]
