@@ -41,6 +41,8 @@ from .children import spawn, stop
 
 #: the token the servers of a rehearsal accept (a private, short-lived server: not a secret of anyone's)
 TOKEN = "kcompat-rehearse-token"
+#: the API groups the corpus itself adds (a CustomResourceDefinition, local APIServices): never part of the corpus
+OWN_GROUPS = ".kcompat.example"
 #: seconds one kube-apiserver may take to get ready
 READY_WAIT = 240.0
 #: klog's header (level, date, time, thread), dropped from the lines a failed start is reported with
@@ -196,6 +198,8 @@ class _Server:
         for group in get("/apis")["groups"]:
             gvs += [v["groupVersion"] for v in group["versions"]]
         for gv in gvs:
+            if gv.split("/")[0].endswith(OWN_GROUPS):  # the corpus's own CRD and APIService groups: no built-ins
+                continue
             doc[gv] = get(f"/api/{gv}" if "/" not in gv else f"/apis/{gv}").get("resources", [])
         return served_from_discovery(doc)
 
