@@ -68,9 +68,14 @@ def test_each_recording_ran_every_phase_on_the_pair_it_names(key):
 
 
 def test_plan_cites_the_rehearsal_and_a_broken_one_wins_over_the_rule():
-    from kcompat.answers.plan import plan_for
+    from kcompat.answers.queries import gate_lineage
+    from kcompat.core.plan import plan_upgrade
+    from kcompat.core.versions import mm, parse_version
 
-    plan = plan_for(Catalog(DATA), "1.35", "1.36")
+    catalog = Catalog(DATA)
+    # the plan from the rules alone, before any recording is cited
+    plan = plan_upgrade(mm(parse_version("1.35")), None, mm(parse_version("1.36")), catalog.manifest, catalog.api_data,
+                        lineage=gate_lineage(catalog))
     cited = cite_rehearsals(plan, {("1.35", "1.36"): judge(_recording([OK]))})
     binary = next(s for s in cited.steps if s.kind == "binary")
     assert binary.rollback is not None and binary.rollback.supported and binary.rollback.rehearsal_held is True
