@@ -64,6 +64,7 @@ def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     from .apis import refresh_apis_from_oracle
     from .oracle import recorded_minors, refresh_features_from_oracle
     from .provenance import refresh_provenance
+    from .rehearsal import refresh_rehearsals
     from .startup import refresh_startup
 
     every = recorded_minors(out)
@@ -72,7 +73,7 @@ def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
         raise RefreshError(f"--oracle: no recordings in {out / 'oracle'} (v1.N.P/gates.json, made by oracle/record.py): "
                            "nothing to refresh from; --out names the data folder that holds them")
     written = (refresh_features_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
-               + refresh_provenance(out, minors, every))
+               + refresh_rehearsals(out, minors) + refresh_provenance(out, minors, every))
     return sorted(set(written))
 
 

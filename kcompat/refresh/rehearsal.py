@@ -27,11 +27,16 @@ def write_rehearsal(data_dir: Path, recording: Path) -> Path:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise RefreshError(f"{recording}: not a rehearsal recording ({type(exc).__name__}: {exc})") from None
     target = data_dir / REHEARSALS_DIR / f"v{to_minor}.json"
-    target.parent.mkdir(parents=True, exist_ok=True)
     write_file_atomically(target, json.dumps(doc, sort_keys=True, separators=(",", ":")) + "\n")
     return target
 
 
-def write_rehearsals(data_dir: Path) -> list[Path]:
-    """Every ``data/oracle/*/rehearsal.json`` of ``data_dir`` carried over; the paths written."""
-    return [write_rehearsal(data_dir, path) for path in sorted((data_dir / "oracle").glob(f"*/{RECORDING}"))]
+def refresh_rehearsals(data_dir: Path, minors: list[int] | None = None) -> list[str]:
+    """Every ``data/oracle/*/rehearsal.json`` of ``data_dir`` (of a pair to one of ``minors``)
+    carried over (part of ``kcompat data refresh``); the files written, relative to ``data_dir``."""
+    written = []
+    for path in sorted((data_dir / "oracle").glob(f"*/{RECORDING}")):
+        minor = int(path.parent.name.lstrip("v").split(".")[1])
+        if minors is None or minor in minors:
+            written.append(str(write_rehearsal(data_dir, path).relative_to(data_dir)))
+    return written

@@ -99,3 +99,19 @@ def _recording(rollback_results):
 
 OK = {"resource": "v1 configmaps", "object": "a", "read": True, "decoded": True, "updated": True}
 BAD = {"resource": "v1 secrets", "object": "b", "read": True, "decoded": False, "updated": False, "error": "decode: the answer is not the object"}
+
+
+def test_the_refresh_carries_each_recording_over_unchanged(tmp_path):
+    import shutil
+
+    from kcompat.refresh.rehearsal import refresh_rehearsals
+
+    for recording in sorted((DATA / "oracle").glob("*/rehearsal.json")):
+        (tmp_path / "oracle" / recording.parent.name).mkdir(parents=True)
+        shutil.copy(recording, tmp_path / "oracle" / recording.parent.name / "rehearsal.json")
+    written = refresh_rehearsals(tmp_path)
+    bundled = sorted(p.relative_to(DATA).as_posix() for p in (DATA / "rehearsals").glob("*.json"))
+    assert sorted(written) == bundled
+    for name in bundled:
+        assert (tmp_path / name).read_bytes() == (DATA / name).read_bytes()
+    assert refresh_rehearsals(tmp_path, [31]) == []  # only the pairs to the minors asked for
