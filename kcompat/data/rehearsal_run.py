@@ -161,6 +161,13 @@ class _Server:
         self.error: str | None = None
         with open(self.log_path, "wb") as log:
             self.proc = spawn(args, stdout=log.fileno(), stderr=subprocess.STDOUT)
+        try:
+            self._wait(wait)
+        except BaseException:  # Ctrl-C, SIGTERM, an error while it starts: it is stopped before anything else
+            self.stop()
+            raise
+
+    def _wait(self, wait: float) -> None:
         deadline = time.monotonic() + wait
         while True:
             if self.proc.poll() is not None:
@@ -212,19 +219,22 @@ def _etcd(binary: Path, work: Path, wait: float) -> tuple[subprocess.Popen[bytes
             "--advertise-client-urls", f"http://127.0.0.1:{client}", "--listen-peer-urls", f"http://127.0.0.1:{peer}",
             "--initial-advertise-peer-urls", f"http://127.0.0.1:{peer}", "--initial-cluster", f"default=http://127.0.0.1:{peer}",
         ], stdout=log.fileno(), stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise KcompatError(f"etcd exited with status {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{client}/health", timeout=2) as r:
-                if b"true" in r.read():
-                    return proc, f"http://127.0.0.1:{client}"
-        except OSError:
-            pass
-        time.sleep(0.3)
-    stop(proc)
-    raise KcompatError("etcd did not become healthy")
+    try:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise KcompatError(f"etcd exited with status {proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{client}/health", timeout=2) as r:
+                    if b"true" in r.read():
+                        return proc, f"http://127.0.0.1:{client}"
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise KcompatError(f"etcd did not become healthy in {round(wait)} s")
+    except BaseException:
+        stop(proc)
+        raise
 
 
 def _keys(work: Path) -> None:
