@@ -27,6 +27,10 @@ def rehearsal_document(recording: Mapping[str, Any], judgement: Judgement) -> di
     }
 
 
+def _names(names: Any) -> str:
+    return printable(", ".join(str(n) for n in names or ())) or "none"
+
+
 def _ok(r: Mapping[str, Any]) -> bool:
     return bool(r.get("created") if "created" in r else (r.get("read") and r.get("decoded") and r.get("updated")))
 
@@ -40,9 +44,9 @@ def rehearsal_markdown(recording: Mapping[str, Any], judgement: Judgement) -> st
         f"{'The promise held' if judgement.held else 'THE PROMISE BROKE'}: {printable(judgement.summary)}",
         "",
         f"Corpus: {len(corpus.get('resources') or [])} resources written, one object each per writing phase; "
-        f"no template ({len(corpus.get('noTemplate') or [])}): {', '.join(corpus.get('noTemplate') or []) or 'none'}; "
-        f"not stored ({len(corpus.get('notStored') or [])}): {', '.join(corpus.get('notStored') or []) or 'none'}; "
-        f"storage version changes in the pair: {', '.join(corpus.get('required') or []) or 'none'}",
+        f"no template ({len(corpus.get('noTemplate') or [])}): {_names(corpus.get('noTemplate'))}; "
+        f"not stored ({len(corpus.get('notStored') or [])}): {_names(corpus.get('notStored'))}; "
+        f"storage version changes in the pair: {_names(corpus.get('required'))}",
         "",
         "| phase | kube-apiserver | flags | objects ok | seconds |",
         "|---|---|---|---|---|",
@@ -51,7 +55,7 @@ def rehearsal_markdown(recording: Mapping[str, Any], judgement: Judgement) -> st
         results = phase.get("results") or []
         ok = sum(1 for r in results if _ok(r))
         count = f"{ok} of {len(results)}" if phase.get("started") else f"did not start: {printable(phase.get('error'))}"
-        name = f"{phase.get('name')}{' (promised)' if phase.get('name') in promised else ''}"
+        name = f"{printable(phase.get('name'))}{' (promised)' if phase.get('name') in promised else ''}"
         lines.append(f"| {name} | {printable(phase.get('binary'))} | {printable(' '.join(phase.get('flags') or [])) or '-'} | {count} | {phase.get('seconds')} |")
     failures = [f"{p.get('name')}: {r.get('resource')} {r.get('object')}: {r.get('error')}"
                 for p in recording.get("phases") or () for r in p.get("results") or () if r.get("error")]

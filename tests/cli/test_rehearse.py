@@ -55,3 +55,23 @@ def test_a_binary_of_another_release_is_named(tmp_path):
     _binary(tmp_path / "etcd", "3.6.8")
     with pytest.raises(KcompatError, match=r"is kube-apiserver 1\.34, not 1\.35"):
         find_binaries(tmp_path, "1.35", "1.36")
+
+
+def test_the_report_of_the_recorded_rehearsal():
+    import json
+
+    from kcompat.core.rehearsal import judge
+    from kcompat.documents.rehearsal import rehearsal_document, rehearsal_markdown
+
+    recording = json.loads((Path(__file__).resolve().parents[2] / "data" / "rehearsals" / "v1.36.json").read_text())
+    judgement = judge(recording)
+    text = rehearsal_markdown(recording, judgement)
+    assert text.startswith("# Rollback rehearsal: v1.35.8 -> v1.36.5 -> v1.35.8\n")
+    assert f"The promise held: {judgement.summary}" in text
+    assert "| rollback (promised) | v1.35.8 | - | 114 of 114 |" in text
+    assert "no template (0): none;" in text
+    doc = rehearsal_document(recording, judgement)
+    assert doc["judgement"]["held"] is True and doc["judgement"]["total"] == 114
+    assert doc["judgement"]["unsupportedRollback"] == {"ok": judgement.unsupported[0], "total": judgement.unsupported[1]}
+    hostile = dict(recording, corpus=dict(recording["corpus"], noTemplate=["evil/\x1b[31mKind"]))
+    assert "\x1b" not in rehearsal_markdown(hostile, judgement)
