@@ -104,3 +104,13 @@ def test_rehearse_stopped_by_sigterm_stops_its_servers_and_cleans_up(start, targ
     assert list(tmp_path.iterdir()) == []
     leftover = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout
     assert leftover == ""  # no etcd or kube-apiserver of its folder still runs
+
+
+@pytest.mark.parametrize(("start", "target"), PAIRS[:1], ids=lambda r: r)
+def test_rehearse_past_its_time_limit_says_so_and_cleans_up(start, target, tmp_path):
+    proc = _rehearse(start, target, tmp_path, "--time-limit", "2")
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 2, err
+    assert "time limit of 2 s passed" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+    assert subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True).stdout == ""
