@@ -21,7 +21,7 @@ The recording (``data/oracle/<release>/rehearsal.json``, ``data/rehearsals/v1.N.
 ``kcompat rehearse --format json``)::
 
     {"from": "v1.35.8", "to": "v1.36.5", "fromMinor": "1.35", "toMinor": "1.36",
-     "phases": [{"name", "binary", "flags", "started", "error"?, "seconds",
+     "phases": [{"name", "binary", "flags", "started", "error"?, "seconds", "noTemplate"? (the phases that create),
                  "results": [{"resource", "object", "created"?, "read", "decoded", "updated", "error"?}]}],
      "corpus": {"resources": [...], "noTemplate": [...], "notStored": [...], "required": [...]},
      "seconds"}
@@ -54,6 +54,21 @@ _CSR = (
     "Z0VHQ0NxR1NNNDlBd0VIQTBJQUJKMzQzOW5PMWxhZi8yRnBNaVd5bmVIOE1hS3F1SHNDSXNQNmhJa1Nrb0U2CkF2dUhsRVJhVU4vUTBaSEhWVmlNMEEvVW1veFNmUlptL3l3U1d5"
     "aWUvUzJnQURBS0JnZ3Foa2pPUFFRREFnTkkKQURCRkFpQXhDK1JyWEMxUlFoRnJQNitYWnkzNWdTOHBpVlNRdk1pcExmR0UrUVE2NkFJaEFOT0pRY2RoVG50MwpQWUFqcWM2"
     "VlB4OEVmeFlWakM2NXZIYXA5c3FTTTJveAotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K"
+)
+
+# A self-signed certificate (the same key, CN=kcompat-rehearse), as ClusterTrustBundle.spec.trustBundle wants it.
+_CERTIFICATE = (
+    "-----BEGIN CERTIFICATE-----\n"
+    "MIIBjTCCATOgAwIBAgIUXW+FOiOfnOaVjvgQlBZ7YqSs3u8wCgYIKoZIzj0EAwIw\n"
+    "GzEZMBcGA1UEAwwQa2NvbXBhdC1yZWhlYXJzZTAgFw0yNjEyMDYyMTA3MzhaGA8y\n"
+    "MTI2MTExMjIxMDczOFowGzEZMBcGA1UEAwwQa2NvbXBhdC1yZWhlYXJzZTBZMBMG\n"
+    "ByqGSM49AgEGCCqGSM49AwEHA0IABJ3439nO1laf/2FpMiWyneH8MaKquHsCIsP6\n"
+    "hIkSkoE6AvuHlERaUN/Q0ZHHVViM0A/UmoxSfRZm/ywSWyie/S2jUzBRMB0GA1Ud\n"
+    "DgQWBBSxlIpBUf+AtINgP/FUw78yTNj/+zAfBgNVHSMEGDAWgBSxlIpBUf+AtINg\n"
+    "P/FUw78yTNj/+zAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0gAMEUCIQC6\n"
+    "M80jsGs5srHsAfZo5mIRrhnzgqdQsdX3WPLrXk7/YQIgPo2bBUebIYEjcyzWR7zb\n"
+    "NQhINbtGkDRIIVLUBEhuRSw=\n"
+    "-----END CERTIFICATE-----\n"
 )
 
 _POD_SPEC: dict[str, Any] = {"containers": [{"name": "c", "image": "pause"}]}
@@ -109,6 +124,9 @@ _BODIES: dict[str, tuple[str, dict[str, Any]]] = {
         {"spec": {"schedule": "*/5 * * * *", "jobTemplate": {"spec": {"template": {"spec": {**_POD_SPEC, "restartPolicy": "OnFailure"}}}}}},
     ),
     "batch/Job": ("batch/v1", {"spec": {"suspend": True, "template": {"spec": {**_POD_SPEC, "restartPolicy": "Never"}}}}),
+    "certificates.k8s.io/ClusterTrustBundle": ("certificates.k8s.io/v1", {"spec": {"trustBundle": _CERTIFICATE}}),
+    "storagemigration.k8s.io/StorageVersionMigration": ("storagemigration.k8s.io/v1", {"spec": {"resource": {"group": "", "resource": "configmaps"}}}),
+    "resource.k8s.io/DeviceTaintRule": ("resource.k8s.io/v1", {"spec": {"taint": {"key": "kcompat.example/k", "effect": "NoSchedule"}}}),
     "certificates.k8s.io/CertificateSigningRequest": (
         "certificates.k8s.io/v1", {"spec": {"request": _CSR, "signerName": "kcompat.example/rehearse", "usages": ["digital signature"]}},
     ),

@@ -362,6 +362,7 @@ def rehearse(binaries: Binaries, from_minor: str, to_minor: str, *, from_emulate
                 if name in ("create", "emulated", "raised"):
                     served = server.discovery()
                     this = build_corpus(served, required)
+                    phase["noTemplate"] = list(this.no_template)  # named, never silently skipped
                     if corpus is None:
                         corpus = this
                         recording["corpus"] = this.document()
