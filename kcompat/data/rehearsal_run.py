@@ -140,7 +140,7 @@ def _status_message(code: int, body: bytes) -> str:
         message = json.loads(body).get("message")
     except (ValueError, AttributeError):
         message = None
-    return f"HTTP {code}: {cut(message or body.decode(errors='replace'), 300)}"
+    return f"HTTP {code}: {cut(str(message or body.decode(errors='replace')).strip(), 300)}"
 
 
 class _Server:

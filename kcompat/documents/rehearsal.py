@@ -57,9 +57,12 @@ def rehearsal_markdown(recording: Mapping[str, Any], judgement: Judgement) -> st
         count = f"{ok} of {len(results)}" if phase.get("started") else f"did not start: {printable(phase.get('error'))}"
         name = f"{printable(phase.get('name'))}{' (promised)' if phase.get('name') in promised else ''}"
         lines.append(f"| {name} | {printable(phase.get('binary'))} | {printable(' '.join(phase.get('flags') or [])) or '-'} | {count} | {phase.get('seconds')} |")
+    missing = [f"No template at {printable(phase.get('name'))} ({len(phase['noTemplate'])}, not written): {_names(phase['noTemplate'])}"
+               for phase in recording.get("phases") or () if phase.get("noTemplate")]
+    lines += ["", *missing] if missing else []
     failures = [f"{p.get('name')}: {r.get('resource')} {r.get('object')}: {r.get('error')}"
                 for p in recording.get("phases") or () for r in p.get("results") or () if r.get("error")]
-    lines += ["", f"Errors ({len(failures)}):", *[f"- {printable(f)}" for f in shown(failures)]]
+    lines += ["", f"Errors ({len(failures)}):", *[f"- {printable(f.rstrip())}" for f in shown(failures)]]
     if judgement.unsupported is not None:
         lines += ["", f"The rollback the plan calls unsupported ({printable(recording.get('to'))} with --min-compatibility-version raised, "
                       f"then {printable(recording.get('from'))}): {judgement.unsupported[0]} of {judgement.unsupported[1]} objects read back, "
