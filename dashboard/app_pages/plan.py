@@ -145,6 +145,7 @@ def _show_step(step: PlanStep, stem: str, startup: StepStartup | None = None) ->
             st.error(f"Not supported: {md(step.why)}", icon=":material/block:")
         if step.rollback is not None:
             st.markdown(f"Rollback: {md(step.rollback.text)}")
+            st.markdown(f"Rehearsal: {md(step.rollback.rehearsal)}")
         after = step.after
         st.markdown(
             f"Flags after this step: binary {code(after.binary)}, {code(after.flags())}, min compatibility {code(after.min_compat)}"

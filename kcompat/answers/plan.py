@@ -12,6 +12,9 @@ from kcompat.data.catalog import Catalog
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from kcompat.core.rehearsal import Judgement
     from kcompat.core.startup import ApiserverOptions
 
 
@@ -27,10 +30,21 @@ def plan_for(
         raise KcompatError("--to takes a binary release only; the plan ends emulating the target's own version")
     bundled_release(catalog, binary, "the current binary")
     bundled_release(catalog, target_binary, "the target binary")
-    return plan_upgrade(
+    from kcompat.core.plan import cite_rehearsals
+
+    plan = plan_upgrade(
         binary, emulated, target_binary, catalog.manifest, catalog.api_data,
         allow_jumps=allow_jumps, lineage=gate_lineage(catalog), feature_gates=feature_gates or None,
     )
+    return cite_rehearsals(plan, recorded_judgements(catalog))
+
+
+def recorded_judgements(catalog: Catalog) -> Mapping[tuple[str, str], Judgement]:
+    """(from minor, to minor) -> the judgement of the pair's recorded rollback rehearsal (data/rehearsals/)."""
+    from kcompat.core.rehearsal import judge
+    from kcompat.data.rehearsals import rehearsals
+
+    return {key: judge(doc) for key, doc in rehearsals(catalog.data_dir).items()}
 
 
 @dataclass(frozen=True)

@@ -66,6 +66,7 @@ COMMANDS = (
     ("timeline", "timeline", "every gate's stages across releases, as the Timeline page draws them"),
     ("versions", "versions", "allowed emulated and min compatibility versions of a binary"),
     ("plan", "plan", "stepwise upgrade path with emulation, and what each step changes"),
+    ("rehearse", "rehearse", "the rollback rehearsed on your own binaries: B-1, B emulating B-1, back to B-1, every object read back"),
     ("apis", "apis", "built-in APIs served at an emulated version"),
     ("storage", "storage", "storage version of each built-in resource at an emulated version"),
     ("skew", "skew", "versions other components may run against a kube-apiserver at an emulated version"),

@@ -31,6 +31,7 @@ from .compat import rules_for, select_versions
 from .errors import KcompatError, repr_cut
 from .gates import evaluate_gates
 from .manifest import GateState, Manifest
+from .rehearsal import Judgement
 from .removals import GateLineage
 from .skew import CONTROLLER_MANAGER, KUBE_APISERVER, KUBELET, skew_policy
 from .stages import Stage
@@ -111,6 +112,10 @@ class Rollback:
     to: Point
     supported: bool
     text: str
+    #: the recorded rehearsal of this rollback on the real binaries (kcompat.core.rehearsal), or "not rehearsed"
+    rehearsal: str = "not rehearsed"
+    #: None when not rehearsed, else whether the rehearsal kept the promise
+    rehearsal_held: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -351,6 +356,32 @@ def _rollback(kind: str, before: Point, after: Point, nodes_before: Version | No
         f"set --emulated-version={before.emulated} again on the {after.binary} binaries (kube-apiserver last): "
         f"{'supported' if ok else 'not supported'}: {why}",
     )
+
+
+def cite_rehearsals(plan: UpgradePlan, judgements: Mapping[tuple[str, str], Judgement]) -> UpgradePlan:
+    """``plan`` with each rollback citing its recorded rehearsal: a binary step from B-1 (at the
+    emulated version the rehearsal held) to B whose pair was rehearsed. Where the rehearsal broke
+    a rollback the rule calls supported, the rehearsal wins: the rollback is not supported and
+    says why. Every other rollback says "not rehearsed"."""
+    from dataclasses import replace
+
+    steps = []
+    for step in plan.steps:
+        rollback = step.rollback
+        judgement = None
+        if rollback is not None and step.kind == "binary" and minors_between(step.before.binary, step.after.binary) == 1:
+            found = judgements.get((str(step.before.binary), str(step.after.binary)))
+            if found is not None and found.from_emulated == str(step.before.emulated):
+                judgement = found
+        if rollback is not None and judgement is not None:
+            text = rollback.text
+            supported = rollback.supported
+            if rollback.supported and not judgement.held:
+                supported = False
+                text = text.replace(": supported: ", ": NOT SUPPORTED (the rehearsal on the real binaries wins over the rule): ", 1)
+            rollback = replace(rollback, supported=supported, text=text, rehearsal=judgement.summary, rehearsal_held=judgement.held)
+        steps.append(replace(step, rollback=rollback) if rollback is not step.rollback else step)
+    return replace(plan, steps=tuple(steps))
 
 
 def _title_and_order(kind: str, prev: Point, point: Point) -> tuple[str, tuple[str, ...]]:

@@ -7,7 +7,7 @@ JSON::
 
     {"from": {"binary", "emulated", "minCompatibility"}, "to", "allowJumps", "supported", "notes",
      "steps": [{"number", "kind", "title", "supported", "why", "after": {...}, "order",
-                "rollback": {"to": {...}, "supported", "text"},
+                "rollback": {"to": {...}, "supported", "text", "rehearsal", "rehearsalHeld"},
                 "gateChanges": [{"name", "before", "after", "beforeOn", "afterOn"}],
                 "apiChanges": [{"api", "servedAfter"}], "storageChanges": [{"resource", "before", "after"}],
                 "skewChecks": [{"component", "binary", "version", "allowed", "ok", "classicAllowed", "classicOk"}]}]}
@@ -63,7 +63,7 @@ def plan_markdown(plan: UpgradePlan, limit: int = 40, startups: tuple[StepStartu
             "Order:",
             *[f"{i}. {o}" for i, o in enumerate(step.order, 1)],
             "",
-            *([f"Rollback: {step.rollback.text}", ""] if step.rollback is not None else []),
+            *([f"Rollback: {step.rollback.text}", "", f"Rehearsal: {step.rollback.rehearsal}", ""] if step.rollback is not None else []),
             f"Feature gates that change ({len(step.gate_changes)}):",
             *[f"- {c.name}: {c.before} -> {c.after}" for c in step.gate_changes[:limit]],
             *([f"- ... and {len(step.gate_changes) - limit} more"] if len(step.gate_changes) > limit else []),
@@ -123,7 +123,8 @@ def plan_document(plan: UpgradePlan, startups: tuple[StepStartup, ...] = ()) -> 
                 "after": _point_document(s.after),
                 "order": list(s.order),
                 "rollback": (
-                    {"to": _point_document(s.rollback.to), "supported": s.rollback.supported, "text": s.rollback.text}
+                    {"to": _point_document(s.rollback.to), "supported": s.rollback.supported, "text": s.rollback.text,
+                     "rehearsal": s.rollback.rehearsal, "rehearsalHeld": s.rollback.rehearsal_held}
                     if s.rollback is not None else None
                 ),
                 "gateChanges": [

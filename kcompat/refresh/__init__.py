@@ -69,6 +69,7 @@ def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     from .apis import refresh_apis_from_oracle
     from .oracle import recorded_minors, refresh_features_from_oracle
     from .provenance import refresh_provenance
+    from .rehearsal import refresh_rehearsals
     from .startup import refresh_startup
     from .verify import verified, verify_recordings
 
@@ -83,7 +84,7 @@ def refresh(out: Path, releases: list[str] | None = None) -> list[str]:
     progress(f"{len(recordings.hashes)} recordings verified; staging the new data (nothing is written before the end)")
     with verified(recordings):
         written = (refresh_features_from_oracle(out, minors) + refresh_apis_from_oracle(out, minors) + refresh_startup(out, minors)
-                   + refresh_provenance(out, minors, every))
+                   + refresh_rehearsals(out, minors) + refresh_provenance(out, minors, every))
     return sorted(set(written))
 
 

@@ -445,6 +445,20 @@ def check_startup(c: _Check, document: object) -> None:
             _start(c, case, f"cases.{echo(name, 60)}")
 
 
+def check_rehearsal(c: _Check, document: object) -> None:
+    """``rehearsal.json``: the rollback of a pair rehearsed on the real binaries (oracle/rehearse.py)."""
+    if not c.typed(document, dict, "", "an object"):
+        return
+    assert isinstance(document, dict)
+    for key in ("from", "to"):
+        c.text(document.get(key), key)
+    for key in ("fromMinor", "toMinor"):  # "1.35"
+        _version(c, document.get(key), key)
+    phases = document.get("phases")
+    if c.typed(phases, list, "phases", "a list") and not phases:
+        c.add("phases", "empty: nothing was rehearsed")
+
+
 def _check_finding(c: _Check, finding: dict[str, Any], at: str, ids: dict[str, int]) -> None:
     kind = finding.get("kind")
     if c.text(kind, f"{at}.kind") and kind not in FINDING_KINDS:
@@ -550,6 +564,7 @@ class _Pass:
             self.problems.append(Problem(self.relative(folder / "live"), "", f"{len(live)} runs recorded, meta.json lists {live_pairs} (livePairs)"))
         readiness = "meta.json lists its readiness starts" if isinstance(meta.get("readiness"), dict) else None
         self.file(folder / "startup.json", check_startup, listed=readiness)
+        self.file(folder / "rehearsal.json", check_rehearsal, listed=None)  # the rollback rehearsal of the pair ending here, if recorded
 
     def releases(self, recorded: dict[int, list[str]], minors: list[int] | None) -> None:
         """The patch each release of releases.yaml was read from is still recorded (or a newer one

@@ -138,6 +138,7 @@ def test_the_page_shows_the_cli_json_plan(at, capsys):
     markdown = texts(at.markdown)
     for step in doc["steps"]:
         assert f"Rollback: {step['rollback']['text']}" in markdown
+        assert f"Rehearsal: {step['rollback']['rehearsal']}" in markdown  # "not rehearsed", or the recorded rehearsal cited
 
 
 def test_multi_minor_jumps_are_opt_in_and_marked_unsupported(capsys):

@@ -213,3 +213,17 @@ def test_a_file_named_like_a_recording_is_refused(data: Path, capsys: pytest.Cap
     (data / "oracle/v1.36.9").write_text("not a folder")
     err = refused(data, capsys)
     assert "oracle/v1.36.9: named like a recording but not a folder of the data folder" in err
+
+
+def test_a_damaged_rehearsal_recording_is_refused(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The rollback rehearsal is a recording like the others: verified before anything is staged."""
+    path = data / "oracle/v1.36.5/rehearsal.json"
+    document = json.loads(path.read_text())
+    document["phases"] = []
+    path.write_text(json.dumps(document))
+    err = refused(data, capsys)
+    assert "oracle/v1.36.5/rehearsal.json: phases: empty: nothing was rehearsed" in err
+    text = json.dumps(document)
+    path.write_text(text[: len(text) // 2])
+    err = refused(data, capsys)
+    assert "oracle/v1.36.5/rehearsal.json: ends too early" in err
