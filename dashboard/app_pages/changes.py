@@ -29,6 +29,7 @@ from kcompat.documents.changes import (
     side_labels,
 )
 from kcompat.documents.commands import same_as
+from kcompat.documents.formats import listed
 
 MAX_MESSAGES = 20
 #: The grid's row (and header) height and the tallest it gets before it scrolls (px).
@@ -77,10 +78,8 @@ def page_frame(document: dict[str, Any]) -> pd.DataFrame:
 
 
 def show(document: dict[str, Any], key: str, against: str) -> None:
-    for error in document["errors"][:MAX_MESSAGES]:
+    for error in listed(document, "errors"):  # the document keeps the first 20, then "… and N more"
         st.error(md(error), icon=":material/error:")
-    if len(document["errors"]) > MAX_MESSAGES:
-        st.error(f"… and {len(document['errors']) - MAX_MESSAGES} more", icon=":material/error:")
     if document["against"] is None:
         return
     if document["errors"]:

@@ -367,15 +367,16 @@ def show_prediction(document: dict[str, Any]) -> None:
 def show_snippets(config: Mapping[str, Any]) -> None:
     """The flags for a selection as a command line, kubeadm, kind and static pod patches."""
     if not config["valid"]:
-        st.error(f"The selection cannot be used: {len(config['errors']):,} problem(s).", icon=":material/error:")
-        st.text("\n".join(shown(config["errors"])))
+        count = len(config["errors"]) + int(config.get("errorsOmitted") or 0)  # the document keeps the first 20 and counts the rest
+        st.error(f"The selection cannot be used: {count:,} problem(s).", icon=":material/error:")
+        st.text("\n".join(formats.listed(config, "errors")))
         return
     if "snippets" not in config:  # kube-apiserver would start but never become ready: no config is handed out
         st.warning(
             "No config is given for this selection: kube-apiserver would start but never become ready "
             "(as `kcompat config` refuses it).", icon=":material/hourglass_disabled:",
         )
-        st.text("\n".join(shown(config["notReady"])))
+        st.text("\n".join(formats.listed(config, "notReady")))
         for hint in config.get("hints") or ():
             st.caption(md(f"Remedy: {hint['text']}"))
         return

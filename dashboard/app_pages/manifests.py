@@ -166,7 +166,7 @@ def show_answer(answer: ScanAnswer, request: tuple[Any, ...], every: bool) -> No
                 "at the emulated version; not recorded: the data has no lifecycle for it",
             ),
         }
-        config = fit_columns(config, frame, ("reason", "nearest"))  # the answers, in full: the grid scrolls sideways
+        config = fit_columns(config, frame, ("reason", "nearest", "lifecycle"))  # the answers, in full: the grid scrolls sideways
         st.dataframe(frame, hide_index=True, key="manifests_table", column_config=config, alt=what)
         table_as_text(frame, "table_text_manifests", f"{what}: {len(frame)} rows", row_header="where")
         names = ", ".join(i.file for i in answer.inputs) or "none"

@@ -37,10 +37,10 @@ def test_the_gates_page_says_a_good_start_as_the_cli_does(capsys):
 
 
 def test_on_a_phone_the_gates_page_says_it_in_a_line():
-    from conftest import APP, TIMEOUT
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT)
+    # (the app's path from this file's own ROOT: another folder's conftest may be "conftest" by now)
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=30)
     at.session_state["_is_phone"] = True  # what a "Mobi" User-Agent sets on the first run
     at.query_params["binary"], at.query_params["emulated"] = "1.36", "1.33"
     at.run()

@@ -219,7 +219,7 @@ def test_at_most_20_error_lines_then_a_count(tmp_path):
     lines = error_lines(done)
     assert done.returncode == 2 and len(lines) == 21 and lines[-1] == "error: … and 180 more"
     doc = json.loads(kcompat(ps, SAMPLES / "version-1.32.0.json", "--format", "json").stdout)
-    assert len(doc["errors"]) == 200  # the JSON keeps them all
+    assert len(doc["errors"]) == 20 and doc["errorsOmitted"] == 180  # bounded in every format, the rest counted
 
 
 # --- 13: duplicate /version keys ------------------------------------------------------------

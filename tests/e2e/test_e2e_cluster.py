@@ -33,7 +33,7 @@ def test_upload_shows_disagreement_and_snippets(browser, server_url, tmp_path):
         watch = PageWatch(page, server_url)
         page.goto(page_url(server_url, "cluster", {"binary": "1.36", "emulated": "1.33"}), wait_until="domcontentloaded")
         wait_idle(page)
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        page.locator('[data-testid="stFileUploaderDropzoneInput"][multiple]').set_input_files(
             [str(SAMPLES / "ps-kube-apiserver-1.32.txt"), str(SAMPLES / "version-1.32.0.json"), str(metrics)]
         )
         wait_idle(page)
@@ -65,7 +65,7 @@ def test_uploaded_utf16_and_gzip_files_are_read(browser, server_url):
         page = ctx.new_page()
         page.goto(page_url(server_url, "cluster", {"binary": "1.36", "emulated": "1.36"}), wait_until="domcontentloaded")
         wait_idle(page)
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        page.locator('[data-testid="stFileUploaderDropzoneInput"][multiple]').set_input_files(
             [str(hostile / "version-utf16.json"), str(hostile / "metrics.txt.gz")]
         )
         wait_idle(page)

@@ -37,6 +37,8 @@ pytestmark = [
 
 
 def _recorder():
+    if str(ROOT / "oracle") not in sys.path:  # record.py imports its neighbour servers.py as a script would
+        sys.path.insert(0, str(ROOT / "oracle"))
     spec = importlib.util.spec_from_file_location("kcompat_oracle_record", ROOT / "oracle" / "record.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
