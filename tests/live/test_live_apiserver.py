@@ -53,22 +53,28 @@ def _emulation(release: str) -> tuple[str, str]:
 @pytest.fixture(scope="module", params=RELEASES)
 def cluster(request, tmp_path_factory):
     record = _recorder()
+    from servers import (
+        TOKEN,  # the token the oracle's kube-apiserver accepts (oracle/servers.py)
+    )
+
     release = request.param
     bindir = BINS / release
     work = tmp_path_factory.mktemp("live")
     etcd = record.Etcd(bindir / "etcd", work)
-    port = record.free_port()
     emulated, min_compat = _emulation(release)
     flags = [f"--emulated-version={emulated}", f"--min-compatibility-version={min_compat}"]
-    server = record.ApiServer(record.apiserver_args(bindir / "kube-apiserver", work, etcd.url, port, "/live", flags), port,
-                              work / "apiserver.log")
     try:
-        server.wait_ready()
+        server = record.ApiServerProcess(bindir, work, etcd.url, "live", flags)  # ready when it returns
+    except BaseException:
+        etcd.stop()
+        raise
+    port = server.port
+    try:
         kubeconfig = work / "kubeconfig"
         kubeconfig.write_text(
             "apiVersion: v1\nkind: Config\n"
             f"clusters:\n- name: real\n  cluster:\n    server: https://127.0.0.1:{port}\n    insecure-skip-tls-verify: true\n"
-            f"users:\n- name: admin\n  user:\n    token: {record.TOKEN}\n"
+            f"users:\n- name: admin\n  user:\n    token: {TOKEN}\n"
             "contexts:\n- name: real\n  context:\n    cluster: real\n    user: admin\n"
             "current-context: real\n"
         )
