@@ -29,11 +29,12 @@ _PLACEHOLDER_KEYS = frozenset((v.major, v.minor) for v in PLACEHOLDER_VERSIONS)
 
 
 def introduced_text(feature: Feature) -> str:
-    """Where the gate's history starts, said plainly: ``1.33``, or the placeholder said as one.
+    """Where the gate's history starts, said plainly: ``1.33``, or "not recorded" where the data
+    dates it to a placeholder (never the placeholder as if it were history).
     (Read from the feature's precomputed version keys: every gates answer asks it of every gate.)"""
     major, minor = feature.version_keys[0]
     if (major, minor) in _PLACEHOLDER_KEYS:
-        return f"placeholder {major}.{minor} (older than the gate)"
+        return f"not recorded (the data dates it {major}.{minor}, a placeholder older than the gate)"
     return f"{major}.{minor}"
 
 
