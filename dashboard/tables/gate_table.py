@@ -26,6 +26,7 @@ from dashboard.tables.table_text import flag_column, table_as_text
 from dashboard.tables.text_width import column_px
 from dashboard.text import md, plain
 from kcompat.core.compat import parse_binary_version
+from kcompat.core.placeholders import PLACEHOLDER_VERSIONS, not_recorded_text
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -253,6 +254,7 @@ def column_config(binary: str, emulated: str, phone: bool = False, longest_name:
         ),
         "history_from": col.TextColumn(
             "history from",
+            width=column_px(("history from", *(not_recorded_text(v.major, v.minor) for v in PLACEHOLDER_VERSIONS))),
             help="The first version of the gate's specs in the binary's list: the release it appeared in, or 0.0 / 1.0, "
             "placeholders for behaviour older than the gate (0.0 = registered without versions, 1.0 = older than versioned gates)",
         ),

@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
 
@@ -22,10 +23,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from-apiserver", type=Path, metavar="PATH", help="kube-apiserver of --from (instead of finding it in --binaries)")
     parser.add_argument("--to-apiserver", type=Path, metavar="PATH", help="kube-apiserver of --to (instead of finding it in --binaries)")
     parser.add_argument("--etcd", type=Path, metavar="PATH", help="etcd (instead of finding it in --binaries)")
-    parser.add_argument("--feature-gates", action="append", default=[], help="--feature-gates value every kube-apiserver of the rehearsal gets")
-    parser.add_argument("--runtime-config", action="append", default=[], help="--runtime-config value every kube-apiserver of the rehearsal gets")
+    every = "given to every kube-apiserver of the rehearsal"
+    options.add(parser, options.FEATURE_GATES.but(more=every), options.RUNTIME_CONFIG.but(more=every), repeat=True)
     parser.add_argument("--time-limit", type=float, default=1800.0, metavar="SECONDS", help="stop (exit 2) after this many seconds (default 1800)")
-    parser.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    options.add(parser, options.FORMAT.but(choices=("markdown", "json"), default="markdown"))
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:

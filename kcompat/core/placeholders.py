@@ -28,13 +28,18 @@ def placeholder_start(feature: Feature) -> Version | None:
 _PLACEHOLDER_KEYS = frozenset((v.major, v.minor) for v in PLACEHOLDER_VERSIONS)
 
 
+def not_recorded_text(major: int, minor: int) -> str:
+    """How a history dated to the placeholder ``major.minor`` is said: not recorded."""
+    return f"not recorded (dated {major}.{minor}, a placeholder)"
+
+
 def introduced_text(feature: Feature) -> str:
     """Where the gate's history starts, said plainly: ``1.33``, or "not recorded" where the data
     dates it to a placeholder (never the placeholder as if it were history).
     (Read from the feature's precomputed version keys: every gates answer asks it of every gate.)"""
     major, minor = feature.version_keys[0]
     if (major, minor) in _PLACEHOLDER_KEYS:
-        return f"not recorded (the data dates it {major}.{minor}, a placeholder older than the gate)"
+        return not_recorded_text(major, minor)
     return f"{major}.{minor}"
 
 

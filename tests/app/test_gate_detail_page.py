@@ -141,7 +141,7 @@ def test_the_placeholder_is_said_on_the_gates_table_too():
     table = at.dataframe[0].value
     history = dict(zip(table["gate"], table["history_from"], strict=True))
     assert history["JobManagedBy"] == "1.30"
-    assert history["AllowServiceExternalIPs"] == "not recorded (the data dates it 1.0, a placeholder older than the gate)"
+    assert history["AllowServiceExternalIPs"] == "not recorded (dated 1.0, a placeholder)"
 
 
 def test_the_patch_that_changed_the_gate_is_named():

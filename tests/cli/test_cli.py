@@ -196,5 +196,5 @@ def test_history_from_says_a_placeholder_is_one(capsys):
     """Issue 19: a gate the data dates to 0.0 / 1.0 is said to be a placeholder in the JSON too."""
     _code, out, _ = run(capsys, "gates", "--binary", "1.36", "--format", "json")
     history = {f["name"]: f["historyFrom"] for f in json.loads(out)["features"]}
-    assert history["AllowServiceExternalIPs"] == "not recorded (the data dates it 1.0, a placeholder older than the gate)"
+    assert history["AllowServiceExternalIPs"] == "not recorded (dated 1.0, a placeholder)"
     assert history["JobManagedBy"] == "1.30"

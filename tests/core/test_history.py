@@ -180,7 +180,7 @@ def test_spec_changes_on_real_data(catalog):
         ("1.32", "locked", "off"), ("1.35", "removed", "always off"),
     ]
     assert changes[0].placeholder and not changes[1].placeholder
-    assert str(placeholder_start(feature)) == "1.0" and introduced_text(feature) == "not recorded (the data dates it 1.0, a placeholder older than the gate)"
+    assert str(placeholder_start(feature)) == "1.0" and introduced_text(feature) == "not recorded (dated 1.0, a placeholder)"
     dra = catalog.manifest("1.36").by_name["DRAPrioritizedList"]
     assert placeholder_start(dra) is None and introduced_text(dra) == "1.33"
     assert [c.text() for c in spec_changes(dra)][:2] == ["appeared in 1.33 as Alpha off", "stage Alpha -> Beta in 1.34"]
