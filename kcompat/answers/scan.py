@@ -20,7 +20,9 @@ from collections.abc import Sequence
 
 from kcompat.answers.apis import apis, apis_startup
 from kcompat.answers.queries import newest_release
+from kcompat.core.apis import ApiAvailability
 from kcompat.core.errors import KcompatError
+from kcompat.core.problems import Remedy
 from kcompat.core.scan import (
     MAX_SCAN_OBJECTS,
     ManifestReading,
@@ -35,6 +37,20 @@ from kcompat.data.lifecycle import api_lifecycle
 #: The start of the errors of a selection kube-apiserver starts with but never becomes ready with:
 #: the objects are checked against APIs it would never serve to a client.
 COULD_NOT_CHECK = "could not check"
+
+
+def target_problems(
+    catalog: Catalog,
+    result: ApiAvailability,
+    emulated: str | list[str] | None,
+    min_compat: str | list[str] | None,
+    feature_gates: str | list[str] | None,
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Remedy, ...]]:
+    """(errors, warnings, hints) of the kube-apiserver a scan checks against: its start-up checks
+    as ``kcompat apis`` runs them (a refusal, or "could not check" for each reason it would never
+    become ready). Every scan, of files or of a live cluster, checks nothing when there are errors."""
+    startup = apis_startup(catalog, result, emulated, min_compat, feature_gates)
+    return (*startup.errors, *(_could_not_check(reason) for reason in startup.not_ready)), startup.warnings, startup.hints
 
 
 def _could_not_check(reason: str) -> str:
@@ -90,7 +106,7 @@ def scan(
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
     )
-    startup = apis_startup(catalog, result, emulated, min_compat, feature_gates)
+    errors, warnings, hints = target_problems(catalog, result, emulated, min_compat, feature_gates)
     readings, described = read_inputs(inputs)
     objects = [o for r in readings for o in r.objects]
     definitions = [d for r in readings for d in r.definitions]
@@ -104,9 +120,9 @@ def scan(
         runtime_config=_joined(runtime_config),
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
-        errors=(*startup.errors, *(_could_not_check(reason) for reason in startup.not_ready)),
-        warnings=startup.warnings,
-        hints=startup.hints,
+        errors=errors,
+        warnings=warnings,
+        hints=hints,
         inputs=(*unread, *described),
         checks=checks,
     )

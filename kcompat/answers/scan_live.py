@@ -15,10 +15,10 @@ from collections.abc import Callable
 
 from kcompat.answers.apis import apis
 from kcompat.answers.queries import newest_release
+from kcompat.answers.scan import target_problems
 from kcompat.core.apis import ApiAvailability
 from kcompat.core.cluster_scan import ClusterReading, ClusterScanAnswer, check_reading
 from kcompat.core.errors import KcompatError
-from kcompat.core.remedies import api_remedies
 from kcompat.data.catalog import Catalog
 from kcompat.data.lifecycle import api_lifecycle
 
@@ -47,15 +47,16 @@ def scan_cluster(
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
     )
+    errors, warnings, hints = target_problems(catalog, result, emulated, min_compat, feature_gates)
     answer = ClusterScanAnswer(
         binary=binary, default_binary=default_binary, emulated=str(result.emulated),
         min_compat=str(result.selection.min_compat) if result.selection is not None else "",
         feature_gates=_joined(feature_gates), runtime_config=_joined(runtime_config),
         emulation_forward_compatible=emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
-        errors=result.errors, warnings=result.warnings, hints=api_remedies(result),
+        errors=errors, warnings=warnings, hints=hints,
     )
-    if result.errors:
+    if errors:  # the binary would refuse, or never become ready: the cluster is not read
         return answer
     try:
         reading = read()

@@ -311,6 +311,18 @@ def test_refused_selection_does_not_read_the_cluster(fake, capsys):
     assert code == 2 and "error:" in err and server.seen == []
 
 
+@pytest.mark.parametrize("flags, line", [
+    (["--feature-gates", "Nope=true"], "error: unrecognized feature gate: Nope"),
+    (["--feature-gates", "JobManagedBy=false"], "error: cannot set feature gate JobManagedBy to false, feature is locked to true"),
+    (["--runtime-config", "v1=false"], "error:"),
+])
+def test_a_selection_the_binary_refuses_at_start_up_is_refused_as_scan_refuses_it(fake, capsys, flags, line):
+    """The start-up checks scan and apis run (the gates, --runtime-config), not only the versions."""
+    server, kubeconfig = fake()
+    code, _, err = scan(capsys, kubeconfig, "--binary", "1.36", *flags)
+    assert code == 2 and line in err and server.seen == []
+
+
 def test_pasted_command_line(fake, capsys):
     _, kubeconfig = fake()
     code, out, _ = scan(capsys, kubeconfig, "--binary", "1.36", "--format", "json", "--", "kube-apiserver", "--emulated-version=1.33")
