@@ -93,6 +93,7 @@ class Staging:
         """Write everything staged, in one step (see the module). Raises :class:`WriteError`, with
         nothing changed, when a file cannot be written."""
         prepared: list[tuple[str, Path]] = []  # (temporary file, target)
+        temporaries: list[str] = []  # every temporary file created, listed as it is created
         made: list[Path] = []  # folders created for new files, removed again on failure
         removals = [p for p, t in self._texts.items() if t is None and os.path.lexists(p)]
         mask = _umask()
@@ -100,7 +101,7 @@ class Staging:
         try:
             for path, text in self._texts.items():
                 if text is not None:
-                    prepared.append((_prepare(path, text, mask, made), path))
+                    prepared.append((_prepare(path, text, mask, made, temporaries), path))
             with held_signals():
                 for temporary, path in prepared:
                     os.replace(temporary, path)
@@ -109,7 +110,7 @@ class Staging:
                 done = self.committed = True  # (a signal held meanwhile is delivered after this)
         finally:
             if not done:
-                for temporary, _ in prepared:
+                for temporary in temporaries:
                     with contextlib.suppress(OSError):
                         os.unlink(temporary)
                 for folder in reversed(made):
@@ -118,9 +119,10 @@ class Staging:
         self._texts.clear()
 
 
-def _prepare(path: Path, text: str, mask: int, made: list[Path]) -> str:
+def _prepare(path: Path, text: str, mask: int, made: list[Path], temporaries: list[str]) -> str:
     """A temporary file beside ``path`` holding ``text``, with ``path``'s mode (and owner, for
-    root), ready to be renamed over it."""
+    root), ready to be renamed over it; listed in ``temporaries`` the moment it exists (signals
+    held meanwhile), so that a signal at any point leaves none behind."""
     try:
         missing = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
         for folder in reversed(missing):
@@ -135,7 +137,9 @@ def _prepare(path: Path, text: str, mask: int, made: list[Path]) -> str:
     except OSError as exc:
         raise write_error(path, exc) from None
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with held_signals():  # created and listed in one step
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            temporaries.append(temporary)
     except OSError as exc:
         raise write_error(path, exc) from None
     try:
