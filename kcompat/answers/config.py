@@ -12,7 +12,7 @@ kube-apiserver's only (apiserver ``APIEnablementOptions``). The kubelet takes no
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kcompat.answers.gates import gate_evaluation
 from kcompat.answers.inspect import Inspection
@@ -219,7 +219,7 @@ def _component_evaluations(
             # what only it refuses: the refusals every component shares are said once
             said = set(evaluation.errors)
             theirs = tuple(OtherComponentRefuses(c, p) for p in checked.problems if p.refuses and p.message not in said)
-            evaluation = replace(evaluation, problems=evaluation.problems + theirs)
+            evaluation = evaluation.replace(problems=evaluation.problems + theirs)
     if evaluation is None:  # never: the first component's evaluation raises or is kept
         raise KcompatError("no component was checked")
     return evaluation, tuple(notes)

@@ -218,7 +218,7 @@ def gate_evaluation(
     selection = select_versions(binary_version, emulated, min_compat)
     evaluation = evaluate_gates(manifest, selection, feature_gates, build=build)
     if note is not None:
-        evaluation = dataclasses.replace(evaluation, problems=(note, *evaluation.problems))
+        evaluation = evaluation.replace(problems=(note, *evaluation.problems))
     return evaluation
 
 

@@ -28,10 +28,8 @@ def allowed_ranges(binary: str, component: str = KUBE_APISERVER) -> AllowedVersi
     """The ranges a binary of this version accepts: rules of the code (floor = binary - 3, ...),
     so no data is needed. They are the same for every component (component-base's compatibility
     registry); the forward-compatibility flags are kube-apiserver's only."""
-    from dataclasses import replace
-
     allowed = allowed_versions(parse_binary_version(binary))
-    return allowed if component == KUBE_APISERVER else replace(allowed, forward_compat_flags=False)
+    return allowed if component == KUBE_APISERVER else allowed.replace(forward_compat_flags=False)
 
 
 def versions(catalog: Catalog, binary: str, component: str = KUBE_APISERVER) -> VersionsAnswer:

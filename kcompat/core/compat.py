@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from .errors import KcompatError, cut, quote_cut, repr_cut
 from .flags import go_trim_space
+from .record import Record, set_field
 from .versions import (
     Version,
     major_minor,
@@ -34,15 +34,17 @@ FIRST_EMULATION_RELEASE = major_minor(1, 31)
 KUBE_COMPONENT = "kube"
 
 
-@dataclass(frozen=True)
-class ReleaseRules:
+class ReleaseRules(Record):
     """What a binary of one release does. ``binary`` is None for a non-Kubernetes component."""
 
+    __slots__ = ("binary", "release")
+    _uncompared = _derived = ("release",)
     binary: Version | None
-    release: Version | None = field(init=False, compare=False)
+    release: Version | None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "release", mm(self.binary) if self.binary is not None else None)
+    def __init__(self, binary: Version | None) -> None:
+        set_field(self, "binary", binary)
+        set_field(self, "release", mm(binary) if binary is not None else None)
 
     def _at_least(self, minor: int) -> bool:
         r = self.release
@@ -250,18 +252,25 @@ def parse_version_flag(values: str | list[str] | tuple[str, ...], flag: str) -> 
     return mm(kube) if kube is not None else None
 
 
-@dataclass(frozen=True)
-class VersionSelection:
+class VersionSelection(Record):
     """The (binary, emulated, min compat) a binary ends up with after its flags, and the
     problems found. ``emulated``/``min_compat`` are what the feature gate holds: the flag
     values when they parsed (even out of range, as the real gate keeps them), else defaults."""
 
+    __slots__ = ("emulated", "flags_rejected", "min_compat", "problems", "rules")
     rules: ReleaseRules
     emulated: Version
     min_compat: Version
     #: what the binary says about the version flags (a flag it cannot read, a range)
-    problems: tuple[Problem, ...] = ()
-    flags_rejected: bool = False
+    problems: tuple[Problem, ...]
+    flags_rejected: bool
+
+    def __init__(self, rules: ReleaseRules, emulated: Version, min_compat: Version, problems: tuple[Problem, ...] = (), flags_rejected: bool = False) -> None:
+        set_field(self, "rules", rules)
+        set_field(self, "emulated", emulated)
+        set_field(self, "min_compat", min_compat)
+        set_field(self, "problems", problems)
+        set_field(self, "flags_rejected", flags_rejected)
 
     @property
     def errors(self) -> tuple[str, ...]:
@@ -373,20 +382,25 @@ def _rejected(flag: str, words: str) -> Problem:
     return FlagValueRejected(flag, words)
 
 
-@dataclass(frozen=True)
-class EmulatedChoice:
+class EmulatedChoice(Record):
     """One emulated version a binary accepts, with the min compatibility versions it then accepts."""
 
+    __slots__ = ("default_min_compat", "emulated", "min_compat")
     emulated: str
     default_min_compat: str
     #: what --min-compatibility-version may be; the default alone when the binary has no such flag
     min_compat: tuple[str, ...]
 
+    def __init__(self, emulated: str, default_min_compat: str, min_compat: tuple[str, ...]) -> None:
+        set_field(self, "emulated", emulated)
+        set_field(self, "default_min_compat", default_min_compat)
+        set_field(self, "min_compat", min_compat)
 
-@dataclass(frozen=True)
-class AllowedVersions:
+
+class AllowedVersions(Record):
     """What a binary accepts: ranges, defaults and which flags exist (``kcompat versions``)."""
 
+    __slots__ = ("binary", "default_emulated", "emulated", "emulated_range", "floor", "forward_compat_flags", "min_compat_flag", "release")
     binary: str
     release: str
     #: the emulation floor (binary - 3) of releases that have one, else None
@@ -396,6 +410,16 @@ class AllowedVersions:
     min_compat_flag: bool
     forward_compat_flags: bool
     emulated: tuple[EmulatedChoice, ...]
+
+    def __init__(self, binary: str, release: str, floor: str | None, emulated_range: tuple[str, str], default_emulated: str, min_compat_flag: bool, forward_compat_flags: bool, emulated: tuple[EmulatedChoice, ...]) -> None:
+        set_field(self, "binary", binary)
+        set_field(self, "release", release)
+        set_field(self, "floor", floor)
+        set_field(self, "emulated_range", emulated_range)
+        set_field(self, "default_emulated", default_emulated)
+        set_field(self, "min_compat_flag", min_compat_flag)
+        set_field(self, "forward_compat_flags", forward_compat_flags)
+        set_field(self, "emulated", emulated)
 
 
 def allowed_versions(binary: Version) -> AllowedVersions:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from .errors import KcompatError, cut, quote_cut
+from .record import Record, set_field
 
 KUBE = "kube"
 MAX_FLAG_LENGTH = 100_000
@@ -45,11 +45,14 @@ def parse_go_bool(text: str) -> bool | None:
     return _GO_BOOLS.get(text)
 
 
-@dataclass(frozen=True)
-class FeatureGateFlags:
+class FeatureGateFlags(Record):
     """The parsed value: gate name -> bool in first-mention order, the last value winning."""
 
+    __slots__ = ("values",)
     values: Mapping[str, bool]
+
+    def __init__(self, values: Mapping[str, bool]) -> None:
+        set_field(self, "values", values)
 
     @staticmethod
     def empty() -> FeatureGateFlags:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 from bisect import bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from .compat import VersionSelection
 from .errors import KcompatError
 from .flags import FeatureGateFlags, parse_feature_gates
 from .manifest import GateState, Manifest, PickIndex, spec_at  # noqa: F401 - spec_at is part of this module's API
+from .record import Record, set_field
 from .stages import Stage
 from .versions import Version
 
@@ -26,20 +26,33 @@ if TYPE_CHECKING:
     from .problems import Problem
 
 
-@dataclass(frozen=True)
-class GateEvaluation:
+class GateEvaluation(Record):
     """Every gate of a binary at the selected versions after ``--feature-gates``, with what the
     binary would say about its flags (``problems``: its errors and warnings, typed)."""
 
+    # (``__dict__`` holds the cached properties below)
+    __slots__ = ("__dict__", "client_go", "flags", "gates", "manifest", "meta", "problems", "selection")
+    _uncompared = ("manifest",)
     selection: VersionSelection
     gates: tuple[GateState, ...]
     meta: tuple[GateState, ...]
     problems: tuple[Problem, ...]
     flags: FeatureGateFlags
     #: gates registered from k8s.io/client-go (``Feature.origin``); the others are the binary's own
-    client_go: frozenset[str] = frozenset()
+    client_go: frozenset[str]
     #: the manifest evaluated (the remedies beside the errors read its specs)
-    manifest: Manifest | None = field(default=None, compare=False, repr=False)
+    manifest: Manifest | None
+
+    def __init__(self, selection: VersionSelection, gates: tuple[GateState, ...], meta: tuple[GateState, ...],
+                 problems: tuple[Problem, ...], flags: FeatureGateFlags, client_go: frozenset[str] = frozenset(),
+                 manifest: Manifest | None = None) -> None:
+        set_field(self, "selection", selection)
+        set_field(self, "gates", gates)
+        set_field(self, "meta", meta)
+        set_field(self, "problems", problems)
+        set_field(self, "flags", flags)
+        set_field(self, "client_go", client_go)
+        set_field(self, "manifest", manifest)
 
     def origin(self, name: str) -> str:
         """Where the binary registers ``name`` from: "client-go" or "kube"."""

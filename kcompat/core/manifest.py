@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 
+from .record import Record, set_field
 from .stages import Stage
 from .versions import Version, major_minor
 
@@ -21,18 +21,27 @@ META_GATES = ("AllAlpha", "AllBeta")
 ZERO = major_minor(0, 0)
 
 
-@dataclass(frozen=True)
-class FeatureSpec:
+class FeatureSpec(Record):
     """One versioned spec: from ``version`` on, the gate has this stage, default and lock."""
 
+    __slots__ = ("default", "effective_min_compatibility", "lock_to_default", "min_compatibility_version", "stage", "version")
     version: Version
     default: bool
     lock_to_default: bool
     stage: Stage
     #: ``minCompatibilityVersion`` as written (None when absent).
-    min_compatibility_version: Version | None = None
+    min_compatibility_version: Version | None
     #: The value in force: as written, else inherited from the previous spec (SPEC §3.2).
-    effective_min_compatibility: Version | None = None
+    effective_min_compatibility: Version | None
+
+    def __init__(self, version: Version, default: bool, lock_to_default: bool, stage: Stage,
+                 min_compatibility_version: Version | None = None, effective_min_compatibility: Version | None = None) -> None:
+        set_field(self, "version", version)
+        set_field(self, "default", default)
+        set_field(self, "lock_to_default", lock_to_default)
+        set_field(self, "stage", stage)
+        set_field(self, "min_compatibility_version", min_compatibility_version)
+        set_field(self, "effective_min_compatibility", effective_min_compatibility)
 
 
 PRE_ALPHA_SPEC = FeatureSpec(version=ZERO, default=False, lock_to_default=False, stage=Stage.PRE_ALPHA)
@@ -59,37 +68,40 @@ def default_state(name: str, spec: FeatureSpec) -> GateState:
     return GateState(name, spec.default, spec.stage, spec.default, spec.lock_to_default, False, "default")
 
 
-@dataclass(frozen=True)
-class Feature:
+class Feature(Record):
     """One gate of a manifest: its specs (ascending versions) and the gates it depends on."""
 
+    __slots__ = ("default_states", "dependencies", "min_compat_keys", "name", "origin", "specs", "version_keys")
+    _uncompared = _derived = ("version_keys", "min_compat_keys", "default_states")
     name: str
     specs: tuple[FeatureSpec, ...]
-    dependencies: tuple[str, ...] = ()
+    dependencies: tuple[str, ...]
     #: where the binary registers the gate from: "kube" (the release's feature list) or
     #: "client-go" (k8s.io/client-go features, added to every kube binary's gate)
-    origin: str = "kube"
+    origin: str
     #: (major, minor) of each spec, for the hot path of ``spec_at``
-    version_keys: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    version_keys: tuple[tuple[int, int], ...]
     #: (major, minor) of each spec's effective min compat, None where there is none
-    min_compat_keys: tuple[tuple[int, int] | None, ...] = field(init=False, repr=False, compare=False)
+    min_compat_keys: tuple[tuple[int, int] | None, ...]
     #: the unset state for each spec, then for PreAlpha (last)
-    default_states: tuple[GateState, ...] = field(init=False, repr=False, compare=False)
+    default_states: tuple[GateState, ...]
 
-    def __post_init__(self) -> None:
+    def __init__(self, name: str, specs: tuple[FeatureSpec, ...], dependencies: tuple[str, ...] = (), origin: str = "kube") -> None:
+        set_field(self, "name", name)
+        set_field(self, "specs", specs)
+        set_field(self, "dependencies", dependencies)
+        set_field(self, "origin", origin)
         # (one pass over the specs: a release's manifest builds hundreds of these on every CLI start)
-        name = self.name
         version_keys, min_compat_keys, states = [], [], []
-        for s in self.specs:
+        for s in specs:
             version_keys.append(_mm_key(s.version))
             mc = s.effective_min_compatibility
             min_compat_keys.append(None if mc is None else _mm_key(mc))
             states.append(default_state(name, s))
         states.append(default_state(name, PRE_ALPHA_SPEC))
-        set_ = object.__setattr__
-        set_(self, "version_keys", tuple(version_keys))
-        set_(self, "min_compat_keys", tuple(min_compat_keys))
-        set_(self, "default_states", tuple(states))
+        set_field(self, "version_keys", tuple(version_keys))
+        set_field(self, "min_compat_keys", tuple(min_compat_keys))
+        set_field(self, "default_states", tuple(states))
 
     @property
     def first_version(self) -> Version:
@@ -189,18 +201,21 @@ class PickIndex:
         )
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(Record):
     """The gates of one binary (meta-gates excluded), sorted by name."""
 
+    # (``__dict__`` holds the cached properties below)
+    __slots__ = ("__dict__", "by_name", "features", "sources")
+    _uncompared = _derived = ("by_name",)
     features: tuple[Feature, ...]
-    sources: tuple[str, ...] = ()
-    by_name: Mapping[str, Feature] = field(init=False, repr=False, compare=False)
+    sources: tuple[str, ...]
+    by_name: Mapping[str, Feature]
 
-    def __post_init__(self) -> None:
-        ordered = tuple(sorted(self.features, key=lambda f: f.name))
-        object.__setattr__(self, "features", ordered)
-        object.__setattr__(self, "by_name", MappingProxyType({f.name: f for f in ordered}))
+    def __init__(self, features: tuple[Feature, ...], sources: tuple[str, ...] = ()) -> None:
+        ordered = tuple(sorted(features, key=lambda f: f.name))
+        set_field(self, "features", ordered)
+        set_field(self, "sources", sources)
+        set_field(self, "by_name", MappingProxyType({f.name: f for f in ordered}))
 
     def __contains__(self, name: object) -> bool:
         return name in self.by_name

@@ -5,9 +5,9 @@ can say so without importing the release history (a fast ``kcompat gates``)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from .manifest import Feature, FeatureSpec
+from .record import Record, set_field
 from .versions import Version, major_minor, mm
 
 #: Spec versions the gate lists use as placeholders for behaviour older than the gate itself
@@ -51,16 +51,22 @@ def first_real_version(specs: Sequence[FeatureSpec]) -> Version | None:
     return None
 
 
-@dataclass(frozen=True)
-class GateStart:
+class GateStart(Record):
     """Where a gate's own history starts when the data dates its first spec to a placeholder:
     the releases from ``placeholder`` up to ``start`` (exclusive) predate the gate, and no stage
     is shown for them. ``reason`` says what dates ``start``."""
 
+    __slots__ = ("gate", "placeholder", "reason", "start")
     gate: str
     placeholder: Version
     start: Version
     reason: str
+
+    def __init__(self, gate: str, placeholder: Version, start: Version, reason: str) -> None:
+        set_field(self, "gate", gate)
+        set_field(self, "placeholder", placeholder)
+        set_field(self, "start", start)
+        set_field(self, "reason", reason)
 
     def text(self) -> str:
         """``dated 1.0 in the data (a placeholder: behaviour older than the gate); history from 1.31: …``"""

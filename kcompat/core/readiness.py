@@ -25,8 +25,8 @@ refresh step (kcompat/refresh/startup.py) writes what was found as :class:`Readi
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from .record import Record, set_field
 from .versions import Version, mm
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
@@ -36,53 +36,77 @@ if TYPE_CHECKING:
     from .problems import Problem
 
 
-@dataclass(frozen=True)
-class StartOutcome:
+class StartOutcome(Record):
     """How a recorded start of the real kube-apiserver ended without getting ready (oracle/
     readiness.py): ``exited`` after ``seconds`` with its fatal ``line`` (klog header dropped), or
     ``not-ready`` at the time limit with the ``failing`` /readyz checks; ``recorded`` is the release
     (``v1.34.12``)."""
 
+    __slots__ = ("failing", "line", "recorded", "seconds", "verdict", "waits_for")
     verdict: str
     seconds: int
     recorded: str
-    line: str = ""
-    failing: tuple[str, ...] = ()
+    line: str
+    failing: tuple[str, ...]
     #: the kinds its informers kept failing to list (``*v1beta1.LeaseCandidate``)
-    waits_for: tuple[str, ...] = ()
+    waits_for: tuple[str, ...]
+
+    def __init__(self, verdict: str, seconds: int, recorded: str, line: str = "", failing: tuple[str, ...] = (), waits_for: tuple[str, ...] = ()) -> None:
+        set_field(self, "verdict", verdict)
+        set_field(self, "seconds", seconds)
+        set_field(self, "recorded", recorded)
+        set_field(self, "line", line)
+        set_field(self, "failing", failing)
+        set_field(self, "waits_for", waits_for)
 
     def fields(self) -> tuple[str, str, int, str, tuple[str, ...], tuple[str, ...]]:
         """(recorded, ended, seconds, line, failing, waits for): the fields a readiness problem keeps."""
         return (self.recorded, self.verdict, self.seconds, self.line, self.failing, self.waits_for)
 
 
-@dataclass(frozen=True)
-class GateRule:
+class GateRule(Record):
     """Gates that, all on at ``emulated``, keep the binary from getting ready without ``needs``
     (None: no API fixes it; ``fixed_by_all_apis``: api/all=true does but no smaller set was
     confirmed; ``unsearched``: a recorded case of these gates alone, whose fix was not searched
     for). ``evidence``: the recorded runs."""
 
+    __slots__ = ("emulated", "evidence", "fixed_by_all_apis", "gates", "needs", "outcome", "unsearched")
     gates: tuple[str, ...]
     emulated: Version
     needs: tuple[str, ...] | None
     outcome: StartOutcome
-    evidence: tuple[str, ...] = ()
-    fixed_by_all_apis: bool = False
-    unsearched: bool = False
+    evidence: tuple[str, ...]
+    fixed_by_all_apis: bool
+    unsearched: bool
+
+    def __init__(self, gates: tuple[str, ...], emulated: Version, needs: tuple[str, ...] | None, outcome: StartOutcome, evidence: tuple[str, ...] = (), fixed_by_all_apis: bool = False, unsearched: bool = False) -> None:
+        set_field(self, "gates", gates)
+        set_field(self, "emulated", emulated)
+        set_field(self, "needs", needs)
+        set_field(self, "outcome", outcome)
+        set_field(self, "evidence", evidence)
+        set_field(self, "fixed_by_all_apis", fixed_by_all_apis)
+        set_field(self, "unsearched", unsearched)
 
 
-@dataclass(frozen=True)
-class ApiRule:
+class ApiRule(Record):
     """An API a default start needs: ``group_version``, or only its ``resource`` when given."""
 
+    __slots__ = ("evidence", "group_version", "outcome", "resource", "unless")
     group_version: str
     resource: str | None
     outcome: StartOutcome
-    evidence: tuple[str, ...] = ()
+    evidence: tuple[str, ...]
     #: option flag sets (``(flag, value)`` pairs as ``ApiserverOptions.flags`` writes them) with
     #: which a recorded start got ready with this API off: the rule does not hold with them
-    unless: tuple[frozenset[tuple[str, str]], ...] = ()
+    unless: tuple[frozenset[tuple[str, str]], ...]
+
+    def __init__(self, group_version: str, resource: str | None, outcome: StartOutcome, evidence: tuple[str, ...] = (), unless: tuple[frozenset[tuple[str, str]], ...] = ()) -> None:
+        set_field(self, "group_version", group_version)
+        set_field(self, "resource", resource)
+        set_field(self, "outcome", outcome)
+        set_field(self, "evidence", evidence)
+        set_field(self, "unless", unless)
 
     def holds_with(self, options: frozenset[tuple[str, str]]) -> bool:
         return not any(flags <= options for flags in self.unless)
@@ -92,19 +116,27 @@ class ApiRule:
         return f"{self.group_version}/{self.resource}" if self.resource else self.group_version
 
 
-@dataclass(frozen=True)
-class ReadinessRules:
+class ReadinessRules(Record):
     """What the recorded starts of one release found (``recorded``: the patch release started)."""
 
+    __slots__ = ("apis", "gates", "probed", "recorded", "release", "unsearched")
     release: Version
     recorded: str
     gates: tuple[GateRule, ...]
     apis: tuple[ApiRule, ...]
     #: the emulated versions the gates were probed at (AllAlpha and AllBeta at each)
-    probed: tuple[Version, ...] = ()
+    probed: tuple[Version, ...]
     #: (emulated version, stage) where that stage's gates could not be narrowed down (its
     #: meta-gate was refused, and its gates turned on together too)
-    unsearched: tuple[tuple[Version, str], ...] = ()
+    unsearched: tuple[tuple[Version, str], ...]
+
+    def __init__(self, release: Version, recorded: str, gates: tuple[GateRule, ...], apis: tuple[ApiRule, ...], probed: tuple[Version, ...] = (), unsearched: tuple[tuple[Version, str], ...] = ()) -> None:
+        set_field(self, "release", release)
+        set_field(self, "recorded", recorded)
+        set_field(self, "gates", gates)
+        set_field(self, "apis", apis)
+        set_field(self, "probed", probed)
+        set_field(self, "unsearched", unsearched)
 
     def gate_rules_at(self, emulated: Version) -> tuple[GateRule, ...]:
         emu = mm(emulated)
@@ -120,13 +152,17 @@ class ReadinessRules:
         return min(above) if above else None
 
 
-@dataclass(frozen=True)
-class ServedApis:
+class ServedApis(Record):
     """What a kube-apiserver serves: group/versions with at least one resource served, and every
     (group/version, resource) served."""
 
+    __slots__ = ("group_versions", "resources")
     group_versions: frozenset[str]
     resources: frozenset[tuple[str, str]]
+
+    def __init__(self, group_versions: frozenset[str], resources: frozenset[tuple[str, str]]) -> None:
+        set_field(self, "group_versions", group_versions)
+        set_field(self, "resources", resources)
 
     def serves(self, group_version: str, resource: str | None = None) -> bool:
         if resource is None:

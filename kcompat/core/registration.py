@@ -16,12 +16,12 @@ file are collected before :class:`ManifestError` is raised.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from .errors import KcompatError, cut, shown
 from .limits import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES
 from .limits import MAX_GATES as MAX_GATES
 from .manifest import META_GATES, ZERO, Feature, FeatureSpec, Manifest, spec_at
+from .record import Record, set_field
 from .stages import MANIFEST_STAGES, STABILITY_RANK, Stage
 from .versions import Version, major_minor, parse_version, subtract_minor
 
@@ -62,14 +62,20 @@ def registration_for(release: Version | None) -> str:
 _SPEC_KEYS = {"version", "default", "lockToDefault", "preRelease", "minCompatibilityVersion"}
 
 
-@dataclass(frozen=True)
-class ManifestProblem:
+class ManifestProblem(Record):
     """One problem of a manifest: where (file, gate, field) and what."""
 
+    __slots__ = ("field", "gate", "message", "source")
     source: str
     gate: str | None
     field: str | None
     message: str
+
+    def __init__(self, source: str, gate: str | None, field: str | None, message: str) -> None:
+        set_field(self, "source", source)
+        set_field(self, "gate", gate)
+        set_field(self, "field", field)
+        set_field(self, "message", message)
 
     def __str__(self) -> str:
         where = self.source

@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
 
 from .errors import KcompatError, cut
 from .flags import parse_go_bool
+from .record import Record, set_field
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -58,17 +58,24 @@ if TYPE_CHECKING:
 # The flags the checks read.
 
 
-@dataclass(frozen=True)
-class OptionFlag:
+class OptionFlag(Record):
     """A kube-apiserver flag a start-up check reads: its name, how pflag reads it ("bool",
     "string", "array": repeatable, each value whole; "slice": repeatable, comma-separated),
     and the releases that have it (minor numbers of 1.x)."""
 
+    __slots__ = ("help", "kind", "last", "name", "since")
     name: str
     kind: str
     help: str
-    since: int = 31
-    last: int | None = None
+    since: int
+    last: int | None
+
+    def __init__(self, name: str, kind: str, help: str, since: int = 31, last: int | None = None) -> None:
+        set_field(self, "name", name)
+        set_field(self, "kind", kind)
+        set_field(self, "help", help)
+        set_field(self, "since", since)
+        set_field(self, "last", last)
 
     @property
     def field(self) -> str:
@@ -104,26 +111,46 @@ BOOL_OPTION_FLAGS = frozenset(f.name for f in OPTION_FLAGS if f.kind == "bool")
 _BY_NAME = {f.name: f for f in OPTION_FLAGS}
 
 
-@dataclass(frozen=True)
-class ApiserverOptions:
+class ApiserverOptions(Record):
     """The values of :data:`OPTION_FLAGS` as kube-apiserver reads them (its defaults when not
     given); ``given`` names the flags that were given."""
 
-    enable_priority_and_fairness: bool = True
-    peer_ca_file: str = ""
-    peer_advertise_ip: str = ""
-    peer_advertise_port: str = ""
-    service_account_issuer: tuple[str, ...] = ()
-    service_account_key_file: tuple[str, ...] = ()
-    service_account_signing_key_file: str = ""
-    service_account_signing_endpoint: str = ""
-    authentication_config: str = ""
-    authorization_config: str = ""
-    requestheader_uid_headers: tuple[str, ...] = ()
-    tracing_config_file: str = ""
-    cloud_provider: str = ""
-    service_cluster_ip_range: str = ""
-    given: frozenset[str] = field(default=frozenset(), compare=False)
+    __slots__ = ("authentication_config", "authorization_config", "cloud_provider", "enable_priority_and_fairness", "given", "peer_advertise_ip", "peer_advertise_port", "peer_ca_file", "requestheader_uid_headers", "service_account_issuer", "service_account_key_file", "service_account_signing_endpoint", "service_account_signing_key_file", "service_cluster_ip_range", "tracing_config_file")
+    _uncompared = ("given",)
+    enable_priority_and_fairness: bool
+    peer_ca_file: str
+    peer_advertise_ip: str
+    peer_advertise_port: str
+    service_account_issuer: tuple[str, ...]
+    service_account_key_file: tuple[str, ...]
+    service_account_signing_key_file: str
+    service_account_signing_endpoint: str
+    authentication_config: str
+    authorization_config: str
+    requestheader_uid_headers: tuple[str, ...]
+    tracing_config_file: str
+    cloud_provider: str
+    service_cluster_ip_range: str
+    given: frozenset[str]
+
+    def __init__(
+        self, enable_priority_and_fairness: bool = True, peer_ca_file: str = "", peer_advertise_ip: str = "",
+        peer_advertise_port: str = "", service_account_issuer: tuple[str, ...] = (), service_account_key_file: tuple[str, ...] = (),
+        service_account_signing_key_file: str = "", service_account_signing_endpoint: str = "", authentication_config: str = "",
+        authorization_config: str = "", requestheader_uid_headers: tuple[str, ...] = (), tracing_config_file: str = "",
+        cloud_provider: str = "", service_cluster_ip_range: str = "", given: frozenset[str] = frozenset(),
+    ) -> None:
+        for name, value in (
+            ("enable_priority_and_fairness", enable_priority_and_fairness), ("peer_ca_file", peer_ca_file),
+            ("peer_advertise_ip", peer_advertise_ip), ("peer_advertise_port", peer_advertise_port),
+            ("service_account_issuer", service_account_issuer), ("service_account_key_file", service_account_key_file),
+            ("service_account_signing_key_file", service_account_signing_key_file),
+            ("service_account_signing_endpoint", service_account_signing_endpoint),
+            ("authentication_config", authentication_config), ("authorization_config", authorization_config),
+            ("requestheader_uid_headers", requestheader_uid_headers), ("tracing_config_file", tracing_config_file),
+            ("cloud_provider", cloud_provider), ("service_cluster_ip_range", service_cluster_ip_range), ("given", given),
+        ):
+            set_field(self, name, value)
 
     @property
     def flags(self) -> tuple[tuple[str, str], ...]:
@@ -185,7 +212,7 @@ def read_options(pairs: Iterable[tuple[str, str]]) -> ApiserverOptions:
             values[flag.field] = value
     if not given:
         return DEFAULT_OPTIONS
-    return replace(DEFAULT_OPTIONS, given=frozenset(given), **values)  # type: ignore[arg-type]
+    return DEFAULT_OPTIONS.replace(given=frozenset(given), **values)
 
 
 def _kinds() -> ModuleType:

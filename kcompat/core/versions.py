@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 
 from .errors import ECHO_LIMIT, KcompatError, cut, go_quote, quote_cut  # noqa: F401 - go_quote is re-exported
+from .record import Record, set_field
 
 #: Longest version string read. Kubernetes versions are short ("v1.36.2", "1.37.0-alpha.1",
 #: "v1.30.4-eks-a737599"); a longer value is refused before any parsing beyond a linear scan.
@@ -31,21 +31,27 @@ _UINT_DIGITS = len(str(_UINT_MAX))
 
 
 @functools.total_ordering
-@dataclass(frozen=True, eq=False)
-class Version:
+class Version(Record):
     """A parsed version. ``semver`` says whether it was parsed semantically."""
 
+    __slots__ = ("_key", "build_metadata", "components", "pre_release", "semver")
+    _uncompared = ("_key",)
+    _derived = ("_key",)
     components: tuple[int, ...]
-    semver: bool = False
-    pre_release: str = ""
-    build_metadata: str = ""
-    _key: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    semver: bool
+    pre_release: str
+    build_metadata: str
+    _key: tuple[int, ...]
 
-    def __post_init__(self) -> None:
-        key = list(self.components)
+    def __init__(self, components: tuple[int, ...], semver: bool = False, pre_release: str = "", build_metadata: str = "") -> None:
+        set_field(self, "components", components)
+        set_field(self, "semver", semver)
+        set_field(self, "pre_release", pre_release)
+        set_field(self, "build_metadata", build_metadata)
+        key = list(components)
         while key and key[-1] == 0:
             key.pop()
-        object.__setattr__(self, "_key", tuple(key))
+        set_field(self, "_key", tuple(key))
 
     @property
     def major(self) -> int:

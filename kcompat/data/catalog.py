@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import _thread  # the lock type without importing threading on the CLI's start-up path
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
@@ -17,6 +16,7 @@ from kcompat.core.components import KUBE_APISERVER, OTHER_COMPONENTS
 from kcompat.core.errors import ComponentNotRecorded, KcompatError
 from kcompat.core.keps import kep_link
 from kcompat.core.manifest import Manifest
+from kcompat.core.record import Record, set_field
 from kcompat.core.registration import registration_for
 from kcompat.core.versions import Version, parse_version
 
@@ -52,30 +52,47 @@ MAX_LIST_BYTES = 16 * 1024 * 1024
 _INFO_TUPLES = ("feature_files", "client_go_files")
 
 
-@dataclass(frozen=True)
-class ReleaseInfo:
+class ReleaseInfo(Record):
     """One entry of ``releases.yaml``: a bundled release, its data files and where they come from."""
 
+    __slots__ = ("api_basis", "api_file", "api_status", "basis", "client_go_basis", "client_go_files", "client_go_status", "components_file", "dependencies_basis", "dependencies_status", "feature_files", "patch", "patches_file", "release", "status")
     release: str
     feature_files: tuple[str, ...]
     status: str
     basis: str
-    api_file: str | None = None
-    api_status: str | None = None
-    api_basis: str | None = None
+    api_file: str | None
+    api_status: str | None
+    api_basis: str | None
     #: how faithful the gate dependencies are (1.35+): reconstructed, development, or None (none apply)
-    dependencies_status: str | None = None
-    dependencies_basis: str | None = None
+    dependencies_status: str | None
+    dependencies_basis: str | None
     #: k8s.io/client-go's features, which the release's kube binaries add to their gate (origin "client-go")
-    client_go_files: tuple[str, ...] = ()
-    client_go_status: str | None = None
-    client_go_basis: str | None = None
+    client_go_files: tuple[str, ...]
+    client_go_status: str | None
+    client_go_basis: str | None
     #: the patch release the data was read from ("1.35.8"): a plain "1.35" means this patch
-    patch: str | None = None
+    patch: str | None
     #: how every other recorded patch's gates differ from ``patch`` (features/patches-v1.N.yaml)
-    patches_file: str | None = None
+    patches_file: str | None
     #: how the other components' gate sets differ from kube-apiserver's (features/components-v1.N.yaml)
-    components_file: str | None = None
+    components_file: str | None
+
+    def __init__(self, release: str, feature_files: tuple[str, ...], status: str, basis: str, api_file: str | None = None, api_status: str | None = None, api_basis: str | None = None, dependencies_status: str | None = None, dependencies_basis: str | None = None, client_go_files: tuple[str, ...] = (), client_go_status: str | None = None, client_go_basis: str | None = None, patch: str | None = None, patches_file: str | None = None, components_file: str | None = None) -> None:
+        set_field(self, "release", release)
+        set_field(self, "feature_files", feature_files)
+        set_field(self, "status", status)
+        set_field(self, "basis", basis)
+        set_field(self, "api_file", api_file)
+        set_field(self, "api_status", api_status)
+        set_field(self, "api_basis", api_basis)
+        set_field(self, "dependencies_status", dependencies_status)
+        set_field(self, "dependencies_basis", dependencies_basis)
+        set_field(self, "client_go_files", client_go_files)
+        set_field(self, "client_go_status", client_go_status)
+        set_field(self, "client_go_basis", client_go_basis)
+        set_field(self, "patch", patch)
+        set_field(self, "patches_file", patches_file)
+        set_field(self, "components_file", components_file)
 
     @property
     def version(self) -> Version:
@@ -112,10 +129,10 @@ class ReleaseInfo:
         return f"{self.release} ({self.source_text})" if self.patch else self.release
 
 
-@dataclass(frozen=True)
-class GateInfo:
+class GateInfo(Record):
     """What the data says of a gate besides its specs: its description, owners and KEP."""
 
+    __slots__ = ("description", "kep", "name", "owners", "source")
     name: str
     description: str | None
     owners: tuple[str, ...]
@@ -123,14 +140,26 @@ class GateInfo:
     kep: str | None
     source: str | None
 
+    def __init__(self, name: str, description: str | None, owners: tuple[str, ...], kep: str | None, source: str | None) -> None:
+        set_field(self, "name", name)
+        set_field(self, "description", description)
+        set_field(self, "owners", owners)
+        set_field(self, "kep", kep)
+        set_field(self, "source", source)
 
-@dataclass(frozen=True)
-class ReleaseData:
+
+class ReleaseData(Record):
     """One release, loaded: its manifest, or the reason it could not be loaded."""
 
+    __slots__ = ("info", "manifest", "problem")
     info: ReleaseInfo
     manifest: Manifest | None
-    problem: str | None = None
+    problem: str | None
+
+    def __init__(self, info: ReleaseInfo, manifest: Manifest | None, problem: str | None = None) -> None:
+        set_field(self, "info", info)
+        set_field(self, "manifest", manifest)
+        set_field(self, "problem", problem)
 
     @property
     def usable(self) -> bool:
@@ -175,14 +204,20 @@ def _parse_releases(doc: object, path: str) -> tuple[ReleaseInfo, ...]:
     return tuple(sorted(out, key=lambda r: r.version))
 
 
-@dataclass(frozen=True)
-class PatchLevel:
+class PatchLevel(Record):
     """One recorded patch release: the gates that differ from the base patch, and those it lacks."""
 
+    __slots__ = ("absent", "gates", "kubernetes", "name")
     name: str  # "1.35.2"
     kubernetes: str  # the module it was read from, "v1.35.2"
     gates: tuple[Mapping[str, Any], ...]  # manifest items (whole entries with origin), read-only
     absent: tuple[str, ...]
+
+    def __init__(self, name: str, kubernetes: str, gates: tuple[Mapping[str, Any], ...], absent: tuple[str, ...]) -> None:
+        set_field(self, "name", name)
+        set_field(self, "kubernetes", kubernetes)
+        set_field(self, "gates", gates)
+        set_field(self, "absent", absent)
 
     @property
     def number(self) -> int:
@@ -194,12 +229,15 @@ class PatchLevel:
         return self.name.partition("-")[2]
 
 
-@dataclass(frozen=True)
-class PatchLevels:
+class PatchLevels(Record):
     """The recorded patches of one release, oldest first: the base (the release's own data, no
     differences) among them. Empty when no patch is known."""
 
-    levels: tuple[PatchLevel, ...] = ()
+    __slots__ = ("levels",)
+    levels: tuple[PatchLevel, ...]
+
+    def __init__(self, levels: tuple[PatchLevel, ...] = ()) -> None:
+        set_field(self, "levels", levels)
 
     def names(self) -> tuple[str, ...]:
         return tuple(lv.name for lv in self.levels)
@@ -237,14 +275,18 @@ def _parse_patch_levels(doc: object, path: str, info: ReleaseInfo, base: tuple[P
         raise KcompatError(f"{path}: malformed patch levels ({exc})") from None
 
 
-@dataclass(frozen=True)
-class ComponentGates:
+class ComponentGates(Record):
     """How each other component's gate set differs from kube-apiserver's at the patch ``base``
     where both were recorded (features/components-v1.N.yaml): per component, the gates whose
     entry differs or that only it registers, and kube-apiserver's gates it does not register."""
 
+    __slots__ = ("base", "differences")
     base: str  # "1.34.12"
     differences: Mapping[str, PatchLevel]
+
+    def __init__(self, base: str, differences: Mapping[str, PatchLevel]) -> None:
+        set_field(self, "base", base)
+        set_field(self, "differences", differences)
 
 
 def _read_component_gates(data_dir: Path, info: ReleaseInfo, bundle: Bundle | None = None) -> ComponentGates | None:
@@ -274,8 +316,6 @@ def _parse_component_gates(doc: object, path: str) -> ComponentGates:
 
 def _apply_patch(base: Manifest, level: PatchLevel, registration: str, what: str = "patch") -> Manifest:
     """``base`` with the gates of ``level`` replaced, added or removed, checked as the binary would."""
-    from dataclasses import replace
-
     from kcompat.core.registration import (
         check_manifest_dependencies,
         merge_features,
@@ -286,7 +326,7 @@ def _apply_patch(base: Manifest, level: PatchLevel, registration: str, what: str
     items = [{k: _thawed(v) for k, v in g.items() if k != "origin"} for g in level.gates]
     parsed = parse_manifest(items, source, registration, check_dependencies=False)
     origins = {g["name"]: g.get("origin", "kube") for g in level.gates}
-    changed = {f.name: replace(f, origin=origins[f.name]) for f in parsed}
+    changed = {f.name: f.replace(origin=origins[f.name]) for f in parsed}
     drop = set(level.absent)
     features = [changed.pop(f.name, f) for f in base.features if f.name not in drop]
     features += changed.values()
@@ -333,22 +373,29 @@ def _thawed(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class Catalog:
+class Catalog(Record):
     """The bundled data of every release. Immutable, and safe to share between threads: every
     value it loads (the release list, each release, its patch levels and patched manifests, the
     API data, the gate descriptions) is built once, under the catalog's lock, and the same
     object is then handed to every caller; threads asking at the same time wait for the one
     building it instead of building it again, and none of them can change it."""
 
-    data_dir: Path = DATA_DIR
+    __slots__ = ("_built", "_lock", "data_dir", "use_bundle")
+    _uncompared = _derived = ("_built", "_lock")
+    data_dir: Path
     #: read ``data_dir/bundle.json`` where it matches the YAML files (see :mod:`kcompat.data.bundle`)
-    use_bundle: bool = True
+    use_bundle: bool
     #: (kind, key) -> the value built once: "bundle", "releases", ("load", release), ("patches",
     #: release), ("patched", patch), ("components", release), ("component", component, patch),
     #: "api_data", "gate_info"
-    _built: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _lock: _thread.RLock = field(default_factory=_thread.RLock, init=False, repr=False, compare=False)
+    _built: dict[object, Any]
+    _lock: _thread.RLock
+
+    def __init__(self, data_dir: Path = DATA_DIR, use_bundle: bool = True) -> None:
+        set_field(self, "data_dir", data_dir)
+        set_field(self, "use_bundle", use_bundle)
+        set_field(self, "_built", {})
+        set_field(self, "_lock", _thread.RLock())
 
     def _once(self, key: object, build: Callable[[], T]) -> T:
         """The value of ``key``, built by ``build`` the first time (one thread builds, the others

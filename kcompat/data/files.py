@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 
 from kcompat.core.errors import KcompatError, cut
@@ -111,7 +110,7 @@ def load_manifest_files(
         source = cut(str(path), 200)
         data = read_regular_file(path, max_bytes, source)
         parsed = load_manifest_bytes(data, source, max_bytes, registration, check_dependencies=False)
-        features.extend(parsed if origin == "kube" else (replace(f, origin=origin) for f in parsed))
+        features.extend(parsed if origin == "kube" else (f.replace(origin=origin) for f in parsed))
         sources.append(source)
     manifest = merge_features(features, sources)
     check_manifest_dependencies(manifest.features, " + ".join(sources))

@@ -40,8 +40,6 @@ def _encode_manifest(manifest: Manifest, files: list[str]) -> dict[str, Any]:
 
 def compile_bundle(data_dir: Path) -> dict[str, Any]:
     """The bundle document of ``data_dir``: every release loaded from its YAML, with every check."""
-    from dataclasses import asdict
-
     data_dir = Path(data_dir)
     catalog = Catalog(data_dir, use_bundle=False)
     hashes = {"releases.yaml": file_hash(data_dir / "releases.yaml")}
@@ -54,7 +52,7 @@ def compile_bundle(data_dir: Path) -> dict[str, Any]:
         files = [*info.feature_files, *info.client_go_files]
         for name in files:
             hashes[name] = file_hash(data_dir / name)
-        releases.append(asdict(info))
+        releases.append(info.as_dict())
         manifests[info.release] = _encode_manifest(data.manifest, files)
         catalog.patches(info.release)  # every check of the patch and component files, before they are kept
         catalog.component_gates(info.release)

@@ -1,6 +1,5 @@
 """SPEC §3.3-§5 on real gates of the bundled data (release and gate named in each test)."""
 
-from dataclasses import replace
 
 import pytest
 
@@ -240,8 +239,8 @@ def test_dependency_check_from_1_35():
 def test_defaults_that_break_a_dependency_are_refused_without_any_flag():
     # registration refuses such a manifest; built directly, the runtime check still reads the defaults
     base, child = Manifest(load_manifest_bytes(DEPS, "deps.yaml")).features
-    off = replace(base.specs[0], default=False)
-    manifest = Manifest((replace(base, specs=(off,)), child))
+    off = base.specs[0].replace(default=False)
+    manifest = Manifest((base.replace(specs=(off,)), child))
     ev = evaluate_gates(manifest, select_versions(V("1.35")))
     assert ev.errors == ("Child is enabled, but depends on features that are disabled: [Base]",)
     assert evaluate_gates(manifest, select_versions(V("1.35")), "Child=false").valid
