@@ -1,4 +1,4 @@
-"""The problems the core reports are typed values (kcompat/core/problems.py): each kind is frozen,
+"""The problems the core reports are typed values (kcompat/core/problems/): each kind is frozen,
 renders the binary's line from its fields, and has one verdict; the evaluations keep them in
 order and their ``errors``/``warnings`` are the rendered lines."""
 
