@@ -60,6 +60,7 @@ from .compat import (
 )
 from .errors import KcompatError
 from .gates import evaluate_gates
+from .judged import Judged
 from .manifest import Manifest
 from .problems import (
     AlphaApiWhileEmulating,
@@ -69,8 +70,6 @@ from .problems import (
     Note,
     Problem,
     UnknownFlag,
-    Verdict,
-    messages,
     unique,
 )
 from .runtime_config import (
@@ -184,7 +183,7 @@ class ApiEntry:
 
 
 @dataclass(frozen=True)
-class ApiAvailability:
+class ApiAvailability(Judged):
     """Every group/version/kind of the binary's release data at the emulated version."""
 
     binary: Version
@@ -202,18 +201,6 @@ class ApiAvailability:
     gate_states: GateResolver | None = field(default=None, compare=False, repr=False)
     #: the version selection the flags gave (the remedies beside range errors read it)
     selection: VersionSelection | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def errors(self) -> tuple[str, ...]:
-        return messages(self.problems, Verdict.REFUSES)
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        return messages(self.problems, Verdict.WARNS)
-
-    @property
-    def valid(self) -> bool:
-        return not any(p.refuses for p in self.problems)
 
     @property
     def default_enablement_exact(self) -> bool:

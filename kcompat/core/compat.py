@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .errors import KcompatError, cut, quote_cut, repr_cut
 from .flags import go_trim_space
+from .judged import Judged
 from .record import Record, set_field
 from .versions import (
     Version,
@@ -252,7 +253,7 @@ def parse_version_flag(values: str | list[str] | tuple[str, ...], flag: str) -> 
     return mm(kube) if kube is not None else None
 
 
-class VersionSelection(Record):
+class VersionSelection(Record, Judged):
     """The (binary, emulated, min compat) a binary ends up with after its flags, and the
     problems found. ``emulated``/``min_compat`` are what the feature gate holds: the flag
     values when they parsed (even out of range, as the real gate keeps them), else defaults."""
@@ -273,11 +274,6 @@ class VersionSelection(Record):
         set_field(self, "flags_rejected", flags_rejected)
 
     @property
-    def errors(self) -> tuple[str, ...]:
-        """The binary's refusals of the version flags, as it prints them."""
-        return tuple(p.message for p in self.problems if p.refuses)
-
-    @property
     def binary(self) -> Version | None:
         return self.rules.binary
 
@@ -293,9 +289,6 @@ class VersionSelection(Record):
     def is_emulating(self) -> bool:
         return self.rules.release is not None and self.rules.release > self.emulated
 
-    @property
-    def valid(self) -> bool:
-        return not self.errors
 
 
 #: A version flag as callers pass it: the flag's value, its repeated values, or a Version.

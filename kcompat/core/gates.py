@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from .compat import VersionSelection
 from .errors import KcompatError
 from .flags import FeatureGateFlags, parse_feature_gates
+from .judged import Judged
 from .manifest import GateState, Manifest, PickIndex, spec_at  # noqa: F401 - spec_at is part of this module's API
 from .record import Record, set_field
 from .stages import Stage
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .problems import Problem
 
 
-class GateEvaluation(Record):
+class GateEvaluation(Record, Judged):
     """Every gate of a binary at the selected versions after ``--feature-gates``, with what the
     binary would say about its flags (``problems``: its errors and warnings, typed)."""
 
@@ -62,14 +63,6 @@ class GateEvaluation(Record):
     def errors(self) -> tuple[str, ...]:
         """The binary's refusals, as it prints them (computed once: a plan asks for them at every step)."""
         return tuple(p.message for p in self.problems if p.refuses)
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        return tuple(p.message for p in self.problems if p.warns)
-
-    @property
-    def valid(self) -> bool:
-        return not any(p.refuses for p in self.problems)
 
     @property
     def flags_applied(self) -> bool:

@@ -47,7 +47,8 @@ from .apis import GateResolver, evaluate_api_availability
 from .apis_data import ApiData, ApiKind, ApiRelease, SchemePriority, group_version_text
 from .compat import rules_for
 from .errors import KcompatError
-from .problems import Note, Problem, Verdict, messages
+from .judged import Judged
+from .problems import Note, Problem
 from .runtime_config import NON_REST_GROUPS
 from .versions import Version, major_minor, mm, parse_version
 
@@ -100,7 +101,7 @@ class StorageChoice:
 
 
 @dataclass(frozen=True)
-class StorageVersions:
+class StorageVersions(Judged):
     binary: Version
     emulated: Version
     min_compat: Version
@@ -110,18 +111,6 @@ class StorageVersions:
     problems: tuple[Problem, ...] = ()
     #: the binary refuses the version flags: ``emulated``/``min_compat`` are its defaults, not an answer
     versions_refused: bool = False
-
-    @property
-    def errors(self) -> tuple[str, ...]:
-        return messages(self.problems, Verdict.REFUSES)
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        return messages(self.problems, Verdict.WARNS)
-
-    @property
-    def valid(self) -> bool:
-        return not any(p.refuses for p in self.problems)
 
     def with_refusals(self, refusals: tuple[Problem, ...]) -> StorageVersions:
         """The same answer with ``refusals`` instead of its own (the version flags as the binary
