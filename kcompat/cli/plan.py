@@ -32,11 +32,11 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
-    from kcompat.answers.plan import plan_startups
-    from kcompat.cli.cmdline import apiserver_options
+    from kcompat.answers.plan import PlanQuery, plan_startups
 
-    plan = plan_for(catalog, args.start, args.target, args.allow_multi_minor, args.feature_gates)
-    startups = plan_startups(catalog, plan, args.feature_gates, args.runtime_config, apiserver_options(args))
+    request = options.request_from(args)
+    plan = plan_for(catalog, PlanQuery(args.start, args.target, args.allow_multi_minor), request)
+    startups = plan_startups(catalog, plan, request)
     sys.stdout.write(formats.to_json(plan_document(plan, startups)) if args.format == "json" else plan_markdown(plan, startups=startups))
     verdicts = {s.verdict for s in startups}
     return ExitStatus.REFUSED if "refuses" in verdicts else ExitStatus.NOT_READY if "not-ready" in verdicts else ExitStatus.OK
