@@ -3,7 +3,7 @@ page: which built-in APIs a kube-apiserver serves, and the storage version of ea
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from kcompat.answers.queries import api_gate_states, newest_release
 from kcompat.core.api_comparison import AGAINST, ApiComparison
@@ -49,6 +49,25 @@ def apis_startup(catalog: Catalog, result: ApiAvailability, request: Request) ->
         runtime_config_emulation_forward_compatible=result.runtime_config_emulation_forward_compatible, component=KUBE_APISERVER,
     )
     return apiserver_startup(catalog, gate_evaluation(catalog, request), request, result)
+
+
+@dataclass(frozen=True)
+class ApisReport:
+    """What ``kcompat apis`` shows: the APIs served (:func:`apis`), compared with another binary
+    (:func:`compare_apis`), and kube-apiserver's whole start-up with the same flags (:func:`apis_startup`)."""
+
+    result: ApiAvailability
+    comparison: ApiComparison
+    startup: StartupAnswer
+
+
+def apis_report(catalog: Catalog, request: Request, against: str = "release") -> ApisReport:
+    """:func:`apis` for ``request`` (the newest bundled release when it names no binary), compared
+    ``against`` (``release`` or ``native``), with the start-up of :func:`apis_startup`."""
+    request = replace(request, binary=request.binary or newest_release(catalog))
+    result = apis(catalog, request)
+    comparison = compare_apis(result, against)
+    return ApisReport(result, comparison, apis_startup(catalog, result, request))
 
 
 def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_compat: str | None = None) -> StorageVersions:

@@ -43,7 +43,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     # imported here: building the parser for another subcommand does not load the engine
-    from kcompat.answers.apis import apis, apis_startup, compare_apis
+    from kcompat.answers.apis import apis_report
     from kcompat.answers.queries import newest_release
     from kcompat.cli.cmdline import exit_status
     from kcompat.core.components import apiserver_only
@@ -62,10 +62,8 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         apiserver_only(getattr(args, "component", None) or "kube-apiserver", "built-in APIs")
         if default_binary:
             binary = newest_release(catalog)
-        request = options.request_from(args).with_(binary=binary)
-        result = apis(catalog, request)
-        comparison = compare_apis(result, against)
-        startup = apis_startup(catalog, result, request)
+        report = apis_report(catalog, options.request_from(args).with_(binary=binary), against)
+        result, comparison, startup = report.result, report.comparison, report.startup
     except KcompatError as exc:
         if args.format != "json":
             raise
