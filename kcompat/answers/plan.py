@@ -92,3 +92,19 @@ def plan_startups(catalog: Catalog, plan: UpgradePlan, request: Request) -> tupl
         return found if found.number == number else StepStartup(number, *key, found.verdict, found.errors, found.not_ready, found.hints)
 
     return (at(0, plan.start), *(at(step.number, step.after) for step in plan.steps if step.kind != "nodes"))
+
+
+@dataclass(frozen=True)
+class PlanReport:
+    """What ``kcompat plan`` and the Upgrade plan page show: the plan and kube-apiserver's start-up
+    at its start and after each control-plane step."""
+
+    plan: UpgradePlan
+    startups: tuple[StepStartup, ...]
+
+
+def plan_report(catalog: Catalog, query: PlanQuery, request: Request | None = None) -> PlanReport:
+    """:func:`plan_for` and :func:`plan_startups` with the flags of ``request`` (none: no flag)."""
+    request = request or Request()
+    plan = plan_for(catalog, query, request)
+    return PlanReport(plan, plan_startups(catalog, plan, request))
