@@ -34,6 +34,8 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+from kcompat.core.request import Request
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -261,7 +263,7 @@ def max_metrics_file(tag: str, size: int) -> bytes:
     from kcompat.core.inspect import predicted_on_metrics
     from kcompat.data.catalog import DEFAULT_CATALOG
 
-    predicted = predicted_on_metrics(gate_evaluation(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
+    predicted = predicted_on_metrics(gate_evaluation(DEFAULT_CATALOG, Request("v1.36.0", "1.34", None, None)))
     lines = [f"# {tag}", 'kubernetes_build_info{git_version="v1.36.0"} 1']
     lines += [f'kubernetes_feature_enabled{{name="{g.name}",stage="{g.stage.label}"}} {int(g.enabled)}' for g in predicted.values()]
     text = "\n".join(lines) + "\n"
@@ -294,7 +296,7 @@ def max_cluster_inputs(tag: str) -> tuple[str, str, str]:
         i += 1
     pod = head + "".join(args)
     version = '{"major": "1", "minor": "36", "gitVersion": "v1.36.0", "emulationMajor": "1", "emulationMinor": "34"}'
-    predicted = predicted_on_metrics(gate_evaluation(DEFAULT_CATALOG, "v1.36.0", "1.34", None, None))
+    predicted = predicted_on_metrics(gate_evaluation(DEFAULT_CATALOG, Request("v1.36.0", "1.34", None, None)))
     lines = ['kubernetes_build_info{git_version="v1.36.0"} 1']
     lines += [f'kubernetes_feature_enabled{{name="{g.name}",stage="{g.stage.label}"}} {int(g.enabled)}' for g in predicted.values()]
     lines += [f'kubernetes_feature_enabled{{name="Soak{tag}{n}",stage="BETA"}} 1' for n in range(MAX_OBSERVED_GATES - len(predicted))]

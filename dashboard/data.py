@@ -22,17 +22,18 @@ from dashboard.state.selection import Selection
 from kcompat.answers.changes import compare
 from kcompat.answers.gate import GateDetail
 from kcompat.answers.gate import gate_detail as answers_gate_detail
-from kcompat.answers.gates import compare_components, gates
+from kcompat.answers.gates import GatesQuery, gates_report
 from kcompat.answers.gates import gate_texts as answers_gate_texts
 from kcompat.answers.matrix import bundled_matrix
 from kcompat.answers.matrix import matrix as answers_matrix
 from kcompat.answers.queries import newest_release
-from kcompat.answers.timeline import TimelineAnswer
+from kcompat.answers.timeline import TimelineAnswer, TimelineQuery
 from kcompat.answers.timeline import timeline as answers_timeline
 from kcompat.core.compat import parse_binary_version
 from kcompat.core.errors import ComponentNotRecorded, KcompatError
 from kcompat.core.manifest import Manifest
 from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_transitions
+from kcompat.core.request import Request
 from kcompat.core.search import GateText
 from kcompat.core.stages import STAGE_ORDER
 from kcompat.data.catalog import Catalog, ReleaseInfo, catalog_from_environment
@@ -149,15 +150,12 @@ def _gates_view(query: str) -> GatesView:
 def _build_gates_view(sel: Selection, manifest: Manifest | None) -> GatesView:
     """The answer for the selection's component, and (for the bundled gates) how the other
     components answer it: the lines the page shows where they differ."""
-    cat = catalog()
     try:
-        answer = gates(cat, sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, manifest, component=sel.component)
+        answer = gates_report(catalog(), sel.request, GatesQuery(manifest))
     except ComponentNotRecorded as exc:
         if manifest is not None:
             raise
         return unrecorded_view(str(exc))
-    if manifest is None:
-        answer = compare_components(cat, answer, sel.emulated, sel.min_compat, sel.feature_gates)
     return view_of(answer)
 
 
@@ -173,9 +171,9 @@ def download_args(sel: Selection) -> tuple[str, str, str | None, str]:
 
 
 @st.cache_data(show_spinner=False, max_entries=128)
-def changes(binary: str, emulated: str, min_compat: str | None, feature_gates: str, against: str, component: str = "kube-apiserver") -> dict[str, Any]:
-    """The ``kcompat changes --format json`` document for these inputs (the page renders it)."""
-    return changes_doc.changes_document(compare(catalog(), binary, emulated, min_compat, feature_gates, against, component))
+def changes(request: Request, against: str) -> dict[str, Any]:
+    """The ``kcompat changes --format json`` document for the selection and ``against`` (the page renders it)."""
+    return changes_doc.changes_document(compare(catalog(), request, against))
 
 
 def changes_frame(document: dict[str, Any]) -> pd.DataFrame:
@@ -187,9 +185,9 @@ def changes_frame(document: dict[str, Any]) -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def timeline(binary: str, emulated: str, min_compat: str | None, stages: tuple[str, ...], search: str, sort: str) -> TimelineAnswer:
+def timeline(request: Request, query: TimelineQuery) -> TimelineAnswer:
     """The Timeline page's rows: :func:`kcompat.answers.timeline.timeline` (``kcompat timeline``)."""
-    return answers_timeline(catalog(), binary, emulated, min_compat, stages=stages, search=search, sort=sort)
+    return answers_timeline(catalog(), request, query)
 
 
 @st.cache_data(show_spinner=False)
@@ -258,9 +256,9 @@ def stage_counts() -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def gate_detail(gate: str, binary: str, emulated: str, min_compat: str | None, feature_gates: str) -> GateDetail:
+def gate_detail(gate: str, request: Request) -> GateDetail:
     """The Gate detail page's answer: :func:`kcompat.answers.gate.gate_detail` (``kcompat gate``)."""
-    return answers_gate_detail(catalog(), gate, binary, emulated, min_compat, feature_gates or None)
+    return answers_gate_detail(catalog(), gate, request)
 
 
 @st.cache_data(show_spinner=False)

@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from kcompat.core.request import Request
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -20,7 +22,7 @@ def gates(catalog):
     from kcompat.answers.gates import gate_evaluation
 
     def run(binary, emulated=None, min_compat=None, flags=None):
-        return gate_evaluation(catalog, binary, emulated, min_compat, flags)
+        return gate_evaluation(catalog, Request(binary, emulated, min_compat, flags))
 
     return run
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from kcompat.answers.gates import gate_evaluation
 from kcompat.core.inspect import predicted_on_metrics
+from kcompat.core.request import Request
 from kcompat.data.catalog import DEFAULT_CATALOG
 
 SAMPLES = Path(__file__).resolve().parent / "samples" / "inspect"
@@ -38,7 +39,7 @@ def version_info(path: str) -> dict:
 
 def metrics_text(binary: str, emulated: str | None, feature_gates: str | None = None, info: dict | None = None) -> str:
     """The /metrics a kube-apiserver of ``binary`` at ``emulated`` would serve, from the engine."""
-    evaluation = gate_evaluation(DEFAULT_CATALOG, binary, emulated, None, feature_gates)
+    evaluation = gate_evaluation(DEFAULT_CATALOG, Request(binary, emulated, None, feature_gates))
     shown = predicted_on_metrics(evaluation)
     known = {g.name for g in evaluation.gates}
     samples = [(g.name, g.stage.label, int(g.enabled)) for g in shown.values()]

@@ -38,6 +38,7 @@ from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
 from kcompat.core.errors import KcompatError
 from kcompat.core.remedies import api_remedies
+from kcompat.core.request import Request
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.startup import read_options
 from kcompat.documents import formats
@@ -170,21 +171,16 @@ def _apis_view(query: str) -> dict[str, Any]:
     values = dict(parse_qsl(query, keep_blank_values=True))
     rc = values.get(RC) or None
     try:
-        result = apis(
-            data.catalog(),
-            values["binary"],
-            values["emulated"],
-            values["min_compat"] or None,
+        request = Request.of(
+            values["binary"], values["emulated"], values["min_compat"] or None,
             values.get("feature_gates") or None,  # the selection's --feature-gates: they decide feature-gated storage
-            rc,
-            emulation_forward_compatible=values.get(EFC) == "true",
-            runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
+            rc, emulation_forward_compatible=values.get(EFC) == "true", runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
         )
+        result = apis(data.catalog(), request)
         diff = result.compared_with_binary()
         # kube-apiserver's whole start-up with these flags: its option checks and whether it becomes ready
         options = read_options([("enable-priority-and-fairness", values[APF])] if values.get(APF) else [])
-        startup = apis_startup(data.catalog(), result, values["emulated"], values["min_compat"] or None,
-                               values.get("feature_gates") or None, options)
+        startup = apis_startup(data.catalog(), result, request.with_(options=options))
     except KcompatError as exc:
         return {"failure": str(exc)}
     rows = api_rows(result)

@@ -162,7 +162,7 @@ def show(document: dict[str, Any], key: str, against: str) -> None:
 
 
 def document_for(against: str) -> dict[str, Any]:
-    return data.changes(sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates, against, sel.component)
+    return data.changes(sel.request, against)
 
 
 def side_name(choice: str) -> str:

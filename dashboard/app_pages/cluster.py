@@ -433,7 +433,7 @@ else:
     st.subheader("Config for the selection above")
     st.caption("The flags that give the selection chosen above, for each control-plane component that takes them.")
     show_snippets(
-        config_document(config(data.catalog(), sel.binary_version, sel.emulated if sel.is_emulating else None, sel.min_compat, sel.feature_gates or None))
+        config_document(config(data.catalog(), sel.request if sel.is_emulating else sel.request.with_(emulated=None), every_component=True))
     )
 
 if not refused:

@@ -56,7 +56,7 @@ if gate is None:
     st.info("Pick a feature gate, or select a row on the Gates, What changes or Timeline page.", icon=":material/touch_app:")
     st.stop()
 
-detail = data.gate_detail(gate, sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates)
+detail = data.gate_detail(gate, sel.request)
 document = gate_document(detail)
 
 st.subheader(md(gate), anchor=False)

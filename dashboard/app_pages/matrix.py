@@ -21,9 +21,13 @@ from dashboard.tables.downloads import table_csv
 from dashboard.tables.table_text import config_labels, table_as_text
 from dashboard.tables.text_width import column_px
 from dashboard.text import md
-from kcompat.answers.matrix import filtered, matrix_filter, release_provenance
+from kcompat.answers.matrix import (
+    MatrixQuery,
+    filtered,
+    matrix_filter,
+    release_provenance,
+)
 from kcompat.answers.patches import patch_changes, patch_matrix
-from kcompat.answers.queries import gate_lineage
 from kcompat.answers.removable import removal_choices
 from kcompat.core.errors import KcompatError
 from kcompat.core.matrix import ALL_TRANSITION_KINDS
@@ -132,17 +136,16 @@ removable_in = state.selectbox(
 )
 
 try:
-    flt = matrix_filter(
-        releases,
-        changed=[transition] if transition else None,
-        stages=stages,
+    flt = matrix_filter(releases, MatrixQuery(
+        changed=(transition,) if transition else None,
+        stages=tuple(stages) if stages is not None else None,
         in_release=in_release if stages else None,
-        origins=origins,
+        origins=tuple(origins) if origins is not None else None,
         search=text,
         changed_only=changed_only,
         since=since if since != releases[0] else None,
         removable_in=removable_in,
-    )
+    ))
 except KcompatError as exc:  # the controls offer valid values only: a guard, not a path
     st.error(md(str(exc)), icon=":material/error:")
     st.stop()
@@ -153,7 +156,7 @@ def _view(flt: MatrixFilter) -> tuple[dict[str, str], list[str], list[dict[str, 
     """The answer for ``flt``: the release columns shown (header -> release: ``1.34 (reconstructed)``
     -> ``1.34``), the columns and rows (``kcompat matrix``'s table; ``matched`` after a search) and
     the width of each column (its longest cell or header: nothing is cut)."""
-    answer = filtered(data.matrix(), gate_lineage(data.catalog()), flt, data.gate_texts(), data.catalog())
+    answer = filtered(data.catalog(), data.matrix(), flt, data.gate_texts())
     document = matrix_document(*answer, release_provenance(data.catalog()), patch_changes(data.catalog()))
     rows = matrix_rows(document)
     columns = matrix_columns(document)

@@ -27,9 +27,10 @@ from dashboard.tables.table_text import (
 )
 from dashboard.tables.text_width import fit_columns
 from dashboard.text import code, md
-from kcompat.answers.plan import StepStartup, plan_for, plan_startups
+from kcompat.answers.plan import PlanQuery, StepStartup, plan_report
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import PlanStep, UpgradePlan, parse_plan_endpoint
+from kcompat.core.request import Request
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.plan import plan_markdown
@@ -82,8 +83,9 @@ def _plan(start: str, target: str, jumps: bool = False, feature_gates: str = "")
     """(plan, Markdown, kube-apiserver's start-up by step number) for ``kcompat plan --from <start>
     --to <target> [--feature-gates ...]``, or why there is none."""
     try:
-        plan = plan_for(data.catalog(), start, target, jumps, feature_gates or None)
-        startups = plan_startups(data.catalog(), plan, feature_gates or None)
+        # (the request's binary and versions are each point's own: only its --feature-gates is read)
+        report = plan_report(data.catalog(), PlanQuery(start, target, jumps), Request.of(None, feature_gates=feature_gates or None))
+        plan, startups = report.plan, report.startups
     except KcompatError as exc:
         return str(exc)
     return plan, plan_markdown(plan, startups=startups), {s.number: s for s in startups}

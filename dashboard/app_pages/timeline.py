@@ -25,7 +25,8 @@ from dashboard.frame.selection_bar import current
 from dashboard.state.view_state import ViewState
 from dashboard.tables.table_text import table_as_text
 from dashboard.text import md, plain
-from kcompat.answers.timeline import SORTS, STAGE_NAMES
+from kcompat.answers.timeline import SORTS, STAGE_NAMES, TimelineQuery
+from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.versions import parse_version
 from kcompat.documents.commands import same_as
 from kcompat.documents.timeline import match_counts, row_columns, timeline_rows
@@ -63,7 +64,8 @@ sort = state.selectbox(
     "sort", "Order", SORTS, target=c_sort, help="Row order: by first version, by name, or by stage at the emulated version."
 )
 
-answer = data.timeline(sel.binary_version, sel.emulated, sel.min_compat, tuple(stages), text or "", sort)
+answer = data.timeline(sel.request.with_(feature_gates=None, component=KUBE_APISERVER),  # (what the timeline reads: one cache entry)
+                       TimelineQuery(tuple(stages), text or "", sort))
 oldest = parse_version(answer.oldest)
 shown, real_starts = answer.segments, answer.starts
 starts = list(range(max(binary.minor - 20, 0), binary.minor))

@@ -24,6 +24,7 @@ from kcompat.core.compat import (
 )
 from kcompat.core.components import COMPONENTS, KUBE_APISERVER
 from kcompat.core.errors import KcompatError, repr_cut
+from kcompat.core.request import Request
 from kcompat.core.versions import mm
 
 #: The query parameters that make up the selection, in URL order.
@@ -70,6 +71,12 @@ class Selection:
     @property
     def is_emulating(self) -> bool:
         return self.binary != self.emulated
+
+    @property
+    def request(self) -> Request:
+        """The selection as every answer takes it (:class:`kcompat.core.request.Request`): the
+        binary (at its patch, when one is chosen), the versions, ``--feature-gates`` and the component."""
+        return Request.of(self.binary_version, self.emulated, self.min_compat, self.feature_gates or None, component=self.component)
 
     @property
     def query(self) -> str:

@@ -24,7 +24,8 @@ from dashboard.frame.selection_bar import current
 from dashboard.state.selection import Selection, default_min_compat
 from dashboard.state.view_state import page_prefixes, page_view
 from dashboard.text import MISSING, md
-from kcompat.answers.gates import compare_components, gates
+from kcompat.answers.gates import gates_report
+from kcompat.core.request import Request
 from kcompat.documents import formats
 from kcompat.documents.exports import TABLE_FORMATS, header_line, table_text
 from kcompat.documents.gates import gates_text
@@ -247,10 +248,7 @@ def _deferred(
     cat: Catalog, fmt: str, args: tuple[str, str, str | None, str], custom: CustomManifest | None, component: str = "kube-apiserver",
 ) -> Callable[[], str]:
     if custom is None:
-        _, emulated, min_compat, feature_gates = args
-        return lambda: gates_text(
-            compare_components(cat, gates(cat, *args, component=component), emulated, min_compat, feature_gates), fmt
-        )
+        return lambda: gates_text(gates_report(cat, Request.of(*args, component=component)), fmt)
     from dashboard.uploads.custom_manifest import custom_download
 
     return lambda: custom_download(custom, fmt, args)

@@ -144,11 +144,12 @@ DESCRIBE_COLUMNS = ("description", "since", "until")
 @st.cache_data(show_spinner=False, max_entries=32)
 def _facts(binary: str, emulated: str, min_compat: str) -> dict[str, tuple[str | None, str | None, str | None, str | None]]:
     """Gate -> (description, since, until, next stage) of the binary's gates (kcompat.answers.gates.gate_facts)."""
-    from kcompat.answers.gates import gate_facts
+    from kcompat.answers.gates import FactsQuery, gate_facts
 
     catalog = data.catalog()
-    names = [f.name for f in catalog.manifest_for(parse_binary_version(binary))[0].features]
-    return {n: (f.description, f.since, f.until, f.next_stage) for n, f in gate_facts(catalog, names, binary, emulated, min_compat or None).items()}
+    names = tuple(f.name for f in catalog.manifest_for(parse_binary_version(binary))[0].features)
+    facts = gate_facts(catalog, FactsQuery(names, binary, emulated, min_compat or None))
+    return {n: (f.description, f.since, f.until, f.next_stage) for n, f in facts.items()}
 
 
 def with_descriptions(table: pa.Table, binary: str, emulated: str, min_compat: str | None) -> pa.Table:

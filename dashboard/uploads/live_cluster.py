@@ -83,7 +83,7 @@ def live_section(sel: Selection) -> None:
 
 def _read_and_show(sel: Selection, kubeconfig: bytes, context: str | None) -> None:
     from dashboard import data
-    from kcompat.answers.scan_live import live_reader, scan_cluster
+    from kcompat.answers.scan_live import LiveTarget, live_reader, scan_cluster
     from kcompat.documents.scan import (
         LIVE_SCAN_COLUMNS,
         live_scan_rows,
@@ -97,8 +97,8 @@ def _read_and_show(sel: Selection, kubeconfig: bytes, context: str | None) -> No
             f.write(kubeconfig)
         with st.spinner("Reading the cluster…"):
             try:
-                answer = scan_cluster(data.catalog(), live_reader(path, context, None, max_seconds=PAGE_READ_SECONDS),
-                                      sel.binary_version, sel.emulated, sel.min_compat, sel.feature_gates or None)
+                reader = live_reader(LiveTarget(path, context, max_seconds=PAGE_READ_SECONDS))
+                answer = scan_cluster(data.catalog(), sel.request, reader)
             except KcompatError as exc:
                 st.error(md(str(exc)), icon=":material/block:")
                 return

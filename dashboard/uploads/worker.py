@@ -151,25 +151,25 @@ def answer(request: tuple[Any, ...]) -> tuple[Any, ...]:
 
     if request[0] == "inspect":
         from kcompat.answers.config import config_for_inspection
-        from kcompat.answers.inspect import inspect
+        from kcompat.answers.inspect import InspectQuery, inspect
         from kcompat.core.inspect import GivenBinary
         from kcompat.documents.config import config_document
         from kcompat.documents.inspect import inspect_document
 
         catalog = catalog_from_environment()
         given = GivenBinary(request[2], request[3], fallback=True) if len(request) > 3 else None
-        inspection = inspect(catalog, list(request[1]), binary=given)
+        inspection = inspect(catalog, list(request[1]), InspectQuery(binary=given))
         config = config_document(config_for_inspection(catalog, inspection)) if inspection.valid else None
         return ("document", (inspect_document(inspection), config))
     if request[0] == "scan":
         from kcompat.answers.scan import scan
+        from kcompat.core.request import Request
 
         _, inputs, binary, emulated, min_compat, feature_gates, runtime_config, efc, rcefc = request
         try:
-            return ("scan", scan(
-                catalog_from_environment(), list(inputs), binary, emulated or None, min_compat or None, feature_gates or None,
-                runtime_config or None, emulation_forward_compatible=efc, runtime_config_emulation_forward_compatible=rcefc,
-            ))
+            selection = Request.of(binary, emulated, min_compat, feature_gates, runtime_config, emulation_forward_compatible=efc,
+                                   runtime_config_emulation_forward_compatible=rcefc)
+            return ("scan", scan(catalog_from_environment(), selection, list(inputs)))
         except KcompatError as exc:
             return ("problems", (str(exc),))
     kind, data, binary, *rest = request
@@ -183,13 +183,14 @@ def answer(request: tuple[Any, ...]) -> tuple[Any, ...]:
     cat = catalog_from_environment()
     emulated, min_compat, feature_gates, *fmt = rest
     from kcompat.answers.gates import gates
+    from kcompat.core.request import Request
     from kcompat.documents.gates import gates_text
 
     try:
         if kind == "view":
-            return ("view", gates(cat, binary, emulated, min_compat, feature_gates, manifest))
+            return ("view", gates(cat, Request.of(binary, emulated, min_compat, feature_gates), manifest))
         if kind == "download":
-            return ("text", gates_text(gates(cat, binary, emulated, min_compat, feature_gates, manifest), fmt[0]))
+            return ("text", gates_text(gates(cat, Request.of(binary, emulated, min_compat, feature_gates), manifest), fmt[0]))
     except KcompatError as exc:
         return ("problems", (str(exc),))
     raise ValueError(f"unknown request {kind!r}")

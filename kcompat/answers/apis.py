@@ -3,68 +3,71 @@ page: which built-in APIs a kube-apiserver serves, and the storage version of ea
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from kcompat.answers.queries import api_gate_states
+from kcompat.answers.queries import api_gate_states, newest_release
 from kcompat.core.api_comparison import AGAINST, ApiComparison
 from kcompat.core.apis import ApiAvailability, evaluate_api_availability
 from kcompat.core.compat import parse_binary_version, select_versions
+from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.errors import KcompatError
+from kcompat.core.request import Request, flag, values
 from kcompat.core.storage import StorageVersions, storage_versions
 from kcompat.data.catalog import Catalog
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from kcompat.answers.startup import StartupAnswer
-    from kcompat.core.startup import ApiserverOptions
 
 
-def apis(
-    catalog: Catalog,
-    binary: str,
-    emulated: str | list[str] | None = None,
-    min_compat: str | list[str] | None = None,
-    feature_gates: str | list[str] | None = None,
-    runtime_config: str | list[str] | None = None,
-    *,
-    emulation_forward_compatible: bool = False,
-    runtime_config_emulation_forward_compatible: bool = False,
-) -> ApiAvailability:
-    """The APIs ``binary`` serves at ``emulated`` with these flags, on the catalog's data (the gates
-    at each binary's patch level decide the feature-gated REST storage)."""
+def apis(catalog: Catalog, request: Request) -> ApiAvailability:
+    """The APIs the request's binary (the newest bundled release when it names none) serves at the
+    emulated version with these flags, on the catalog's data (the gates at each binary's patch
+    level decide the feature-gated REST storage)."""
     return evaluate_api_availability(
-        binary,
-        emulated,
-        runtime_config,
-        emulation_forward_compatible=emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
-        min_compat=min_compat or None,
+        request.binary or newest_release(catalog),
+        values(request.emulated),
+        values(request.runtime_config),
+        emulation_forward_compatible=request.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=request.runtime_config_emulation_forward_compatible,
+        min_compat=values(request.min_compat),
         api_data=catalog.api_data,
-        gate_states=api_gate_states(catalog, feature_gates),
+        gate_states=api_gate_states(catalog, values(request.feature_gates)),
     )
 
 
-def apis_startup(
-    catalog: Catalog,
-    result: ApiAvailability,
-    emulated: str | list[str] | None = None,
-    min_compat: str | list[str] | None = None,
-    feature_gates: str | list[str] | None = None,
-    options: ApiserverOptions | None = None,
-) -> StartupAnswer:
-    """kube-apiserver's whole start-up with the flags of ``result`` (:func:`apis`' answer): its
-    refusals in the binary's order (the option checks beside the API ones), whether it becomes
-    ready, and the remedies (:func:`kcompat.answers.startup.apiserver_startup`)."""
+def apis_startup(catalog: Catalog, result: ApiAvailability, request: Request) -> StartupAnswer:
+    """kube-apiserver's whole start-up with the flags of ``result`` (:func:`apis`' answer for
+    ``request``): its refusals in the binary's order (the option checks beside the API ones),
+    whether it becomes ready, and the remedies (:func:`kcompat.answers.startup.apiserver_startup`)."""
     from kcompat.answers.gates import gate_evaluation
     from kcompat.answers.startup import apiserver_startup
 
-    binary = str(result.binary)
-    evaluation = gate_evaluation(catalog, binary, emulated, min_compat or None, feature_gates or None)
-    return apiserver_startup(
-        catalog, evaluation, binary, emulated=emulated, min_compat=min_compat or None, feature_gates=feature_gates or None,
-        runtime_config=list(result.runtime_config) or None, emulation_forward_compatible=result.emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=result.runtime_config_emulation_forward_compatible, options=options, apis=result,
+    request = replace(
+        request, binary=str(result.binary), runtime_config=flag(list(result.runtime_config)),
+        emulation_forward_compatible=result.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=result.runtime_config_emulation_forward_compatible, component=KUBE_APISERVER,
     )
+    return apiserver_startup(catalog, gate_evaluation(catalog, request), request, result)
+
+
+@dataclass(frozen=True)
+class ApisReport:
+    """What ``kcompat apis`` shows: the APIs served (:func:`apis`), compared with another binary
+    (:func:`compare_apis`), and kube-apiserver's whole start-up with the same flags (:func:`apis_startup`)."""
+
+    result: ApiAvailability
+    comparison: ApiComparison
+    startup: StartupAnswer
+
+
+def apis_report(catalog: Catalog, request: Request, against: str = "release") -> ApisReport:
+    """:func:`apis` for ``request`` (the newest bundled release when it names no binary), compared
+    ``against`` (``release`` or ``native``), with the start-up of :func:`apis_startup`."""
+    request = replace(request, binary=request.binary or newest_release(catalog))
+    result = apis(catalog, request)
+    comparison = compare_apis(result, against)
+    return ApisReport(result, comparison, apis_startup(catalog, result, request))
 
 
 def storage(catalog: Catalog, binary: str, emulated: str | None = None, min_compat: str | None = None) -> StorageVersions:

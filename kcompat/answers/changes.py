@@ -13,6 +13,7 @@ from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.diffs import ChangesResult, Side, compare_sides, side_label
 from kcompat.core.errors import KcompatError, cut
 from kcompat.core.gates import evaluate_gates
+from kcompat.core.request import Request, joined
 from kcompat.core.versions import Version, mm, parse_version
 from kcompat.data.catalog import Catalog
 
@@ -103,18 +104,11 @@ def _echo(value: str | None) -> str | None:
     return None if value is None else cut(value, _ECHO)
 
 
-def compare(
-    catalog: Catalog,
-    binary: str | None,
-    emulated: str | None = None,
-    min_compat: str | None = None,
-    feature_gates: str | None = None,
-    against: str = "release",
-    component: str = KUBE_APISERVER,
-) -> ChangesResult:
+def compare(catalog: Catalog, request: Request, against: str = "release") -> ChangesResult:
     """B at E (with M and the flags) against the other side, with both sides' problems; both sides
-    are ``component``'s gate sets."""
-    flags = feature_gates or ""
+    are ``request.component``'s gate sets; without a binary, the newest bundled release's."""
+    binary, emulated, min_compat, component = request.binary, joined(request.emulated), joined(request.min_compat), request.component
+    flags = joined(request.feature_gates) or ""
     try:
         b = parse_binary_version(binary or newest_release(catalog))
         here, note = _side(catalog, b, emulated, min_compat, flags, False, component=component)

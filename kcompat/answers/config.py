@@ -33,6 +33,7 @@ from kcompat.core.inspect.model import (
 )
 from kcompat.core.problems import Remedy
 from kcompat.core.remedies import gate_remedies
+from kcompat.core.request import Request, joined
 from kcompat.core.runtime_config import parse_runtime_config
 from kcompat.core.versions import Version, mm
 from kcompat.data.catalog import Catalog
@@ -79,25 +80,34 @@ class ConfigAnswer:
         return "refuses" if self.errors else "not-ready" if self.not_ready else "starts"
 
 
-def component_flags(
-    component: str, emulated: str | None, min_compat: str | None, feature_gates: str, runtime_config: str,
-    forward_compatible: tuple[str, ...] = (), apiserver_flags: Flags = (),
-) -> Flags:
-    """(flag, value) pairs one component needs, in the order the flags are applied (SPEC §2.6);
-    ``forward_compatible``: the kube-apiserver forward-compatibility flags set to true;
-    ``apiserver_flags``: the options of :data:`EMITTED_OPTIONS` given (--enable-priority-and-fairness)."""
+@dataclass(frozen=True, slots=True)
+class ComponentFlags:
+    """The flag values one component is given: ``forward_compatible`` the kube-apiserver
+    forward-compatibility flags set to true, ``apiserver_flags`` the options of
+    :data:`EMITTED_OPTIONS` given (--enable-priority-and-fairness)."""
+
+    emulated: str | None
+    min_compat: str | None
+    feature_gates: str
+    runtime_config: str
+    forward_compatible: tuple[str, ...] = ()
+    apiserver_flags: Flags = ()
+
+
+def component_flags(component: str, given: ComponentFlags) -> Flags:
+    """(flag, value) pairs ``component`` needs of ``given``, in the order the flags are applied (SPEC §2.6)."""
     pairs = []
-    if emulated:
-        pairs.append((EMULATED, emulated))
-    if min_compat:
-        pairs.append((MIN_COMPAT, min_compat))
-    if feature_gates:
-        pairs.append((FEATURE_GATES, feature_gates))
-    if runtime_config and component == "kube-apiserver":
-        pairs.append((RUNTIME_CONFIG, runtime_config))
+    if given.emulated:
+        pairs.append((EMULATED, given.emulated))
+    if given.min_compat:
+        pairs.append((MIN_COMPAT, given.min_compat))
+    if given.feature_gates:
+        pairs.append((FEATURE_GATES, given.feature_gates))
+    if given.runtime_config and component == "kube-apiserver":
+        pairs.append((RUNTIME_CONFIG, given.runtime_config))
     if component == "kube-apiserver":
-        pairs.extend((flag, "true") for flag in forward_compatible)
-        pairs.extend(apiserver_flags)
+        pairs.extend((flag, "true") for flag in given.forward_compatible)
+        pairs.extend(given.apiserver_flags)
     return tuple(pairs)
 
 
@@ -120,24 +130,22 @@ def release_tag(version: Version) -> str | None:
     return tag
 
 
-def config(
-    catalog: Catalog,
-    binary: str,
-    emulated: str | None = None,
-    min_compat: str | None = None,
-    feature_gates: str | None = None,
-    runtime_config: str | None = None,
-    emulation_forward_compatible: bool = False,
-    runtime_config_emulation_forward_compatible: bool = False,
-    options: ApiserverOptions | None = None,
-    component: str | None = None,
-) -> ConfigAnswer:
+def config(catalog: Catalog, request: Request, every_component: bool = False) -> ConfigAnswer:
     """The flags of a selection the binary accepts; otherwise the refusal (with the remedies). Each
     component the flags go to (``component``, or every control-plane component) checks them as it
     does at start-up, with its own gate set; the kube-apiserver flags also as it checks them at
     start-up, and whether it becomes ready (:func:`kcompat.answers.startup.apiserver_startup`): a
     selection it would start with but never get ready is answered with the reasons and the
-    remedies, and no flags."""
+    remedies, and no flags. ``every_component``: every control-plane component, not ``request.component`` alone."""
+    binary = request.binary
+    if binary is None:
+        return ConfigAnswer(None, errors=("a binary version is required",))
+    component = None if every_component else request.component
+    emulated, min_compat = joined(request.emulated), joined(request.min_compat)
+    runtime_config = joined(request.runtime_config)
+    options = request.options
+    emulation_forward_compatible = request.emulation_forward_compatible
+    runtime_config_emulation_forward_compatible = request.runtime_config_emulation_forward_compatible
     components = CONTROL_PLANE if component is None else (component,)
     if KUBE_APISERVER not in components:
         given = [flag for flag, on in ((RUNTIME_CONFIG, bool(runtime_config)), (FORWARD_COMPAT, emulation_forward_compatible),
@@ -146,7 +154,7 @@ def config(
             return ConfigAnswer(binary, errors=tuple(f"--{flag} is kube-apiserver's only: {component} takes no such flag" for flag in given),
                                 component=component)
     try:
-        evaluation, notes = _component_evaluations(catalog, components, binary, emulated, min_compat, feature_gates)
+        evaluation, notes = _component_evaluations(catalog, components, request)
         runtime = parse_runtime_config(runtime_config) if runtime_config else None
     except KcompatError as exc:
         return ConfigAnswer(binary, errors=(str(exc),), component=component)
@@ -160,11 +168,7 @@ def config(
     if KUBE_APISERVER in components:
         from kcompat.answers.startup import apiserver_startup
 
-        startup = apiserver_startup(
-            catalog, evaluation, binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates, runtime_config=runtime_config,
-            emulation_forward_compatible=emulation_forward_compatible,
-            runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible, options=options,
-        )
+        startup = apiserver_startup(catalog, evaluation, replace(request, component=KUBE_APISERVER))
         if startup.errors or startup.not_ready:
             return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), startup.errors, startup.hints,
                                 startup.warnings, not_ready=startup.not_ready, component=component)
@@ -185,7 +189,7 @@ def config(
         min_compat=str(sel.min_compat),
         warnings=evaluation.warnings + notes + (runtime.notes if runtime is not None else ()),
         flags=tuple(
-            (c, component_flags(c, emu_text, mc_text, gates_text, runtime_text, forward, _emitted(options)))
+            (c, component_flags(c, ComponentFlags(emu_text, mc_text, gates_text, runtime_text, forward, _emitted(options))))
             for c in components
         ),
         gate_values=gate_values,
@@ -195,9 +199,7 @@ def config(
     )
 
 
-def _component_evaluations(
-    catalog: Catalog, components: tuple[str, ...], binary: str, emulated: str | None, min_compat: str | None, feature_gates: str | None,
-) -> tuple[GateEvaluation, tuple[str, ...]]:
+def _component_evaluations(catalog: Catalog, components: tuple[str, ...], request: Request) -> tuple[GateEvaluation, tuple[str, ...]]:
     """The first component's gate evaluation with the refusals only the others give (``component:
     ...``), and the notes on components whose gate set is not recorded (checked with
     kube-apiserver's)."""
@@ -205,7 +207,7 @@ def _component_evaluations(
     notes: list[str] = []
     for c in components:
         try:
-            checked = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates, component=c)
+            checked = gate_evaluation(catalog, replace(request, component=c))
         except ComponentNotRecorded as exc:
             if c == components[0]:
                 raise
@@ -233,17 +235,17 @@ def config_for_inspection(catalog: Catalog, inspection: Inspection) -> ConfigAns
         return ConfigAnswer(None, errors=("the inspection names no binary",))
     emulating = gates.emulated != inspection.binary
     min_compat = None if combined.sources.get("minCompatibility", "default").startswith("default") else gates.min_compat
-    return config(
-        catalog,
+    request = Request.of(
         gates.binary,
         gates.emulated if emulating else None,
         min_compat,
         ",".join(combined.feature_gates) or None,
         ",".join(combined.runtime_config) or None,
-        _last_bool(combined.emulation_forward_compatible),
-        _last_bool(combined.runtime_config_emulation_forward_compatible),
-        _options(combined.apiserver_flags),
+        emulation_forward_compatible=_last_bool(combined.emulation_forward_compatible),
+        runtime_config_emulation_forward_compatible=_last_bool(combined.runtime_config_emulation_forward_compatible),
+        options=_options(combined.apiserver_flags),
     )
+    return config(catalog, request, every_component=True)
 
 
 #: The option flags a config writes (the others are read by the start-up checks only: the files

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kcompat.answers.gates import FlagValue, GateRow, gates, require_accepted
+from kcompat.answers.gates import GateRow, gates, require_accepted
 from kcompat.answers.matrix import bundled_matrix
 from kcompat.answers.queries import gate_lineage, newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
@@ -26,6 +26,7 @@ from kcompat.core.gate_history import (
 from kcompat.core.manifest import Feature, FeatureSpec
 from kcompat.core.matrix import listed_since
 from kcompat.core.placeholders import GateStart, gate_start, placeholder_start
+from kcompat.core.request import Request
 from kcompat.core.versions import offset_minor, parse_version
 from kcompat.data.catalog import Catalog, GateInfo, ReleaseInfo
 
@@ -114,24 +115,15 @@ def _later(catalog: Catalog, source: str, name: str) -> tuple[Feature | None, st
     return None, ""
 
 
-def gate_detail(
-    catalog: Catalog,
-    name: str,
-    binary: str | None = None,
-    emulated: FlagValue = None,
-    min_compat: FlagValue = None,
-    feature_gates: FlagValue = None,
-    *,
-    refuse: bool = False,
-) -> GateDetail:
-    """Gate ``name`` for the selection (``binary`` at ``emulated`` and ``min_compat``, with the
-    ``--feature-gates`` value; without ``binary`` the newest bundled release). A name no bundled
+def gate_detail(catalog: Catalog, name: str, request: Request, refuse: bool = False) -> GateDetail:
+    """Gate ``name`` for the selection (the request's binary at its emulated and min compatibility
+    versions, with its ``--feature-gates`` value; without a binary the newest bundled release). A name no bundled
     release lists is refused with the closest names. With ``refuse`` a selection the binary
     refuses raises :class:`~kcompat.answers.startup.SelectionRefused` (``kcompat gate``); without
     it the gate is shown at what the binary keeps (the versions' defaults when it refuses them)."""
     matrix = bundled_matrix(catalog)
     _known(tuple(r.gate for r in matrix.rows), name)
-    answer = gates(catalog, binary or newest_release(catalog), emulated, min_compat, feature_gates)
+    answer = gates(catalog, Request(request.binary or newest_release(catalog), request.emulated, request.min_compat, request.feature_gates))
     if refuse:
         require_accepted(answer)
     version = parse_binary_version(answer.binary or "")

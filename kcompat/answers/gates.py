@@ -22,6 +22,7 @@ from kcompat.core.errors import ComponentNotRecorded, KcompatError
 from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
+from kcompat.core.request import Request, values
 from kcompat.core.versions import Version, mm, parse_version
 from kcompat.data.catalog import Catalog
 
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from kcompat.core.problems import Remedy
     from kcompat.core.removals import GateLineage
     from kcompat.core.search import GateText
-    from kcompat.core.startup import ApiserverOptions
 
 #: A flag value as given: one string, a repeated flag's strings, or nothing.
 FlagValue = str | list[str] | None
@@ -155,6 +155,8 @@ class GatesAnswer:
     readiness_unknown: bool = False
     #: after :func:`describe`: (gate, its description and stage span) for every row; None without
     described: tuple[tuple[str, GateFacts], ...] | None = None
+    #: the gates the selection keeps before a search (:func:`gates_report`; 0: not counted)
+    gate_count: int = 0
 
     @property
     def valid(self) -> bool:
@@ -196,27 +198,20 @@ class GatesAnswer:
         return dataclasses.replace(self, rows=tuple(r for r in self.rows if r.name in names))
 
 
-def gate_evaluation(
-    catalog: Catalog,
-    binary: str | None,
-    emulated: FlagValue = None,
-    min_compat: FlagValue = None,
-    feature_gates: FlagValue = None,
-    manifest: Manifest | None = None,
-    component: str = KUBE_APISERVER,
-) -> GateEvaluation:
-    """The engine's evaluation of a binary of ``component`` with these flags. With ``manifest`` the
-    bundled data is replaced; without ``binary`` no range rule applies and ``emulated`` is required."""
-    binary_version = parse_binary_version(binary) if binary else None
+def gate_evaluation(catalog: Catalog, request: Request, manifest: Manifest | None = None) -> GateEvaluation:
+    """The engine's evaluation of a binary of ``request.component`` with the request's version
+    and gate flags. With ``manifest`` the bundled data is replaced; without ``request.binary`` no
+    range rule applies and ``request.emulated`` is required."""
+    binary_version = parse_binary_version(request.binary) if request.binary else None
     note = None
     build = None
     if manifest is None:
         if binary_version is None:
             raise KcompatError("a binary version is required unless a manifest is given")
-        manifest, note = catalog.manifest_for(binary_version, component)
+        manifest, note = catalog.manifest_for(binary_version, request.component)
         build = _build(catalog, binary_version)
-    selection = select_versions(binary_version, emulated, min_compat)
-    evaluation = evaluate_gates(manifest, selection, feature_gates, build=build)
+    selection = select_versions(binary_version, values(request.emulated), values(request.min_compat))
+    evaluation = evaluate_gates(manifest, selection, values(request.feature_gates), build=build)
     if note is not None:
         evaluation = evaluation.replace(problems=(note, *evaluation.problems))
     return evaluation
@@ -234,41 +229,54 @@ def _build(catalog: Catalog, binary: Version) -> Version | None:
     return parse_binary_version(patch) if patch else None
 
 
-def gates(
-    catalog: Catalog,
-    binary: str | None,
-    emulated: FlagValue = None,
-    min_compat: FlagValue = None,
-    feature_gates: FlagValue = None,
-    manifest: Manifest | None = None,
-    *,
-    component: str = KUBE_APISERVER,
-    runtime_config: FlagValue = None,
-    emulation_forward_compatible: bool = False,
-    runtime_config_emulation_forward_compatible: bool = False,
-    options: ApiserverOptions | None = None,
-) -> GatesAnswer:
-    """Every gate ``component``'s ``binary`` registers, at the selected versions after
+def gates(catalog: Catalog, request: Request, manifest: Manifest | None = None) -> GatesAnswer:
+    """Every gate ``request.component``'s binary registers, at the selected versions after
     ``--feature-gates`` (on ``manifest`` instead of the bundled gates, if given), compared with the
     binary without emulation. Input the binary refuses is answered (``errors``, with ``hints``);
     input no binary could take (a malformed version, a release without data, a component whose
     gate set is not recorded) raises :class:`KcompatError`.
 
-    For kube-apiserver (``component``; not for a manifest) the answer is its whole start-up
+    For kube-apiserver (not for a manifest) the answer is its whole start-up
     (:func:`kcompat.answers.startup.apiserver_startup`): ``--runtime-config``, the
     forward-compatibility flags and the ``options`` its checks read, and whether it becomes ready."""
-    evaluation = gate_evaluation(catalog, binary, emulated, min_compat, feature_gates or None, manifest, component)
-    answer = answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates or None, component)
-    if component != KUBE_APISERVER or manifest is not None or binary is None:
+    evaluation = gate_evaluation(catalog, request, manifest)
+    feature_gates = values(request.feature_gates)
+    answer = answer_of(evaluation, (lambda: gate_lineage(catalog)) if manifest is None else None, feature_gates, request.component)
+    if request.component != KUBE_APISERVER or manifest is not None or request.binary is None:
         return answer
     from kcompat.answers.startup import apiserver_startup
 
-    startup = apiserver_startup(
-        catalog, evaluation, binary, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates or None,
-        runtime_config=runtime_config or None, emulation_forward_compatible=emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible, options=options,
-    )
-    return with_startup(answer, startup)
+    return with_startup(answer, apiserver_startup(catalog, evaluation, request))
+
+
+@dataclass(frozen=True, slots=True)
+class GatesQuery:
+    """What ``kcompat gates`` and the Gates page ask beside the selection: the gates of a manifest
+    of one's own (``manifest``, instead of the bundled ones), how the other components answer
+    (``compare``: the bundled gates only), a search (``search``) and the facts of ``--columns``
+    (``describe``)."""
+
+    manifest: Manifest | None = None
+    compare: bool = True
+    search: str | None = None
+    describe: bool = False
+
+
+def gates_report(catalog: Catalog, request: Request, query: GatesQuery | None = None) -> GatesAnswer:
+    """:func:`gates` with everything the front ends show beside it, in the order they show it: how
+    the other components answer (:func:`compare_components`), the gates a search finds
+    (:func:`search`) and their facts (:func:`describe`). ``gate_count`` is the number of gates
+    before the search."""
+    query = query or GatesQuery()
+    answer = gates(catalog, request, query.manifest)
+    if query.manifest is None and query.compare:
+        answer = compare_components(catalog, answer, request)
+    answer = dataclasses.replace(answer, gate_count=len(answer.rows))
+    if query.search is not None:
+        answer = search(catalog, answer, query.search)
+    if query.describe:
+        answer = describe(catalog, answer, query.manifest)
+    return answer
 
 
 def require_accepted(answer: GatesAnswer) -> GatesAnswer:
@@ -351,13 +359,7 @@ def _remedies(evaluation: GateEvaluation, lineage: Callable[[], GateLineage] | N
     return gate_remedies(evaluation, lineage)
 
 
-def compare_components(
-    catalog: Catalog,
-    answer: GatesAnswer,
-    emulated: FlagValue = None,
-    min_compat: FlagValue = None,
-    feature_gates: FlagValue = None,
-) -> GatesAnswer:
+def compare_components(catalog: Catalog, answer: GatesAnswer, request: Request) -> GatesAnswer:
     """``answer`` (of the bundled gates of one component) with how every other control-plane
     component answers the same selection: the gates whose on/off, stage, lock or registration
     differs, and the errors only it gives. A component whose gate set is not recorded for the
@@ -378,7 +380,7 @@ def compare_components(
                 # the same gate set: the same flags give the same gates and the same errors
                 found.append(ComponentComparison(component, True))
                 continue
-            other = gate_evaluation(catalog, answer.binary, emulated, min_compat, feature_gates or None, component=component)
+            other = gate_evaluation(catalog, dataclasses.replace(request, binary=answer.binary, component=component))
         except ComponentNotRecorded as exc:
             found.append(ComponentComparison(component, False, note=exc.reason))
             continue
@@ -433,14 +435,26 @@ def search(catalog: Catalog, answer: GatesAnswer, query: str) -> GatesAnswer:
     return dataclasses.replace(answer.only(found), matched=tuple(found.items()))
 
 
-def gate_facts(
-    catalog: Catalog, names: Collection[str], binary: str | None, emulated: str, min_compat: str | None, manifest: Manifest | None = None,
-) -> dict[str, GateFacts]:
+@dataclass(frozen=True, slots=True)
+class FactsQuery:
+    """Whose facts :func:`gate_facts` gives: the gates ``names``, read from ``manifest`` (a manifest
+    of one's own) or the ``binary``'s bundled one, at ``emulated`` and ``min_compat`` (None: the
+    binary's default for ``emulated``)."""
+
+    names: tuple[str, ...]
+    binary: str | None
+    emulated: str
+    min_compat: str | None = None
+    manifest: Manifest | None = None
+
+
+def gate_facts(catalog: Catalog, query: FactsQuery) -> dict[str, GateFacts]:
     """Each gate of ``names``: its description and the span of its stage (:class:`GateFacts`), read
     from ``manifest`` (a manifest of one's own) or the ``binary``'s bundled one, at ``emulated``
     and ``min_compat`` (None: the binary's default for ``emulated``)."""
     from kcompat.core.gate_history import stage_span
 
+    names, binary, emulated, min_compat, manifest = query.names, query.binary, query.emulated, query.min_compat, query.manifest
     if manifest is None and binary is not None:
         manifest = catalog.manifest_for(parse_binary_version(binary))[0]
     features = manifest.by_name if manifest is not None else {}
@@ -467,5 +481,5 @@ def gate_facts(
 
 def describe(catalog: Catalog, answer: GatesAnswer, manifest: Manifest | None = None) -> GatesAnswer:
     """``answer`` with each gate's description and the span of its stage (:func:`gate_facts`)."""
-    facts = gate_facts(catalog, [r.name for r in answer.rows], answer.binary, answer.emulated, answer.min_compat, manifest)
+    facts = gate_facts(catalog, FactsQuery(tuple(r.name for r in answer.rows), answer.binary, answer.emulated, answer.min_compat, manifest))
     return dataclasses.replace(answer, described=tuple((r.name, facts[r.name]) for r in answer.rows))

@@ -14,7 +14,7 @@ cannot be used at all is ``unusable``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kcompat.answers.gates import (
     GatesAnswer,
@@ -40,6 +40,7 @@ from kcompat.core.inspect import (
 from kcompat.core.inspect.messages import pflag_error, pflag_remedy
 from kcompat.core.inspect.model import FLAGS, MAX_INPUT_BYTES, FlagParseError, Reading
 from kcompat.core.problems import FlagSyntaxRefused, Remedy, RemedyKind
+from kcompat.core.request import Request, flag, values
 from kcompat.core.versions import Version, mm
 from kcompat.data.catalog import Catalog
 
@@ -113,7 +114,9 @@ def _bool_flag(name: str, values: Sequence[str], errors: list[str]) -> bool:
     return value
 
 
-def _apiserver_startup(catalog: Catalog, combined: Combined, evaluation: GateEvaluation, gates: GatesAnswer) -> tuple[GatesAnswer, list[str]]:
+def _apiserver_startup(
+    catalog: Catalog, request: Request, combined: Combined, evaluation: GateEvaluation, gates: GatesAnswer,
+) -> tuple[GatesAnswer, list[str]]:
     """kube-apiserver's whole start-up with what was read (the answer of ``kcompat gates`` with the
     same flags): the gates answer with its refusals, readiness, warnings and remedies, and the
     flags kcompat could not read (they refuse start-up as they are)."""
@@ -130,11 +133,9 @@ def _apiserver_startup(catalog: Catalog, combined: Combined, evaluation: GateEva
         unreadable.append(str(exc))
         options = None
     try:
-        startup = apiserver_startup(
-            catalog, evaluation, combined.binary, emulated=list(combined.emulated) or None, min_compat=list(combined.min_compat) or None,
-            feature_gates=list(combined.feature_gates) or None, runtime_config=list(combined.runtime_config) or None,
-            emulation_forward_compatible=efc, runtime_config_emulation_forward_compatible=rcefc, options=options,
-        )
+        request = replace(request, runtime_config=flag(combined.runtime_config), emulation_forward_compatible=efc,
+                          runtime_config_emulation_forward_compatible=rcefc, options=options)
+        startup = apiserver_startup(catalog, evaluation, request)
     except KcompatError as exc:  # a --runtime-config value no binary could take (too long...)
         return gates, [*unreadable, f"--runtime-config: {exc}"]
     return with_startup(gates, startup), unreadable
@@ -170,36 +171,46 @@ def _read(inputs: Sequence[Input], max_bytes: int) -> tuple[list[Reading], list[
     return readings, problems, tuple(described)
 
 
-def inspect(catalog: Catalog, inputs: Sequence[Input], max_bytes: int = MAX_INPUT_BYTES, component: str | None = None,
-            binary: GivenBinary | None = None) -> Inspection:
+@dataclass(frozen=True, slots=True)
+class InspectQuery:
+    """How inputs are inspected: the component (None: the one the inputs name, else
+    kube-apiserver), the binary when the inputs name none (``--binary``, the page's Binary
+    picker), and the most bytes one input may have."""
+
+    component: str | None = None
+    binary: GivenBinary | None = None
+    max_bytes: int = MAX_INPUT_BYTES
+
+
+def inspect(catalog: Catalog, inputs: Sequence[Input], query: InspectQuery | None = None) -> Inspection:
     """Read every input (all problems are collected), combine, answer, compare. The component is
     the one the inputs name (``component`` when given, kube-apiserver when none is named); its own
     gate set answers where it is recorded, else kube-apiserver's, with a warning saying so. The
     binary is the one the inputs name, else ``binary`` (``--binary``, the page's Binary picker):
     a command line alone is answered for it as ``kcompat gates -- <the command line>`` answers."""
-    readings, problems, described = _read(inputs, max_bytes)
+    query = query or InspectQuery()
+    readings, problems, described = _read(inputs, query.max_bytes)
     if problems:
         return Inspection(described, unusable=tuple(problems))
     try:
-        combined = combine_readings(readings, component, binary)
+        combined = combine_readings(readings, query.component, query.binary)
     except KcompatError as exc:
         return Inspection(described, unusable=tuple(getattr(exc, "problems", (str(exc),))))
     gate_set, gate_set_note = _gate_set(catalog, combined)
     try:
-        evaluation = gate_evaluation(catalog, combined.binary, list(combined.emulated) or None,
-                                     list(combined.min_compat) or None, list(combined.feature_gates) or None, component=gate_set)
+        request = Request.of(combined.binary, combined.emulated, combined.min_compat, combined.feature_gates, component=gate_set)
+        evaluation = gate_evaluation(catalog, request)
     except KcompatError as exc:
         return Inspection(
             described, combined, str(mm(parse_binary_version(combined.binary))),
             unusable=(f"{combined.sources['binary']}: {exc}",), warnings=combined.warnings,
         )
-    feature_gates = list(combined.feature_gates) or None
-    gates = answer_of(evaluation, lambda: gate_lineage(catalog), feature_gates, gate_set)
+    gates = answer_of(evaluation, lambda: gate_lineage(catalog), values(request.feature_gates), gate_set)
     # how the other components answer the same selection: the gates answer of `kcompat gates`
-    gates = compare_components(catalog, gates, list(combined.emulated) or None, list(combined.min_compat) or None, feature_gates)
+    gates = compare_components(catalog, gates, request)
     unreadable: list[str] = []
     if combined.component == KUBE_APISERVER:
-        gates, unreadable = _apiserver_startup(catalog, combined, evaluation, gates)
+        gates, unreadable = _apiserver_startup(catalog, request, combined, evaluation, gates)
     # the flag parser runs first: a word it refuses stops the binary before any other check
     errors = [pflag_error(e) for e in combined.refused] + unreadable + list(gates.errors)
     hints = [flag_syntax_remedy(e) for e in combined.refused] + list(gates.hints)
@@ -267,7 +278,7 @@ def emulation_that_agrees(catalog: Catalog, combined: Combined, binary: Version,
     for option in reversed(allowed_versions(binary).emulated):
         emulated = option.emulated
         try:
-            evaluation = gate_evaluation(catalog, combined.binary, emulated, None, list(combined.feature_gates) or None, component=component)
+            evaluation = gate_evaluation(catalog, Request.of(combined.binary, emulated, None, combined.feature_gates, component=component))
         except KcompatError:
             continue
         if evaluation.valid and combined.observed is not None and not compare_observed(evaluation, combined.observed).disagree:

@@ -5,6 +5,7 @@ the way; asked the same way by ``kcompat matrix`` and the Release matrix page (s
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError, quote_cut
@@ -56,24 +57,30 @@ def _items(values: Iterable[str] | None, option: str) -> list[str]:
 _EXAMPLES = {"--changed": "1.35:toGA", "--stage": "Beta", "--origin": "client-go", "--releases": "1.33,1.35"}
 
 
-def matrix_filter(
-    releases: Sequence[str],
-    *,
-    changed: Iterable[str] | None = None,
-    stages: Iterable[str] | None = None,
-    in_release: str | None = None,
-    origins: Iterable[str] | None = None,
-    search: str | None = None,
-    changed_only: bool = False,
-    columns: Iterable[str] | None = None,
-    since: str | None = None,
-    removable_in: str | None = None,
-) -> MatrixFilter:
-    """A :class:`MatrixFilter` from text (the CLI's options, the page's URL values), checked
-    against the matrix's ``releases``; a bad value raises :class:`KcompatError` naming the
-    option and the value. ``columns`` (``--releases``) and ``since`` (``--since``: that release
-    and the newer ones) choose the columns; only one of them may be given. ``removable_in``
-    (``--removable-in``) keeps the gates that release can remove (:mod:`kcompat.answers.removable`)."""
+@dataclass(frozen=True, slots=True)
+class MatrixQuery:
+    """The matrix's filters as text (the CLI's options, the page's URL values); None: not given."""
+
+    changed: tuple[str, ...] | None = None
+    stages: tuple[str, ...] | None = None
+    in_release: str | None = None
+    origins: tuple[str, ...] | None = None
+    search: str | None = None
+    changed_only: bool = False
+    #: --releases
+    columns: tuple[str, ...] | None = None
+    since: str | None = None
+    removable_in: str | None = None
+
+
+def matrix_filter(releases: Sequence[str], query: MatrixQuery) -> MatrixFilter:
+    """A :class:`MatrixFilter` from ``query``, checked against the matrix's ``releases``; a bad
+    value raises :class:`KcompatError` naming the option and the value. ``columns``
+    (``--releases``) and ``since`` (``--since``: that release and the newer ones) choose the
+    columns; only one of them may be given. ``removable_in`` (``--removable-in``) keeps the gates
+    that release can remove (:mod:`kcompat.answers.removable`)."""
+    changed, stages, in_release, origins, search = query.changed, query.stages, query.in_release, query.origins, query.search
+    columns, since, removable_in = query.columns, query.since, query.removable_in
     columns_list = _items(columns, "--releases")
     if columns_list and since is not None:
         raise KcompatError("--releases and --since both choose the columns: give one of them")
@@ -93,7 +100,7 @@ def matrix_filter(
         stage_release=parse_release(in_release, releases, "--in-release") if in_release is not None else None,
         origins=tuple(dict.fromkeys(parse_origin(o, "--origin") for o in _items(origins, "--origin"))),
         search=(search or "").strip()[:MAX_QUERY_LENGTH],
-        changed_only=changed_only,
+        changed_only=query.changed_only,
         releases=shown,
         removable_in=_removal_release(removable_in, releases),
     )
@@ -109,27 +116,24 @@ def _removal_release(text: str | None, releases: Sequence[str]) -> str | None:
 
 
 def filtered(
-    full: ReleaseMatrix,
-    lineage: GateLineage,
-    flt: MatrixFilter,
-    texts: Mapping[str, GateText] | None = None,
-    catalog: Catalog | None = None,
+    catalog: Catalog, full: ReleaseMatrix, flt: MatrixFilter, texts: Mapping[str, GateText] | None = None,
 ) -> tuple[FilteredMatrix, GateLineage]:
     """The answer both front ends show: ``full`` (every bundled gate and release) filtered by
-    ``flt``, with the lineage the removed cells and ``removedGates`` come from. ``catalog``
-    answers ``flt.removable_in`` (:func:`kcompat.answers.removable.removable`)."""
+    ``flt``, with the lineage the removed cells and ``removedGates`` come from (the catalog's).
+    ``texts``: what a search finds gates by besides their names (the catalog's, when not given);
+    ``catalog`` answers ``flt.removable_in`` (:func:`kcompat.answers.removable.removable`)."""
     removable = None
+    if flt.search and texts is None:
+        texts = gate_texts(catalog)
     if flt.removable_in is not None:
-        if catalog is None:
-            raise KcompatError("--removable-in needs the bundled releases")
         from kcompat.answers.removable import removable as removable_in
 
         removable = removable_in(catalog, flt.removable_in)
-    return filter_matrix(full, flt, texts, removable), lineage
+    return filter_matrix(full, flt, texts if flt.search else None, removable), gate_lineage(catalog)
 
 
 def matrix(catalog: Catalog, flt: MatrixFilter | None = None) -> tuple[FilteredMatrix, GateLineage]:
     """The matrix (filtered by ``flt``; everything without one) and the lineage (which release
     lists which gate: the removals)."""
     flt = flt or MatrixFilter()
-    return filtered(bundled_matrix(catalog), gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None, catalog)
+    return filtered(catalog, bundled_matrix(catalog), flt)

@@ -17,12 +17,14 @@ Exit status (:attr:`kcompat.core.scan.ScanAnswer.exit_status`): 0 every built-in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from kcompat.answers.apis import apis, apis_startup
 from kcompat.answers.queries import newest_release
 from kcompat.core.apis import ApiAvailability
 from kcompat.core.errors import KcompatError
 from kcompat.core.problems import Remedy
+from kcompat.core.request import Request, joined
 from kcompat.core.scan import (
     MAX_SCAN_OBJECTS,
     ManifestReading,
@@ -39,17 +41,11 @@ from kcompat.data.lifecycle import api_lifecycle
 COULD_NOT_CHECK = "could not check"
 
 
-def target_problems(
-    catalog: Catalog,
-    result: ApiAvailability,
-    emulated: str | list[str] | None,
-    min_compat: str | list[str] | None,
-    feature_gates: str | list[str] | None,
-) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Remedy, ...]]:
+def target_problems(catalog: Catalog, result: ApiAvailability, request: Request) -> tuple[tuple[str, ...], tuple[str, ...], tuple[Remedy, ...]]:
     """(errors, warnings, hints) of the kube-apiserver a scan checks against: its start-up checks
     as ``kcompat apis`` runs them (a refusal, or "could not check" for each reason it would never
     become ready). Every scan, of files or of a live cluster, checks nothing when there are errors."""
-    startup = apis_startup(catalog, result, emulated, min_compat, feature_gates)
+    startup = apis_startup(catalog, result, replace(request, options=None))  # (the options' defaults)
     return (*startup.errors, *(_could_not_check(reason) for reason in startup.not_ready)), startup.warnings, startup.hints
 
 
@@ -82,31 +78,16 @@ def read_inputs(inputs: Sequence[tuple[str, bytes | str]]) -> tuple[list[Manifes
     return readings, described
 
 
-def scan(
-    catalog: Catalog,
-    inputs: Sequence[tuple[str, bytes | str]],
-    binary: str | None = None,
-    emulated: str | list[str] | None = None,
-    min_compat: str | list[str] | None = None,
-    feature_gates: str | list[str] | None = None,
-    runtime_config: str | list[str] | None = None,
-    *,
-    emulation_forward_compatible: bool = False,
-    runtime_config_emulation_forward_compatible: bool = False,
-    unread: Sequence[ScanInput] = (),
-) -> ScanAnswer:
+def scan(catalog: Catalog, request: Request, inputs: Sequence[tuple[str, bytes | str]], unread: Sequence[ScanInput] = ()) -> ScanAnswer:
     """Every object of ``inputs`` ((name, content) pairs) checked for the selection; ``unread``:
-    inputs the caller could not read at all (kept with their problem). Without ``binary`` the
+    inputs the caller could not read at all (kept with their problem). Without a binary the
     newest bundled release answers. A binary that is no version or has no data raises
     :class:`KcompatError`; a selection the binary refuses is answered (``errors``)."""
-    default_binary = not binary
-    binary = binary or newest_release(catalog)
-    result = apis(
-        catalog, binary, emulated, min_compat, feature_gates, runtime_config,
-        emulation_forward_compatible=emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
-    )
-    errors, warnings, hints = target_problems(catalog, result, emulated, min_compat, feature_gates)
+    default_binary = not request.binary
+    binary = request.binary or newest_release(catalog)
+    request = replace(request, binary=binary)
+    result = apis(catalog, request)
+    errors, warnings, hints = target_problems(catalog, result, request)
     readings, described = read_inputs(inputs)
     objects = [o for r in readings for o in r.objects]
     definitions = [d for r in readings for d in r.definitions]
@@ -116,20 +97,13 @@ def scan(
         default_binary=default_binary,
         emulated=str(result.emulated),
         min_compat=str(result.selection.min_compat) if result.selection is not None else "",
-        feature_gates=_joined(feature_gates),
-        runtime_config=_joined(runtime_config),
-        emulation_forward_compatible=emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
+        feature_gates=joined(request.feature_gates) or "",
+        runtime_config=joined(request.runtime_config) or "",
+        emulation_forward_compatible=request.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=request.runtime_config_emulation_forward_compatible,
         errors=errors,
         warnings=warnings,
         hints=hints,
         inputs=(*unread, *described),
         checks=checks,
     )
-
-
-def _joined(value: str | list[str] | None) -> str:
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else ",".join(value)
-

@@ -12,6 +12,7 @@ something would not be, 2 the cluster could not be read or the binary would refu
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from kcompat.answers.apis import apis
 from kcompat.answers.queries import newest_release
@@ -19,41 +20,28 @@ from kcompat.answers.scan import target_problems
 from kcompat.core.apis import ApiAvailability
 from kcompat.core.cluster_scan import ClusterReading, ClusterScanAnswer, check_reading
 from kcompat.core.errors import KcompatError
+from kcompat.core.request import Request, joined
 from kcompat.data.catalog import Catalog
 from kcompat.data.lifecycle import api_lifecycle
 
 Progress = Callable[[str], None]
 
 
-def scan_cluster(
-    catalog: Catalog,
-    read: Callable[[], ClusterReading],
-    binary: str | None = None,
-    emulated: str | list[str] | None = None,
-    min_compat: str | list[str] | None = None,
-    feature_gates: str | list[str] | None = None,
-    runtime_config: str | list[str] | None = None,
-    *,
-    emulation_forward_compatible: bool = False,
-    runtime_config_emulation_forward_compatible: bool = False,
-) -> ClusterScanAnswer:
+def scan_cluster(catalog: Catalog, request: Request, read: Callable[[], ClusterReading]) -> ClusterScanAnswer:
     """The cluster ``read()`` returns, checked for the selection. The selection is answered first:
     when the binary would refuse it the cluster is not read. ``read`` raising
     :class:`KcompatError` (the cluster cannot be reached) is the answer's ``unreadable``."""
-    default_binary = not binary
-    binary = binary or newest_release(catalog)
-    result = apis(
-        catalog, binary, emulated, min_compat, feature_gates, runtime_config,
-        emulation_forward_compatible=emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
-    )
-    errors, warnings, hints = target_problems(catalog, result, emulated, min_compat, feature_gates)
+    default_binary = not request.binary
+    binary = request.binary or newest_release(catalog)
+    request = replace(request, binary=binary)
+    result = apis(catalog, request)
+    errors, warnings, hints = target_problems(catalog, result, request)
     answer = ClusterScanAnswer(
         binary=binary, default_binary=default_binary, emulated=str(result.emulated),
         min_compat=str(result.selection.min_compat) if result.selection is not None else "",
-        feature_gates=_joined(feature_gates), runtime_config=_joined(runtime_config),
-        emulation_forward_compatible=emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=runtime_config_emulation_forward_compatible,
+        feature_gates=joined(request.feature_gates) or "", runtime_config=joined(request.runtime_config) or "",
+        emulation_forward_compatible=request.emulation_forward_compatible,
+        runtime_config_emulation_forward_compatible=request.runtime_config_emulation_forward_compatible,
         errors=errors, warnings=warnings, hints=hints,
     )
     if errors:  # the binary would refuse, or never become ready: the cluster is not read
@@ -61,25 +49,32 @@ def scan_cluster(
     try:
         reading = read()
     except KcompatError as exc:
-        from dataclasses import replace
-
         return replace(answer, unreadable=str(exc))
     return check_cluster(catalog, answer, reading, result)
 
 
 def check_cluster(catalog: Catalog, answer: ClusterScanAnswer, reading: ClusterReading, result: ApiAvailability) -> ClusterScanAnswer:
     """``answer`` with ``reading`` checked against ``result`` (the selection's served APIs)."""
-    from dataclasses import replace
-
     data = result.api_data
     check = check_reading(reading, result, data.api_release(result.binary), api_lifecycle(catalog.data_dir))
     return replace(answer, reading=reading, check=check)
 
 
-def live_reader(kubeconfig: str | None, context: str | None, progress: Progress | None = None,
-                timeout: float = 60.0, max_seconds: float | None = None) -> Callable[[], ClusterReading]:
+@dataclass(frozen=True, slots=True)
+class LiveTarget:
+    """The cluster to read: a kubeconfig (None: as kubectl finds it) and a context (None: its
+    current one), how long one request may take and the whole reading (None: the reader's limit)."""
+
+    kubeconfig: str | None = None
+    context: str | None = None
+    timeout: float = 60.0
+    max_seconds: float | None = None
+
+
+def live_reader(target: LiveTarget, progress: Progress | None = None) -> Callable[[], ClusterReading]:
     """What :func:`scan_cluster` calls to read the cluster of a kubeconfig context
     (:func:`kcompat.data.live.open_cluster`, then :func:`kcompat.data.live_objects.read_cluster`)."""
+    kubeconfig, context, timeout, max_seconds = target.kubeconfig, target.context, target.timeout, target.max_seconds
 
     def read() -> ClusterReading:
         from kcompat.core.errors import echo
@@ -92,9 +87,3 @@ def live_reader(kubeconfig: str | None, context: str | None, progress: Progress 
             return read_cluster(cluster, Limits(max_seconds=max_seconds or MAX_SECONDS), progress)
 
     return read
-
-
-def _joined(value: str | list[str] | None) -> str:
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else ",".join(value)

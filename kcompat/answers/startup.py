@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation
+from kcompat.core.request import Request, values
 from kcompat.data.catalog import Catalog
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from kcompat.core.problems import Problem, Remedy
     from kcompat.core.readiness import ReadinessRules, ServedApis
     from kcompat.core.runtime_config import RuntimeConfig
-    from kcompat.core.startup import ApiserverOptions
 
 #: The three verdicts, as the documents write them.
 STARTS, REFUSES, NOT_READY = "starts", "refuses", "not-ready"
@@ -88,12 +88,6 @@ class SelectionRefused(KcompatError):
 
 #: The --runtime-config value that turns every API on (a readiness rule's recorded fix).
 ALL_APIS = "api/all=true"
-
-
-def _flag_list(value: str | list[str] | tuple[str, ...] | None) -> list[str] | None:
-    if value is None:
-        return None
-    return [value] if isinstance(value, str) else list(value) or None
 
 
 class _Apis:
@@ -181,25 +175,18 @@ class _Flags:
     runtime_config_emulation_forward_compatible: bool
 
 
-def apiserver_startup(
-    catalog: Catalog,
-    evaluation: GateEvaluation,
-    binary: str,
-    *,
-    emulated: str | list[str] | None = None,
-    min_compat: str | list[str] | None = None,
-    feature_gates: str | list[str] | None = None,
-    runtime_config: str | list[str] | None = None,
-    emulation_forward_compatible: bool = False,
-    runtime_config_emulation_forward_compatible: bool = False,
-    options: ApiserverOptions | None = None,
-    apis: ApiAvailability | None = None,
-) -> StartupAnswer:
-    """kube-apiserver's start-up with these flags, on the gate ``evaluation`` of the same flags.
-    ``apis`` is the API evaluation of the same flags when the caller has one (kcompat apis)."""
+def apiserver_startup(catalog: Catalog, evaluation: GateEvaluation, request: Request, apis: ApiAvailability | None = None) -> StartupAnswer:
+    """kube-apiserver's start-up with the flags of ``request``, on the gate ``evaluation`` of the
+    same flags. ``apis`` is the API evaluation of the same flags when the caller has one (kcompat apis)."""
     from kcompat.core.startup import DEFAULT_OPTIONS, startup_problems
 
-    options = options or DEFAULT_OPTIONS
+    options = request.options or DEFAULT_OPTIONS
+    binary = request.binary
+    if binary is None:
+        raise KcompatError("kube-apiserver's start-up is checked for a binary version")
+    feature_gates = values(request.feature_gates)
+    emulation_forward_compatible = request.emulation_forward_compatible
+    runtime_config_emulation_forward_compatible = request.runtime_config_emulation_forward_compatible
     selection = evaluation.selection
     states = evaluation.by_name()
 
@@ -207,13 +194,13 @@ def apiserver_startup(
         state = states.get(name)
         return bool(state is not None and state.enabled)
 
-    rc_values = _flag_list(runtime_config)
+    rc_values = values(request.runtime_config)
     config = None
     if rc_values:
         from kcompat.core.runtime_config import parse_runtime_config
 
         config = parse_runtime_config(rc_values)
-    flags = _Flags(emulated, min_compat, feature_gates, rc_values, config, emulation_forward_compatible,
+    flags = _Flags(values(request.emulated), values(request.min_compat), feature_gates, rc_values, config, emulation_forward_compatible,
                    runtime_config_emulation_forward_compatible)
     api = _Apis(catalog, binary, flags, apis)
     checked = apis

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from kcompat.answers.gates import FlagValue, gate_texts, gates, require_accepted
+from kcompat.answers.gates import gate_texts, gates, require_accepted
 from kcompat.answers.matrix import bundled_matrix
 from kcompat.answers.queries import newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
@@ -21,6 +21,7 @@ from kcompat.core.errors import KcompatError, quote_cut
 from kcompat.core.gate_history import Segment, timeline_segments
 from kcompat.core.matrix import listed_since
 from kcompat.core.placeholders import GateStart, gate_starts
+from kcompat.core.request import Request
 from kcompat.core.stages import STAGE_ORDER
 from kcompat.core.versions import offset_minor, parse_version
 from kcompat.data.catalog import Catalog
@@ -95,25 +96,27 @@ def _choices(values: Sequence[str], allowed: Sequence[str], option: str) -> tupl
     return tuple(values)
 
 
-def timeline(
-    catalog: Catalog,
-    binary: str | None = None,
-    emulated: FlagValue = None,
-    min_compat: FlagValue = None,
-    *,
-    stages: Sequence[str] = (),
-    search: str | None = None,
-    sort: str = "introduced",
-    refuse: bool = False,
-) -> TimelineAnswer:
-    """The history of every gate of ``binary``'s manifest (the newest bundled release without one),
-    the rows at ``stages`` at the emulated version and found by ``search`` only, in ``sort`` order.
-    With ``refuse`` a selection the binary refuses raises
-    :class:`~kcompat.answers.startup.SelectionRefused` (``kcompat timeline``)."""
-    stages = _choices(stages, STAGE_NAMES, "--stage")
+@dataclass(frozen=True, slots=True)
+class TimelineQuery:
+    """What the timeline shows of a selection: the rows at ``stages`` at the emulated version
+    (none: every stage) found by ``search``, in ``sort`` order; ``refuse``: a selection the
+    binary refuses raises :class:`~kcompat.answers.startup.SelectionRefused` (``kcompat timeline``)."""
+
+    stages: tuple[str, ...] = ()
+    search: str | None = None
+    sort: str = "introduced"
+    refuse: bool = False
+
+
+def timeline(catalog: Catalog, request: Request, query: TimelineQuery | None = None) -> TimelineAnswer:
+    """The history of every gate of the request's binary's manifest (the newest bundled release
+    without one), the rows :class:`TimelineQuery` keeps, in its order."""
+    query = query or TimelineQuery()
+    search, sort = query.search, query.sort
+    stages = _choices(query.stages, STAGE_NAMES, "--stage")
     _choices((sort,), SORTS, "--sort")
-    answer = gates(catalog, binary or newest_release(catalog), emulated, min_compat)
-    if refuse:
+    answer = gates(catalog, Request(request.binary or newest_release(catalog), request.emulated, request.min_compat))
+    if query.refuse:
         require_accepted(answer)
     version = parse_binary_version(answer.binary or "")
     release = f"{version.major}.{version.minor}"

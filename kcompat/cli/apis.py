@@ -43,9 +43,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     # imported here: building the parser for another subcommand does not load the engine
-    from kcompat.answers.apis import apis, apis_startup, compare_apis
+    from kcompat.answers.apis import apis_report
     from kcompat.answers.queries import newest_release
-    from kcompat.cli.cmdline import apiserver_options, exit_status
+    from kcompat.cli.cmdline import exit_status
     from kcompat.core.components import apiserver_only
     from kcompat.documents.apis import (
         api_rows,
@@ -62,18 +62,8 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         apiserver_only(getattr(args, "component", None) or "kube-apiserver", "built-in APIs")
         if default_binary:
             binary = newest_release(catalog)
-        result = apis(
-            catalog,
-            binary,
-            args.emulated,
-            args.min_compat,
-            args.feature_gates,
-            args.runtime_config,
-            emulation_forward_compatible=bool(args.emulation_forward_compatible),
-            runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
-        )
-        comparison = compare_apis(result, against)
-        startup = apis_startup(catalog, result, args.emulated, args.min_compat, args.feature_gates, apiserver_options(args))
+        report = apis_report(catalog, options.request_from(args).with_(binary=binary), against)
+        result, comparison, startup = report.result, report.comparison, report.startup
     except KcompatError as exc:
         if args.format != "json":
             raise

@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.changes import compare
     from kcompat.documents.changes import changes_document, render, summary
 
-    result = compare(catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.against, args.component)
+    result = compare(catalog, options.request_from(args), args.against)
     document = changes_document(result)
     sys.stdout.write(render(document, args.format))
     if args.format != "json":

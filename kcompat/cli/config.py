@@ -34,13 +34,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.config import config
-    from kcompat.cli.cmdline import apiserver_options, exit_status
+    from kcompat.cli.cmdline import exit_status
     from kcompat.documents.config import config_document
 
-    answer = config(
-        catalog, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
-        args.emulation_forward_compatible, args.runtime_config_emulation_forward_compatible, apiserver_options(args), args.component,
-    )
+    answer = config(catalog, options.request_from(args), every_component=args.component is None)
     document = config_document(answer)
     status = exit_status(answer.valid, bool(answer.not_ready))
     if args.format == "json":

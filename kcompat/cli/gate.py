@@ -35,7 +35,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.documents.gate import gate_document, gate_text
 
     try:
-        detail = gate_detail(catalog, args.name, args.binary, args.emulated, args.min_compat, args.feature_gates, refuse=True)
+        detail = gate_detail(catalog, args.name, options.request_from(args), refuse=True)
     except SelectionRefused as refusal:
         from kcompat.cli.cmdline import report_refused
 

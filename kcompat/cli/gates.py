@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from kcompat.answers.gates import compare_components, describe, gates, search
+from kcompat.answers.gates import GatesQuery, gates_report
 from kcompat.answers.queries import newest_release
 from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
@@ -65,7 +65,7 @@ def _columns(text: str) -> tuple[str, ...]:
     return names
 
 
-def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
+def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     component = getattr(args, "component", None) or KUBE_APISERVER
     manifest = None
     binary = args.binary
@@ -75,29 +75,18 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:  # noqa: C901
         manifest = load_manifest_files([args.manifest], registration=registration_for(release))
     if binary is None and manifest is None:
         binary = newest_release(catalog)
-    from kcompat.cli.cmdline import apiserver_options, exit_status
+    from kcompat.cli.cmdline import exit_status
 
+    extra = getattr(args, "columns", None) or ()
     try:
-        answer = gates(
-            catalog, binary, args.emulated, args.min_compat, args.feature_gates, manifest,
-            component=component,
-            runtime_config=args.runtime_config, emulation_forward_compatible=bool(args.emulation_forward_compatible),
-            runtime_config_emulation_forward_compatible=bool(args.runtime_config_emulation_forward_compatible),
-            options=apiserver_options(args),
-        )
+        request = options.request_from(args).with_(binary=binary, component=component)
+        answer = gates_report(catalog, request, GatesQuery(manifest, search=args.search, describe=bool(extra)))
     except KcompatError as exc:
         if args.format != "json":
             raise
         sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)], component)))
         return ExitStatus.REFUSED
-    if manifest is None:
-        answer = compare_components(catalog, answer, args.emulated, args.min_compat, args.feature_gates)
-    every = len(answer.rows)
-    if args.search is not None:
-        answer = search(catalog, answer, args.search)
-    extra = getattr(args, "columns", None) or ()
-    if extra:
-        answer = describe(catalog, answer, manifest)
+    every = answer.gate_count
     status = exit_status(answer.valid, bool(answer.not_ready))
     if args.format == "json":  # the first 20 errors, warnings and hints, each cut, and how many more
         sys.stdout.write(formats.to_json(gates_document(answer)))

@@ -115,7 +115,7 @@ def _live_inputs(args: argparse.Namespace) -> list[tuple[str, bytes, str]]:
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
-    from kcompat.answers.inspect import inspect
+    from kcompat.answers.inspect import InspectQuery, inspect
     from kcompat.documents.inspect import inspect_document
 
     try:
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
             sys.stdout.write(formats.to_json({"valid": False, "errors": [str(exc)]}))
         print(f"kcompat: error: {printable(exc)}", file=sys.stderr)
         return ExitStatus.REFUSED
-    inspection = inspect(catalog, inputs, component=args.component, binary=given)
+    inspection = inspect(catalog, inputs, InspectQuery(args.component, given))
     document = inspect_document(inspection)
     status = (
         ExitStatus.REFUSED if not inspection.valid

@@ -56,14 +56,13 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.matrix import (
+        MatrixQuery,
         bundled_matrix,
         filtered,
-        gate_texts,
         matrix_filter,
         release_provenance,
     )
     from kcompat.answers.patches import patch_changes
-    from kcompat.answers.queries import gate_lineage
     from kcompat.documents.matrix import (
         matrix_document,
         patch_change_lines,
@@ -74,19 +73,18 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     if getattr(args, "patches", None) is not None:
         return _run_patches(args, catalog)
     full = bundled_matrix(catalog)
-    flt = matrix_filter(
-        full.releases,
-        changed=args.changed,
-        stages=args.stage,
+    query = MatrixQuery(
+        changed=_given(args.changed),
+        stages=_given(args.stage),
         in_release=args.in_release,
-        origins=args.origin,
+        origins=_given(args.origin),
         search=args.search,
         changed_only=args.changed_only,
-        columns=args.releases,
+        columns=_given(args.releases),
         since=args.since,
         removable_in=args.removable_in,
     )
-    answer = filtered(full, gate_lineage(catalog), flt, gate_texts(catalog) if flt.search else None, catalog)
+    answer = filtered(catalog, full, matrix_filter(full.releases, query))
     document = matrix_document(*answer, release_provenance(catalog), patch_changes(catalog))
     sys.stdout.write(render(document, args.format))
     if document["removable"] is not None and args.format in ("table", "csv"):  # the rule beside the table, not in it
@@ -121,3 +119,8 @@ def _run_patches(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         print(f"# {pm.release}: {len(pm.patches)} recorded patch release(s) ({', '.join(pm.patches)}){unrecorded_text(document)}; "
               f"{len(document['gates'])} gate(s) differ between two of them", file=sys.stderr)
     return ExitStatus.OK
+
+
+def _given(values: list[str] | None) -> tuple[str, ...] | None:
+    """A repeatable option's values (None: not given)."""
+    return tuple(values) if values is not None else None

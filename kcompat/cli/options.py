@@ -23,6 +23,8 @@ TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from typing import Any, Protocol
 
+    from kcompat.core.request import Request
+
     class _Container(Protocol):
         """A parser or one of its argument groups."""
 
@@ -112,3 +114,24 @@ EVERY_COMPONENT = "every control-plane component, each checked with its own gate
 REST_STORAGE_GATES = "decides the REST storage kube-apiserver installs only while a gate is on"
 #: ``--feature-gates`` and ``--runtime-config`` of an upgrade plan
 KEPT_THROUGH_UPGRADE = "kept through the upgrade"
+
+
+def request_from(args: argparse.Namespace) -> Request:
+    """The selection a subcommand's options give (:class:`kcompat.core.request.Request`): the one
+    place the options become the value every answer takes. An option the subcommand does not have
+    is not given; ``--component`` not given is kube-apiserver. kube-apiserver's options that are
+    not read as given raise :class:`KcompatError` (as kube-apiserver refuses them)."""
+    from kcompat.core.request import Request
+
+    options = None
+    if getattr(args, "apiserver_flags", None):
+        from kcompat.cli.cmdline import apiserver_options
+
+        options = apiserver_options(args)
+    return Request.of(
+        getattr(args, "binary", None), getattr(args, "emulated", None), getattr(args, "min_compat", None),
+        getattr(args, "feature_gates", None), getattr(args, "runtime_config", None),
+        emulation_forward_compatible=bool(getattr(args, "emulation_forward_compatible", False)),
+        runtime_config_emulation_forward_compatible=bool(getattr(args, "runtime_config_emulation_forward_compatible", False)),
+        options=options, component=getattr(args, "component", None) or KUBE_APISERVER,
+    )

@@ -1,4 +1,4 @@
-"""``kcompat plan``: the stepwise upgrade with emulation (:func:`kcompat.answers.plan.plan_for`,
+"""``kcompat plan``: the stepwise upgrade with emulation (:func:`kcompat.answers.plan.plan_report`,
 what the Upgrade plan page asks), as Markdown or JSON (:mod:`kcompat.documents.plan`), with
 kube-apiserver's start-up at each step with the flags kept through the upgrade: exit status
 REFUSED when a step would refuse them, NOT_READY when one would not become ready, else OK."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kcompat.answers.plan import plan_for
+from kcompat.answers.plan import PlanQuery, plan_report
 from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
 from kcompat.data.catalog import Catalog
@@ -32,11 +32,8 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
-    from kcompat.answers.plan import plan_startups
-    from kcompat.cli.cmdline import apiserver_options
-
-    plan = plan_for(catalog, args.start, args.target, args.allow_multi_minor, args.feature_gates)
-    startups = plan_startups(catalog, plan, args.feature_gates, args.runtime_config, apiserver_options(args))
+    report = plan_report(catalog, PlanQuery(args.start, args.target, args.allow_multi_minor), options.request_from(args))
+    plan, startups = report.plan, report.startups
     sys.stdout.write(formats.to_json(plan_document(plan, startups)) if args.format == "json" else plan_markdown(plan, startups=startups))
     verdicts = {s.verdict for s in startups}
     return ExitStatus.REFUSED if "refuses" in verdicts else ExitStatus.NOT_READY if "not-ready" in verdicts else ExitStatus.OK

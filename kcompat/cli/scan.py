@@ -160,12 +160,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         raise KcompatError("give at least one FILE, DIR or - (stdin), or --live to check a cluster")
     inputs, problems = collect(args.paths)
     unread = [ScanInput(name, None, 0, 0, problem) for name, problem in problems]
-    answer = scan(
-        catalog, inputs, args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
-        emulation_forward_compatible=args.emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=args.runtime_config_emulation_forward_compatible,
-        unread=unread,
-    )
+    answer = scan(catalog, options.request_from(args), inputs, unread)
     sys.stdout.write(scan_text(answer, args.format, args.all))
     if args.format != "json":
         hints = shown(h.line for h in answer.hints)
@@ -176,7 +171,7 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
 
 def _run_live(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     """``scan --live``: the cluster of a kubeconfig context (:func:`kcompat.answers.scan_live.scan_cluster`)."""
-    from kcompat.answers.scan_live import live_reader, scan_cluster
+    from kcompat.answers.scan_live import LiveTarget, live_reader, scan_cluster
     from kcompat.cli.cmdline import apply_command_line
     from kcompat.core.errors import printable
     from kcompat.core.inspect.cmdline import component_of
@@ -191,12 +186,8 @@ def _run_live(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         apply_command_line(args, "scan")
     if args.live_timeout is not None and not 0 < args.live_timeout <= 86400:
         raise KcompatError(f"--live-timeout: expected seconds between 0 and 86400, got {args.live_timeout:g}")
-    answer = scan_cluster(
-        catalog, live_reader(args.kubeconfig, args.context, stderr_progress, max_seconds=args.live_timeout),
-        args.binary, args.emulated, args.min_compat, args.feature_gates, args.runtime_config,
-        emulation_forward_compatible=args.emulation_forward_compatible,
-        runtime_config_emulation_forward_compatible=args.runtime_config_emulation_forward_compatible,
-    )
+    reader = live_reader(LiveTarget(args.kubeconfig, args.context, max_seconds=args.live_timeout), stderr_progress)
+    answer = scan_cluster(catalog, options.request_from(args), reader)
     sys.stdout.write(live_scan_text(answer, args.format))
     if args.format != "json":
         errors = shown([*answer.errors, *([answer.unreadable] if answer.unreadable else [])])

@@ -28,12 +28,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     from kcompat.answers.startup import SelectionRefused
-    from kcompat.answers.timeline import timeline
+    from kcompat.answers.timeline import TimelineQuery, timeline
     from kcompat.documents.timeline import match_counts, timeline_text
 
     try:
-        answer = timeline(catalog, args.binary, args.emulated, args.min_compat, stages=args.stage or (), search=args.search, sort=args.sort,
-                          refuse=True)
+        query = TimelineQuery(tuple(args.stage or ()), args.search, args.sort, refuse=True)
+        answer = timeline(catalog, options.request_from(args), query)
     except SelectionRefused as refusal:
         from kcompat.cli.cmdline import report_refused
 

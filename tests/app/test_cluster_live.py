@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cli"))
 from test_scan_live import TOKEN, FakeCluster, recorded_cluster, write_kubeconfig
 
 from dashboard.uploads.live_cluster import serves_locally
-from kcompat.answers.scan_live import live_reader, scan_cluster
+from kcompat.answers.scan_live import LiveTarget, live_reader, scan_cluster
+from kcompat.core.request import Request
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.documents.scan import live_scan_rows
 
@@ -49,7 +50,7 @@ def test_a_local_dashboard_reads_the_cluster(address, tmp_path):
         at.text_area(key="cluster_live_paste").input(kubeconfig.read_text())
         next(b for b in at.button if b.label == "Read the cluster").click()
         rerun(at)
-        cli = scan_cluster(DEFAULT_CATALOG, live_reader(str(kubeconfig), None), "1.36", "1.33")
+        cli = scan_cluster(DEFAULT_CATALOG, Request("1.36", "1.33"), live_reader(LiveTarget(str(kubeconfig), None)))
         table = next(d.value for d in at.dataframe if "finding" in d.value.columns)
         expected = live_scan_rows(cli)
         assert table["finding"].tolist() == ["unreachable", "last-applied", "helm-release", "helm-release"]

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import open_app, open_export, plain, rerun
 
+from kcompat.answers.inspect import InspectQuery
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_samples import SAMPLES, flip, metrics_text, version_info
@@ -15,6 +17,7 @@ from inspect_samples import SAMPLES, flip, metrics_text, version_info
 from kcompat.answers.config import config
 from kcompat.answers.inspect import inspect
 from kcompat.core.inspect import GivenBinary
+from kcompat.core.request import Request
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.documents.config import config_document
 from kcompat.documents.inspect import disagree_rows, inspect_document
@@ -53,7 +56,7 @@ def test_disagreement_first_and_same_as_cli(inputs):
     gates = next(d.value for d in at.dataframe if list(d.value.columns) == ["name", "enabled", "stage", "default", "locked", "explicit"])
     assert gates.to_dict("records") == [{k: f[k] for k in gates.columns} for f in cli["gates"]["features"]]
     # config snippets: kcompat config for the selection found
-    snippets = config_document(config(DEFAULT_CATALOG, "v1.32.0", "1.31"))["snippets"]
+    snippets = config_document(config(DEFAULT_CATALOG, Request("v1.32.0", "1.31"), every_component=True))["snippets"]
     shown = [c.value.rstrip("\n") for c in at.code][:3]
     assert shown == [snippets[k].rstrip("\n") for k in ("cmdline", "kubeadm", "kind")]
 
@@ -86,7 +89,7 @@ def test_unusable_input_is_named(inputs):
 
 def test_without_inputs_config_for_the_selection_bar():
     at = open_app("cluster", binary="1.36", emulated="1.34")
-    snippets = config_document(config(DEFAULT_CATALOG, "1.36", "1.34"))["snippets"]
+    snippets = config_document(config(DEFAULT_CATALOG, Request("1.36", "1.34"), every_component=True))["snippets"]
     assert at.code[0].value.rstrip("\n") == snippets["cmdline"].rstrip("\n")
     assert "kube-scheduler --emulated-version=1.34" in at.code[0].value
 
@@ -204,7 +207,7 @@ def test_a_command_line_alone_uses_the_binary_picker_and_says_so():
     sources = next(d.value for d in at.dataframe if list(d.value.columns) == ["setting", "value", "from"])
     assert sources.set_index("setting").loc["binary", "from"] == "binary version from the picker: 1.35 (v1.35.8)"
     # the same answer as kcompat inspect --binary 1.35 (the gates of kcompat gates --binary 1.35 -- <the line>)
-    cli = inspect_document(inspect(DEFAULT_CATALOG, [("pasted input", BARE)], binary=GivenBinary("1.35", "--binary 1.35")))
+    cli = inspect_document(inspect(DEFAULT_CATALOG, [("pasted input", BARE)], InspectQuery(binary=GivenBinary("1.35", "--binary 1.35"))))
     gates = next(d.value for d in at.dataframe if list(d.value.columns) == ["name", "enabled", "stage", "default", "locked", "explicit"])
     assert gates.to_dict("records") == [{k: f[k] for k in gates.columns} for f in cli["gates"]["features"]]
     # the bar follows the command line's emulated version and gates, on the picker's binary

@@ -7,6 +7,7 @@ from conftest import current_page, metric, open_app, rerun
 
 from kcompat.answers.gates import gate_evaluation, gates
 from kcompat.cli.main import main as kcompat
+from kcompat.core.request import Request
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.documents.gates import gate_rows, gates_text
 
@@ -22,16 +23,16 @@ def table(at):
 
 def test_table_equals_the_cli_rows(catalog, at_133):
     shown = table(at_133)
-    expected = gate_rows(gates(catalog, "1.36", "1.33"))
+    expected = gate_rows(gates(catalog, Request("1.36", "1.33")))
     assert list(shown.columns) == ["gate", "enabled", "stage", "default", "locked", "binary_stage", "changed", "origin", "history_from"]
     assert shown[["gate", "enabled", "stage", "default", "locked"]].to_dict("records") == [
         {"gate": r["name"], "enabled": r["enabled"], "stage": r["stage"], "default": r["default"], "locked": r["locked"]}
         for r in expected
     ]
-    native = {r["name"]: r["stage"] for r in gate_rows(gates(catalog, "1.36"))}
+    native = {r["name"]: r["stage"] for r in gate_rows(gates(catalog, Request("1.36")))}
     assert dict(zip(shown["gate"], shown["binary_stage"], strict=True)) == native
     # the origin column equals the JSON's origin key
-    doc = json.loads(gates_text(gates(catalog, "1.36", "1.33", None, ""), "json"))
+    doc = json.loads(gates_text(gates(catalog, Request("1.36", "1.33", None, "")), "json"))
     assert dict(zip(shown["gate"], shown["origin"], strict=True)) == {f["name"]: f["origin"] for f in doc["features"]}
     assert dict(zip(shown["gate"], shown["origin"], strict=True))["WatchListClient"] == "client-go"
     assert dict(zip(shown["gate"], shown["origin"], strict=True))["JobManagedBy"] == "kube"
@@ -39,7 +40,7 @@ def test_table_equals_the_cli_rows(catalog, at_133):
 
 def test_table_with_flags_equals_the_cli_rows(catalog):
     at = open_app(binary="1.35", emulated="1.33", feature_gates="KMSv1=true,AllBeta=false")
-    expected = gate_rows(gates(catalog, "1.35", "1.33", None, "KMSv1=true,AllBeta=false"))
+    expected = gate_rows(gates(catalog, Request("1.35", "1.33", None, "KMSv1=true,AllBeta=false")))
     assert list(table(at)["enabled"]) == [r["enabled"] for r in expected]
     assert table(at).set_index("gate").loc["KMSv1", "enabled"]
 
@@ -49,7 +50,7 @@ def test_default_load_shows_the_newest_binary_at_its_own_release(catalog):
     assert current_page(at) == "gates"
     assert len(table(at)) == len(catalog.manifest("1.37"))
     # The landing selection: the newest release (1.37, read from v1.37.2) as it starts without flags.
-    gates = gate_evaluation(catalog, "1.37", "1.37").gates
+    gates = gate_evaluation(catalog, Request("1.37", "1.37")).gates
     assert metric(at, "Enabled at 1.37") == str(sum(g.enabled for g in gates))
     assert metric(at, "Not yet introduced") == str(sum(g.stage.value == "PreAlpha" for g in gates))
     assert metric(at, "Changed vs 1.37") == "0"  # not emulating: every default is the binary's own
@@ -58,7 +59,7 @@ def test_default_load_shows_the_newest_binary_at_its_own_release(catalog):
 
 
 def test_metrics(catalog, at_133):
-    gates = gate_evaluation(catalog, "1.36", "1.33").gates
+    gates = gate_evaluation(catalog, Request("1.36", "1.33")).gates
     assert metric(at_133, "Enabled") == str(sum(g.enabled for g in gates))
     assert metric(at_133, "Not yet introduced") == str(sum(g.stage.value == "PreAlpha" for g in gates))
     assert metric(at_133, "Locked") == str(sum(g.locked for g in gates))

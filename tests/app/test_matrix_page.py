@@ -8,6 +8,7 @@ import pytest
 from conftest import current_page, open_app, rerun, texts
 
 from kcompat.core.matrix import TRANSITION_KINDS, release_matrix, release_transitions
+from kcompat.core.request import Request
 from kcompat.data.catalog import DEFAULT_CATALOG
 
 
@@ -129,8 +130,8 @@ def _graduated(catalog, release, previous):
     """Independently of the matrix: GA in release's own gate table, not GA (or absent) in the previous one's."""
     from kcompat.answers.gates import gate_evaluation
 
-    now = {g.name for g in gate_evaluation(catalog, release).gates if g.stage.value == "GA"}
-    before = {g.name for g in gate_evaluation(catalog, previous).gates if g.stage.value == "GA"}
+    now = {g.name for g in gate_evaluation(catalog, Request(release)).gates if g.stage.value == "GA"}
+    before = {g.name for g in gate_evaluation(catalog, Request(previous)).gates if g.stage.value == "GA"}
     return sorted(now - before)
 
 

@@ -6,13 +6,13 @@ import shlex
 import pytest
 from conftest import current_page, open_app, rerun, texts
 
-from kcompat.answers.plan import plan_for
+from kcompat.answers.plan import PlanQuery, plan_for
 from kcompat.cli.main import main as kcompat
 
 
 @pytest.fixture(scope="module")
 def plan(catalog):
-    return plan_for(catalog, "1.33@1.32", "1.36")
+    return plan_for(catalog, PlanQuery("1.33@1.32", "1.36"))
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +92,7 @@ def test_changing_the_target_writes_the_url(catalog):
     at.selectbox(key="plan_to").set_value("1.35")
     rerun(at)
     assert at.query_params["to"] == "1.35"
-    expected = plan_for(catalog, "1.35@1.34", "1.35")
+    expected = plan_for(catalog, PlanQuery("1.35@1.34", "1.35"))
     assert list(overview(at)["what"]) == [s.title for s in expected.steps]
 
 
@@ -108,7 +108,7 @@ def test_changing_the_target_writes_the_url(catalog):
     ],
 )
 def test_invalid_target_is_explained_and_defaulted(to, why, catalog):
-    plan = plan_for(catalog, "1.33@1.32", "1.37")  # defaulted to the newest release
+    plan = plan_for(catalog, PlanQuery("1.33@1.32", "1.37"))  # defaulted to the newest release
     at = open_app("plan", binary="1.33", emulated="1.32", to=to)
     [warning] = texts(at.warning)
     assert warning.startswith(f"to={to!r} in the URL") and why in warning and warning.endswith("planning to 1.37.")

@@ -14,6 +14,7 @@ from dashboard.charts.specs import (
     STAGE_LEGEND,
 )
 from kcompat.answers.gates import gate_evaluation
+from kcompat.core.request import Request
 
 
 def charts(at):
@@ -124,7 +125,7 @@ def test_stage_filter_uses_the_stage_at_the_emulated_version(catalog):
     at = open_app("timeline", binary="1.36", emulated="1.33")
     at.multiselect(key="timeline_stages").set_value(["PreAlpha"])
     rerun(at)
-    prealpha = sorted(g.name for g in gate_evaluation(catalog, "1.36", "1.33").gates if g.stage.value == "PreAlpha")
+    prealpha = sorted(g.name for g in gate_evaluation(catalog, Request("1.36", "1.33")).gates if g.stage.value == "PreAlpha")
     assert sorted(rows(at)) == prealpha
     assert f"{len(prealpha)} of {len(catalog.manifest('1.36'))} gates" in texts(at.caption)
 

@@ -8,6 +8,7 @@ from conftest import open_app, rerun, texts
 
 from dashboard import data
 from dashboard.charts.specs import default_x_start
+from kcompat.core.request import Request
 from kcompat.core.versions import parse_version
 
 SEL = {"binary": "1.36", "emulated": "1.33"}
@@ -88,7 +89,7 @@ def test_timeline_axis_fits_the_rows_shown():
     at = open_app("timeline", **SEL, timeline_stages="PreAlpha")
     from kcompat.answers.timeline import timeline
 
-    every = timeline(data.catalog(), "1.36").segments
+    every = timeline(data.catalog(), Request("1.36")).segments
     shown = [s for s in every if s.gate in set(timeline_spec(at)["layer"][0]["encoding"]["y"]["sort"])]
     first = min(s.start.minor for s in shown)
     assert first >= 33

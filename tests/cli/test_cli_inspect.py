@@ -17,6 +17,7 @@ from inspect_samples import SAMPLES, flip, metrics_text, version_info
 from kcompat.answers.config import config
 from kcompat.cli.main import main as kcompat
 from kcompat.core.inspect import combine_readings, read_input
+from kcompat.core.request import Request
 from kcompat.data.catalog import DEFAULT_CATALOG
 from kcompat.documents.config import config_document
 
@@ -180,7 +181,7 @@ CASES = [
 
 @pytest.mark.parametrize("binary,emulated,min_compat,gates,runtime", CASES)
 def test_config_round_trip(binary, emulated, min_compat, gates, runtime):
-    doc = config_document(config(DEFAULT_CATALOG, binary, emulated, min_compat, gates, runtime))
+    doc = config_document(config(DEFAULT_CATALOG, Request(binary, emulated, min_compat, gates, runtime), every_component=True))
     assert doc["valid"], doc["errors"]
     snippets = doc["snippets"]
     version = json.dumps({"gitVersion": f"v{binary.lstrip('v')}" + (".0" if binary.count(".") == 1 else "")})

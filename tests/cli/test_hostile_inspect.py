@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from kcompat.core.request import Request
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_samples import SAMPLES, metrics_text, version_info
@@ -292,7 +294,7 @@ def test_did_you_mean_for_3209_near_misses_is_bounded():
     from kcompat.answers.gates import gate_evaluation
     from kcompat.data.catalog import DEFAULT_CATALOG
 
-    known = [g.name for g in gate_evaluation(DEFAULT_CATALOG, "1.36", None, None, None).gates]
+    known = [g.name for g in gate_evaluation(DEFAULT_CATALOG, Request("1.36", None, None, None)).gates]
     # each a real name reversed: the same letters (difflib cannot rule it out quickly), no match;
     # searching all of them took 2.2 s of CPU, the 20 shown take a few ms
     names = [f"{known[i % len(known)][:22][::-1]}{i}" for i in range(3_209)]

@@ -3,14 +3,14 @@ step; ``versions`` on a release without bundled data says so. Real bundled data.
 
 import json
 
-from kcompat.answers.plan import plan_for
+from kcompat.answers.plan import PlanQuery, plan_for
 from kcompat.cli.main import main as kcompat
 from kcompat.core.storage import storage_versions
 from kcompat.core.versions import parse_version
 
 
 def test_plan_storage_changes_only_for_served_resources(catalog):
-    plan = plan_for(catalog, "1.33@1.32", "1.36")
+    plan = plan_for(catalog, PlanQuery("1.33@1.32", "1.36"))
     step = plan.steps[0]  # 1.33 -> 1.34 binaries, still emulating 1.32
     assert (str(step.after.binary), str(step.after.emulated)) == ("1.34", "1.32")
     # a 1.34 binary emulating 1.32 does not serve PodCertificateRequest: its storage version is no change

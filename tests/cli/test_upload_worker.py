@@ -14,6 +14,7 @@ from kcompat.answers.gates import gates
 from kcompat.cli.main import main
 from kcompat.core.manifest import Manifest
 from kcompat.core.registration import load_manifest_bytes, registration_for
+from kcompat.core.request import Request
 from kcompat.core.versions import mm, parse_version
 from kcompat.data.catalog import Catalog
 
@@ -33,8 +34,8 @@ def test_the_workers_view_is_the_view_built_here():
     kind, answer = ask(("view", REAL_135, "1.35", "1.33", None, "InPlacePodVerticalScaling=true"))
     assert kind == "view"
     manifest = Manifest(load_manifest_bytes(REAL_135, "x", 2**21, registration_for(mm(parse_version("1.35")))))
-    assert answer == gates(CATALOG, "1.35", "1.33", None, "InPlacePodVerticalScaling=true", manifest)
-    here, there = view_of(gates(CATALOG, "1.35", "1.33", None, "InPlacePodVerticalScaling=true", manifest)), view_of(answer)
+    assert answer == gates(CATALOG, Request("1.35", "1.33", None, "InPlacePodVerticalScaling=true"), manifest)
+    here, there = view_of(gates(CATALOG, Request("1.35", "1.33", None, "InPlacePodVerticalScaling=true"), manifest)), view_of(answer)
     assert there.table.equals(here.table)
     assert (there.metrics, there.errors, there.warnings) == (here.metrics, here.errors, here.warnings)
     assert [r.name for r in answer.rows if r.explicit] == ["InPlacePodVerticalScaling"]

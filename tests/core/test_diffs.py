@@ -5,12 +5,13 @@ import pytest
 from kcompat.answers.changes import compare
 from kcompat.answers.gates import gate_evaluation, gates, native_states
 from kcompat.core.diffs import spec_events
+from kcompat.core.request import Request
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
 
 
 def comparison(catalog, binary, emulated=None, against="release", flags=None, min_compat=None):
-    result = compare(catalog, binary, emulated, min_compat, flags, against)
+    result = compare(catalog, Request(binary, emulated, min_compat, flags), against)
     assert result.comparison is not None, result.errors
     return result.comparison
 
@@ -64,8 +65,8 @@ def test_every_listed_gate_really_differs(vs_136):
 
 
 def test_changed_column_of_the_table_matches_the_comparison(catalog, vs_136):
-    evaluation = gate_evaluation(catalog, "1.36", "1.33")
-    states = native_states(evaluation, gate_evaluation(catalog, "1.36"))
+    evaluation = gate_evaluation(catalog, Request("1.36", "1.33"))
+    states = native_states(evaluation, gate_evaluation(catalog, Request("1.36")))
     assert list(states) == [g.name for g in evaluation.gates]
     stages = {g.name: g.stage.value for g in evaluation.gates}
     changed = {name for name, (_, c) in states.items() if c}
@@ -75,8 +76,8 @@ def test_changed_column_of_the_table_matches_the_comparison(catalog, vs_136):
 
 
 def test_table_rows_agree_with_the_cli_rows(catalog):
-    evaluation = gate_evaluation(catalog, "1.36", "1.33", None, "AllAlpha=true")
-    answer = gates(catalog, "1.36", "1.33", None, "AllAlpha=true")
+    evaluation = gate_evaluation(catalog, Request("1.36", "1.33", None, "AllAlpha=true"))
+    answer = gates(catalog, Request("1.36", "1.33", None, "AllAlpha=true"))
     assert [(r.name, r.enabled, r.stage, r.default, r.locked) for r in answer.rows] == [
         (g.name, g.enabled, g.stage.value, g.default, g.locked) for g in evaluation.gates
     ]
@@ -122,7 +123,7 @@ def test_history_rewritten_in_the_newer_manifest(catalog):
 
 
 def test_all_beta_false_applies_on_both_sides(catalog, gates):
-    result = compare(catalog, "1.33", "1.31", None, "AllBeta=false", "release")
+    result = compare(catalog, Request("1.33", "1.31", None, "AllBeta=false"), "release")
     assert result.errors == ()
     here = gates("1.33", "1.31", None, "AllBeta=false").by_name()
     there = gates("1.31", None, None, "AllBeta=false").by_name()
@@ -139,7 +140,7 @@ def test_all_beta_false_applies_on_both_sides(catalog, gates):
 
 
 def test_a_side_that_refuses_the_flags_says_so_and_shows_its_defaults(catalog):
-    result = compare(catalog, "1.33", "1.31", None, "ContainerStopSignals=true", "release")
+    result = compare(catalog, Request("1.33", "1.31", None, "ContainerStopSignals=true"), "release")
     assert result.errors == (
         "1.33 emulating 1.31: cannot set feature gate ContainerStopSignals to true, feature is PreAlpha at emulated version 1.31",
         "a real 1.31 (v1.31.14): unrecognized feature gate: ContainerStopSignals",
@@ -204,9 +205,9 @@ def test_every_bundled_pair_against_the_real_release(catalog):
             e = f"1.{minor}"
             if e not in releases:
                 continue
-            result = compare(catalog, b, e, None, None, "release")
-            here = gate_evaluation(catalog, b, e).by_name()
-            there = gate_evaluation(catalog, e).by_name()
+            result = compare(catalog, Request(b, e, None, None), "release")
+            here = gate_evaluation(catalog, Request(b, e)).by_name()
+            there = gate_evaluation(catalog, Request(e)).by_name()
             listed = {c.name: c for c in result.comparison.changes}
             for name in sorted(set(catalog.manifest(b).by_name) | set(catalog.manifest(e).by_name)):
                 h = _independent_state(catalog, releases, b, e, name, here)

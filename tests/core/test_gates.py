@@ -7,6 +7,7 @@ from kcompat.core.compat import select_versions
 from kcompat.core.gates import evaluate_gates, spec_at
 from kcompat.core.manifest import Manifest
 from kcompat.core.registration import load_manifest_bytes
+from kcompat.core.request import Request
 from kcompat.core.stages import Stage
 from kcompat.core.versions import parse_version as V
 
@@ -184,11 +185,11 @@ def test_the_alpha_warning_compares_the_patch_a_plain_release_stands_for(catalog
     v1.35.0 and the pre-release v1.38.0-beta.0 (below 1.38.0) do not."""
     from kcompat.answers.gates import gate_evaluation
 
-    assert gate_evaluation(catalog, "1.35", None, None, "StorageVersionAPI=true").warnings == (
+    assert gate_evaluation(catalog, Request("1.35", None, None, "StorageVersionAPI=true")).warnings == (
         "component has alpha features enabled in emulated version, this is unsupported: features=[StorageVersionAPI]",
     )
-    assert gate_evaluation(catalog, "1.35.0", None, None, "StorageVersionAPI=true").warnings == ()
-    assert gate_evaluation(catalog, "1.38", None, None, "StorageVersionAPI=true").warnings == ()
+    assert gate_evaluation(catalog, Request("1.35.0", None, None, "StorageVersionAPI=true")).warnings == ()
+    assert gate_evaluation(catalog, Request("1.38", None, None, "StorageVersionAPI=true")).warnings == ()
 
 
 @pytest.mark.parametrize("flags", ["JobManagedBy=false,AllAlpha=true", "AllAlpha=true,JobManagedBy=false"])

@@ -2,7 +2,7 @@
 
 import pytest
 
-from kcompat.answers.plan import plan_for
+from kcompat.answers.plan import PlanQuery, plan_for
 from kcompat.core.compat import rules_for, select_versions
 from kcompat.core.errors import KcompatError
 from kcompat.core.plan import parse_plan_endpoint, plan_upgrade
@@ -13,7 +13,7 @@ from kcompat.documents.plan import plan_document, plan_markdown
 
 @pytest.fixture(scope="module")
 def plan_1_33_to_1_36(catalog):
-    return plan_for(catalog, "1.33@1.32", "1.36")
+    return plan_for(catalog, PlanQuery("1.33@1.32", "1.36"))
 
 
 def _starts(catalog):
@@ -29,7 +29,7 @@ def _starts(catalog):
 def test_binaries_move_one_minor_at_a_time_by_default_for_every_bundled_pair(catalog):
     planned = 0
     for start, target in _starts(catalog):
-        plan = plan_for(catalog, start, target)
+        plan = plan_for(catalog, PlanQuery(start, target))
         binary_steps = [s for s in plan.steps if s.kind == "binary"]
         assert all(s.binary_minors == 1 for s in binary_steps), (start, target)
         assert all(s.supported for s in plan.steps), (start, target, [s.why for s in plan.steps if not s.supported])
@@ -60,7 +60,7 @@ def test_skew_checks_pass_under_both_policies_on_the_default_path(plan_1_33_to_1
 
 
 def test_multi_minor_jumps_only_when_asked_and_marked_unsupported(catalog):
-    plan = plan_for(catalog, "1.33@1.32", "1.36", allow_jumps=True)
+    plan = plan_for(catalog, PlanQuery("1.33@1.32", "1.36", allow_jumps=True))
     first = plan.steps[0]
     assert (first.kind, str(first.after.binary), first.binary_minors) == ("binary", "1.35", 2)
     assert first.supported is False and "one minor at a time" in first.why
@@ -113,7 +113,7 @@ def test_markdown_and_json_exports(plan_1_33_to_1_36):
 @pytest.mark.parametrize("target", ["2.0", "99.99", "1.39", "1.30"])
 def test_targets_without_bundled_data_are_refused_before_planning(catalog, target):
     with pytest.raises(KcompatError, match=f"the target binary {target} has no bundled data"):
-        plan_for(catalog, "1.36", target)
+        plan_for(catalog, PlanQuery("1.36", target))
 
 
 def test_the_core_refuses_a_path_across_a_major_version(catalog):
@@ -147,7 +147,7 @@ def test_endpoints_and_rejections(catalog):
     with pytest.raises(KcompatError, match="expected B or B@E"):
         parse_plan_endpoint("1.33@x")
     with pytest.raises(KcompatError, match="older than the current binary"):
-        plan_for(catalog, "1.36", "1.35")
+        plan_for(catalog, PlanQuery("1.36", "1.35"))
     with pytest.raises(KcompatError, match="cannot emulate"):
-        plan_for(catalog, "1.36@1.30", "1.37")
-    assert plan_for(catalog, "1.36", "1.36").steps == ()
+        plan_for(catalog, PlanQuery("1.36@1.30", "1.37"))
+    assert plan_for(catalog, PlanQuery("1.36", "1.36")).steps == ()

@@ -24,6 +24,7 @@ from kcompat.core.problems import (
 from kcompat.core.remedies import apis as api_family
 from kcompat.core.remedies import gates as gate_family
 from kcompat.core.remedies import versions as version_family
+from kcompat.core.request import Request
 from kcompat.core.versions import parse_version
 
 KINDS = [k for k in vars(problems).values() if isinstance(k, type) and issubclass(k, Problem) and k is not Problem]
@@ -66,7 +67,7 @@ def test_an_echo_of_input_is_cut():
 
 
 def test_evaluations_keep_typed_problems_and_render_their_lines(catalog):
-    ev = gate_evaluation(catalog, "1.36", "1.34", None, "JobManagdBy=true,DRAAdminAccess=true")
+    ev = gate_evaluation(catalog, Request("1.36", "1.34", None, "JobManagdBy=true,DRAAdminAccess=true"))
     assert ev.problems[0] == UnknownGate("JobManagdBy")
     assert ev.errors == tuple(p.message for p in ev.problems if p.verdict is Verdict.REFUSES)
     assert ev.flag_problems == ev.problems and ev.flag_errors == ev.errors and not ev.valid
@@ -75,14 +76,14 @@ def test_evaluations_keep_typed_problems_and_render_their_lines(catalog):
 
 
 def test_warnings_and_notes_are_problems_with_the_warning_verdict(catalog):
-    ev = gate_evaluation(catalog, "1.36", None, None, "JobManagedBy=true")
+    ev = gate_evaluation(catalog, Request("1.36", None, None, "JobManagedBy=true"))
     assert ev.valid and ev.warnings and all(p.verdict is Verdict.WARNS for p in ev.problems)
     assert Note("data note").warns and not Note("data note").refuses
 
 
 def test_a_patch_that_is_not_recorded_is_a_typed_warning_naming_the_patch_answering(catalog):
     """1.36.7 is not recorded: the evaluation keeps the typed note, the nearest recorded patch in it."""
-    ev = gate_evaluation(catalog, "1.36.7")
+    ev = gate_evaluation(catalog, Request("1.36.7"))
     (note,) = [p for p in ev.problems if isinstance(p, problems.PatchNotRecorded)]
     recorded = catalog.patches("1.36").names()
     assert note == problems.PatchNotRecorded("1.36.7", recorded, recorded[-1]) and note.warns and ev.valid

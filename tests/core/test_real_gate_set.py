@@ -13,6 +13,7 @@ import yaml
 
 from kcompat.answers.gates import gate_evaluation
 from kcompat.cli.main import main as kcompat
+from kcompat.core.request import Request
 
 METRICS_1_31 = Path(__file__).parent / "data" / "metrics_emulated_1_31.yaml"
 METRIC_STAGE = {"Alpha": "ALPHA", "Beta": "BETA", "GA": "", "Deprecated": "DEPRECATED", "PreAlpha": "PRE-ALPHA"}
@@ -55,7 +56,7 @@ def test_named_edges_are_enforced_with_the_binarys_text(catalog, release, gate, 
     found = settable_emulation(catalog, release, gate, dependency)
     assert found is not None, "the edge can be exercised at some emulation version the binary accepts"
     emulated, states = found
-    ev = gate_evaluation(catalog, release, emulated, None, edge_flags(catalog, release, gate, dependency, states))
+    ev = gate_evaluation(catalog, Request(release, emulated, None, edge_flags(catalog, release, gate, dependency, states)))
     assert dependency_error(gate, dependency) in ev.errors
     assert not ev.flags_applied
 
@@ -72,7 +73,7 @@ def settable_emulation(catalog, release: str, gate: str, dependency: str):
     others = [d for d in catalog.manifest(release).by_name[gate].dependencies if d != dependency]
     minor = int(release.split(".")[1])
     for emulated in (f"1.{m}" for m in range(minor, minor - 4, -1)):
-        ev = gate_evaluation(catalog, release, emulated, None, None)
+        ev = gate_evaluation(catalog, Request(release, emulated, None, None))
         if not ev.valid:
             continue
         s = ev.by_name()
@@ -91,7 +92,7 @@ def test_every_settable_edge_is_enforced(catalog):
                 unsettable += 1  # locked or not introduced at every accepted version: no flag can violate it
                 continue
             emulated, states = found
-            ev = gate_evaluation(catalog, release, emulated, None, edge_flags(catalog, release, gate, dependency, states))
+            ev = gate_evaluation(catalog, Request(release, emulated, None, edge_flags(catalog, release, gate, dependency, states)))
             assert dependency_error(gate, dependency) in ev.errors, (release, emulated, gate, dependency, ev.errors)
             checked += 1
     assert checked + unsettable == 38 + 57 + 72 and checked >= 120, (checked, unsettable)
@@ -104,7 +105,7 @@ def test_no_edge_beyond_the_real_maps_is_enforced(catalog):
         with_edges = {g for g, _ in edges(catalog, release)}
         for name in ("JobManagedBy", "WatchListClient", "InformerResourceVersion"):
             assert name not in with_edges
-        ev = gate_evaluation(catalog, release, None, None, "AllAlpha=false,AllBeta=false")
+        ev = gate_evaluation(catalog, Request(release, None, None, "AllAlpha=false,AllBeta=false"))
         assert all("depends on features" not in e for e in ev.errors) or all(
             e.split(" is enabled")[0] in with_edges for e in ev.errors
         )
@@ -112,7 +113,7 @@ def test_no_edge_beyond_the_real_maps_is_enforced(catalog):
 
 
 def test_all_alpha_without_beta_gives_the_real_three_errors_at_1_36(catalog):
-    ev = gate_evaluation(catalog, "1.36", None, None, "AllAlpha=true,AllBeta=false")
+    ev = gate_evaluation(catalog, Request("1.36", None, None, "AllAlpha=true,AllBeta=false"))
     assert ev.errors == (
         dependency_error("PodLevelResourceManagers", "PodLevelResources"),
         dependency_error("StorageVersionAPI", "APIServerIdentity"),
@@ -157,7 +158,7 @@ def test_metrics_at_emulation_1_31_are_predicted_gate_for_gate(catalog):
     check: every expected gate that is neither locked on nor Alpha is there with its value and stage;
     gates missing are GA locked on (removed); gates the list lacks are off."""
     expected = yaml.safe_load(METRICS_1_31.read_text())["gates"]
-    ev = gate_evaluation(catalog, "1.32", "1.31", None, None)
+    ev = gate_evaluation(catalog, Request("1.32", "1.31", None, None))
     actual = {g.name: g for g in ev.gates + ev.meta if g.stage.value != "PreAlpha"}
     for name, (stage, locked_on, enabled) in expected.items():
         g = actual.get(name)

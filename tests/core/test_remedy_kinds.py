@@ -6,6 +6,7 @@ from kcompat.answers.gates import gate_evaluation
 from kcompat.cli.main import main as kcompat
 from kcompat.core.problems import MAX_REMEDIES, DependencyDisabled
 from kcompat.core.remedies import gate_remedies
+from kcompat.core.request import Request
 from kcompat.core.search import closest_names
 
 
@@ -40,13 +41,13 @@ def test_closest_names():
 
 
 def test_meta_gates_are_suggested_too(catalog):
-    ev = gate_evaluation(catalog, "1.36", None, None, "AllAlfa=true")
+    ev = gate_evaluation(catalog, Request("1.36", None, None, "AllAlfa=true"))
     (hint,) = gate_remedies(ev)
     assert hint.names == ("AllAlpha",)
 
 
 def test_dependency_hint_names_the_fix(catalog):
-    ev = gate_evaluation(catalog, "1.36", "1.34", None, "DRAAdminAccess=true,DynamicResourceAllocation=false")
+    ev = gate_evaluation(catalog, Request("1.36", "1.34", None, "DRAAdminAccess=true,DynamicResourceAllocation=false"))
     hints = {h.gate: h.text for h in gate_remedies(ev)}
     assert hints["DRAAdminAccess"] == "DRAAdminAccess depends on DynamicResourceAllocation: enable DynamicResourceAllocation or leave DRAAdminAccess off"
     # on by default at 1.34: it has to be turned off explicitly
@@ -55,7 +56,7 @@ def test_dependency_hint_names_the_fix(catalog):
 
 
 def test_dependency_hint_on_a_gate_turned_on_by_all_alpha(catalog):
-    ev = gate_evaluation(catalog, "1.36", None, None, "AllAlpha=true,AllBeta=false")
+    ev = gate_evaluation(catalog, Request("1.36", None, None, "AllAlpha=true,AllBeta=false"))
     texts = [h.text for h in gate_remedies(ev)]
     assert texts == [
         "PodLevelResourceManagers depends on PodLevelResources: enable PodLevelResources or set PodLevelResourceManagers=false (turned on by AllAlpha=true)",
@@ -66,7 +67,7 @@ def test_dependency_hint_on_a_gate_turned_on_by_all_alpha(catalog):
 
 def test_a_flood_of_unknown_names_gets_a_bounded_number_of_hints(catalog):
     flags = ",".join(f"JobManagedBx{i}=true" for i in range(200))
-    ev = gate_evaluation(catalog, "1.36", None, None, flags)
+    ev = gate_evaluation(catalog, Request("1.36", None, None, flags))
     assert len(gate_remedies(ev)) <= MAX_REMEDIES
 
 
@@ -78,7 +79,7 @@ def test_valid_input_has_no_hints(catalog, capsys):
 def test_dependency_that_cannot_be_enabled_is_said_so(catalog):
     # 1.36 at emulated 1.34: DRAAdminAccess depends on DynamicResourceAllocation; with the
     # dependency forced off by a flag, the remedy says to leave the gate off or enable it
-    ev = gate_evaluation(catalog, "1.36", "1.34", None, "DRAAdminAccess=true,DynamicResourceAllocation=false")
+    ev = gate_evaluation(catalog, Request("1.36", "1.34", None, "DRAAdminAccess=true,DynamicResourceAllocation=false"))
     [remedy] = [r for r in gate_remedies(ev) if r.gate == "DRAAdminAccess"]
     assert isinstance(remedy.problem, DependencyDisabled)
     assert remedy.problem.disabled == ("DynamicResourceAllocation",) and remedy.names == ("DynamicResourceAllocation",)
@@ -119,7 +120,7 @@ def test_remedies_follow_the_problem_not_its_wording(catalog, monkeypatch):
     from kcompat.core.problems import UnknownGate
 
     monkeypatch.setattr(UnknownGate, "message", property(lambda self: f"no gate called {self.name}"))
-    ev = gate_evaluation(catalog, "1.36", None, None, "JobManagdBy=true")
+    ev = gate_evaluation(catalog, Request("1.36", None, None, "JobManagdBy=true"))
     assert ev.errors == ("no gate called JobManagdBy",)
     [remedy] = gate_remedies(ev)
     assert remedy.text == "did you mean JobManagedBy?" and remedy.error == "no gate called JobManagdBy"

@@ -7,6 +7,7 @@ import pytest
 
 from kcompat.answers.scan import scan
 from kcompat.core.errors import KcompatError
+from kcompat.core.request import Request
 from kcompat.core.scan import (
     MAX_SCAN_BYTES,
     MAX_SCAN_DOCUMENTS,
@@ -101,7 +102,7 @@ def test_hostile_inputs_are_refused_before_they_cost_anything():
 
 @pytest.fixture(scope="module")
 def helm_133_at_131(catalog):
-    return {c.object.line: c for c in scan(catalog, [("render.yaml", sample("helm-render.yaml"))], "1.33", "1.31").checks}
+    return {c.object.line: c for c in scan(catalog, Request("1.33", "1.31"), [("render.yaml", sample("helm-render.yaml"))]).checks}
 
 
 def test_why_and_the_nearest_served_version(helm_133_at_131):
@@ -126,54 +127,53 @@ def test_why_and_the_nearest_served_version(helm_133_at_131):
 def test_the_selection_changes_the_answer(catalog):
     text = sample("helm-render.yaml")
     # --runtime-config serves networking.k8s.io/v1beta1 ServiceCIDR: the nearest version of the v1 object
-    checks = {c.object.line: c for c in scan(catalog, [("r", text)], "1.33", "1.31", runtime_config="networking.k8s.io/v1beta1=true").checks}
+    checks = {c.object.line: c for c in scan(catalog, Request("1.33", "1.31", runtime_config="networking.k8s.io/v1beta1=true"), [("r", text)]).checks}
     assert checks[38].nearest_text == "networking.k8s.io/v1beta1 ServiceCIDR (a served version of ServiceCIDR in networking.k8s.io)"
     # not emulating, ServiceCIDR v1 is served by 1.33; disabling its group/version with --runtime-config is said so
-    native = {c.object.line: c for c in scan(catalog, [("r", text)], "1.33").checks}
+    native = {c.object.line: c for c in scan(catalog, Request("1.33"), [("r", text)]).checks}
     assert native[38].status == "served"
-    off = {c.object.line: c for c in scan(catalog, [("r", text)], "1.33", runtime_config="networking.k8s.io/v1=false").checks}
+    off = {c.object.line: c for c in scan(catalog, Request("1.33", runtime_config="networking.k8s.io/v1=false"), [("r", text)]).checks}
     assert (off[38].status, off[38].why) == ("not served", "disabled-by-runtime-config")
     # a kind whose REST storage is gated: ClusterTrustBundle is off by default in 1.36
     ctb = "apiVersion: certificates.k8s.io/v1beta1\nkind: ClusterTrustBundle\nmetadata: {name: b}\n"
-    (check,) = scan(catalog, [("ctb.yaml", ctb)], "1.36", runtime_config="certificates.k8s.io/v1beta1=true").checks
+    (check,) = scan(catalog, Request("1.36", runtime_config="certificates.k8s.io/v1beta1=true"), [("ctb.yaml", ctb)]).checks
     assert (check.status, check.why) == ("not served", "gate-off") and "ClusterTrustBundle" in check.reason
-    (check,) = scan(catalog, [("ctb.yaml", ctb)], "1.36", runtime_config="certificates.k8s.io/v1beta1=true",
-                    feature_gates="ClusterTrustBundle=true").checks
+    (check,) = scan(catalog, Request("1.36", runtime_config="certificates.k8s.io/v1beta1=true", feature_gates="ClusterTrustBundle=true"), [("ctb.yaml", ctb)]).checks
     assert check.status == "served"
 
 
 def test_a_kind_the_binary_no_longer_has_is_found_in_the_lifecycle(catalog):
     # autoscaling/v2beta1 is not in the 1.36 API data at all: the lifecycle of the bundled releases says why
     hpa = "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n"
-    (check,) = scan(catalog, [("hpa.yaml", hpa)], "1.36").checks
+    (check,) = scan(catalog, Request("1.36"), [("hpa.yaml", hpa)]).checks
     assert (check.why, check.reason) == ("removed", "removed in 1.25: a 1.36 binary no longer has autoscaling/v2beta1 HorizontalPodAutoscaler")
     assert check.nearest_text == "autoscaling/v2 HorizontalPodAutoscaler (the replacement the data names)"
     # a version of a built-in group that never existed
-    (check,) = scan(catalog, [("x.yaml", "apiVersion: apps/v9\nkind: Deployment\n")], "1.36").checks
+    (check,) = scan(catalog, Request("1.36"), [("x.yaml", "apiVersion: apps/v9\nkind: Deployment\n")]).checks
     assert (check.status, check.why, check.nearest) == ("not served", "unknown-version", "apps/v1")
     # a body kind of a group/version the binary has is no object
-    (check,) = scan(catalog, [("x.yaml", "apiVersion: autoscaling/v1\nkind: Scale\n")], "1.36").checks
+    (check,) = scan(catalog, Request("1.36"), [("x.yaml", "apiVersion: autoscaling/v1\nkind: Scale\n")]).checks
     assert check.why == "not-a-resource"
 
 
 def test_a_crd_of_the_input_is_recognised(catalog):
-    checks = scan(catalog, [("crd.yaml", sample("crd-and-widgets.yaml"))], "1.36").checks
+    checks = scan(catalog, Request("1.36"), [("crd.yaml", sample("crd-and-widgets.yaml"))]).checks
     crd, good, old = checks
     assert crd.status == "served"  # apiextensions.k8s.io/v1 in the 1.36 data
     assert (good.status, good.why) == ("not checked", "custom-resource") and "crd.yaml line 1" in good.reason
     assert (old.status, old.why, old.nearest) == ("not served", "custom-resource-version", "example.com/v1")
     # the same custom resources without their definition: not built in, not checked
     widgets = b"---".join(sample("crd-and-widgets.yaml").split(b"---")[1:])
-    assert {c.why for c in scan(catalog, [("w.yaml", widgets)], "1.36").checks} == {"not-built-in"}
+    assert {c.why for c in scan(catalog, Request("1.36"), [("w.yaml", widgets)]).checks} == {"not-built-in"}
 
 
 def test_exit_status(catalog):
     served = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n"
-    assert scan(catalog, [("ok.yaml", served)], "1.36").exit_status == 0
-    assert scan(catalog, [("ok.yaml", served), ("crd.yaml", "apiVersion: x.io/v1\nkind: X\n")], "1.36").exit_status == 0
-    assert scan(catalog, [("old.yaml", "apiVersion: extensions/v1beta1\nkind: Ingress\n")], "1.36").exit_status == 1
-    refused = scan(catalog, [("ok.yaml", served)], "1.36", "1.30")
+    assert scan(catalog, Request("1.36"), [("ok.yaml", served)]).exit_status == 0
+    assert scan(catalog, Request("1.36"), [("ok.yaml", served), ("crd.yaml", "apiVersion: x.io/v1\nkind: X\n")]).exit_status == 0
+    assert scan(catalog, Request("1.36"), [("old.yaml", "apiVersion: extensions/v1beta1\nkind: Ingress\n")]).exit_status == 1
+    refused = scan(catalog, Request("1.36", "1.30"), [("ok.yaml", served)])
     assert refused.exit_status == 2 and refused.errors[0].startswith("emulation version 1.30 is not between")
-    unusable = scan(catalog, [("ok.yaml", served), ("bad.yaml", "a: &x 1\n")], "1.36")
+    unusable = scan(catalog, Request("1.36"), [("ok.yaml", served), ("bad.yaml", "a: &x 1\n")])
     assert unusable.exit_status == 2 and [i.problem for i in unusable.inputs][1].startswith("bad.yaml: anchors")
     assert len(unusable.checks) == 1  # the other input is still checked

@@ -16,6 +16,7 @@ from kcompat.core.problems import (
     PriorityAndFairnessConflict,
     RemedyKind,
 )
+from kcompat.core.request import Request
 from kcompat.core.runtime_config import parse_runtime_config
 from kcompat.core.startup import OPTION_FLAGS, priority_and_fairness, read_options
 
@@ -24,9 +25,8 @@ APF = "--runtime-config={}=false conflicts with --enable-priority-and-fairness=t
 
 def start(catalog, binary, emulated=None, feature_gates=None, runtime_config=None, **flags):
     options = read_options([(name.replace("_", "-"), value) for name, value in flags.items()])
-    evaluation = gate_evaluation(catalog, binary, emulated, None, feature_gates)
-    return apiserver_startup(catalog, evaluation, binary, emulated=emulated, feature_gates=feature_gates,
-                             runtime_config=runtime_config, options=options)
+    evaluation = gate_evaluation(catalog, Request(binary, emulated, None, feature_gates))
+    return apiserver_startup(catalog, evaluation, Request(binary, emulated=emulated, feature_gates=feature_gates, runtime_config=runtime_config, options=options))
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from kcompat.cli import screenshots
+from kcompat.core.request import Request
 
 pytestmark = pytest.mark.e2e
 
@@ -138,7 +139,7 @@ def locked_gates() -> int:
     from kcompat.answers.gates import gates
     from kcompat.data.catalog import DEFAULT_CATALOG
 
-    return sum(row.locked for row in gates(DEFAULT_CATALOG, "1.36", "1.33").rows)
+    return sum(row.locked for row in gates(DEFAULT_CATALOG, Request("1.36", "1.33")).rows)
 
 
 def text_rows(path, left: int = 0, right: int = 300) -> tuple[int, int]:
@@ -225,7 +226,7 @@ def test_a_chart_is_its_png_download_whole_and_titled(server_url, browser, tmp_p
     from kcompat.answers.gates import gates
     from kcompat.data.catalog import DEFAULT_CATALOG
 
-    rows = len(gates(DEFAULT_CATALOG, "1.36", "1.33").rows)
+    rows = len(gates(DEFAULT_CATALOG, Request("1.36", "1.33")).rows)
     with Image.open(path) as im:
         width, height = im.size
         assert im.format == "PNG"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from e2e_support import new_context, page_url, wait_idle
 
 from kcompat.answers.gates import gate_evaluation
+from kcompat.core.request import Request
 from kcompat.data.catalog import Catalog
 
 #: 20 selections: every release pair the sessions spread over, some with --feature-gates.
@@ -21,7 +22,7 @@ SELECTIONS = [
 
 
 def expected_enabled(sel: dict[str, str]) -> int:
-    ev = gate_evaluation(Catalog(), sel["binary"], sel["emulated"], None, sel.get("feature_gates"))
+    ev = gate_evaluation(Catalog(), Request(sel["binary"], sel["emulated"], None, sel.get("feature_gates")))
     return sum(g.enabled for g in ev.gates)
 
 

@@ -11,6 +11,8 @@ needed: the recordings are in the repository.
 
 from __future__ import annotations
 
+from kcompat.core.request import Request
+
 import json
 import re
 from pathlib import Path
@@ -78,8 +80,7 @@ def test_component_gates_agree_with_its_metrics(path):
     record = json.loads(path.read_text())
     assert record["verdict"] == "ready" and record["component"] == _component_of(path)
     flags = _flags(record["flags"])
-    evaluation = gate_evaluation(CATALOG, record["binary"], flags.get("emulated-version"), flags.get("min-compatibility-version"),
-                                 flags.get("feature-gates"), component=record["component"])
+    evaluation = gate_evaluation(CATALOG, Request(record["binary"], flags.get("emulated-version"), flags.get("min-compatibility-version"), flags.get("feature-gates"), component=record["component"]))
     assert evaluation.valid, evaluation.errors
     predicted = {g.name: g for g in evaluation.gates}
     observed = {name: value for name, value in record["gates"].items() if name not in META_GATES}
@@ -94,7 +95,7 @@ def test_kube_controller_manager_turns_watch_list_client_on_in_1_34():
     """A real difference between the components: kube-controller-manager's main sets client-go's
     WatchListClient on (its own recorded gate and /metrics), kube-apiserver's is off."""
     def state(component):
-        ev = gate_evaluation(CATALOG, "1.34", component=component)
+        ev = gate_evaluation(CATALOG, Request("1.34", component=component))
         return next((g.enabled, g.stage.value) for g in ev.gates if g.name == "WatchListClient")
 
     assert state("kube-controller-manager") == (True, "Beta") and state("kube-apiserver") == (False, "Beta")
@@ -112,8 +113,7 @@ def _refusal_cases():
 @pytest.mark.parametrize("release, component, case", list(_refusal_cases()))
 def test_component_refusals_are_the_binarys_own_words(release, component, case):
     flags = _flags(case["flags"])
-    evaluation = gate_evaluation(CATALOG, release, flags.get("emulated-version"), flags.get("min-compatibility-version"),
-                                 flags.get("feature-gates"), component=component)
+    evaluation = gate_evaluation(CATALOG, Request(release, flags.get("emulated-version"), flags.get("min-compatibility-version"), flags.get("feature-gates"), component=component))
     if verdict(case) == "ready":
         assert evaluation.valid, evaluation.errors
         return

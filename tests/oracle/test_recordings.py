@@ -11,6 +11,8 @@ expected difference. No Go and no kube-apiserver is needed: the recordings are i
 
 from __future__ import annotations
 
+from kcompat.core.request import Request
+
 import json
 import re
 from pathlib import Path
@@ -63,7 +65,7 @@ def test_there_is_a_full_recording_of_every_bundled_release():
 def test_gates_agree_with_the_metrics_of_the_real_apiserver(path):
     record = _record(path)
     binary, emulated, min_compat, feature_gates, _ = _inputs(record)
-    evaluation = gate_evaluation(CATALOG, binary, emulated, min_compat, feature_gates)
+    evaluation = gate_evaluation(CATALOG, Request(binary, emulated, min_compat, feature_gates))
     assert evaluation.valid, evaluation.errors
     predicted = {g.name: g for g in evaluation.gates}
     observed = {name: value for name, value in record["gates"].items() if name not in META_GATES}
@@ -82,7 +84,7 @@ def test_gates_agree_with_the_metrics_of_the_real_apiserver(path):
 def test_version_document_agrees(path):
     record = _record(path)
     binary, emulated, min_compat, feature_gates, _ = _inputs(record)
-    selection = gate_evaluation(CATALOG, binary, emulated, min_compat, feature_gates).selection
+    selection = gate_evaluation(CATALOG, Request(binary, emulated, min_compat, feature_gates)).selection
     version = record["version"]
     assert version["gitVersion"] == binary
     assert f"{version['major']}.{version['minor']}" == str(selection.binary)[: len(f"{version['major']}.{version['minor']}")]
@@ -123,7 +125,7 @@ def test_the_storage_version_hash_is_the_apiservers():
 def test_storage_versions_agree_with_the_hash_discovery_reports(path):
     record = _record(path)
     binary, emulated_flag, min_compat_flag, feature_gates, _ = _inputs(record)
-    selection = gate_evaluation(CATALOG, binary, emulated_flag, min_compat_flag, feature_gates).selection
+    selection = gate_evaluation(CATALOG, Request(binary, emulated_flag, min_compat_flag, feature_gates)).selection
     emulated, min_compat = str(selection.emulated), str(selection.min_compat)
     flags = _flags(record["flags"])
     result = storage_versions(record["binary"], emulated, min_compat, gate_states=api_gate_states(CATALOG, flags.get("feature-gates")), api_data=CATALOG.api_data)
@@ -151,7 +153,7 @@ def test_refusals_are_the_binarys_own_words(release, case):
     flags = _flags(case["flags"])
     emulated, min_compat = flags.get("emulated-version"), flags.get("min-compatibility-version")
     feature_gates, runtime_config = flags.get("feature-gates"), flags.get("runtime-config")
-    errors = list(gate_evaluation(CATALOG, release, emulated, min_compat, feature_gates).errors)
+    errors = list(gate_evaluation(CATALOG, Request(release, emulated, min_compat, feature_gates)).errors)
     if not errors:  # the API checks run once the versions and gates are accepted
         result = evaluate_api_availability(release, emulated, runtime_config, min_compat=min_compat,
                                            gate_states=api_gate_states(CATALOG, feature_gates), compare_with_release=False, api_data=CATALOG.api_data)
@@ -169,7 +171,7 @@ def test_every_recorded_patch_answers_as_itself(path):
     """``--binary 1.N.P`` evaluates exactly the gates v1.N.P registered (specs, origin, dependencies)."""
     patch = path.parent.name[1:]  # a pre-release of the development release (1.38.0-beta.0) too
     recorded = {g["name"]: g for g in json.loads(path.read_text())}
-    manifest, note = CATALOG.manifest_for(gate_evaluation(CATALOG, patch).selection.binary)
+    manifest, note = CATALOG.manifest_for(gate_evaluation(CATALOG, Request(patch)).selection.binary)
     assert note is None
     assert set(manifest.by_name) == set(recorded)
     for name, gate in recorded.items():

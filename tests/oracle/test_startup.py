@@ -14,6 +14,8 @@ here (:func:`startup_agreement_rows`).
 
 from __future__ import annotations
 
+from kcompat.core.request import Request
+
 import json
 import re
 from functools import cache, lru_cache
@@ -73,13 +75,8 @@ def _startup(release: str, flags: tuple[str, ...]) -> StartupAnswer:
     emulated, min_compat = given.get("emulated-version"), given.get("min-compatibility-version")
     feature_gates, runtime_config = given.get("feature-gates"), given.get("runtime-config")
     options = read_options([(name, value) for name in OPTION_FLAG_NAMES for value in given.get(name, [])])
-    evaluation = gate_evaluation(CATALOG, release, emulated, min_compat, feature_gates)
-    return apiserver_startup(
-        CATALOG, evaluation, release, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates, runtime_config=runtime_config,
-        emulation_forward_compatible=given.get("emulation-forward-compatible", ["false"])[-1] == "true",
-        runtime_config_emulation_forward_compatible=given.get("runtime-config-emulation-forward-compatible", ["false"])[-1] == "true",
-        options=options,
-    )
+    evaluation = gate_evaluation(CATALOG, Request(release, emulated, min_compat, feature_gates))
+    return apiserver_startup(CATALOG, evaluation, Request(release, emulated=emulated, min_compat=min_compat, feature_gates=feature_gates, runtime_config=runtime_config, emulation_forward_compatible=given.get("emulation-forward-compatible", ["false"])[-1] == "true", runtime_config_emulation_forward_compatible=given.get("runtime-config-emulation-forward-compatible", ["false"])[-1] == "true", options=options))
 
 
 def binary_line(lines: list[str]) -> str | None:
@@ -195,10 +192,10 @@ def test_gates_of_an_unsearched_stage_say_their_readiness_is_not_known():
     release, (emulated, stage) = found[0]
     rules = readiness_rules(DATA_DIR, release)
     named = {g for rule in rules.gate_rules_at(emulated) for g in rule.gates}
-    answer = gates(CATALOG, release, str(emulated))
+    answer = gates(CATALOG, Request(release, str(emulated)))
     gate = next(r.name for r in answer.rows if r.stage == stage and not r.default and not r.locked and r.name not in named
                 and not r.name.startswith("All"))
-    answer = gates(CATALOG, release, str(emulated), feature_gates=f"{gate}=true")
+    answer = gates(CATALOG, Request(release, str(emulated), feature_gates=f"{gate}=true"))
     assert answer.valid and not answer.not_ready
     assert any(w.startswith(f"whether kube-apiserver becomes ready with {gate} on at emulated version {emulated} is not known")
                for w in answer.warnings)
@@ -219,10 +216,10 @@ def test_a_release_without_recorded_starts_is_named_and_says_so():
     named = NOT_RECORDED.search(readme)
     assert (named.group(1).split(", ") if named else []) == missing
     for release in missing:
-        answer = gates(CATALOG, release)
+        answer = gates(CATALOG, Request(release))
         assert answer.startup_checked and answer.readiness_recorded is None
     for release in recorded & set(CATALOG.usable_releases()):
-        assert gates(CATALOG, release).readiness_recorded is not None
+        assert gates(CATALOG, Request(release)).readiness_recorded is not None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -335,5 +332,5 @@ def test_the_gates_the_oracle_starts_where_allalpha_is_refused_are_ones_the_bina
         chosen = oracle_readiness.settable(candidates, by_name, emulated)
         assert chosen and len(chosen) <= len(candidates)
         flags = oracle_readiness.gate_flags(chosen, by_name, emulated, [])
-        evaluation = gate_evaluation(CATALOG, "1.37.2", emulated, None, flags[0].removeprefix("--feature-gates="))
+        evaluation = gate_evaluation(CATALOG, Request("1.37.2", emulated, None, flags[0].removeprefix("--feature-gates=")))
         assert evaluation.valid, (emulated, evaluation.errors)
