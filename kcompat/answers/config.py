@@ -168,7 +168,7 @@ def config(catalog: Catalog, request: Request, every_component: bool = False) ->
     if KUBE_APISERVER in components:
         from kcompat.answers.startup import apiserver_startup
 
-        startup = apiserver_startup(catalog, evaluation, replace(request, component=KUBE_APISERVER))
+        startup = apiserver_startup(catalog, evaluation, request.with_(component=KUBE_APISERVER))
         if startup.errors or startup.not_ready:
             return ConfigAnswer(binary, str(sel.emulated), str(sel.min_compat), startup.errors, startup.hints,
                                 startup.warnings, not_ready=startup.not_ready, component=component)
@@ -207,7 +207,7 @@ def _component_evaluations(catalog: Catalog, components: tuple[str, ...], reques
     notes: list[str] = []
     for c in components:
         try:
-            checked = gate_evaluation(catalog, replace(request, component=c))
+            checked = gate_evaluation(catalog, request.with_(component=c))
         except ComponentNotRecorded as exc:
             if c == components[0]:
                 raise
