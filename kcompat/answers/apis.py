@@ -43,8 +43,8 @@ def apis_startup(catalog: Catalog, result: ApiAvailability, request: Request) ->
     from kcompat.answers.gates import gate_evaluation
     from kcompat.answers.startup import apiserver_startup
 
-    request = replace(
-        request, binary=str(result.binary), runtime_config=flag(list(result.runtime_config)),
+    request = request.with_(
+        binary=str(result.binary), runtime_config=flag(list(result.runtime_config)),
         emulation_forward_compatible=result.emulation_forward_compatible,
         runtime_config_emulation_forward_compatible=result.runtime_config_emulation_forward_compatible, component=KUBE_APISERVER,
     )
@@ -64,7 +64,7 @@ class ApisReport:
 def apis_report(catalog: Catalog, request: Request, against: str = "release") -> ApisReport:
     """:func:`apis` for ``request`` (the newest bundled release when it names no binary), compared
     ``against`` (``release`` or ``native``), with the start-up of :func:`apis_startup`."""
-    request = replace(request, binary=request.binary or newest_release(catalog))
+    request = request.with_(binary=request.binary or newest_release(catalog))
     result = apis(catalog, request)
     comparison = compare_apis(result, against)
     return ApisReport(result, comparison, apis_startup(catalog, result, request))

@@ -9,10 +9,8 @@ gate states themselves (config, inspect) and for tests.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from kcompat.answers.queries import gate_lineage
@@ -22,6 +20,7 @@ from kcompat.core.errors import ComponentNotRecorded, KcompatError
 from kcompat.core.gates import GateEvaluation, compared_state, evaluate_gates
 from kcompat.core.manifest import Manifest
 from kcompat.core.placeholders import introduced_text
+from kcompat.core.record import Record, set_field
 from kcompat.core.request import Request, values
 from kcompat.core.versions import Version, mm, parse_version
 from kcompat.data.catalog import Catalog
@@ -37,10 +36,10 @@ if TYPE_CHECKING:
 FlagValue = str | list[str] | None
 
 
-@dataclass(frozen=True, slots=True)
-class GateRow:
+class GateRow(Record):
     """One gate of the answer: its state with this selection and where it comes from."""
 
+    __slots__ = ("binary_stage", "changed", "default", "enabled", "explicit", "history_from", "locked", "name", "origin", "stage")
     name: str
     enabled: bool
     #: the stage of the spec in effect at the emulated version ("PreAlpha": not yet introduced)
@@ -58,42 +57,72 @@ class GateRow:
     #: stage, default or lock differ from the binary without emulation
     changed: bool
 
+    def __init__(self, name: str, enabled: bool, stage: str, default: bool, locked: bool, explicit: bool, origin: str, history_from: str | None, binary_stage: str | None, changed: bool) -> None:
+        set_field(self, "name", name)
+        set_field(self, "enabled", enabled)
+        set_field(self, "stage", stage)
+        set_field(self, "default", default)
+        set_field(self, "locked", locked)
+        set_field(self, "explicit", explicit)
+        set_field(self, "origin", origin)
+        set_field(self, "history_from", history_from)
+        set_field(self, "binary_stage", binary_stage)
+        set_field(self, "changed", changed)
 
-@dataclass(frozen=True, slots=True)
-class GateFacts:
+
+class GateFacts(Record):
     """What ``kcompat gates --columns`` adds to a gate (the kubernetes.io feature-gates table's
     columns): its description (None: the data has none) and the span of its stage at the emulated
     version in the binary's specs (:class:`~kcompat.core.gate_history.StageSpan`): ``since`` (None:
     dated to a placeholder, not recorded), ``until`` and ``next_stage`` (None: no later spec changes it)."""
 
+    __slots__ = ("description", "next_stage", "since", "until")
     description: str | None
     since: str | None
     until: str | None
     next_stage: str | None
 
+    def __init__(self, description: str | None, since: str | None, until: str | None, next_stage: str | None) -> None:
+        set_field(self, "description", description)
+        set_field(self, "since", since)
+        set_field(self, "until", until)
+        set_field(self, "next_stage", next_stage)
 
-@dataclass(frozen=True, slots=True)
-class GateDifference:
+
+class GateDifference(Record):
     """One gate whose state differs between the component answered and another component."""
 
+    __slots__ = ("here", "name", "there")
     name: str
     #: (registered, enabled, stage, locked) in the component answered, then in the other one
     here: tuple[bool, bool, str, bool]
     there: tuple[bool, bool, str, bool]
 
+    def __init__(self, name: str, here: tuple[bool, bool, str, bool], there: tuple[bool, bool, str, bool]) -> None:
+        set_field(self, "name", name)
+        set_field(self, "here", here)
+        set_field(self, "there", there)
 
-@dataclass(frozen=True, slots=True)
-class ComponentComparison:
+
+class ComponentComparison(Record):
     """How another control-plane component answers the same selection: the gates whose state
     differs, the errors it alone would refuse the input with, or that its gate set is not recorded."""
 
+    __slots__ = ("component", "differences", "errors", "note", "recorded")
     component: str
     recorded: bool
-    differences: tuple[GateDifference, ...] = ()
+    differences: tuple[GateDifference, ...]
     #: the errors the other component gives and the answered one does not
-    errors: tuple[str, ...] = ()
+    errors: tuple[str, ...]
     #: why it was not compared (its gate set is not recorded for the release)
-    note: str | None = None
+    note: str | None
+
+    def __init__(self, component: str, recorded: bool, differences: tuple[GateDifference, ...] = (), errors: tuple[str, ...] = (), note: str | None = None) -> None:
+        set_field(self, "component", component)
+        set_field(self, "recorded", recorded)
+        set_field(self, "differences", differences)
+        set_field(self, "errors", errors)
+        set_field(self, "note", note)
 
     @property
     def differs(self) -> bool:
@@ -118,12 +147,12 @@ def _state_text(state: tuple[bool, bool, str, bool]) -> str:
     return f"{'on' if enabled else 'off'}, {stage}{', locked' if locked else ''}"
 
 
-@dataclass(frozen=True)
-class GatesAnswer:
+class GatesAnswer(Record):
     """The answer for one selection: the versions in effect, the binary's errors and warnings, the
     remedies beside them, and every gate the binary registers (sorted by name). Plain values
     only: it is cached and sent between processes as it is."""
 
+    __slots__ = ("binary", "component", "components", "described", "emulated", "errors", "flag_errors", "gate_count", "hints", "matched", "min_compat", "not_ready", "readiness_recorded", "readiness_unknown", "rows", "startup_checked", "versions_refused", "warnings")
     #: the binary's version ("1.36", "1.35.0" for a patch release); None when a manifest stands alone
     binary: str | None
     emulated: str
@@ -135,28 +164,48 @@ class GatesAnswer:
     hints: tuple[Remedy, ...]
     rows: tuple[GateRow, ...]
     #: the control-plane component whose gate set answered (kube-apiserver, kube-controller-manager, kube-scheduler)
-    component: str = KUBE_APISERVER
+    component: str
     #: how the other components answer the same selection (:func:`compare_components`); empty when not asked
-    components: tuple[ComponentComparison, ...] = ()
+    components: tuple[ComponentComparison, ...]
     #: the binary refuses --emulated-version or --min-compatibility-version: ``emulated`` and
     #: ``min_compat`` are then the defaults the gate keeps, not an answer
-    versions_refused: bool = False
+    versions_refused: bool
     #: after a search (:func:`search`): (gate, where the query found it: name, KEP, abbreviation or
     #: description) for every gate kept, in row order; None without a search
-    matched: tuple[tuple[str, str], ...] | None = None
+    matched: tuple[tuple[str, str], ...] | None
     #: kube-apiserver's whole start-up was checked beyond the gates (kcompat.answers.startup);
     #: False for the gates alone (another component, a manifest)
-    startup_checked: bool = False
+    startup_checked: bool
     #: why it starts but does not become ready (kcompat.core.readiness), when it starts
-    not_ready: tuple[str, ...] = ()
+    not_ready: tuple[str, ...]
     #: the patch release whose recorded starts gave the readiness rules; None: not recorded
-    readiness_recorded: str | None = None
+    readiness_recorded: str | None
     #: whether it becomes ready is not known for these flags (StartupAnswer.readiness_unknown)
-    readiness_unknown: bool = False
+    readiness_unknown: bool
     #: after :func:`describe`: (gate, its description and stage span) for every row; None without
-    described: tuple[tuple[str, GateFacts], ...] | None = None
+    described: tuple[tuple[str, GateFacts], ...] | None
     #: the gates the selection keeps before a search (:func:`gates_report`; 0: not counted)
-    gate_count: int = 0
+    gate_count: int
+
+    def __init__(self, binary: str | None, emulated: str, min_compat: str, errors: tuple[str, ...], flag_errors: tuple[str, ...], warnings: tuple[str, ...], hints: tuple[Remedy, ...], rows: tuple[GateRow, ...], component: str = KUBE_APISERVER, components: tuple[ComponentComparison, ...] = (), versions_refused: bool = False, matched: tuple[tuple[str, str], ...] | None = None, startup_checked: bool = False, not_ready: tuple[str, ...] = (), readiness_recorded: str | None = None, readiness_unknown: bool = False, described: tuple[tuple[str, GateFacts], ...] | None = None, gate_count: int = 0) -> None:
+        set_field(self, "binary", binary)
+        set_field(self, "emulated", emulated)
+        set_field(self, "min_compat", min_compat)
+        set_field(self, "errors", errors)
+        set_field(self, "flag_errors", flag_errors)
+        set_field(self, "warnings", warnings)
+        set_field(self, "hints", hints)
+        set_field(self, "rows", rows)
+        set_field(self, "component", component)
+        set_field(self, "components", components)
+        set_field(self, "versions_refused", versions_refused)
+        set_field(self, "matched", matched)
+        set_field(self, "startup_checked", startup_checked)
+        set_field(self, "not_ready", not_ready)
+        set_field(self, "readiness_recorded", readiness_recorded)
+        set_field(self, "readiness_unknown", readiness_unknown)
+        set_field(self, "described", described)
+        set_field(self, "gate_count", gate_count)
 
     @property
     def valid(self) -> bool:
@@ -195,7 +244,7 @@ class GatesAnswer:
     def only(self, names: Collection[str]) -> GatesAnswer:
         """The same answer with only the gates ``names`` holds (the errors and counts of the
         selection stay whole)."""
-        return dataclasses.replace(self, rows=tuple(r for r in self.rows if r.name in names))
+        return self.replace(rows=tuple(r for r in self.rows if r.name in names))
 
 
 def gate_evaluation(catalog: Catalog, request: Request, manifest: Manifest | None = None) -> GateEvaluation:
@@ -249,17 +298,23 @@ def gates(catalog: Catalog, request: Request, manifest: Manifest | None = None) 
     return with_startup(answer, apiserver_startup(catalog, evaluation, request))
 
 
-@dataclass(frozen=True, slots=True)
-class GatesQuery:
+class GatesQuery(Record):
     """What ``kcompat gates`` and the Gates page ask beside the selection: the gates of a manifest
     of one's own (``manifest``, instead of the bundled ones), how the other components answer
     (``compare``: the bundled gates only), a search (``search``) and the facts of ``--columns``
     (``describe``)."""
 
-    manifest: Manifest | None = None
-    compare: bool = True
-    search: str | None = None
-    describe: bool = False
+    __slots__ = ("compare", "describe", "manifest", "search")
+    manifest: Manifest | None
+    compare: bool
+    search: str | None
+    describe: bool
+
+    def __init__(self, manifest: Manifest | None = None, compare: bool = True, search: str | None = None, describe: bool = False) -> None:
+        set_field(self, "manifest", manifest)
+        set_field(self, "compare", compare)
+        set_field(self, "search", search)
+        set_field(self, "describe", describe)
 
 
 def gates_report(catalog: Catalog, request: Request, query: GatesQuery | None = None) -> GatesAnswer:
@@ -271,7 +326,7 @@ def gates_report(catalog: Catalog, request: Request, query: GatesQuery | None = 
     answer = gates(catalog, request, query.manifest)
     if query.manifest is None and query.compare:
         answer = compare_components(catalog, answer, request)
-    answer = dataclasses.replace(answer, gate_count=len(answer.rows))
+    answer = answer.replace(gate_count=len(answer.rows))
     if query.search is not None:
         answer = search(catalog, answer, query.search)
     if query.describe:
@@ -297,8 +352,7 @@ def with_startup(answer: GatesAnswer, startup: StartupAnswer) -> GatesAnswer:
     both (each problem explained once)."""
     known = {h.error for h in answer.hints}
     hints = answer.hints + tuple(h for h in startup.hints if h.error not in known)
-    return dataclasses.replace(
-        answer, errors=startup.errors, warnings=startup.warnings, hints=hints, startup_checked=True,
+    return answer.replace(errors=startup.errors, warnings=startup.warnings, hints=hints, startup_checked=True,
         not_ready=startup.not_ready, readiness_recorded=startup.readiness_recorded, readiness_unknown=startup.readiness_unknown,
     )
 
@@ -380,7 +434,7 @@ def compare_components(catalog: Catalog, answer: GatesAnswer, request: Request) 
                 # the same gate set: the same flags give the same gates and the same errors
                 found.append(ComponentComparison(component, True))
                 continue
-            other = gate_evaluation(catalog, dataclasses.replace(request, binary=answer.binary, component=component))
+            other = gate_evaluation(catalog, request.with_(binary=answer.binary, component=component))
         except ComponentNotRecorded as exc:
             found.append(ComponentComparison(component, False, note=exc.reason))
             continue
@@ -392,7 +446,7 @@ def compare_components(catalog: Catalog, answer: GatesAnswer, request: Request) 
         )
         errors = tuple(e for e in other.errors if e not in said)  # (a set: 10,000 errors are 10,000 look-ups)
         found.append(ComponentComparison(component, True, differences, errors))
-    return dataclasses.replace(answer, components=tuple(found))
+    return answer.replace(components=tuple(found))
 
 
 def native_states(evaluation: GateEvaluation, native: GateEvaluation | None) -> dict[str, tuple[str | None, bool]]:
@@ -432,20 +486,27 @@ def search(catalog: Catalog, answer: GatesAnswer, query: str) -> GatesAnswer:
     from kcompat.core.search import search_matches
 
     found = search_matches(query, [r.name for r in answer.rows], gate_texts(catalog))
-    return dataclasses.replace(answer.only(found), matched=tuple(found.items()))
+    return answer.only(found).replace(matched=tuple(found.items()))
 
 
-@dataclass(frozen=True, slots=True)
-class FactsQuery:
+class FactsQuery(Record):
     """Whose facts :func:`gate_facts` gives: the gates ``names``, read from ``manifest`` (a manifest
     of one's own) or the ``binary``'s bundled one, at ``emulated`` and ``min_compat`` (None: the
     binary's default for ``emulated``)."""
 
+    __slots__ = ("binary", "emulated", "manifest", "min_compat", "names")
     names: tuple[str, ...]
     binary: str | None
     emulated: str
-    min_compat: str | None = None
-    manifest: Manifest | None = None
+    min_compat: str | None
+    manifest: Manifest | None
+
+    def __init__(self, names: tuple[str, ...], binary: str | None, emulated: str, min_compat: str | None = None, manifest: Manifest | None = None) -> None:
+        set_field(self, "names", names)
+        set_field(self, "binary", binary)
+        set_field(self, "emulated", emulated)
+        set_field(self, "min_compat", min_compat)
+        set_field(self, "manifest", manifest)
 
 
 def gate_facts(catalog: Catalog, query: FactsQuery) -> dict[str, GateFacts]:
@@ -482,4 +543,4 @@ def gate_facts(catalog: Catalog, query: FactsQuery) -> dict[str, GateFacts]:
 def describe(catalog: Catalog, answer: GatesAnswer, manifest: Manifest | None = None) -> GatesAnswer:
     """``answer`` with each gate's description and the span of its stage (:func:`gate_facts`)."""
     facts = gate_facts(catalog, FactsQuery(tuple(r.name for r in answer.rows), answer.binary, answer.emulated, answer.min_compat, manifest))
-    return dataclasses.replace(answer, described=tuple((r.name, facts[r.name]) for r in answer.rows))
+    return answer.replace(described=tuple((r.name, facts[r.name]) for r in answer.rows))

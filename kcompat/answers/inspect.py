@@ -14,7 +14,7 @@ cannot be used at all is ``unusable``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from kcompat.answers.gates import (
     GatesAnswer,
@@ -133,7 +133,7 @@ def _apiserver_startup(
         unreadable.append(str(exc))
         options = None
     try:
-        request = replace(request, runtime_config=flag(combined.runtime_config), emulation_forward_compatible=efc,
+        request = request.with_(runtime_config=flag(combined.runtime_config), emulation_forward_compatible=efc,
                           runtime_config_emulation_forward_compatible=rcefc, options=options)
         startup = apiserver_startup(catalog, evaluation, request)
     except KcompatError as exc:  # a --runtime-config value no binary could take (too long...)

@@ -17,7 +17,6 @@ Exit status (:attr:`kcompat.core.scan.ScanAnswer.exit_status`): 0 every built-in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from kcompat.answers.apis import apis, apis_startup
 from kcompat.answers.queries import newest_release
@@ -45,7 +44,7 @@ def target_problems(catalog: Catalog, result: ApiAvailability, request: Request)
     """(errors, warnings, hints) of the kube-apiserver a scan checks against: its start-up checks
     as ``kcompat apis`` runs them (a refusal, or "could not check" for each reason it would never
     become ready). Every scan, of files or of a live cluster, checks nothing when there are errors."""
-    startup = apis_startup(catalog, result, replace(request, options=None))  # (the options' defaults)
+    startup = apis_startup(catalog, result, request.with_(options=None))  # (the options' defaults)
     return (*startup.errors, *(_could_not_check(reason) for reason in startup.not_ready)), startup.warnings, startup.hints
 
 
@@ -85,7 +84,7 @@ def scan(catalog: Catalog, request: Request, inputs: Sequence[tuple[str, bytes |
     :class:`KcompatError`; a selection the binary refuses is answered (``errors``)."""
     default_binary = not request.binary
     binary = request.binary or newest_release(catalog)
-    request = replace(request, binary=binary)
+    request = request.with_(binary=binary)
     result = apis(catalog, request)
     errors, warnings, hints = target_problems(catalog, result, request)
     readings, described = read_inputs(inputs)

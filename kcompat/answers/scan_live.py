@@ -33,7 +33,7 @@ def scan_cluster(catalog: Catalog, request: Request, read: Callable[[], ClusterR
     :class:`KcompatError` (the cluster cannot be reached) is the answer's ``unreadable``."""
     default_binary = not request.binary
     binary = request.binary or newest_release(catalog)
-    request = replace(request, binary=binary)
+    request = request.with_(binary=binary)
     result = apis(catalog, request)
     errors, warnings, hints = target_problems(catalog, result, request)
     answer = ClusterScanAnswer(

@@ -11,10 +11,10 @@ recorded start of the real binary did), each with remedies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from kcompat.core.errors import KcompatError
 from kcompat.core.gates import GateEvaluation
+from kcompat.core.judged import Judged
+from kcompat.core.record import Record, set_field
 from kcompat.core.request import Request, values
 from kcompat.data.catalog import Catalog
 
@@ -31,26 +31,31 @@ STARTS, REFUSES, NOT_READY = "starts", "refuses", "not-ready"
 COMPONENT = "kube-apiserver"
 
 
-@dataclass(frozen=True)
-class StartupAnswer:
+class StartupAnswer(Record, Judged):
     """What a kube-apiserver does with these flags. Plain values (pickled to the upload worker)."""
 
+    __slots__ = ("apis", "hints", "problems", "readiness_recorded", "readiness_unknown")
+    _uncompared = ("apis",)
     #: every problem, refusals (of the phase the binary stops at) first, then the readiness
     #: problems (none when it refuses), then warnings and notes
-    problems: tuple[Problem, ...] = ()
-    hints: tuple[Remedy, ...] = ()
+    problems: tuple[Problem, ...]
+    hints: tuple[Remedy, ...]
     #: the patch release whose recorded starts gave the readiness rules ("v1.34.12"); None: no
     #: start of this release was recorded, its readiness is not known
-    readiness_recorded: str | None = None
+    readiness_recorded: str | None
     #: the API evaluation of the flags, when one was made (kcompat apis shows it)
-    apis: ApiAvailability | None = field(default=None, compare=False, repr=False)
+    apis: ApiAvailability | None
     #: it starts, but whether it becomes ready is not known although readiness is recorded: a
     #: stage the recorded starts could not search is on, or the APIs it needs could not be checked
-    readiness_unknown: bool = False
+    readiness_unknown: bool
 
-    @property
-    def errors(self) -> tuple[str, ...]:
-        return tuple(p.message for p in self.problems if p.refuses)
+    def __init__(self, problems: tuple[Problem, ...] = (), hints: tuple[Remedy, ...] = (), readiness_recorded: str | None = None,
+                 apis: ApiAvailability | None = None, readiness_unknown: bool = False) -> None:
+        set_field(self, "problems", problems)
+        set_field(self, "hints", hints)
+        set_field(self, "readiness_recorded", readiness_recorded)
+        set_field(self, "apis", apis)
+        set_field(self, "readiness_unknown", readiness_unknown)
 
     @property
     def not_ready(self) -> tuple[str, ...]:
@@ -162,10 +167,10 @@ def _served(availability: ApiAvailability | None, config: RuntimeConfig | None) 
     return served_apis([*pairs, *delegated_served(config)])
 
 
-@dataclass(frozen=True)
-class _Flags:
+class _Flags(Record):
     """The version, gate and API flags of one start-up, as given."""
 
+    __slots__ = ("config", "emulated", "emulation_forward_compatible", "feature_gates", "min_compat", "runtime_config", "runtime_config_emulation_forward_compatible")
     emulated: str | list[str] | None
     min_compat: str | list[str] | None
     feature_gates: str | list[str] | None
@@ -173,6 +178,15 @@ class _Flags:
     config: RuntimeConfig | None
     emulation_forward_compatible: bool
     runtime_config_emulation_forward_compatible: bool
+
+    def __init__(self, emulated: str | list[str] | None, min_compat: str | list[str] | None, feature_gates: str | list[str] | None, runtime_config: list[str] | None, config: RuntimeConfig | None, emulation_forward_compatible: bool, runtime_config_emulation_forward_compatible: bool) -> None:
+        set_field(self, "emulated", emulated)
+        set_field(self, "min_compat", min_compat)
+        set_field(self, "feature_gates", feature_gates)
+        set_field(self, "runtime_config", runtime_config)
+        set_field(self, "config", config)
+        set_field(self, "emulation_forward_compatible", emulation_forward_compatible)
+        set_field(self, "runtime_config_emulation_forward_compatible", runtime_config_emulation_forward_compatible)
 
 
 def apiserver_startup(catalog: Catalog, evaluation: GateEvaluation, request: Request, apis: ApiAvailability | None = None) -> StartupAnswer:

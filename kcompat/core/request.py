@@ -10,10 +10,8 @@ Pure: no I/O, and cheap to import (the options' type is only named).
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
-
 from kcompat.core.components import KUBE_APISERVER
+from kcompat.core.record import Record, set_field
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
@@ -47,32 +45,51 @@ def joined(value: Flag) -> str | None:
     return ",".join(value) if value is not None else None
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+class Request(Record):
     """A binary and the flags it is started with. Every flag is None when not given (the binary's
     default applies) and otherwise the tuple of its values as given: the engine reads them as the
     binary's flag parser does, so the errors are the binary's own."""
 
+    __slots__ = (
+        "binary",
+        "component",
+        "emulated",
+        "emulation_forward_compatible",
+        "feature_gates",
+        "min_compat",
+        "options",
+        "runtime_config",
+        "runtime_config_emulation_forward_compatible",
+    )
     #: the binary's version as the engine takes it: a release ("1.36") or a patch ("1.35.2"); None:
     #: not given (a manifest stands alone, or the answer takes the newest bundled release)
-    binary: str | None = None
-    emulated: Flag = None
-    min_compat: Flag = None
-    feature_gates: Flag = None
-    runtime_config: Flag = None
-    emulation_forward_compatible: bool = False
-    runtime_config_emulation_forward_compatible: bool = False
+    binary: str | None
+    emulated: Flag
+    min_compat: Flag
+    feature_gates: Flag
+    runtime_config: Flag
+    emulation_forward_compatible: bool
+    runtime_config_emulation_forward_compatible: bool
     #: kube-apiserver's other options its start-up checks read; None: its defaults
-    options: ApiserverOptions | None = None
+    options: ApiserverOptions | None
     #: the control-plane component whose own gate set answers
-    component: str = KUBE_APISERVER
+    component: str
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self, binary: str | None = None, emulated: Flag = None, min_compat: Flag = None, feature_gates: Flag = None,
+        runtime_config: Flag = None, emulation_forward_compatible: bool = False,
+        runtime_config_emulation_forward_compatible: bool = False, options: ApiserverOptions | None = None,
+        component: str = KUBE_APISERVER,
+    ) -> None:
+        set_field(self, "binary", binary)
         # a string or a list given where a flag's tuple is held is held as that tuple (hashable)
-        for name in ("emulated", "min_compat", "feature_gates", "runtime_config"):
-            given: object = getattr(self, name)
-            if given is not None and not (isinstance(given, tuple) and given):
-                object.__setattr__(self, name, flag(given))  # type: ignore[arg-type]
+        for name, given in (("emulated", emulated), ("min_compat", min_compat), ("feature_gates", feature_gates),
+                            ("runtime_config", runtime_config)):
+            set_field(self, name, given if given is None or (isinstance(given, tuple) and given) else flag(given))
+        set_field(self, "emulation_forward_compatible", emulation_forward_compatible)
+        set_field(self, "runtime_config_emulation_forward_compatible", runtime_config_emulation_forward_compatible)
+        set_field(self, "options", options)
+        set_field(self, "component", component)
 
     @classmethod
     def of(
@@ -87,7 +104,7 @@ class Request:
 
     def with_(self, **changes: object) -> Request:
         """The same request with ``changes`` (field names as keywords; flags as :meth:`of` takes them)."""
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+        return self.replace(**changes)
 
     @property
     def forward_compatible(self) -> bool:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import pickle
 import subprocess
 import sys
@@ -35,7 +34,7 @@ def test_the_same_selection_is_the_same_hashable_value_however_it_is_given():
 
 def test_it_is_frozen_and_changed_by_copy():
     request = Request.of("1.36")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         request.binary = "1.35"  # type: ignore[misc]
     other = request.with_(component=KUBE_SCHEDULER, emulated="1.35")
     assert (other.component, other.emulated, request.component) == (KUBE_SCHEDULER, ("1.35",), KUBE_APISERVER)
