@@ -21,8 +21,9 @@ answer (``kubectl get --raw`` holds the whole answer, decompressed, before writi
   file a credential names.
 * Every credential read is kept in :mod:`kcompat.data.secrets` (the CLI's output never shows one),
   never put in a message; a header value with a control character is refused naming its field.
-* What kcompat cannot do itself (an ``auth-provider``, whose refresh the client runs over the
-  network with no time limit; a ``socks5://`` or ``https://`` proxy) is left to kubectl:
+* An ``auth-provider`` is the client's too (``oidc``, ``gcp``) while its token is valid; what
+  kcompat cannot do itself (a token to fetch anew, which the client would do over the network
+  with no time limit; another provider; a ``socks5://`` or ``https://`` proxy) is left to kubectl:
   ``kubectl proxy`` on a Unix socket in a private folder (0700), which streams the answer; it is
   read here with the same limits, and stopped with its process group afterwards.
 
@@ -247,12 +248,10 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
     kubectl_reason = ""
     if user.values.get("auth-provider"):
         provider = user.values["auth-provider"]
-        kind = provider.get("name") if isinstance(provider, dict) else None
         config_values = provider.get("config") if isinstance(provider, dict) else None
         for key, value in (config_values.items() if isinstance(config_values, dict) else ()):
             if any(word in str(key).lower() for word in ("token", "secret", "password", "key")):
                 secrets.keep(value)  # id-token, refresh-token, client-secret...: kubectl reads them, kcompat shows none
-        kubectl_reason = f"user {echo(user.name)} has an auth-provider ({echo(kind)})"
     proxy = None
     proxy_shown = ""
     proxy_url = _text(cluster, "proxy-url")
@@ -288,6 +287,9 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
             headers += _impersonation(user, name)
             if parts.scheme == "https":
                 tls = _tls_context(configuration, name)
+        except live_config.LeftToKubectl as exc:
+            kubectl_reason = f"user {echo(user.name)} {exc}"
+            tls, headers, described = None, [], []
         finally:
             live_config.remove_written_files()  # loaded into the TLS context, or not needed
     return Target(
@@ -345,6 +347,10 @@ def _authorization(configuration: Any, run: Any, user: Entry, context: str, desc
         return [("Authorization", _header_value(value, f"{field}.username/password", context))]
     if run is not None:
         token, what = credential, f"{field}.exec (the plugin's status.token)"
+    elif isinstance(user.values.get("auth-provider"), dict):
+        kind = user.values["auth-provider"].get("name")
+        token, what = credential, f"{field}.auth-provider ({echo(kind)}) token"
+        described.append(f"auth-provider {echo(kind)}")
     elif _text(user, "token") is not None:
         token, what = credential, f"{field}.token"
         described.append("bearer token")

@@ -266,15 +266,42 @@ def check_exec(user_name: str, spec: object, folder: Path) -> tuple[str, str, st
 # The credentials of a context.
 
 
+class LeftToKubectl(Exception):
+    """An auth-provider the client does not read, or whose token has expired: the client would
+    fetch a new one over the network with no time limit. The message says which (after "user X")."""
+
+
+class Loader(KubeConfigLoader):
+    """The client's loader, its network refreshes of an auth-provider's token refused."""
+
+    def _refresh_oidc(self, provider: Any) -> None:
+        raise LeftToKubectl("has an auth-provider (oidc) whose id-token has expired")
+
+    def _refresh_gcp_token(self) -> None:
+        raise LeftToKubectl("has an auth-provider (gcp) whose access-token has expired")
+
+
+#: the auth-providers the client reads (kubectl 1.26 and later keep only oidc)
+CLIENT_AUTH_PROVIDERS = ("oidc", "gcp")
+
+
 def load_credentials(config: ConfigNode, context: str, user_name: str, user: dict[str, Any], user_folder: Path,
                      progress: Progress | None) -> tuple[Configuration, PluginRun | None]:
     """The client's ``Configuration`` of ``context`` (host, TLS files, the Authorization value,
-    the proxy), an exec plugin run (within kcompat's limits) when the user has one."""
+    the proxy), and the run of an exec plugin (within kcompat's limits) when one gave the
+    credential. Raises :class:`LeftToKubectl` for an auth-provider the client cannot read here."""
+    provider = user.get("auth-provider")
+    kind = provider.get("name") if isinstance(provider, dict) else None
+    if provider and kind not in CLIENT_AUTH_PROVIDERS:
+        raise LeftToKubectl(f"has an auth-provider ({echo(kind)}) the Kubernetes client does not read")
+    if provider and any(user.get(key) for key in ("token", "tokenFile", "username", "password", "exec")):
+        # kubectl refuses more than one authentication method (the client would pick one): kubectl says so
+        raise LeftToKubectl(f"has an auth-provider ({echo(kind)}) and another credential")
     run = None
     if user.get("exec") and not user.get("token") and not user.get("tokenFile"):  # the client prefers a token
         command, program, api_version = check_exec(user_name, user["exec"], user_folder)
         run = PluginRun(user_name, command, program, api_version, progress)
-    loader = KubeConfigLoader(config_dict=config, active_context=context, config_base_path=None)
+    loader = Loader(config_dict=config, active_context=context, config_base_path=None)
     configuration = Configuration()
     try:
         if run is not None:
@@ -283,13 +310,17 @@ def load_credentials(config: ConfigNode, context: str, user_name: str, user: dic
         else:
             loader.load_and_set(configuration)
     except (ConfigException, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        if provider:  # e.g. an oidc refresh-token without an id-token: kubectl may read it
+            raise LeftToKubectl(f"has an auth-provider ({echo(kind)}) the Kubernetes client could not read") from None
         if run is not None and run.problem():
             raise LiveError(str(run.problem())) from None
         raise LiveError(f"context {echo(context)}: the Kubernetes client could not load the credentials of user {echo(user_name)} "
                         f"({type(exc).__name__}; its message is not shown: it may hold a credential)") from None
     if run is not None and run.problem():
         raise LiveError(str(run.problem()))
-    return configuration, run
+    if provider and "Bearer " not in str(configuration.api_key.get("BearerToken") or ""):
+        raise LeftToKubectl(f"has an auth-provider ({echo(kind)}) that gave the Kubernetes client no token")
+    return configuration, run if run is not None and run.ran else None
 
 
 def remove_written_files() -> None:
