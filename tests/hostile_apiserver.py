@@ -251,3 +251,55 @@ class ConnectProxy:
 
     def close(self) -> None:
         self.sock.close()
+
+
+class Socks5Proxy(ConnectProxy):
+    """A SOCKS5 proxy on 127.0.0.1 (no authentication, CONNECT only), which kcompat leaves to
+    ``kubectl proxy``; ``targets`` records what was asked for."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.url = self.url.replace("http://", "socks5://")
+
+    def _tunnel(self, client: socket.socket) -> None:
+        def exactly(n: int) -> bytes:
+            data = b""
+            while len(data) < n:
+                chunk = client.recv(n - len(data))
+                if not chunk:
+                    raise OSError("closed")
+                data += chunk
+            return data
+
+        try:
+            _, methods = exactly(2)
+            exactly(methods)
+            client.sendall(b"\x05\x00")
+            _, _, _, kind = exactly(4)  # version, CONNECT (the only command asked for), reserved, address type
+            if kind == 1:
+                host = socket.inet_ntoa(exactly(4))
+            elif kind == 3:
+                host = exactly(exactly(1)[0]).decode()
+            else:
+                host = socket.inet_ntop(socket.AF_INET6, exactly(16))
+            port = int.from_bytes(exactly(2), "big")
+            self.targets.append(f"CONNECT {host}:{port}")
+            upstream = socket.create_connection((host, port))
+            client.sendall(b"\x05\x00\x00\x01\x00\x00\x00\x00\x00\x00")
+        except OSError:
+            client.close()
+            return
+
+        def pipe(a: socket.socket, b: socket.socket) -> None:
+            try:
+                while data := a.recv(65536):
+                    b.sendall(data)
+            except OSError:
+                pass
+            finally:
+                for s in (a, b):
+                    with contextlib.suppress(OSError):
+                        s.shutdown(socket.SHUT_RDWR)
+
+        threading.Thread(target=pipe, args=(upstream, client), daemon=True).start()
+        pipe(client, upstream)

@@ -4,26 +4,28 @@
 kubeconfig's credentials, so that nothing on the machine ever holds more than the limit of an
 answer (``kubectl get --raw`` holds the whole answer, decompressed, before writing it):
 
-* the kubeconfig: ``--kubeconfig FILE``, else every file of ``$KUBECONFIG`` (merged as kubectl
-  merges them: the first file to name a cluster, user or context wins, and the first
-  ``current-context``), else ``~/.kube/config``; each read up to 4 MB with the project's safe YAML
-  reader (no tags, anchors or aliases; duplicate keys refused). Relative file names in it are
-  relative to the file that holds them.
-* TLS: ``certificate-authority`` / ``-data`` (else the system's roots), ``insecure-skip-tls-verify``,
-  ``tls-server-name``, ``client-certificate`` / ``-data`` and ``client-key`` / ``-data``, TLS 1.2 or
-  later. Credentials: ``token``, ``tokenFile``, ``username``/``password``, impersonation (``as``,
-  ``as-groups``, ``as-uid``, ``as-user-extra``), and ``exec`` credential plugins, run here as
-  kubectl runs them (the client.authentication.k8s.io ``ExecCredential`` protocol, v1 and v1beta1:
-  ``KUBERNETES_EXEC_INFO``, ``env``, ``provideClusterInfo``, ``installHint``; not interactive; a
-  token or a client certificate back), its output read up to 1 MB within 60 s (its stderr drained, the
-  last 64 kB kept: a failure is reported with its exit status and last line).
+* the kubeconfig, its contexts and credentials are the official Kubernetes Python client's
+  (:mod:`kcompat.data.live_config`, imported only on --live): ``--kubeconfig FILE``, else every
+  file of ``$KUBECONFIG`` merged by its ``KubeConfigMerger`` (the first file to name a cluster,
+  user or context wins; the first ``current-context``, as kubectl has it), else
+  ``~/.kube/config``; each file read first by kcompat up to 4 MB with the project's safe YAML
+  reader (no tags, anchors or aliases; duplicate keys refused). Its ``KubeConfigLoader`` loads
+  ``token``, ``tokenFile``, ``username``/``password``, client certificates and ``exec`` plugins
+  (its ``ExecProvider``: the ``ExecCredential`` protocol, v1 and v1beta1), the plugin's process
+  run by kcompat within limits (stdout up to 1 MB within 60 s, its stderr drained, the last 64 kB
+  kept: a failure is reported with its exit status and last line; ``installHint`` shown; never
+  interactive). Its ``Configuration`` gives the proxy (``proxy-url``, else ``HTTPS_PROXY`` /
+  ``HTTP_PROXY`` / ``NO_PROXY``; never for loopback addresses, as Go has it).
+* kcompat adds what the client lacks: impersonation (``as``, ``as-groups``, ``as-uid``,
+  ``as-user-extra``), ``tls-server-name`` checks, TLS 1.2 or later, and bounded reads of every
+  file a credential names.
 * Every credential read is kept in :mod:`kcompat.data.secrets` (the CLI's output never shows one),
   never put in a message; a header value with a control character is refused naming its field.
-* Proxies: ``proxy-url`` (``http://``), else ``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``NO_PROXY`` as Go
-  reads them (never for loopback addresses).
-* What kcompat cannot do itself (an ``auth-provider``, a ``socks5://`` or ``https://`` proxy) is
-  left to kubectl: ``kubectl proxy`` on a Unix socket in a private folder (0700), which streams the
-  answer; it is read here with the same limits, and stopped with its process group afterwards.
+* An ``auth-provider`` is the client's too (``oidc``, ``gcp``) while its token is valid; what
+  kcompat cannot do itself (a token to fetch anew, which the client would do over the network
+  with no time limit; another provider; a ``socks5://`` or ``https://`` proxy) is left to kubectl:
+  ``kubectl proxy`` on a Unix socket in a private folder (0700), which streams the answer; it is
+  read here with the same limits, and stopped with its process group afterwards.
 
 Every answer is read in pieces: at most :data:`MAX_ANSWER_BYTES` bytes from the wire and at most
 as many after decompression (gzip or deflate, decompressed piece by piece with a bounded output),
@@ -59,7 +61,7 @@ from urllib.parse import SplitResult, urlsplit
 from kcompat.core.errors import KcompatError, cut, echo, without_userinfo
 
 from . import secrets
-from .children import run_bounded, spawn, stop
+from .children import spawn, stop
 from .files import read_regular_file
 
 #: an answer's limit, on the wire and decompressed (kcompat.core.inspect.model.MAX_INPUT_BYTES)
@@ -97,7 +99,7 @@ def stderr_progress(line: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The kubeconfig.
+# The kubeconfig, merged by the Kubernetes client (kcompat.data.live_config).
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ class KubeConfig:
     users: dict[str, Entry] = field(default_factory=dict)
     contexts: dict[str, Entry] = field(default_factory=dict)
     current_context: str = ""
+    merged: Any = None  # the client's merged kubeconfig (kubernetes.config.kube_config.ConfigNode)
 
 
 def kubeconfig_files(explicit: str | None) -> list[tuple[Path, bool]]:
@@ -135,45 +138,28 @@ def kubeconfig_files(explicit: str | None) -> list[tuple[Path, bool]]:
     return [(Path.home() / ".kube" / "config", True)]
 
 
-def load_kubeconfig(explicit: str | None = None) -> KubeConfig:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
+def load_kubeconfig(explicit: str | None = None) -> KubeConfig:
     """The merged kubeconfig (see the module)."""
-    from kcompat.core.safe_yaml import read_yaml_text
+    from . import live_config
 
-    config = KubeConfig()
+    paths: list[str] = []
     for path, required in kubeconfig_files(explicit):
-        source = cut(str(path), 200)
         if not required and not path.exists():
             continue  # kubectl skips the missing files of $KUBECONFIG
         if not path.exists():
-            raise LiveError(f"kubeconfig {source}: no such file (--live reads the cluster of a kubeconfig context; "
+            raise LiveError(f"kubeconfig {cut(str(path), 200)}: no such file (--live reads the cluster of a kubeconfig context; "
                             "give --kubeconfig FILE or set KUBECONFIG)")
-        data = read_regular_file(path, MAX_KUBECONFIG_BYTES, f"kubeconfig {source}")
-        if len(data) > MAX_KUBECONFIG_BYTES:
-            raise LiveError(f"kubeconfig {source}: larger than the limit of {MAX_KUBECONFIG_BYTES:,} bytes")
-        document = read_yaml_text(data, f"kubeconfig {source}", MAX_KUBECONFIG_BYTES) if data.strip() else {}
-        if document is None:
-            document = {}
-        if not isinstance(document, dict):
-            raise LiveError(f"kubeconfig {source}: expected a mapping (apiVersion: v1, kind: Config), got {type(document).__name__}")
-        config.files.append(str(path))
-        folder = path.resolve().parent
-        for key, into, inner in (("clusters", config.clusters, "cluster"), ("users", config.users, "user"),
-                                 ("contexts", config.contexts, "context")):
-            items = document.get(key) or []
-            if not isinstance(items, list):
-                raise LiveError(f"kubeconfig {source}: {key} is not a list")
-            for i, item in enumerate(items):
-                if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-                    raise LiveError(f"kubeconfig {source}: {key}[{i}] has no name")
-                values = item.get(inner) or {}
-                if not isinstance(values, dict):
-                    raise LiveError(f"kubeconfig {source}: {key}[{i}] ({echo(item['name'])}): {inner} is not a mapping")
-                into.setdefault(item["name"], Entry(item["name"], values, folder))
-        current = document.get("current-context")
-        if not config.current_context and isinstance(current, str):
-            config.current_context = current
-    if not config.files:
+        paths.append(str(path))
+    if not paths:
         raise LiveError("no kubeconfig: none of the files of $KUBECONFIG exists")
+    merged = live_config.merge(paths)
+    current = merged.value.get("current-context") if merged is not None else None
+    config = KubeConfig(files=paths, current_context=current if isinstance(current, str) else "", merged=merged)
+    if merged is not None:
+        for key, inner, into in (("clusters", "cluster", config.clusters), ("users", "user", config.users),
+                                 ("contexts", "context", config.contexts)):
+            for name, (values, folder) in live_config.entries(merged, key, inner).items():
+                into[name] = Entry(name, values, folder)
     return config
 
 
@@ -227,8 +213,10 @@ def _file(path: Path, what: str) -> bytes:
 
 
 def resolve(config: KubeConfig, context: str | None, progress: Progress | None = None) -> Target:  # noqa: C901 - the checks in the order the real code runs them, kept in one place
-    """The target of ``context`` (default: the current context), credentials included (an exec
-    plugin is run here)."""
+    """The target of ``context`` (default: the current context), credentials included (loaded by
+    the Kubernetes client; an exec plugin is run here)."""
+    from . import live_config
+
     name = context or config.current_context
     where = f"kubeconfig {cut(', '.join(config.files), 300)}"
     if not name:
@@ -249,28 +237,26 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
     if server is None:
         raise LiveError(f"context {echo(name)}: cluster {echo(cluster_name)} has no server")
     parts = _url(server, f"context {echo(name)}: clusters[{echo(cluster_name)}].cluster.server")
-    server = without_userinfo(server)  # user-info in a server URL is neither sent (kubectl's client ignores it) nor shown
+    shown = without_userinfo(server)  # user-info in a server URL is neither sent (kubectl's client ignores it) nor shown
     if parts.scheme not in ("https", "http") or not parts.hostname:
-        raise LiveError(f"context {echo(name)}: server {echo(server)} is not an http(s) URL with a host")
+        raise LiveError(f"context {echo(name)}: server {echo(shown)} is not an http(s) URL with a host")
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise LiveError(f"context {echo(name)}: server {echo(server)} has a bad port") from None
+        raise LiveError(f"context {echo(name)}: server {echo(shown)} has a bad port") from None
 
     kubectl_reason = ""
     if user.values.get("auth-provider"):
         provider = user.values["auth-provider"]
-        kind = provider.get("name") if isinstance(provider, dict) else None
         config_values = provider.get("config") if isinstance(provider, dict) else None
         for key, value in (config_values.items() if isinstance(config_values, dict) else ()):
             if any(word in str(key).lower() for word in ("token", "secret", "password", "key")):
                 secrets.keep(value)  # id-token, refresh-token, client-secret...: kubectl reads them, kcompat shows none
-        kubectl_reason = f"user {echo(user.name)} has an auth-provider ({echo(kind)})"
     proxy = None
     proxy_shown = ""
     proxy_url = _text(cluster, "proxy-url")
-    if proxy_url is None:
-        proxy_url = _environment_proxy(parts.scheme, parts.hostname)
+    if proxy_url is None:  # the environment's, as the client reads it (HTTPS_PROXY, NO_PROXY...)
+        proxy_url = live_config.environment_proxy(server, parts.hostname)
     if proxy_url:
         p = _url(proxy_url if "://" in proxy_url else "http://" + proxy_url, f"context {echo(name)}: the proxy URL")
         proxy_shown = without_userinfo(proxy_url)
@@ -282,33 +268,96 @@ def resolve(config: KubeConfig, context: str | None, progress: Progress | None =
             except ValueError:
                 raise LiveError(f"context {echo(name)}: proxy {echo(proxy_shown)} has a bad port") from None
 
-    tls = None
     server_name = _text(cluster, "tls-server-name")
     if server_name is not None and (not server_name.isprintable() or " " in server_name):
         raise LiveError(f"context {echo(name)}: clusters[{echo(cluster_name)}].cluster.tls-server-name holds a space or a control "
                         f"character, which a host name cannot: {echo(server_name)}")
+    tls = None
     described: list[str] = []
     headers: list[tuple[str, str]] = []
-    cert: tuple[bytes, bytes] | None = None
     if not kubectl_reason:
-        token, basic, cert, how = _credentials(user, cluster, name, progress)
-        described += how
-        if token:
-            headers.append(("Authorization", f"Bearer {token}"))
-        elif basic:
-            encoded = base64.b64encode(basic.encode()).decode()
-            secrets.keep(encoded)
-            headers.append(("Authorization", f"Basic {encoded}"))
-        headers += _impersonation(user, name)
-    if parts.scheme == "https":
-        tls = _tls_context(cluster, cert, name)
-    elif cert is not None:
-        raise LiveError(f"context {echo(name)}: a client certificate needs an https:// server, not {echo(server)}")
+        has_cert = _check_files(user, cluster, name)
+        if has_cert and parts.scheme != "https":
+            raise LiveError(f"context {echo(name)}: a client certificate needs an https:// server, not {echo(shown)}")
+        try:
+            configuration, run = live_config.load_credentials(config.merged, name, user.name, user.values, user.folder, progress)
+            headers += _authorization(configuration, run, user, name, described)
+            if configuration.cert_file and run is None:
+                described.append("client certificate")
+            headers += _impersonation(user, name)
+            if parts.scheme == "https":
+                tls = _tls_context(configuration, name)
+        except live_config.LeftToKubectl as exc:
+            kubectl_reason = f"user {echo(user.name)} {exc}"
+            tls, headers, described = None, [], []
+        finally:
+            live_config.remove_written_files()  # loaded into the TLS context, or not needed
     return Target(
-        context=name, server=server.rstrip("/"), scheme=parts.scheme, host=parts.hostname, port=port,
+        context=name, server=shown.rstrip("/"), scheme=parts.scheme, host=parts.hostname, port=port,
         prefix=parts.path.rstrip("/"), tls=tls, server_name=server_name or parts.hostname, headers=tuple(headers),
         proxy=proxy, proxy_shown=proxy_shown, credentials=", ".join(described) or "no credentials", kubectl_reason=kubectl_reason,
     )
+
+
+def _check_files(user: Entry, cluster: Entry, context: str) -> bool:
+    """Every credential of ``user`` kept as a secret, and every file it or ``cluster`` names read
+    within the limit (a FIFO, a device or a huge file is refused before the client opens it);
+    whether the user has a client certificate."""
+    secrets.keep(_text(user, "token"))
+    secrets.keep(_text(user, "password"))
+    secrets.keep(_text(user, "client-key-data"))
+    if _text(user, "token") is None and user.path("tokenFile") is not None:
+        raw = _file(user.path("tokenFile"), "tokenFile")  # type: ignore[arg-type]
+        secrets.keep(raw)
+        secrets.keep(raw.strip())
+    cert = _data(user, "client-certificate-data")
+    if cert is None and user.path("client-certificate") is not None:
+        cert = _file(user.path("client-certificate"), "client-certificate")  # type: ignore[arg-type]
+    key = _data(user, "client-key-data")
+    if key is None and user.path("client-key") is not None:
+        key = _file(user.path("client-key"), "client-key")  # type: ignore[arg-type]
+    secrets.keep(key)
+    if (cert is None) != (key is None):
+        raise LiveError(f"context {echo(context)}: user {echo(user.name)} has a client certificate without its key, or a key without its certificate")
+    ca = _data(cluster, "certificate-authority-data")
+    if ca is None and cluster.path("certificate-authority") is not None:
+        ca = _file(cluster.path("certificate-authority"), "certificate-authority")  # type: ignore[arg-type]
+    insecure = cluster.values.get("insecure-skip-tls-verify")
+    if insecure is not None and not isinstance(insecure, bool):  # the client would read any value as a truth value
+        raise LiveError(f"context {echo(context)}: clusters[{echo(cluster.name)}].cluster.insecure-skip-tls-verify is not true or false")
+    if insecure is True and ca is not None:
+        raise LiveError(f"context {echo(context)}: certificate-authority and insecure-skip-tls-verify are both set "
+                        "(kubectl refuses that too: a root certificate with the insecure flag)")
+    return cert is not None
+
+
+def _authorization(configuration: Any, run: Any, user: Entry, context: str, described: list[str]) -> list[tuple[str, str]]:
+    """The Authorization header the client made of ``user``'s token, token file, exec plugin or
+    password, its value checked naming the kubeconfig field it came from."""
+    value = configuration.api_key.get("BearerToken") if isinstance(configuration.api_key, dict) else None
+    field = f"users[{echo(user.name)}].user"
+    if run is not None:
+        described.append(f"exec plugin {echo(os.path.basename(run.command))} ({'token' if value else 'client certificate'})")
+    if not isinstance(value, str) or not value:
+        return []
+    scheme, _, credential = value.partition(" ")
+    secrets.keep(credential)
+    if scheme == "Basic":
+        described.append("basic authentication")
+        return [("Authorization", _header_value(value, f"{field}.username/password", context))]
+    if run is not None:
+        token, what = credential, f"{field}.exec (the plugin's status.token)"
+    elif isinstance(user.values.get("auth-provider"), dict):
+        kind = user.values["auth-provider"].get("name")
+        token, what = credential, f"{field}.auth-provider ({echo(kind)}) token"
+        described.append(f"auth-provider {echo(kind)}")
+    elif _text(user, "token") is not None:
+        token, what = credential, f"{field}.token"
+        described.append("bearer token")
+    else:
+        token, what = credential.strip(), f"{field}.tokenFile ({echo(user.path('tokenFile'), 200)})"  # kubectl trims a token file
+        described.append("token file")
+    return [("Authorization", f"Bearer {_header_value(token, what, context, ascii_only=True)}")]
 
 
 def _url(url: str, field: str) -> SplitResult:
@@ -337,20 +386,26 @@ def _header_value(value: str, field: str, context: str, ascii_only: bool = False
     return value
 
 
-def _environment_proxy(scheme: str, host: str) -> str | None:
-    """The proxy Go's ``http.ProxyFromEnvironment`` would use (none for loopback addresses)."""
-    import ipaddress
-    import urllib.request
-
-    if host == "localhost" or host.endswith(".localhost"):
-        return None
-    with contextlib.suppress(ValueError):
-        if ipaddress.ip_address(host).is_loopback:
-            return None
-    proxies = urllib.request.getproxies_environment()
-    if urllib.request.proxy_bypass_environment(host, proxies):  # type: ignore[attr-defined]
-        return None
-    return proxies.get(scheme)
+def _tls_context(configuration: Any, context: str) -> ssl.SSLContext:
+    """TLS 1.2 or later with the client's verification and certificate files (the client writes a
+    ``-data`` value to a private temporary file: ``ssl`` loads from files only)."""
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    tls.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        if not configuration.verify_ssl:
+            tls.check_hostname = False
+            tls.verify_mode = ssl.CERT_NONE
+        elif configuration.ssl_ca_cert:
+            tls.load_verify_locations(cafile=configuration.ssl_ca_cert)
+        else:
+            tls.load_default_certs()
+        if configuration.cert_file and configuration.key_file:
+            tls.load_cert_chain(configuration.cert_file, configuration.key_file)
+    except ssl.SSLError as exc:
+        raise LiveError(f"context {echo(context)}: unusable TLS material: {cut(exc.reason or exc, 200)}") from None
+    except OSError as exc:
+        raise LiveError(f"context {echo(context)}: unusable TLS material: {cut(exc.strerror or exc, 200)}") from None
+    return tls
 
 
 def _impersonation(user: Entry, context: str) -> list[tuple[str, str]]:
@@ -375,172 +430,6 @@ def _impersonation(user: Entry, context: str) -> list[tuple[str, str]]:
             name = "Impersonate-Extra-" + quote(str(key), safe="!#$&'*+-.^_`|~")
             headers.append((name, _header_value(str(value), f"{field}.as-user-extra", context)))
     return headers
-
-
-def _credentials(user: Entry, cluster: Entry, context: str,
-                 progress: Progress | None) -> tuple[str | None, str | None, tuple[bytes, bytes] | None, list[str]]:
-    """(bearer token, "user:password", (certificate PEM, key PEM), descriptions) of ``user``."""
-    how: list[str] = []
-    field = f"users[{echo(user.name)}].user"
-    token = _text(user, "token")
-    secrets.keep(token)
-    if token:
-        _header_value(token, f"{field}.token", context, ascii_only=True)
-        how.append("bearer token")
-    elif user.path("tokenFile") is not None:
-        path = user.path("tokenFile")
-        assert path is not None
-        raw = _file(path, "tokenFile")
-        secrets.keep(raw)
-        token = raw.decode("utf-8", "replace").strip()
-        secrets.keep(token)
-        _header_value(token, f"{field}.tokenFile ({echo(path, 200)})", context, ascii_only=True)
-        how.append("token file")
-    basic = None
-    if _text(user, "username") is not None:
-        secrets.keep(_text(user, "password"))
-        basic = f"{_text(user, 'username')}:{_text(user, 'password') or ''}"
-        secrets.keep(basic)
-        if not token:
-            how.append("basic authentication")
-    cert_pem = _data(user, "client-certificate-data")
-    if cert_pem is None and user.path("client-certificate") is not None:
-        cert_pem = _file(user.path("client-certificate"), "client-certificate")  # type: ignore[arg-type]
-    secrets.keep(_text(user, "client-key-data"))
-    key_pem = _data(user, "client-key-data")
-    if key_pem is None and user.path("client-key") is not None:
-        key_pem = _file(user.path("client-key"), "client-key")  # type: ignore[arg-type]
-    secrets.keep(key_pem)
-    if (cert_pem is None) != (key_pem is None):
-        raise LiveError(f"context {echo(context)}: user {echo(user.name)} has a client certificate without its key, or a key without its certificate")
-    cert = (cert_pem, key_pem) if cert_pem is not None and key_pem is not None else None
-    if cert is not None:
-        how.append("client certificate")
-    if user.values.get("exec"):
-        exec_token, exec_cert, described = run_exec_plugin(user, cluster, context, progress)
-        if exec_token is not None:
-            _header_value(exec_token, f"{field}.exec (the plugin's status.token)", context, ascii_only=True)
-        how.append(described)
-        token = exec_token or token
-        cert = exec_cert or cert
-    return token, basic, cert, how
-
-
-def _tls_context(cluster: Entry, cert: tuple[bytes, bytes] | None, context: str) -> ssl.SSLContext:
-    insecure = cluster.values.get("insecure-skip-tls-verify") is True
-    ca_data = _data(cluster, "certificate-authority-data")
-    ca_file = cluster.path("certificate-authority")
-    if insecure and (ca_data or ca_file):
-        raise LiveError(f"context {echo(context)}: certificate-authority and insecure-skip-tls-verify are both set "
-                        "(kubectl refuses that too: a root certificate with the insecure flag)")
-    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    tls.minimum_version = ssl.TLSVersion.TLSv1_2
-    try:
-        if insecure:
-            tls.check_hostname = False
-            tls.verify_mode = ssl.CERT_NONE
-        elif ca_data or ca_file:
-            pem = ca_data if ca_data is not None else _file(ca_file, "certificate-authority")  # type: ignore[arg-type]
-            tls.load_verify_locations(cadata=pem.decode("ascii", "replace"))
-        else:
-            tls.load_default_certs()
-        if cert is not None:
-            _load_client_certificate(tls, *cert)
-    except ssl.SSLError as exc:
-        raise LiveError(f"context {echo(context)}: unusable TLS material: {cut(exc.reason or exc, 200)}") from None
-    return tls
-
-
-def _load_client_certificate(tls: ssl.SSLContext, cert: bytes, key: bytes) -> None:
-    """``ssl`` loads certificates from files only: a private folder (0700) holds them for the call."""
-    with tempfile.TemporaryDirectory(prefix="kcompat-tls-") as folder:
-        cert_path, key_path = Path(folder) / "cert.pem", Path(folder) / "key.pem"
-        for path, data in ((cert_path, cert), (key_path, key)):
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-        tls.load_cert_chain(str(cert_path), str(key_path))
-
-
-# ---------------------------------------------------------------------------------------------
-# exec credential plugins (client.authentication.k8s.io ExecCredential).
-
-
-def run_exec_plugin(user: Entry, cluster: Entry, context: str,  # noqa: C901 - the checks in the order the real code runs them, kept in one place
-                    progress: Progress | None) -> tuple[str | None, tuple[bytes, bytes] | None, str]:
-    """Run ``user.exec`` as kubectl does; (token, (certificate, key), a description)."""
-    spec = user.values["exec"]
-    if not isinstance(spec, dict):
-        raise LiveError(f"user {echo(user.name)}: exec is not a mapping")
-    api_version = spec.get("apiVersion")
-    command = spec.get("command")
-    if api_version not in EXEC_API_VERSIONS:
-        raise LiveError(f"user {echo(user.name)}: exec apiVersion {echo(api_version)} is not supported "
-                        f"(kubectl supports {' and '.join(EXEC_API_VERSIONS)})")
-    if not isinstance(command, str) or not command:
-        raise LiveError(f"user {echo(user.name)}: exec has no command")
-    if spec.get("interactiveMode") == "Always":
-        raise LiveError(f"user {echo(user.name)}: the exec plugin {echo(command)} needs a terminal (interactiveMode: Always); "
-                        "kcompat runs it without one: get a credential first (e.g. a token) or use a plugin that can run non-interactively")
-    args = spec.get("args") or []
-    if not isinstance(args, list):
-        raise LiveError(f"user {echo(user.name)}: exec args is not a list")
-    program = command
-    if os.sep in command and not os.path.isabs(os.path.expanduser(command)):
-        program = str(user.folder / command)  # relative to the kubeconfig, as kubectl resolves it
-    found = shutil.which(os.path.expanduser(program))
-    if found is None:
-        hint = spec.get("installHint")
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} not found"
-                        + (f"; {echo(hint, 500)}" if isinstance(hint, str) and hint.strip() else ""))
-    env = dict(os.environ)
-    for item in spec.get("env") or []:
-        if isinstance(item, dict) and isinstance(item.get("name"), str):
-            env[item["name"]] = str(item.get("value", ""))
-    info: dict[str, Any] = {"apiVersion": api_version, "kind": "ExecCredential", "spec": {"interactive": False}}
-    if spec.get("provideClusterInfo"):
-        cluster_info = {k: cluster.values[k] for k in ("server", "tls-server-name", "insecure-skip-tls-verify",
-                                                       "certificate-authority-data", "proxy-url", "disable-compression")
-                        if cluster.values.get(k) not in (None, "")}
-        ca_file = cluster.path("certificate-authority")
-        if "certificate-authority-data" not in cluster_info and ca_file is not None:
-            cluster_info["certificate-authority-data"] = base64.b64encode(_file(ca_file, "certificate-authority")).decode()
-        extension = next((e.get("extension") for e in (cluster.values.get("extensions") or [])
-                          if isinstance(e, dict) and e.get("name") == "client.authentication.k8s.io/exec"), None)
-        if extension is not None:
-            cluster_info["config"] = extension
-        info["spec"]["cluster"] = cluster_info
-    env["KUBERNETES_EXEC_INFO"] = json.dumps(info)
-    name = os.path.basename(command)
-    try:
-        status, out, err, stopped = run_bounded([found, *map(str, args)], MAX_EXEC_BYTES, EXEC_TIMEOUT, MAX_EXEC_STDERR_BYTES,
-                                                env=env, what=f"the exec credential plugin {name}", progress=progress)
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in an argument or in env
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} could not be run: {echo(why, 200)}") from None
-    said = err.decode("utf-8", "replace").strip().splitlines()
-    last = f": {echo(said[-1], 500)}" if said else ""
-    if stopped:
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} {stopped}; stopped{last}")
-    if status != 0:
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} failed (exit status {status}){last}")
-    try:
-        credential = json.loads(out)
-    except (ValueError, UnicodeDecodeError):
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} did not print an ExecCredential (not JSON)") from None
-    if not isinstance(credential, dict) or credential.get("kind") != "ExecCredential" or credential.get("apiVersion") != api_version:
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} did not print an ExecCredential of {api_version}")
-    result = credential.get("status") or {}
-    token = result.get("token") if isinstance(result, dict) else None
-    cert, key = (result.get("clientCertificateData"), result.get("clientKeyData")) if isinstance(result, dict) else (None, None)
-    secrets.keep(token)
-    secrets.keep(key)
-    if (cert is None) != (key is None):
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} gave a client certificate without its key, or a key without its certificate")
-    if not isinstance(token, str) and not (isinstance(cert, str) and isinstance(key, str)):
-        raise LiveError(f"user {echo(user.name)}: exec plugin {echo(command)} gave neither a token nor a client certificate")
-    pair = (cert.encode(), key.encode()) if isinstance(cert, str) and isinstance(key, str) else None
-    return (token if isinstance(token, str) else None), pair, f"exec plugin {echo(name)} ({'token' if isinstance(token, str) else 'client certificate'})"
 
 
 # ---------------------------------------------------------------------------------------------

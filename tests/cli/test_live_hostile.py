@@ -1,7 +1,7 @@
 """``kcompat inspect --live`` against a misbehaving API server on 127.0.0.1 (tests/hostile_apiserver.py):
 the answers are read within limits of size, decompression and time, with the kubeconfig's TLS and
-credentials (client certificates, tokens, token files, exec plugins; kubectl proxy for an
-auth-provider), and SIGTERM leaves no child behind.
+credentials (client certificates, tokens, token files, exec plugins, an oidc auth-provider;
+kubectl proxy for an expired one and a SOCKS5 proxy), and SIGTERM leaves no child behind.
 
 Memory is measured for the whole process tree of the real command: its resident memory sampled
 from /proc every 20 ms (every process below it summed), and the peak of the largest process
@@ -31,6 +31,7 @@ from hostile_apiserver import (
     TOKEN,
     ConnectProxy,
     HostileApiServer,
+    Socks5Proxy,
     alive,
     descendants,
     kubeconfig,
@@ -50,8 +51,8 @@ def _jwt(claims: dict) -> str:
     return f"{part({'alg': 'RS256', 'typ': 'JWT'})}.{part(claims)}.c2lnbmF0dXJl"
 
 
-def _oidc_user() -> dict:
-    token = _jwt({"iss": "https://issuer.invalid", "sub": "kcompat", "aud": "kcompat", "exp": int(time.time()) + 3600})
+def _oidc_user(lifetime: int = 3600) -> dict:
+    token = _jwt({"iss": "https://issuer.invalid", "sub": "kcompat", "aud": "kcompat", "exp": int(time.time()) + lifetime})
     return {"auth-provider": {"name": "oidc", "config": {"client-id": "kcompat", "idp-issuer-url": "https://issuer.invalid",
                                                          "id-token": token}}}, token
 
@@ -260,18 +261,19 @@ def test_missing_kubeconfig_and_context_are_named(server, certs, tmp_path):
 @pytest.mark.parametrize("path", ["direct", "kubectl proxy"])
 def test_a_huge_or_gzip_bomb_metrics_stays_bounded(server, certs, tmp_path, mode, path, capsys):
     """200 MB of /metrics, or 1.4 MB of gzip that decompress to 1.5 GB: refused at the limit, and
-    the whole process tree (kubectl proxy included, for an auth-provider) stays under 200 MB."""
+    the whole process tree (kubectl proxy included, for a SOCKS5 proxy) stays under 200 MB."""
     if path == "kubectl proxy" and KUBECTL is None:
         pytest.skip("needs kubectl on PATH")
     server.mode = mode
     if mode == "bomb":
         server.bomb()  # made before the command starts
-    user = cert_user(certs)
-    if path == "kubectl proxy":
-        user, token = _oidc_user()
-        server.tokens.add(token)
-    config = kubeconfig(tmp_path / "config", server.url, user, ca(certs))
-    status, _, err, peak, maxrss = measured(tmp_path, config)
+    socks = Socks5Proxy() if path == "kubectl proxy" else None
+    try:
+        config = kubeconfig(tmp_path / "config", server.url, cert_user(certs), {**ca(certs), **({"proxy-url": socks.url} if socks else {})})
+        status, _, err, peak, maxrss = measured(tmp_path, config)
+    finally:
+        if socks is not None:
+            socks.close()
     with capsys.disabled():
         print(f"\n[{mode} /metrics, {path}] process tree peak RSS {peak / 2**20:.1f} MB, largest process ru_maxrss {maxrss / 2**20:.1f} MB")
     assert status == 2
@@ -356,25 +358,49 @@ def test_sigterm_stops_a_hanging_exec_plugin_and_what_it_started(server, certs, 
         process.kill()
 
 
-# --- auth-provider: kubectl proxy, read with the same limits -------------------------------------
+# --- auth-provider: read by the Kubernetes client; a token to refresh, and SOCKS5, left to kubectl proxy
 
-@pytest.mark.skipif(KUBECTL is None, reason="needs kubectl on PATH")
-def test_an_auth_provider_is_read_through_kubectl_proxy(server, certs, tmp_path):
+def test_an_oidc_auth_provider_is_read_by_the_client(server, certs, tmp_path):
     user, token = _oidc_user()
-    server.tokens.add(token)  # kubectl sends the id-token
+    server.tokens.add(token)  # the client sends the id-token, as kubectl does
     config = kubeconfig(tmp_path / "config", server.url, user, ca(certs))
     done = run(tmp_path, config, "--format", "json")
     assert done.returncode == 0, done.stderr
-    assert "through kubectl proxy (user hostile has an auth-provider (oidc))" in done.stderr
+    assert f"from {server.url} (auth-provider oidc)" in done.stderr and ("/metrics", "token") in server.seen
+    assert token not in done.stderr + done.stdout
+
+
+@pytest.mark.skipif(KUBECTL is None, reason="needs kubectl on PATH")
+def test_an_expired_oidc_token_is_left_to_kubectl(server, certs, tmp_path):
+    """The client would fetch a new id-token over the network with no time limit: kubectl does it
+    (here it cannot: no refresh-token, an issuer that does not exist), and says why it failed."""
+    user, token = _oidc_user(lifetime=-3600)
+    config = kubeconfig(tmp_path / "config", server.url, user, ca(certs))
+    done = run(tmp_path, config)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "through kubectl proxy (user hostile has an auth-provider (oidc) whose id-token has expired)" in done.stderr
+    assert token not in done.stderr and ("/version", "token") not in server.seen
+
+
+@pytest.mark.skipif(KUBECTL is None, reason="needs kubectl on PATH")
+def test_a_socks5_proxy_is_read_through_kubectl_proxy(server, certs, tmp_path):
+    socks = Socks5Proxy()
+    try:
+        config = kubeconfig(tmp_path / "config", server.url, cert_user(certs), {**ca(certs), "proxy-url": socks.url})
+        done = run(tmp_path, config, "--format", "json")
+    finally:
+        socks.close()
+    assert done.returncode == 0, done.stderr
+    assert f"through kubectl proxy (the proxy {socks.url} is not an http:// proxy)" in done.stderr
     assert json.loads(done.stdout)["sources"]["emulated"].startswith("kubectl proxy /version (context hostile)")
+    assert socks.targets and set(socks.targets) == {f"CONNECT 127.0.0.1:{server.port}"}
 
 
 @pytest.mark.skipif(KUBECTL is None, reason="needs kubectl on PATH")
 def test_kubectl_proxy_is_stopped_on_sigterm(server, certs, tmp_path):
     server.mode = "silent"
-    user, token = _oidc_user()
-    server.tokens.add(token)
-    config = kubeconfig(tmp_path / "config", server.url, user, ca(certs))
+    socks = Socks5Proxy()
+    config = kubeconfig(tmp_path / "config", server.url, cert_user(certs), {**ca(certs), "proxy-url": socks.url})
     process = subprocess.Popen([*KCOMPAT], env=env_for(tmp_path, config), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     lines = _stderr_reader(process)
     try:
@@ -386,6 +412,7 @@ def test_kubectl_proxy_is_stopped_on_sigterm(server, certs, tmp_path):
         _wait_for(lambda: not any(alive(pid) for pid in children), 10)
     finally:
         process.kill()
+        socks.close()
 
 
 def test_live_metrics_that_answers_version_json_is_named(server, certs, tmp_path):

@@ -62,7 +62,7 @@ OTHER_DEPENDENCIES = {"yaml", "pandas", "altair", "vl_convert", "pyarrow", "play
 
 
 def test_pip_install_gives_the_cli_alone_with_both_commands_and_the_data(tmp_path):
-    """`pip install .` into a fresh venv: the CLI and its one dependency (PyYAML), no Streamlit,
+    """`pip install .` into a fresh venv: the CLI and its dependencies (PyYAML, kubernetes), no Streamlit,
     pandas, Altair or vl-convert (the dashboard extra), and the commands that need an extra say
     which. Built from a copy, so no build/ or egg-info lands in the checkout."""
     source = tmp_path / "src"
@@ -96,13 +96,13 @@ def test_pip_install_gives_the_cli_alone_with_both_commands_and_the_data(tmp_pat
                            capture_output=True, text=True, cwd=tmp_path)
     assert gates.returncode == 0, gates.stderr
     assert '"emulated": "1.33"' in gates.stdout
-    # what pip installed: the CLI and PyYAML; the front ends' dependencies only with their extras
+    # what pip installed: the CLI, PyYAML and the Kubernetes client; the front ends' dependencies only with their extras
     installed = subprocess.run([bin_dir / "python", "-m", "pip", "list", "--format", "json"], capture_output=True, text=True, check=True)
     names = {d["name"].lower() for d in json.loads(installed.stdout)}
     assert "pyyaml" in names and not names & {"streamlit", "pandas", "altair", "vl-convert-python", "playwright", "numpy"}, names
     requires = subprocess.run([bin_dir / "python", "-c", "import importlib.metadata as m; print('\\n'.join(m.requires('kcompat')))"],
                               capture_output=True, text=True, check=True).stdout.splitlines()
-    assert [r for r in requires if "extra ==" not in r] == ["PyYAML<7,>=6.0"]
+    assert [r for r in requires if "extra ==" not in r] == ["PyYAML<7,>=6.0", "kubernetes<38,>=37"]
     assert any(r.startswith("streamlit") and 'extra == "dashboard"' in r for r in requires)
     assert any(r.startswith("playwright") and 'extra == "screenshots"' in r for r in requires)
     for command, extra in (("serve", "kcompat[dashboard]"), ("screenshots", "kcompat[screenshots]")):

@@ -37,7 +37,8 @@ def test_an_accepted_gates_answer_imports_no_problem_kind_remedy_or_yaml():
     assert run["not_modules"] == []  # nothing stands in for a module
     loaded = set(run["modules"])
     assert "kcompat.core.gates" in loaded  # (the answer was computed here)
-    assert not loaded & {"kcompat.core.problems", "kcompat.core.remedies", "yaml", "kcompat.cli.apis", "kcompat.cli.scan"}, loaded
+    assert not loaded & {"kcompat.core.problems", "kcompat.core.remedies", "yaml", "kcompat.cli.apis", "kcompat.cli.scan",
+                       "kubernetes", "kcompat.data.live_config"}, loaded  # the Kubernetes client: on --live only
 
 
 def test_a_refused_answer_imports_the_problem_kinds_it_reports():
