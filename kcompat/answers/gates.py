@@ -13,7 +13,7 @@ import functools
 from collections.abc import Callable, Collection, Mapping
 from types import MappingProxyType
 
-from kcompat.answers.queries import gate_lineage
+from kcompat.answers.queries import gate_lineage, newest_release
 from kcompat.core.compat import parse_binary_version, select_versions
 from kcompat.core.components import COMPONENTS, KUBE_APISERVER
 from kcompat.core.errors import ComponentNotRecorded, KcompatError
@@ -27,6 +27,8 @@ from kcompat.data.catalog import Catalog
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from kcompat.answers.startup import StartupAnswer
     from kcompat.core.problems import Remedy
     from kcompat.core.removals import GateLineage
@@ -300,21 +302,24 @@ def gates(catalog: Catalog, request: Request, manifest: Manifest | None = None) 
 
 class GatesQuery(Record):
     """What ``kcompat gates`` and the Gates page ask beside the selection: the gates of a manifest
-    of one's own (``manifest``, instead of the bundled ones), how the other components answer
-    (``compare``: the bundled gates only), a search (``search``) and the facts of ``--columns``
-    (``describe``)."""
+    of one's own (``manifest``, or ``manifest_file`` to read, instead of the bundled ones), how the
+    other components answer (``compare``: the bundled gates only), a search (``search``) and the
+    facts of ``--columns`` (``describe``)."""
 
-    __slots__ = ("compare", "describe", "manifest", "search")
+    __slots__ = ("compare", "describe", "manifest", "manifest_file", "search")
     manifest: Manifest | None
     compare: bool
     search: str | None
     describe: bool
+    manifest_file: Path | None
 
-    def __init__(self, manifest: Manifest | None = None, compare: bool = True, search: str | None = None, describe: bool = False) -> None:
+    def __init__(self, manifest: Manifest | None = None, compare: bool = True, search: str | None = None, describe: bool = False,
+                 manifest_file: Path | None = None) -> None:
         set_field(self, "manifest", manifest)
         set_field(self, "compare", compare)
         set_field(self, "search", search)
         set_field(self, "describe", describe)
+        set_field(self, "manifest_file", manifest_file)
 
 
 def gates_report(catalog: Catalog, request: Request, query: GatesQuery | None = None) -> GatesAnswer:
@@ -323,6 +328,14 @@ def gates_report(catalog: Catalog, request: Request, query: GatesQuery | None = 
     (:func:`search`) and their facts (:func:`describe`). ``gate_count`` is the number of gates
     before the search."""
     query = query or GatesQuery()
+    if query.manifest_file is not None:  # read with the binary's own registration rules (the newest without a binary)
+        from kcompat.core.registration import registration_for
+        from kcompat.data.files import load_manifest_files
+
+        release = mm(parse_binary_version(request.binary)) if request.binary else None
+        query = query.replace(manifest=load_manifest_files([query.manifest_file], registration=registration_for(release)), manifest_file=None)
+    if request.binary is None and query.manifest is None:
+        request = request.with_(binary=newest_release(catalog))
     answer = gates(catalog, request, query.manifest)
     if query.manifest is None and query.compare:
         answer = compare_components(catalog, answer, request)

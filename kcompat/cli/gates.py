@@ -15,16 +15,11 @@ import sys
 from pathlib import Path
 
 from kcompat.answers.gates import GatesQuery, gates_report
-from kcompat.answers.queries import newest_release
 from kcompat.cli import options
 from kcompat.cli.contract import ExitStatus
-from kcompat.core.compat import parse_binary_version
 from kcompat.core.components import KUBE_APISERVER
 from kcompat.core.errors import MESSAGE_LIMIT, KcompatError, cut, shown
-from kcompat.core.registration import registration_for
-from kcompat.core.versions import mm
 from kcompat.data.catalog import Catalog
-from kcompat.data.files import load_manifest_files
 from kcompat.documents import formats
 from kcompat.documents.gates import (
     gates_document,
@@ -67,23 +62,20 @@ def _columns(text: str) -> tuple[str, ...]:
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
     component = getattr(args, "component", None) or KUBE_APISERVER
-    manifest = None
     binary = args.binary
-    if args.manifest is not None:
-        # the binary's own registration rules, the newest ones for a component without a binary
-        release = mm(parse_binary_version(binary)) if binary else None
-        manifest = load_manifest_files([args.manifest], registration=registration_for(release))
-    if binary is None and manifest is None:
-        binary = newest_release(catalog)
     from kcompat.cli.cmdline import exit_status
 
     extra = getattr(args, "columns", None) or ()
     try:
-        request = options.request_from(args).with_(binary=binary, component=component)
-        answer = gates_report(catalog, request, GatesQuery(manifest, search=args.search, describe=bool(extra)))
+        request = options.request_from(args).with_(component=component)
+        answer = gates_report(catalog, request, GatesQuery(manifest_file=args.manifest, search=args.search, describe=bool(extra)))
     except KcompatError as exc:
         if args.format != "json":
             raise
+        if binary is None and args.manifest is None:  # (the answer's default: the newest bundled release)
+            from kcompat.answers.queries import newest_release
+
+            binary = newest_release(catalog)
         sys.stdout.write(formats.to_json(rejected_document(cut(binary) if binary else binary, [cut(str(exc), MESSAGE_LIMIT)], component)))
         return ExitStatus.REFUSED
     every = answer.gate_count
