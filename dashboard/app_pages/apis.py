@@ -37,7 +37,7 @@ from kcompat.answers.apis import apis, apis_startup, storage
 from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
 from kcompat.core.errors import KcompatError
-from kcompat.core.remedies import api_remedies
+from kcompat.core.remedies.apis import apis_hints
 from kcompat.core.request import Request
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.startup import read_options
@@ -195,9 +195,9 @@ def _apis_view(query: str) -> dict[str, Any]:
         warnings=startup.warnings,
         starts=startup_verdict_line(str(result.binary), str(result.emulated), startup),  # a good start in words
         # the remedies beside the errors (and the alpha-under-emulation warning), as kcompat apis prints them
+        # (those of the version flags are the selection bar's)
         hints=tuple(dict.fromkeys(
-            [h.text for h in startup.hints if result.selection is None or h.problem not in result.selection.problems]
-            + [h.text for h in api_remedies(result) if result.selection is None or h.problem not in result.selection.problems]
+            h.text for h in apis_hints(result, startup.hints) if result.selection is None or h.problem not in result.selection.problems
         )),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),

@@ -9,7 +9,8 @@ microseconds (docs/benchmarks.md, "CLI start").
 
 A subclass names fields left out of equality and repr in ``_uncompared``, and fields that
 ``__init__`` computes (so :meth:`Record.replace` must not pass them) in ``_derived``. ``__init__``
-sets each field with :func:`set_field` (``object.__setattr__``).
+takes the other fields in their declaration order and sets each with :func:`set_field`
+(``object.__setattr__``).
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ class Record:
     _derived: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls) -> None:
-        slots = {name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())}
         fields: list[str] = []
-        for klass in reversed(cls.__mro__):  # (declaration order: the annotations of each class)
+        for klass in reversed(cls.__mro__):  # (declaration order: the annotations of each class's own slots)
+            slots = klass.__dict__.get("__slots__", ())
             for name in klass.__dict__.get("__annotations__", {}):  # noqa: RUF063 - inspect is not imported on the start path
                 if name in slots and name not in fields:
                     fields.append(name)
@@ -64,12 +65,10 @@ class Record:
         inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._compared)
         return f"{type(self).__name__}({inner})"
 
-    def __getstate__(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in self._fields if hasattr(self, name)}
-
-    def __setstate__(self, state: dict[str, object]) -> None:
-        for name, value in state.items():
-            set_field(self, name, value)
+    def __reduce__(self) -> tuple[type[Self], tuple[object, ...]]:
+        # rebuilt through ``__init__`` (whose parameters are the fields not derived, in order), so
+        # it pickles, copies, and hashes in Streamlit's cache keys like any plain value
+        return type(self), tuple(getattr(self, name) for name in self._fields if name not in self._derived)
 
     def as_dict(self) -> dict[str, Any]:
         """The fields and their values, in declaration order (the computed ones included)."""

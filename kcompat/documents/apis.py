@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ..core.api_comparison import ApiComparison
 from ..core.apis import ApiAvailability, ApiEntry
-from ..core.remedies import api_remedies
+from ..core.remedies.apis import apis_hints
 from .gates import hint_dict
 
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
@@ -105,10 +105,7 @@ def apis_document(
 ) -> dict[str, Any]:
     """The JSON contract of ``kcompat apis`` (``comparison``: :func:`kcompat.answers.apis.compare_apis`;
     none = against a real release; with kube-apiserver's whole start-up when ``startup`` is given)."""
-    hints = api_remedies(result)
-    if startup is not None:
-        known = {h.error for h in startup.hints}
-        hints = startup.hints + tuple(h for h in hints if h.error not in known)
+    hints = apis_hints(result, startup.hints if startup is not None else None)
     from kcompat.documents.formats import bound_lists
 
     return bound_lists({  # the first 20 errors, warnings, hints, each cut, then how many more

@@ -162,3 +162,14 @@ def api_remedies(availability: ApiAvailability) -> tuple[Remedy, ...]:
         if found is not None:
             out.append(found)
     return tuple(out)
+
+
+def apis_hints(availability: ApiAvailability, startup_hints: tuple[Remedy, ...] | None = None) -> tuple[Remedy, ...]:
+    """The remedies ``kcompat apis`` and the APIs page show: those of kube-apiserver's whole
+    start-up (``startup_hints``, when it was checked) first, then :func:`api_remedies` of the
+    errors they do not already explain."""
+    hints = api_remedies(availability)
+    if startup_hints is None:
+        return hints
+    known = {h.error for h in startup_hints}
+    return startup_hints + tuple(h for h in hints if h.error not in known)
