@@ -5,6 +5,7 @@ broke the promise wins over the rule."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -25,6 +26,18 @@ PAIRS = [(f"1.{m}", f"1.{m + 1}") for m in range(31, 38)]
 def _plan(capsys, start: str, target: str) -> dict:
     assert main(["plan", "--from", start, "--to", target, "--format", "json"]) == 0
     return json.loads(capsys.readouterr().out)
+
+
+def test_every_adjacent_pair_of_bundled_releases_was_rehearsed_at_its_recorded_patches():
+    catalog = Catalog(DATA)
+    bundled = [r.release for r in catalog.releases]
+    pairs = list(itertools.pairwise(bundled))
+    assert pairs == PAIRS and sorted(RECORDED) == PAIRS
+    for start, target in pairs:
+        doc = RECORDED[(start, target)]
+        # the newest recorded patch of each release (the one the other recordings answer for)
+        assert [doc["from"], doc["to"]] == [catalog.patches(r).levels[-1].kubernetes for r in (start, target)], (start, target)
+        assert judge(doc).held and judge(doc).total > 0
 
 
 @pytest.mark.parametrize(("start", "target"), PAIRS, ids=lambda v: v)
