@@ -131,6 +131,7 @@ _BODIES: dict[str, tuple[str, dict[str, Any]]] = {
         "certificates.k8s.io/v1", {"spec": {"request": _CSR, "signerName": "kcompat.example/rehearse", "usages": ["digital signature"]}},
     ),
     "coordination.k8s.io/Lease": ("coordination.k8s.io/v1", {"spec": {"holderIdentity": "kcompat-rehearse"}}),
+    "coordination.k8s.io/LeaseCandidate": ("coordination.k8s.io/v1beta1", {"spec": {"leaseName": "kcompat-rehearse", "binaryVersion": "1.34.0", "emulationVersion": "1.34.0", "strategy": "OldestEmulationVersion"}}),
     "discovery.k8s.io/EndpointSlice": ("discovery.k8s.io/v1", {"addressType": "IPv4", "endpoints": [{"addresses": ["10.1.0.1"]}]}),
     "flowcontrol.apiserver.k8s.io/FlowSchema": (
         "flowcontrol.apiserver.k8s.io/v1", {"spec": {"priorityLevelConfiguration": {"name": "global-default"}, "matchingPrecedence": 5000}},
