@@ -54,6 +54,7 @@ def run_bounded(  # noqa: C901 - one loop over both pipes, its limits and its pr
     env: Mapping[str, str] | None = None,
     what: str = "",
     progress: Callable[[str], None] | None = None,
+    cancelled: Callable[[], str] | None = None,
 ) -> tuple[int, bytes, bytes, str]:
     """Run ``command`` reading at most ``limit`` bytes of its stdout, for at most ``timeout``
     seconds, its stderr drained all along with only its last ``err_limit`` bytes kept (the last
@@ -61,7 +62,8 @@ def run_bounded(  # noqa: C901 - one loop over both pipes, its limits and its pr
     (exit status, stdout, stderr's tail, why it was stopped or ""). A program that writes more on
     stdout, or takes longer, is stopped with its process group; nothing past the limit of stdout
     is read. Every :data:`PROGRESS_EVERY` seconds ``progress`` is told what is
-    awaited (``what``)."""
+    awaited (``what``). ``cancelled`` is asked at least once a second: a reason it gives stops
+    the program too (e.g. the process that awaits the answer is gone)."""
     process = spawn(command, env=env)
     assert process.stdout is not None and process.stderr is not None
     out, err = bytearray(), bytearray()
@@ -79,6 +81,10 @@ def run_bounded(  # noqa: C901 - one loop over both pipes, its limits and its pr
                 if now >= deadline:
                     stopped = f"did not finish within {timeout:g} s"
                     break
+                if cancelled is not None:
+                    stopped = cancelled()
+                    if stopped:
+                        break
                 if progress is not None and now >= next_note:
                     progress(f"still waiting for {what or command[0]} ({now - started:.0f} s of at most {timeout:g} s)")
                     next_note = now + PROGRESS_EVERY

@@ -68,16 +68,12 @@ from .files import read_regular_file
 MAX_ANSWER_BYTES = 32 * 1024 * 1024
 #: a kubeconfig file, a token file
 MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024
-#: an exec plugin's stdout (an ExecCredential) and stderr kept for its message
-MAX_EXEC_BYTES = 1024 * 1024
-MAX_EXEC_STDERR_BYTES = 64 * 1024
 #: what is read of an error answer's body for its message
 MAX_ERROR_BODY_BYTES = 64 * 1024
 #: seconds
 CONNECT_TIMEOUT = 10.0
 READ_TIMEOUT = 20.0
 ANSWER_TIMEOUT = 60.0
-EXEC_TIMEOUT = 60.0
 PROXY_START_TIMEOUT = 30.0
 FIRST_NOTE = 2.0
 NOTE_EVERY = 3.0

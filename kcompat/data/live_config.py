@@ -15,10 +15,15 @@ takes about 350 ms to import. What kcompat adds around it:
 * every file a credential names is read here first within the same limit (a FIFO, a device, a huge
   file is refused before the client opens it), and each credential is kept in
   :mod:`kcompat.data.secrets`;
-* the exec plugin the client's ``ExecProvider`` starts is run by
+* an ``exec`` entry is handed to the client (in kcompat's copy of the kubeconfig) with
+  :mod:`kcompat.data.exec_bounds` as its command and the plugin after ``--``: the client's
+  ``ExecProvider`` speaks the protocol, and the wrapper runs the plugin by
   :func:`kcompat.data.children.run_bounded` (stdout up to 1 MB, within 60 s, its stderr drained
-  with its last 64 kB kept, stopped with its process group on a signal), never interactively:
-  the client's ``subprocess.Popen`` and its ``logging.error`` are replaced for that call only;
+  with its last 64 kB kept, stopped with its process group on a signal or when kcompat is gone),
+  never interactively, and reports how it ended in a file of a private folder; the client loads
+  the credential in a thread of its own while this one says what it awaits, and its
+  ``logging.error`` records of that thread are kept by a filter and a handler of the root logger
+  (the public logging API) for the message, never shown;
 * the client's errors become one-line :class:`kcompat.data.live.LiveError` messages naming the
   field (a client message is never shown: it may carry a credential).
 """
@@ -27,34 +32,28 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import shutil
-import subprocess
+import sys
+import tempfile
 import threading
-from collections.abc import Iterator
+import time
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from kubernetes.client import Configuration
 from kubernetes.client.rest import should_bypass_proxies
-from kubernetes.config import exec_provider, kube_config
+from kubernetes.config import kube_config
 from kubernetes.config.config_exception import ConfigException
 from kubernetes.config.kube_config import ConfigNode, KubeConfigLoader, KubeConfigMerger
 
 from kcompat.core.errors import cut, echo
 
 from . import secrets
-from .children import run_bounded
-from .live import (
-    EXEC_API_VERSIONS,
-    EXEC_TIMEOUT,
-    MAX_EXEC_BYTES,
-    MAX_EXEC_STDERR_BYTES,
-    MAX_KUBECONFIG_BYTES,
-    LiveError,
-    Progress,
-)
+from .children import PROGRESS_EVERY, STOP_GRACE
+from .exec_bounds import EXEC_TIMEOUT, MAX_EXEC_BYTES, MAX_EXEC_STDERR_BYTES
+from .live import EXEC_API_VERSIONS, MAX_KUBECONFIG_BYTES, LiveError, Progress
 
 
 def read_document(path: Path) -> dict[str, Any]:
@@ -129,56 +128,50 @@ def entries(config: ConfigNode, key: str, inner: str) -> dict[str, tuple[dict[st
 
 
 # ---------------------------------------------------------------------------------------------
-# Exec plugins: the client's ExecProvider, its process run within kcompat's limits.
-
-
-class _Finished:
-    """What the client's ``ExecProvider`` gets back from its ``subprocess.Popen``: the plugin, already run."""
-
-    def __init__(self, returncode: int, out: str, err: str) -> None:
-        self.returncode = returncode
-        self._out, self._err = out, err
-
-    def communicate(self) -> tuple[str, str]:
-        return self._out, self._err
-
-    def wait(self) -> int:
-        return self.returncode
+# Exec plugins: the client's ExecProvider starts kcompat.data.exec_bounds, which runs the plugin
+# within kcompat's limits.
 
 
 class PluginRun:
-    """One run of ``user``'s exec plugin by :func:`run_bounded`, and what became of it."""
+    """One run of ``user``'s exec plugin by :mod:`kcompat.data.exec_bounds`, and what became of it:
+    the wrapper's report and the errors the client logged."""
 
-    def __init__(self, user: str, command: str, program: str, api_version: str, progress: Progress | None) -> None:
-        self.user, self.command, self.program, self.api_version, self.progress = user, command, program, api_version, progress
+    def __init__(self, user: str, command: str, program: str, api_version: str) -> None:
+        self.user, self.command, self.program, self.api_version = user, command, program, api_version
         self.ran = False
         self.status = 0
         self.stopped = ""
         self.error = ""
-        self.err = b""
+        self.err = ""
         self.logged: list[str] = []
 
-    def popen(self, args: list[Any], **options: Any) -> _Finished:
-        env = dict(options.get("env") or os.environ)
-        with contextlib.suppress(ValueError, KeyError, TypeError):  # run without a terminal: say so
-            info = json.loads(env["KUBERNETES_EXEC_INFO"])
-            info["spec"]["interactive"] = False
-            env["KUBERNETES_EXEC_INFO"] = json.dumps(info)
-        self.ran = True
-        try:
-            status, out, err, stopped = run_bounded([self.program, *map(str, args[1:])], MAX_EXEC_BYTES, EXEC_TIMEOUT,
-                                                    MAX_EXEC_STDERR_BYTES, env=env, progress=self.progress,
-                                                    what=f"the exec credential plugin {os.path.basename(self.command)}")
-        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in an argument or in env
-            self.error = str(exc.strerror if isinstance(exc, OSError) and exc.strerror else exc)
-            raise
-        self.status, self.stopped, self.err = status, stopped, err
-        _keep_credentials(out)
-        return _Finished(-1 if stopped else status, out.decode("utf-8", "replace"), "")
+    def entry(self, spec: dict[str, Any], report: str) -> dict[str, Any]:
+        """``spec`` (the kubeconfig's ``exec``) with the wrapper as its command, the plugin and its
+        arguments after ``--``; ``env``, ``apiVersion``, ``provideClusterInfo`` and
+        ``interactiveMode`` kept."""
+        args = [str(arg) for arg in spec.get("args") or []]
+        cwd: list[str] = []
+        with contextlib.suppress(OSError):  # the plugin runs where kcompat runs, as kubectl has it (the client: the kubeconfig's folder)
+            cwd = ["--cwd", os.getcwd()]
+        return {**spec, "command": sys.executable,
+                "args": ["-P", "-m", "kcompat.data.exec_bounds", "--report", report, *cwd, "--", os.path.abspath(self.program), *args]}
+
+    def read_report(self, path: str) -> None:
+        """What the wrapper wrote of the run (nothing when it did not start the plugin)."""
+        with contextlib.suppress(OSError, ValueError, RecursionError):
+            with open(path, encoding="utf-8") as file:
+                report = json.loads(file.read(MAX_EXEC_STDERR_BYTES * 8))
+            if isinstance(report, dict):
+                self.ran = True
+                status, stopped, error, err = (report.get(key) for key in ("status", "stopped", "error", "stderr"))
+                self.status = status if isinstance(status, int) else 0
+                self.stopped = stopped if isinstance(stopped, str) else ""
+                self.error = error if isinstance(error, str) else ""
+                self.err = err if isinstance(err, str) else ""
 
     def problem(self) -> str | None:
         """The one-line message of a run that gave no credential (None when it gave one)."""
-        said = self.err.decode("utf-8", "replace").strip().splitlines()
+        said = self.err.strip().splitlines()
         last = f": {echo(said[-1], 500)}" if said else ""
         who = f"user {echo(self.user)}: exec plugin {echo(self.command)}"
         if self.error:
@@ -201,35 +194,100 @@ class PluginRun:
         return f"{who} did not print an ExecCredential kcompat can read"
 
 
-def _keep_credentials(out: bytes) -> None:
-    """Every string of an ExecCredential's status kept as a secret (the token, the key)."""
-    with contextlib.suppress(ValueError, UnicodeDecodeError, RecursionError):
-        credential = json.loads(out)
-        status = credential.get("status") if isinstance(credential, dict) else None
-        for key, value in (status.items() if isinstance(status, dict) else ()):
-            if key != "expirationTimestamp":
-                secrets.keep(value)
+class _ClientLog(logging.Handler):
+    """The client's exec errors (``logging.error`` of the root logger) of one thread, kept here:
+    as the root logger's filter it keeps that thread's records from every handler (the terminal),
+    and as the root logger's handler it keeps ``logging.error`` from calling ``basicConfig``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.thread: int | None = None
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        """Records of other threads go on to the other handlers; this one keeps none."""
+
+    def keep(self, record: logging.LogRecord) -> bool:
+        if record.thread != self.thread:
+            return True
+        with contextlib.suppress(Exception):  # a message that cannot be formatted is still dropped
+            self.messages.append(record.getMessage())
+        return False
 
 
-#: one exec plugin run at a time in the process (the dashboard may read two clusters at once)
-_EXEC_LOCK = threading.Lock()
+def _with_exec(config: ConfigNode, user_name: str, spec: dict[str, Any]) -> ConfigNode:
+    """A copy of ``config`` (its lists and the user's mappings; the rest shared) whose user
+    ``user_name`` has ``spec`` as its ``exec``."""
+    users: list[Any] = []
+    done = False
+    for item in config.value.get("users") or []:
+        value = item.value if isinstance(item, ConfigNode) else item
+        if not done and isinstance(value, dict) and value.get("name") == user_name:
+            done = True
+            value = {**value, "user": {**value["user"], "exec": spec}}
+            item = ConfigNode(item.name, value, item.path) if isinstance(item, ConfigNode) else value
+        users.append(item)
+    return ConfigNode(config.name, {**config.value, "users": users}, config.path)
 
 
-@contextlib.contextmanager
-def _bounded_exec(run: PluginRun) -> Iterator[None]:
-    """The client's ExecProvider starts ``run`` instead of its own process, and its exec errors
-    (logged, not raised, by the client) are kept in ``run.logged`` instead of printed. The client
-    has no hook for either: its module globals ``subprocess`` and ``logging`` are replaced for the
-    call, under a lock, and put back."""
-    with _EXEC_LOCK:
-        saved = exec_provider.__dict__["subprocess"], kube_config.__dict__["logging"]
-        setattr(exec_provider, "subprocess", SimpleNamespace(PIPE=subprocess.PIPE, Popen=run.popen))  # noqa: B010 - a module global
-        setattr(kube_config, "logging", SimpleNamespace(error=lambda message, *args: run.logged.append(str(message))))  # noqa: B010
+def _keep_credentials(configuration: Configuration) -> None:
+    """The token and the client key the plugin gave the client, kept as secrets."""
+    value = configuration.api_key.get("BearerToken") if isinstance(configuration.api_key, dict) else None
+    if isinstance(value, str):
+        secrets.keep(value)
+        secrets.keep(value.partition(" ")[2])
+    for path in (configuration.key_file, configuration.cert_file):
+        if isinstance(path, str) and path:
+            with contextlib.suppress(OSError), open(path, "rb") as file:
+                secrets.keep(file.read(MAX_EXEC_BYTES + 1))
+
+
+def _load_with_plugin(loader: KubeConfigLoader, configuration: Configuration, run: PluginRun, report: str,
+                      progress: Progress | None) -> None:
+    """``loader.load_and_set(configuration)`` in a thread of its own, its exec errors kept in
+    ``run.logged`` and the wrapper's ``report`` read into ``run``, while this thread says every
+    :data:`PROGRESS_EVERY` seconds what it awaits. The worker removes the root logger's filter and
+    handler when the client is done, so a caller stopped early (Ctrl-C, a dashboard rerun) still
+    keeps the client's later errors off the terminal."""
+    log = _ClientLog()
+    root = logging.getLogger()
+    done = threading.Event()
+    failed: list[BaseException] = []
+
+    def load() -> None:
+        log.thread = threading.get_ident()
         try:
-            yield
-        finally:
-            setattr(exec_provider, "subprocess", saved[0])  # noqa: B010
-            setattr(kube_config, "logging", saved[1])  # noqa: B010
+            loader.load_and_set(configuration)
+        except BaseException as exc:  # noqa: BLE001 - raised again in the calling thread
+            failed.append(exc)
+        finally:  # here, not in the calling thread: a caller stopped early leaves the client's errors kept
+            root.removeHandler(log)
+            root.removeFilter(log.keep)
+            done.set()
+
+    root.addFilter(log.keep)
+    root.addHandler(log)
+    worker = threading.Thread(target=load, name=f"kcompat exec plugin {os.path.basename(run.command)}", daemon=True)
+    started = time.monotonic()
+    try:
+        worker.start()
+    except BaseException:
+        root.removeHandler(log)
+        root.removeFilter(log.keep)
+        raise
+    # the wrapper stops the plugin within EXEC_TIMEOUT; this is for a wrapper that could not stop
+    deadline = started + EXEC_TIMEOUT + 2 * STOP_GRACE + 10
+    while not done.wait(max(0.0, min(PROGRESS_EVERY, deadline - time.monotonic()))):
+        now = time.monotonic()
+        if now >= deadline:
+            raise LiveError(f"user {echo(run.user)}: exec plugin {echo(run.command)} did not finish within {EXEC_TIMEOUT:g} s")
+        if progress is not None:
+            progress(f"still waiting for the exec credential plugin {os.path.basename(run.command)} "
+                     f"({now - started:.0f} s of at most {EXEC_TIMEOUT:g} s)")
+    run.logged = log.messages
+    run.read_report(report)
+    if failed:
+        raise failed[0]
 
 
 def check_exec(user_name: str, spec: object, folder: Path) -> tuple[str, str, str]:
@@ -259,6 +317,12 @@ def check_exec(user_name: str, spec: object, folder: Path) -> tuple[str, str, st
         hint = spec.get("installHint")
         raise LiveError(f"user {echo(user_name)}: exec plugin {echo(command)} not found"
                         + (f"; {echo(hint, 500)}" if isinstance(hint, str) and hint.strip() else ""))
+    # what the operating system refuses to start with, named before the client starts the wrapper
+    env = [(item["name"], item["value"]) for item in spec.get("env") or []]
+    if any("\0" in str(text) for text in [*(spec.get("args") or []), *(text for pair in env for text in pair)]):
+        raise LiveError(f"user {echo(user_name)}: exec plugin {echo(command)} could not be run: embedded null byte")
+    if any("=" in name or not name for name, _ in env):
+        raise LiveError(f"user {echo(user_name)}: exec plugin {echo(command)} could not be run: illegal environment variable name")
     return command, found, str(api_version)
 
 
@@ -298,15 +362,19 @@ def load_credentials(config: ConfigNode, context: str, user_name: str, user: dic
         # kubectl refuses more than one authentication method (the client would pick one): kubectl says so
         raise LeftToKubectl(f"has an auth-provider ({echo(kind)}) and another credential")
     run = None
+    folder = None
     if user.get("exec") and not user.get("token") and not user.get("tokenFile"):  # the client prefers a token
         command, program, api_version = check_exec(user_name, user["exec"], user_folder)
-        run = PluginRun(user_name, command, program, api_version, progress)
-    loader = Loader(config_dict=config, active_context=context, config_base_path=None)
+        run = PluginRun(user_name, command, program, api_version)
+        folder = tempfile.mkdtemp(prefix="kcompat-exec-")  # mode 0700
+        report = os.path.join(folder, "report.json")
+        config = _with_exec(config, user_name, run.entry(user["exec"], report))
     configuration = Configuration()
     try:
+        loader = Loader(config_dict=config, active_context=context, config_base_path=None)
         if run is not None:
-            with _bounded_exec(run):
-                loader.load_and_set(configuration)
+            _load_with_plugin(loader, configuration, run, report, progress)
+            _keep_credentials(configuration)
         else:
             loader.load_and_set(configuration)
     except (ConfigException, OSError, ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -316,6 +384,9 @@ def load_credentials(config: ConfigNode, context: str, user_name: str, user: dic
             raise LiveError(str(run.problem())) from None
         raise LiveError(f"context {echo(context)}: the Kubernetes client could not load the credentials of user {echo(user_name)} "
                         f"({type(exc).__name__}; its message is not shown: it may hold a credential)") from None
+    finally:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
     if run is not None and run.problem():
         raise LiveError(str(run.problem()))
     if provider and "Bearer " not in str(configuration.api_key.get("BearerToken") or ""):

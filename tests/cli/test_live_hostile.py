@@ -239,6 +239,107 @@ def test_exec_plugin_stderr_escapes_do_not_reach_the_terminal(server, certs, tmp
     assert "\x1b" not in done.stderr and "\u202e" not in done.stderr
 
 
+def _load_in_process(tmp_path: Path, server_url: str, user: dict):
+    """``live_config.load_credentials`` of a kubeconfig with ``user``, in this process; (the
+    configuration and the run, or the LiveError, progress lines)."""
+    from kcompat.data import live_config
+    from kcompat.data.live import LiveError
+
+    config = kubeconfig(tmp_path / "config", server_url, user)
+    merged = live_config.merge([str(config)])
+    values, folder = live_config.entries(merged, "users", "user")["hostile"]
+    lines: list[str] = []
+    try:
+        return live_config.load_credentials(merged, "hostile", "hostile", values, folder, lines.append), lines
+    except LiveError as exc:
+        return exc, lines
+    finally:
+        live_config.remove_written_files()
+
+
+def test_an_exec_plugin_run_patches_nothing_of_the_client_and_leaves_nothing_behind(tmp_path, capfd):
+    """The plugin is run by kcompat.data.exec_bounds, the command of kcompat's copy of the exec
+    entry: the client's modules keep their own subprocess and logging, the root logger its
+    handlers and filters, the kubeconfig data its exec entry; the report folder is removed, the
+    client's error is never printed and the token is kept as a secret."""
+    import logging
+    import tempfile
+
+    from kubernetes.config import exec_provider, kube_config
+
+    from kcompat.data import secrets
+
+    root = logging.getLogger()
+    before = (list(root.handlers), list(root.filters), set(Path(tempfile.gettempdir()).glob("kcompat-exec-*")))
+    token = "exec-token-" + "q" * 20
+    plugin = _plugin(tmp_path, (
+        "info = json.loads(os.environ['KUBERNETES_EXEC_INFO'])\n"
+        "assert info['spec']['interactive'] is False and sys.stdin.read() == '', info\n"
+        "sys.stderr.write('a word on stderr\\n')\n"
+        f"print(json.dumps({{'apiVersion': info['apiVersion'], 'kind': 'ExecCredential', 'status': {{'token': {token!r}}}}}))"
+    ))
+    (configuration, run), _ = _load_in_process(tmp_path, "https://127.0.0.1:1", _exec_user(plugin))
+    assert configuration.api_key["BearerToken"] == f"Bearer {token}" and run.command == str(plugin)
+    assert secrets.redact(f"x {token} y") != f"x {token} y"
+    bad = _plugin(tmp_path, "print('not json %s %d')")
+    failed, _ = _load_in_process(tmp_path, "https://127.0.0.1:1", _exec_user(bad))
+    assert str(failed).startswith("user hostile: exec plugin ") and str(failed).endswith(" did not print an ExecCredential (not JSON)")
+    assert exec_provider.subprocess is subprocess and kube_config.logging is logging
+    assert (list(root.handlers), list(root.filters), set(Path(tempfile.gettempdir()).glob("kcompat-exec-*"))) == before
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""  # neither the client's error nor the plugin's stderr
+    secrets.forget_all()
+
+
+@pytest.mark.parametrize(("body", "status", "out", "stopped"), [
+    ("sys.stdout.write('{\"k\": 1}'); sys.stderr.write('first\\nlast words\\n'); sys.exit(3)", 3, '{"k": 1}', ""),
+    ("chunk = b'y' * 65536\nwhile True:\n    sys.stdout.buffer.write(chunk)", 1, "", "wrote more than the limit of 1,048,576 bytes on stdout"),
+])
+def test_the_exec_wrapper_passes_stdout_on_within_the_limits_and_reports_the_rest(tmp_path, body, status, out, stopped):
+    plugin = _plugin(tmp_path, body)
+    report = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, "-P", "-m", "kcompat.data.exec_bounds", "--report", str(report), "--", str(plugin)],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert (done.returncode, done.stdout, done.stderr) == (status, out, "")
+    written = json.loads(report.read_text())
+    assert written["stopped"] == stopped and written["error"] == "" and '"k": 1' not in report.read_text()  # never stdout
+    if not stopped:
+        assert written["status"] == 3 and written["stderr"] == "first\nlast words\n"
+
+
+def test_no_kcompat_module_writes_into_a_library_module():
+    """No assignment, setattr or delattr on an imported module (kubernetes' exec_provider, say)
+    nor on its ``__dict__``: in the library (kcompat/) on any module, in the dashboard on a
+    module of the Kubernetes client (Streamlit's private parts are dashboard/server/internals.py's)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for path in sorted([*(root / "kcompat").rglob("*.py"), *(root / "dashboard").rglob("*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        library = path.is_relative_to(root / "kcompat")
+        modules = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules |= {a.asname or a.name for a in node.names if library or a.name.split(".")[0] == "kubernetes"}
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] not in ("kcompat", "dashboard", "__future__", "") \
+                    and (library or (node.module or "").split(".")[0] == "kubernetes"):
+                modules |= {a.asname or a.name for a in node.names if a.name.islower()}  # maybe a module (exec_provider)
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            if isinstance(node, ast.Delete):
+                targets = node.targets
+            for target in targets:
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute) and target.value.attr == "__dict__":
+                    target = target.value  # module.__dict__[name] = ...
+                if isinstance(target, ast.Attribute) and ast.unparse(target.value) in modules:
+                    found.append(f"{path.relative_to(root)}:{node.lineno}: {ast.unparse(target)} written")
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr") and node.args \
+                    and ast.unparse(node.args[0]) in modules:
+                found.append(f"{path.relative_to(root)}:{node.lineno}: {node.func.id}({ast.unparse(node.args[0])}, ...)")
+    assert found == []
+
+
 def test_a_kubeconfig_with_a_python_tag_is_refused(tmp_path):
     config = tmp_path / "config"
     config.write_text("apiVersion: v1\nkind: Config\nclusters: !!python/object/apply:os.system ['touch /tmp/owned']\n")
