@@ -129,3 +129,23 @@ def altair_lock() -> Any:
 
         lock = getattr(vega_charts, "_altair_globals_lock", None)
     return lock if lock is not None else threading.Lock()
+
+
+def script_run_ctx() -> Any:
+    """The context of the script run on this thread (its ``session_id``, ``page_script_hash``), or
+    None outside one: Streamlit has no public accessor for either."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    return get_script_run_ctx(suppress_warning=True)
+
+
+def session_gone() -> Callable[[], bool]:
+    """A test of whether this script run's session has disconnected (always False outside a
+    served app, as in AppTest): the runtime's session registry, which has no public reader."""
+    from streamlit import runtime
+
+    ctx = script_run_ctx()
+    if ctx is None or not runtime.exists():
+        return lambda: False
+    instance, session_id = runtime.get_instance(), ctx.session_id
+    return lambda: not instance.is_active_session(session_id)

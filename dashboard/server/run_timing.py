@@ -19,9 +19,9 @@ _lock = threading.Lock()
 
 def _session_id() -> str | None:
     try:
-        from streamlit.runtime.scriptrunner import get_script_run_ctx
+        from dashboard.server.internals import script_run_ctx
 
-        ctx = get_script_run_ctx()
+        ctx = script_run_ctx()
         return ctx.session_id if ctx is not None else None
     except Exception:  # noqa: BLE001 - timing must never break a page
         return None

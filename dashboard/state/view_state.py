@@ -73,7 +73,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard.text import md
 from kcompat.core.errors import repr_cut
@@ -93,7 +92,9 @@ _IGNORED = "it is ignored"
 
 
 def _page_hash() -> str:
-    ctx = get_script_run_ctx()
+    from dashboard.server.internals import script_run_ctx
+
+    ctx = script_run_ctx()
     return ctx.page_script_hash if ctx is not None else ""
 
 

@@ -16,16 +16,14 @@ nodes) before it is fully parsed; libyaml's C loader parses the rest.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
-from streamlit import runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard.data import keep_last
 from dashboard.gates_view import GatesView, view_of
+from dashboard.server.internals import session_gone
 from dashboard.state.selection import Selection
 from dashboard.text import md
 from dashboard.uploads.names import FEATURE_LIST_SUFFIXES, refused_name
@@ -84,16 +82,6 @@ def _parsed_for(upload: _Upload, sel: Selection) -> int | tuple[str, ...]:
         while len(upload.parsed) > _PARSED_KEEP:
             upload.parsed.pop(next(iter(upload.parsed)))
     return result
-
-
-def session_gone() -> Callable[[], bool]:
-    """A test of whether this script run's session has disconnected (always False outside a
-    served app, as in AppTest)."""
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None or not runtime.exists():
-        return lambda: False
-    instance, session_id = runtime.get_instance(), ctx.session_id
-    return lambda: not instance.is_active_session(session_id)
 
 
 def run_worker(request: tuple[Any, ...]) -> tuple[Any, ...]:
