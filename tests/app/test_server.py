@@ -206,7 +206,7 @@ def test_the_janitor_shuts_down_one_forgotten_session_per_look(monkeypatch):
 #: what the app reads or writes of Streamlit's private parts, by name (dashboard/server/internals.py)
 STREAMLIT_INTERNALS = ("_session_mgr", "_session_storage", "net_util", "_external_ip", "AppSession", "_handle_clear_cache_request",
                        "_get_async_objs", "MemoryUploadedFileManager", "_maybe_print_use_warning", "_altair_globals_lock",
-                       "websocket_session_manager", "ttl_cache")
+                       "websocket_session_manager", "ttl_cache", "get_script_run_ctx", "is_active_session", "streamlit.runtime.scriptrunner")
 
 
 def _private_names(path: Path) -> set[str]:
