@@ -23,11 +23,11 @@ from dashboard.tables.text_width import column_px
 from dashboard.text import md
 from kcompat.answers.matrix import (
     MatrixQuery,
-    filtered,
     matrix_filter,
+    matrix_report,
     release_provenance,
 )
-from kcompat.answers.patches import patch_changes, patch_matrix
+from kcompat.answers.patches import patch_matrix
 from kcompat.answers.removable import removal_choices
 from kcompat.core.errors import KcompatError
 from kcompat.core.matrix import ALL_TRANSITION_KINDS
@@ -156,8 +156,8 @@ def _view(flt: MatrixFilter) -> tuple[dict[str, str], list[str], list[dict[str, 
     """The answer for ``flt``: the release columns shown (header -> release: ``1.34 (reconstructed)``
     -> ``1.34``), the columns and rows (``kcompat matrix``'s table; ``matched`` after a search) and
     the width of each column (its longest cell or header: nothing is cut)."""
-    answer = filtered(data.catalog(), data.matrix(), flt, data.gate_texts())
-    document = matrix_document(*answer, release_provenance(data.catalog()), patch_changes(data.catalog()))
+    report = matrix_report(data.catalog(), flt, data.matrix(), data.gate_texts())
+    document = matrix_document(report.answer, report.lineage, report.provenance, report.patch_changes)
     rows = matrix_rows(document)
     columns = matrix_columns(document)
     widths = {column: column_px([column, *(row[column] for row in rows)]) for column in columns}

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from kcompat.answers.queries import gate_lineage
 from kcompat.core.errors import KcompatError, quote_cut
-from kcompat.core.matrix import ReleaseMatrix, release_matrix
+from kcompat.core.matrix import ReleaseMatrix, ReleaseTransitions, release_matrix
 from kcompat.core.matrix_filter import (
     FilteredMatrix,
     MatrixFilter,
@@ -137,3 +137,29 @@ def matrix(catalog: Catalog, flt: MatrixFilter | None = None) -> tuple[FilteredM
     lists which gate: the removals)."""
     flt = flt or MatrixFilter()
     return filtered(catalog, bundled_matrix(catalog), flt)
+
+
+@dataclass(frozen=True)
+class MatrixReport:
+    """Everything ``kcompat matrix`` and the Release matrix page show: the filtered matrix, the
+    lineage its removed cells come from, how faithful each release's data is, and what each
+    recorded patch release changed (:func:`kcompat.documents.matrix.matrix_document` renders it)."""
+
+    answer: FilteredMatrix
+    lineage: GateLineage
+    provenance: Mapping[str, str]
+    patch_changes: Mapping[str, tuple[ReleaseTransitions, ...]]
+
+
+def matrix_report(
+    catalog: Catalog, query: MatrixQuery | MatrixFilter, full: ReleaseMatrix | None = None, texts: Mapping[str, GateText] | None = None,
+) -> MatrixReport:
+    """The answer to one matrix question: ``query`` read against the bundled releases (a
+    :class:`MatrixQuery` as given, or a filter already read), then :func:`filtered`. ``full`` and
+    ``texts``: the bundled matrix and the search texts when the caller keeps them already."""
+    from kcompat.answers.patches import patch_changes
+
+    full = full if full is not None else bundled_matrix(catalog)
+    flt = matrix_filter(full.releases, query) if isinstance(query, MatrixQuery) else query
+    answer, lineage = filtered(catalog, full, flt, texts)
+    return MatrixReport(answer, lineage, release_provenance(catalog), patch_changes(catalog))

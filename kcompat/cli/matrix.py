@@ -55,14 +55,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
-    from kcompat.answers.matrix import (
-        MatrixQuery,
-        bundled_matrix,
-        filtered,
-        matrix_filter,
-        release_provenance,
-    )
-    from kcompat.answers.patches import patch_changes
+    from kcompat.answers.matrix import MatrixQuery, matrix_report
     from kcompat.documents.matrix import (
         matrix_document,
         patch_change_lines,
@@ -72,7 +65,6 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
 
     if getattr(args, "patches", None) is not None:
         return _run_patches(args, catalog)
-    full = bundled_matrix(catalog)
     query = MatrixQuery(
         changed=_given(args.changed),
         stages=_given(args.stage),
@@ -84,8 +76,8 @@ def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
         since=args.since,
         removable_in=args.removable_in,
     )
-    answer = filtered(catalog, full, matrix_filter(full.releases, query))
-    document = matrix_document(*answer, release_provenance(catalog), patch_changes(catalog))
+    report = matrix_report(catalog, query)
+    document = matrix_document(report.answer, report.lineage, report.provenance, report.patch_changes)
     sys.stdout.write(render(document, args.format))
     if document["removable"] is not None and args.format in ("table", "csv"):  # the rule beside the table, not in it
         removable = document["removable"]
