@@ -30,40 +30,16 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, catalog: Catalog) -> ExitStatus:
-    from kcompat.answers.rehearsal import storage_changing
-    from kcompat.core.errors import KcompatError, printable
-    from kcompat.core.plan import minors_between, parse_plan_endpoint
-    from kcompat.core.rehearsal import judge
-    from kcompat.data.rehearsal_run import find_binaries, rehearse
+    from kcompat.answers.rehearsal import RehearsalQuery, rehearse_binaries
+    from kcompat.core.errors import printable
     from kcompat.documents import formats
     from kcompat.documents.rehearsal import rehearsal_document, rehearsal_markdown
-
-    binary, emulated = parse_plan_endpoint(args.start)
-    target, target_emulated = parse_plan_endpoint(args.target)
-    if target_emulated is not None:
-        raise KcompatError("--to takes a binary release only (the rehearsal's new binary emulates --from's version, then its own)")
-    if minors_between(binary, target) != 1:
-        raise KcompatError(f"--from {binary} and --to {target} are not adjacent minors: a rollback is rehearsed one minor at a time")
-    if emulated is not None and emulated >= binary:
-        emulated = None
-    if not (args.time_limit > 0):
-        raise KcompatError(f"--time-limit must be a positive number of seconds, not {args.time_limit}")
-    if args.binaries is None and None in (args.from_apiserver, args.to_apiserver, args.etcd):
-        raise KcompatError("give --binaries DIR, or all of --from-apiserver, --to-apiserver and --etcd")
-    found = find_binaries(args.binaries, str(binary), str(target), from_apiserver=args.from_apiserver,
-                          to_apiserver=args.to_apiserver, etcd=args.etcd)
-    flags = [f"--feature-gates={','.join(args.feature_gates)}"] if args.feature_gates else []
-    flags += [f"--runtime-config={','.join(args.runtime_config)}"] if args.runtime_config else []
 
     def progress(line: str) -> None:
         print(f"kcompat rehearse: {printable(line)}", file=sys.stderr, flush=True)
 
-    recording = rehearse(found, str(binary), str(target), from_emulated=str(emulated) if emulated else None, flags=flags,
-                         required=storage_changing(catalog, str(binary), str(target)), time_limit=args.time_limit, progress=progress)
-    judgement = judge(recording)
-    first = (recording.get("phases") or [{}])[0]
-    if not first.get("started"):
-        raise KcompatError(f"kube-apiserver {recording.get('from')} did not start: {first.get('error')}")
-    sys.stdout.write(formats.to_json(rehearsal_document(recording, judgement)) if args.format == "json"
-                     else rehearsal_markdown(recording, judgement))
-    return ExitStatus.OK if judgement.held else ExitStatus.DIFFERS
+    query = RehearsalQuery(args.start, args.target, args.binaries, args.from_apiserver, args.to_apiserver, args.etcd, args.time_limit)
+    answer = rehearse_binaries(catalog, options.request_from(args), query, progress)
+    sys.stdout.write(formats.to_json(rehearsal_document(answer.recording, answer.judgement)) if args.format == "json"
+                     else rehearsal_markdown(answer.recording, answer.judgement))
+    return ExitStatus.OK if answer.judgement.held else ExitStatus.DIFFERS
