@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from urllib.parse import parse_qsl, urlencode
 
-from kcompat.answers.versions import allowed_ranges
+from kcompat.answers.versions import allowed_ranges, version_check
 from kcompat.core.compat import (
     parse_binary_version,
     parse_version_flag,
@@ -175,23 +175,13 @@ def startup_errors(selection: Selection) -> tuple[str, ...]:
     """Why a binary started with this selection's version flags would exit at startup: the binary's
     own messages (component-base's flag parsing and ``Validate``, via the core), in its order.
     Empty when it starts. The --feature-gates value is checked separately (see the gates view)."""
-    try:
-        binary = parse_binary_version(selection.binary)
-        return select_versions(binary, selection.emulated, selection.min_compat).errors
-    except KcompatError as exc:
-        return (str(exc),)
+    return version_check(selection.binary, selection.emulated, selection.min_compat).errors
 
 
 @functools.lru_cache(maxsize=256)
 def startup_hints(selection: Selection) -> tuple[str, ...]:
     """The remedies beside :func:`startup_errors` (the range and the nearest valid value)."""
-    from kcompat.core.remedies import version_remedies
-
-    try:
-        binary = parse_binary_version(selection.binary)
-        return tuple(h.text for h in version_remedies(select_versions(binary, selection.emulated, selection.min_compat)))
-    except KcompatError:
-        return ()
+    return version_check(selection.binary, selection.emulated, selection.min_compat).hints
 
 
 def missing_data(selection: Selection, usable: Sequence[str], broken: Mapping[str, str] | None = None) -> str | None:

@@ -49,3 +49,26 @@ def versions(catalog: Catalog, binary: str, component: str = KUBE_APISERVER) -> 
         except KcompatError as exc:
             warnings += (f"{exc}: the ranges are component-base's rules, the same for every component",)
     return VersionsAnswer(allowed, bundled, warnings, component)
+
+
+@dataclass(frozen=True)
+class VersionCheck:
+    """What a binary says about its version flags alone: its refusals, in its order, and the
+    remedy beside each (the range and the nearest valid value)."""
+
+    errors: tuple[str, ...]
+    hints: tuple[str, ...]
+
+
+def version_check(binary: str, emulated: str | None, min_compat: str | None) -> VersionCheck:
+    """:class:`VersionCheck` of ``binary`` started with ``--emulated-version=emulated`` and
+    ``--min-compatibility-version=min_compat`` (None: not given): component-base's flag parsing
+    and ``Validate``, as the selection bar shows them. A binary version that is not one is the one error."""
+    from kcompat.core.compat import select_versions
+    from kcompat.core.remedies import version_remedies
+
+    try:
+        selection = select_versions(parse_binary_version(binary), emulated, min_compat)
+    except KcompatError as exc:
+        return VersionCheck((str(exc),), ())
+    return VersionCheck(selection.errors, tuple(h.text for h in version_remedies(selection)))
