@@ -52,22 +52,24 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
 
-from kcompat.core.errors import KcompatError, cut, echo, without_userinfo
+from kcompat.core.errors import cut, echo, without_userinfo
 
 from . import secrets
 from .children import spawn, stop
 from .files import read_regular_file
+from .live_errors import EXEC_API_VERSIONS as EXEC_API_VERSIONS
+from .live_errors import MAX_KUBECONFIG_BYTES as MAX_KUBECONFIG_BYTES
+from .live_errors import LiveError as LiveError
+from .live_errors import Progress as Progress
 
 #: an answer's limit, on the wire and decompressed (kcompat.core.inspect.model.MAX_INPUT_BYTES)
 MAX_ANSWER_BYTES = 32 * 1024 * 1024
-#: a kubeconfig file, a token file
-MAX_KUBECONFIG_BYTES = 4 * 1024 * 1024
 #: what is read of an error answer's body for its message
 MAX_ERROR_BODY_BYTES = 64 * 1024
 #: seconds
@@ -78,14 +80,7 @@ PROXY_START_TIMEOUT = 30.0
 FIRST_NOTE = 2.0
 NOTE_EVERY = 3.0
 
-EXEC_API_VERSIONS = ("client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1")
 _PIECE = 64 * 1024
-
-Progress = Callable[[str], None]
-
-
-class LiveError(KcompatError):
-    """The cluster could not be read; the message says where and why."""
 
 
 def stderr_progress(line: str) -> None:

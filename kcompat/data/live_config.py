@@ -53,7 +53,7 @@ from kcompat.core.errors import cut, echo
 from . import secrets
 from .children import PROGRESS_EVERY, STOP_GRACE
 from .exec_bounds import EXEC_TIMEOUT, MAX_EXEC_BYTES, MAX_EXEC_STDERR_BYTES
-from .live import EXEC_API_VERSIONS, MAX_KUBECONFIG_BYTES, LiveError, Progress
+from .live_errors import EXEC_API_VERSIONS, MAX_KUBECONFIG_BYTES, LiveError, Progress
 
 
 def read_document(path: Path) -> dict[str, Any]:

@@ -171,5 +171,5 @@ def apis_hints(availability: ApiAvailability, startup_hints: tuple[Remedy, ...] 
     hints = api_remedies(availability)
     if startup_hints is None:
         return hints
-    known = {h.error for h in startup_hints}
-    return startup_hints + tuple(h for h in hints if h.error not in known)
+    explained = {h.problem for h in startup_hints}
+    return startup_hints + tuple(h for h in hints if h.problem not in explained)
