@@ -39,6 +39,9 @@ def test_an_accepted_gates_answer_imports_no_problem_kind_remedy_or_yaml():
     assert "kcompat.core.gates" in loaded  # (the answer was computed here)
     assert not loaded & {"kcompat.core.problems", "kcompat.core.remedies", "yaml", "kcompat.cli.apis", "kcompat.cli.scan",
                        "kubernetes", "kcompat.data.live_config"}, loaded  # the Kubernetes client: on --live only
+    # the values on the path are records (kcompat/core/record.py): no generated dataclass, so
+    # neither dataclasses nor what it imports (inspect) is loaded, nor typing
+    assert not loaded & {"dataclasses", "inspect", "typing"}, loaded & {"dataclasses", "inspect", "typing"}
 
 
 def test_a_refused_answer_imports_the_problem_kinds_it_reports():
