@@ -25,7 +25,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BINS = Path(os.environ.get("KCOMPAT_ORACLE_BIN", "/tmp/kcompat-oracle-bin"))
-RELEASES = sorted((d.name for d in BINS.glob("v1.*") if (d / "kube-apiserver").is_file() and (d / "etcd").is_file()),
+# (the releases with --min-compatibility-version, 1.35 and later: the cluster emulates N-2 with min compatibility N-3)
+RELEASES = sorted((d.name for d in BINS.glob("v1.*") if (d / "kube-apiserver").is_file() and (d / "etcd").is_file()
+                   and int(d.name.split(".")[1]) >= 35),
                   key=lambda r: tuple(int(x) for x in re.findall(r"\d+", r)))
 KUBECTLS = sorted(BINS.glob("v1.*/kubectl"))
 PLUGIN = Path(sys.executable).parent / "kubectl-kcompat"
