@@ -33,11 +33,10 @@ from dashboard.tables.downloads import table_csv, table_exports
 from dashboard.tables.table_text import config_labels, flag_column, table_as_text
 from dashboard.tables.text_width import fit_columns
 from dashboard.text import md
-from kcompat.answers.apis import apis, apis_startup, storage
+from kcompat.answers.apis import apis_report, storage
 from kcompat.answers.skew import skew
 from kcompat.core.apis import ApiEntry
 from kcompat.core.errors import KcompatError
-from kcompat.core.remedies.apis import apis_hints
 from kcompat.core.request import Request
 from kcompat.core.runtime_config import MAX_RUNTIME_CONFIG_LENGTH, parse_runtime_config
 from kcompat.core.startup import read_options
@@ -176,11 +175,11 @@ def _apis_view(query: str) -> dict[str, Any]:
             values.get("feature_gates") or None,  # the selection's --feature-gates: they decide feature-gated storage
             rc, emulation_forward_compatible=values.get(EFC) == "true", runtime_config_emulation_forward_compatible=values.get(RCEFC) == "true",
         )
-        result = apis(data.catalog(), request)
-        diff = result.compared_with_binary()
-        # kube-apiserver's whole start-up with these flags: its option checks and whether it becomes ready
+        # with kube-apiserver's whole start-up with these flags: its option checks and whether it becomes ready
         options = read_options([("enable-priority-and-fairness", values[APF])] if values.get(APF) else [])
-        startup = apis_startup(data.catalog(), result, request.with_(options=options))
+        report = apis_report(data.catalog(), request.with_(options=options))
+        result, startup = report.result, report.startup
+        diff = result.compared_with_binary()
     except KcompatError as exc:
         return {"failure": str(exc)}
     rows = api_rows(result)
@@ -197,7 +196,7 @@ def _apis_view(query: str) -> dict[str, Any]:
         # the remedies beside the errors (and the alpha-under-emulation warning), as kcompat apis prints them
         # (those of the version flags are the selection bar's)
         hints=tuple(dict.fromkeys(
-            h.text for h in apis_hints(result, startup.hints) if result.selection is None or h.problem not in result.selection.problems
+            h.text for h in report.hints if result.selection is None or h.problem not in result.selection.problems
         )),
         table=pd.DataFrame(rows, columns=list(TABLE_COLUMNS)),
         differences=pd.DataFrame(difference_rows(result), columns=list(DIFFERENCE_COLUMNS)),

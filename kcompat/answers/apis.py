@@ -18,6 +18,7 @@ from kcompat.data.catalog import Catalog
 TYPE_CHECKING = False  # (typing.TYPE_CHECKING without importing typing)
 if TYPE_CHECKING:
     from kcompat.answers.startup import StartupAnswer
+    from kcompat.core.problems import Remedy
 
 
 def apis(catalog: Catalog, request: Request) -> ApiAvailability:
@@ -59,6 +60,14 @@ class ApisReport:
     result: ApiAvailability
     comparison: ApiComparison
     startup: StartupAnswer
+
+    @property
+    def hints(self) -> tuple[Remedy, ...]:
+        """The remedies shown beside the errors: the start-up's, then those of the API flags they
+        do not already explain (:func:`kcompat.core.remedies.apis.apis_hints`)."""
+        from kcompat.core.remedies.apis import apis_hints
+
+        return apis_hints(self.result, self.startup.hints)
 
 
 def apis_report(catalog: Catalog, request: Request, against: str = "release") -> ApisReport:
