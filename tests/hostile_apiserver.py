@@ -17,6 +17,7 @@ certificate or ``Authorization: Bearer <token>`` with ``token`` (401 otherwise),
 
 from __future__ import annotations
 
+import base64
 import gzip
 import shutil
 import socket
@@ -235,19 +236,7 @@ class ConnectProxy:
         upstream = socket.create_connection((host, int(port)))
         client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
 
-        def pipe(a: socket.socket, b: socket.socket) -> None:
-            try:
-                while data := a.recv(65536):
-                    b.sendall(data)
-            except OSError:
-                pass
-            finally:
-                for s in (a, b):
-                    with contextlib.suppress(OSError):
-                        s.shutdown(socket.SHUT_RDWR)
-
-        threading.Thread(target=pipe, args=(upstream, client), daemon=True).start()
-        pipe(client, upstream)
+        splice(client, upstream)
 
     def close(self) -> None:
         self.sock.close()
@@ -290,16 +279,27 @@ class Socks5Proxy(ConnectProxy):
             client.close()
             return
 
-        def pipe(a: socket.socket, b: socket.socket) -> None:
-            try:
-                while data := a.recv(65536):
-                    b.sendall(data)
-            except OSError:
-                pass
-            finally:
-                for s in (a, b):
-                    with contextlib.suppress(OSError):
-                        s.shutdown(socket.SHUT_RDWR)
+        splice(client, upstream)
 
-        threading.Thread(target=pipe, args=(upstream, client), daemon=True).start()
-        pipe(client, upstream)
+
+def ca(certs: dict) -> dict:
+    """The kubeconfig cluster entry trusting the test CA of ``certs`` (:func:`make_certificates`)."""
+    return {"certificate-authority-data": base64.b64encode(certs["ca.crt"].read_bytes()).decode()}
+
+
+def _pipe(a: socket.socket, b: socket.socket) -> None:
+    try:
+        while data := a.recv(65536):
+            b.sendall(data)
+    except OSError:
+        pass
+    finally:
+        for s in (a, b):
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+
+
+def splice(client: socket.socket, upstream: socket.socket) -> None:
+    """Relay both ways between a proxy's client and its upstream until either side closes."""
+    threading.Thread(target=_pipe, args=(upstream, client), daemon=True).start()
+    _pipe(client, upstream)

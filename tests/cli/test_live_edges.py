@@ -4,7 +4,6 @@ tests/hostile_apiserver.py)."""
 
 from __future__ import annotations
 
-import base64
 import os
 import re
 import signal
@@ -20,28 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hostile_apiserver import (
     OPENSSL,
     TOKEN,
-    HostileApiServer,
+    ca,
     kubeconfig,
-    make_certificates,
 )
 
 pytestmark = pytest.mark.skipif(OPENSSL is None, reason="needs the openssl command to make test certificates")
-
-
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory):
-    return make_certificates(tmp_path_factory.mktemp("certs"))
-
-
-@pytest.fixture
-def server(certs):
-    s = HostileApiServer(certs)
-    yield s
-    s.close()
-
-
-def ca(certs) -> dict:
-    return {"certificate-authority-data": base64.b64encode(certs["ca.crt"].read_bytes()).decode()}
 
 
 def env_for(tmp_path: Path, config: Path) -> dict:

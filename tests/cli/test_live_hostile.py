@@ -30,12 +30,11 @@ from hostile_apiserver import (
     OPENSSL,
     TOKEN,
     ConnectProxy,
-    HostileApiServer,
     Socks5Proxy,
     alive,
+    ca,
     descendants,
     kubeconfig,
-    make_certificates,
     silent_listener,
 )
 
@@ -62,28 +61,12 @@ MEMORY_BOUND = 200 * 1024 * 1024
 PROC_TREE = Path(__file__).resolve().parents[1] / "proc_tree.py"
 
 
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory):
-    return make_certificates(tmp_path_factory.mktemp("certs"))
-
-
-@pytest.fixture
-def server(certs):
-    s = HostileApiServer(certs)
-    yield s
-    s.close()
-
-
 def _b64(path: Path) -> str:
     return base64.b64encode(path.read_bytes()).decode()
 
 
 def cert_user(certs) -> dict:
     return {"client-certificate-data": _b64(certs["client.crt"]), "client-key-data": _b64(certs["client.key"])}
-
-
-def ca(certs) -> dict:
-    return {"certificate-authority-data": _b64(certs["ca.crt"])}
 
 
 def env_for(tmp_path: Path, config: Path | None = None, **extra: str) -> dict:

@@ -24,31 +24,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hostile_apiserver import (
     OPENSSL,
     TOKEN,
-    HostileApiServer,
+    ca,
     kubeconfig,
-    make_certificates,
     silent_listener,
 )
 
 pytestmark = pytest.mark.skipif(OPENSSL is None, reason="needs the openssl command to make test certificates")
 
 SECRET = "Zq7SECRETxv9"  # in every credential below: found nowhere kcompat writes
-
-
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory):
-    return make_certificates(tmp_path_factory.mktemp("certs"))
-
-
-@pytest.fixture
-def server(certs):
-    s = HostileApiServer(certs)
-    yield s
-    s.close()
-
-
-def ca(certs) -> dict:
-    return {"certificate-authority-data": base64.b64encode(certs["ca.crt"].read_bytes()).decode()}
 
 
 def run(tmp_path: Path, config: Path, *args: str, path: str | None = None, **extra: str) -> subprocess.CompletedProcess:
