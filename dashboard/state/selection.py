@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from urllib.parse import parse_qsl, urlencode
 
-from kcompat.answers.versions import allowed_ranges, version_check
+from kcompat.answers.versions import VersionCheck, allowed_ranges, version_check
 from kcompat.core.compat import (
     parse_binary_version,
     parse_version_flag,
@@ -170,18 +170,21 @@ def landing_selection(default_binary: str) -> Selection:
     return Selection(default_binary, default_binary)
 
 
-@functools.lru_cache(maxsize=256)
 def startup_errors(selection: Selection) -> tuple[str, ...]:
     """Why a binary started with this selection's version flags would exit at startup: the binary's
     own messages (component-base's flag parsing and ``Validate``, via the core), in its order.
     Empty when it starts. The --feature-gates value is checked separately (see the gates view)."""
-    return version_check(selection.binary, selection.emulated, selection.min_compat).errors
+    return _version_check(selection).errors
+
+
+def startup_hints(selection: Selection) -> tuple[str, ...]:
+    """The remedies beside :func:`startup_errors` (the range and the nearest valid value)."""
+    return _version_check(selection).hints
 
 
 @functools.lru_cache(maxsize=256)
-def startup_hints(selection: Selection) -> tuple[str, ...]:
-    """The remedies beside :func:`startup_errors` (the range and the nearest valid value)."""
-    return version_check(selection.binary, selection.emulated, selection.min_compat).hints
+def _version_check(selection: Selection) -> VersionCheck:
+    return version_check(selection.binary, selection.emulated, selection.min_compat)
 
 
 def missing_data(selection: Selection, usable: Sequence[str], broken: Mapping[str, str] | None = None) -> str | None:
